@@ -1,0 +1,3 @@
+from boundcalc.cli.app import main
+
+main()

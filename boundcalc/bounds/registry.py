@@ -1,0 +1,69 @@
+"""The bound registry: every bound of the five papers, collected from one module per setting.
+
+Each setting module (finite, linear, contextual, glm) exposes ``BOUNDS`` (a list of Bound instances),
+``DEFAULT_INSTANCE`` (a dict of parameters, with a ``name`` naming the paper experiment it comes from) and
+``derive(params) -> params`` (adds derived quantities such as gaps, validates, raises InputError).
+Adding a paper means adding objects to these lists, not editing the CLI.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import lru_cache
+
+from ..errors import InputError
+from .base import Bound, Context, check_metadata
+
+SETTING_MODULES = {s: f"boundcalc.bounds.{s}" for s in ("finite", "linear", "contextual", "glm")}
+
+
+def setting_module(setting: str):
+    if setting not in SETTING_MODULES:
+        raise InputError("--setting", "one of " + ", ".join(SETTING_MODULES), setting)
+    return importlib.import_module(SETTING_MODULES[setting])
+
+
+@lru_cache(maxsize=1)
+def all_bounds() -> tuple[Bound, ...]:
+    out: list[Bound] = []
+    for s in SETTING_MODULES:
+        out.extend(setting_module(s).BOUNDS)
+    ids = [b.id for b in out]
+    dup = {i for i in ids if ids.count(i) > 1}
+    assert not dup, f"duplicate bound ids: {dup}"
+    for b in out:
+        check_metadata(b)
+    return tuple(out)
+
+
+def get(bound_id: str) -> Bound:
+    for b in all_bounds():
+        if b.id == bound_id:
+            return b
+    raise InputError("ID", "the id of a registered bound (see 'boundcalc bounds')", bound_id)
+
+
+def select(setting: str | None = None, notion: str | None = None, kind: str | None = None) -> list[Bound]:
+    """Filter the registry; ``kind`` matches a prefix ('upper', 'lower', 'upper-minimax', …)."""
+    res = list(all_bounds())
+    if setting:
+        setting_module(setting)
+        res = [b for b in res if b.setting == setting]
+    if notion:
+        res = [b for b in res if b.notion == notion]
+    if kind:
+        res = [b for b in res if b.kind.startswith(kind)]
+    return res
+
+
+def make_context(setting: str, overrides: dict | None = None, budget=None) -> Context:
+    """The setting's default instance, overridden by ``overrides`` (None values ignored), derived."""
+    mod = setting_module(setting)
+    params = dict(mod.DEFAULT_INSTANCE)
+    name = params.pop("name", setting)
+    changed = {k: v for k, v in (overrides or {}).items() if v is not None}
+    params.update(changed)
+    params = mod.derive(params)
+    if changed:
+        name = f"{name}, overridden: {', '.join(sorted(changed))}"
+    return Context(params=params, budget=budget, instance_name=name)

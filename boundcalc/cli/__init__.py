@@ -1,0 +1,1 @@
+"""Command-line interface (Typer + rich). Thin: parse, call the pure functions, render."""

@@ -1,0 +1,154 @@
+"""Shared CLI plumbing: option types, one-line errors, JSON and rich-table output.
+
+Only typer/rich/stdlib at import time; numpy, sympy, mpmath are imported by the commands that need them.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import sys
+from typing import Annotated, Any, Callable, Optional
+
+import typer
+
+from .. import SCHEMA_VERSION
+from ..errors import InputError
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print exactly one JSON object on stdout.")]
+DigitsOpt = Annotated[
+    Optional[int],
+    typer.Option("--digits", help="Compute with mpmath at N significant digits (N >= 1)."),
+]
+SymbolicOpt = Annotated[bool, typer.Option("--symbolic", help="Show the formula (unicode and LaTeX).")]
+PlotOpt = Annotated[Optional[str], typer.Option("--plot", help="Write a picture to FILE.png.")]
+
+
+def fail(message: str, code: int = 2) -> None:
+    """Print a one-line error on stderr and exit with ``code`` (no traceback)."""
+    print(f"boundcalc: error: {message}", file=sys.stderr)
+    raise typer.Exit(code)
+
+
+def command(fn: Callable) -> Callable:
+    """Decorator for every CLI command: turns InputError (bad input) into one line on stderr, exit 2."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except InputError as exc:
+            fail(str(exc))
+
+    return wrapper
+
+
+def check_digits(digits: Optional[int]) -> Optional[int]:
+    if digits is not None and not (1 <= digits <= 10_000):
+        raise InputError("--digits", "an integer in [1, 10000]", digits)
+    return digits
+
+
+def to_jsonable(x: Any) -> Any:
+    """Convert numpy/mpmath/sympy values to JSON; non-finite floats become the strings 'inf', '-inf', 'nan'.
+
+    mpmath numbers keep every digit as a decimal string (a JSON float would round them to 17 digits).
+    """
+    mod = type(x).__module__ or ""
+    if isinstance(x, dict):
+        return {str(k): to_jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [to_jsonable(v) for v in x]
+    if isinstance(x, bool) or x is None or isinstance(x, str):
+        return x
+    if isinstance(x, int):
+        return x
+    if mod.startswith("mpmath"):
+        import mpmath
+
+        if mpmath.isinf(x) or mpmath.isnan(x):
+            return to_jsonable(float(x))
+        return mpmath.nstr(x, mpmath.mp.dps)
+    if mod.startswith("numpy"):
+        import numpy as np
+
+        if isinstance(x, np.ndarray):
+            return to_jsonable(x.tolist())
+        if isinstance(x, np.bool_):
+            return bool(x)
+        if isinstance(x, np.integer):
+            return int(x)
+        x = float(x)
+    if mod.startswith("sympy"):
+        return str(x)
+    if isinstance(x, float):
+        if math.isnan(x):
+            return "nan"
+        if math.isinf(x):
+            return "inf" if x > 0 else "-inf"
+        return x
+    return str(x)
+
+
+def emit_json(command_name: str, inputs: dict, **fields: Any) -> None:
+    """Print exactly one JSON object: schema_version, command, inputs, then the given fields."""
+    obj = {"schema_version": SCHEMA_VERSION, "command": command_name, "inputs": inputs}
+    obj.update(fields)
+    sys.stdout.write(json.dumps(to_jsonable(obj), allow_nan=False) + "\n")
+
+
+def fmt(x: Any, digits: int = 6) -> str:
+    """Human formatting of a number for tables."""
+    mod = type(x).__module__ or ""
+    if x is None:
+        return "—"
+    if isinstance(x, str):
+        return x
+    if mod.startswith("mpmath"):
+        import mpmath
+
+        return mpmath.nstr(x, max(digits, mpmath.mp.dps))
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return str(x)
+    if math.isnan(v):
+        return "nan"
+    if math.isinf(v):
+        return "∞" if v > 0 else "-∞"
+    if v == 0:
+        return "0"
+    if 1e-4 <= abs(v) < 1e7:
+        return f"{v:.{digits}g}"
+    return f"{v:.{digits - 1}e}"
+
+
+def console(stderr: bool = False):
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+
+
+def kv_table(title: str, rows: list[tuple[str, Any]], caption: str | None = None):
+    """A two-column rich table (name, value)."""
+    from rich.table import Table
+
+    t = Table(title=title, caption=caption, show_header=True, header_style="bold")
+    t.add_column("quantity", style="cyan", no_wrap=True)
+    t.add_column("value", justify="right")
+    for k, v in rows:
+        t.add_row(k, fmt(v) if not isinstance(v, str) else v)
+    return t
+
+
+def print_symbolic(expr_pairs: list[tuple[str, Any]]) -> None:
+    """Print sympy expressions as unicode pretty-print and LaTeX."""
+    import sympy
+
+    con = console()
+    for name, expr in expr_pairs:
+        con.print(f"[bold]{name}[/bold]")
+        con.print(sympy.pretty(expr, use_unicode=True))
+        con.print(f"LaTeX: {sympy.latex(expr)}")
+        con.print()

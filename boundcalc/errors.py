@@ -1,0 +1,18 @@
+"""The one exception type for bad input.
+
+Every validation failure raises :class:`InputError` with a one-line message that names the parameter
+and its allowed range; the CLI prints it and exits with code 2.
+"""
+
+
+class InputError(ValueError):
+    """Bad user input: a parameter outside its allowed range (one-line message)."""
+
+    def __init__(self, parameter: str, allowed: str, got: object = None):
+        self.parameter = parameter
+        self.allowed = allowed
+        self.got = got
+        msg = f"{parameter} must be {allowed}"
+        if got is not None:
+            msg += f" (got {got!r})"
+        super().__init__(msg)
