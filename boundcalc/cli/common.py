@@ -152,3 +152,46 @@ def print_symbolic(expr_pairs: list[tuple[str, Any]]) -> None:
         con.print(sympy.pretty(expr, use_unicode=True))
         con.print(f"LaTeX: {sympy.latex(expr)}")
         con.print()
+
+
+# -- privacy budget options shared by regret, episodes and simulate -------------------------------------
+EpsilonOpt = Annotated[Optional[float], typer.Option("--epsilon", help="Pure ε-DP budget (with --delta: (ε, δ)-DP).")]
+RhoOpt = Annotated[Optional[float], typer.Option("--rho", help="ρ-zCDP budget.")]
+AlphaOpt = Annotated[Optional[float], typer.Option("--alpha", help="Rényi order α > 1 (with --rdp-epsilon).")]
+RdpEpsilonOpt = Annotated[Optional[float], typer.Option("--rdp-epsilon", help="(α, ε)-RDP level ε (with --alpha).")]
+DeltaOpt = Annotated[Optional[float], typer.Option("--delta", help="Privacy δ of (ε, δ)-DP, in (0, 1).")]
+LdpEpsilonOpt = Annotated[Optional[float], typer.Option("--ldp-epsilon", help="Local DP ε.")]
+LdpDeltaOpt = Annotated[Optional[float], typer.Option("--ldp-delta", help="Local DP δ (default 0).")]
+
+
+def budget_from_options(epsilon=None, rho=None, alpha=None, rdp_epsilon=None, delta=None, ldp_epsilon=None, ldp_delta=None):
+    """Build the one budget the user gave (or None). Conflicting or incomplete flags raise InputError."""
+    from ..privacy import RDP, ZCDP, ApproxDP, LocalDP, PureDP
+
+    given = {
+        "pure/approx": epsilon is not None,
+        "zcdp": rho is not None,
+        "rdp": alpha is not None or rdp_epsilon is not None,
+        "ldp": ldp_epsilon is not None or ldp_delta is not None,
+    }
+    if sum(given.values()) > 1:
+        raise InputError("budget", "exactly one of --epsilon [--delta], --rho, --alpha/--rdp-epsilon, --ldp-epsilon [--ldp-delta]", ", ".join(k for k, v in given.items() if v))
+    if delta is not None and epsilon is None:
+        raise InputError("--delta", "given together with --epsilon (an (ε, δ)-DP budget)", delta)
+    if given["pure/approx"]:
+        return ApproxDP(epsilon, delta) if delta is not None else PureDP(epsilon)
+    if given["zcdp"]:
+        return ZCDP(rho)
+    if given["rdp"]:
+        if alpha is None or rdp_epsilon is None:
+            raise InputError("--alpha/--rdp-epsilon", "given together (an (α, ε)-RDP budget)", alpha if alpha is not None else rdp_epsilon)
+        return RDP(alpha, rdp_epsilon)
+    if given["ldp"]:
+        if ldp_epsilon is None:
+            raise InputError("--ldp-epsilon", "given with --ldp-delta (a local (ε, δ)-DP budget)", None)
+        return LocalDP(ldp_epsilon, ldp_delta or 0.0)
+    return None
+
+
+def budget_inputs(budget) -> dict:
+    return budget.as_dict() if budget is not None else {"notion": "none"}
