@@ -122,3 +122,11 @@ def positive_array(name: str, arr, allow_inf: bool = False):
     if a.size and bad.any():
         raise InputError(name, "a number > 0" + ("" if allow_inf else " and finite"), float(a[bad].ravel()[0]))
     return a
+
+
+def horizons(name: str, text) -> list[int]:
+    """Parse one or more horizons ('1e6' or '1e4,1e5,1e6'), sorted ascending, each >= 1."""
+    parts = [p.strip() for p in str(text).split(",") if p.strip()] if isinstance(text, str) else list(text)
+    if not parts:
+        raise InputError(name, "one or more integers >= 1, comma-separated", text)
+    return sorted(horizon(name, p) for p in parts)

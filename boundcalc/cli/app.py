@@ -39,26 +39,47 @@ for _name in COMMAND_MODULES:
     _mod.register(app)
 
 
+def _click_exception_types():
+    """UsageError/Abort/Exit classes of the click that typer uses (vendored as typer._click in new typer)."""
+    usage, abort, exit_ = [], [], []
+    for modname in ("typer._click.exceptions", "click.exceptions"):
+        try:
+            mod = importlib.import_module(modname)
+        except ImportError:
+            continue
+        usage.append(mod.UsageError)
+        if hasattr(mod, "Abort"):
+            abort.append(mod.Abort)
+        if hasattr(mod, "Exit"):
+            exit_.append(mod.Exit)
+    abort.append(typer.Abort)
+    exit_.append(typer.Exit)
+    return tuple(usage), tuple(abort), tuple(exit_)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: one-line errors with exit code 2, never a traceback for bad input."""
-    import click
-
     from ..errors import InputError
 
+    usage_errors, aborts, exits = _click_exception_types()
     try:
         rv = app(args=argv, prog_name="boundcalc", standalone_mode=False)
     except InputError as exc:
         print(f"boundcalc: error: {exc}", file=sys.stderr)
         sys.exit(2)
-    except click.exceptions.UsageError as exc:
-        hint = f" (see 'boundcalc {exc.ctx.info_name} --help')" if exc.ctx and exc.ctx.parent else ""
-        print(f"boundcalc: error: {exc.format_message()}{hint}", file=sys.stderr)
+    except usage_errors as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            print(exc.ctx.get_help() if exc.ctx else "", file=sys.stderr)
+            sys.exit(2)
+        msg = " ".join(exc.format_message().split())
+        where = f" (see 'boundcalc {exc.ctx.command_path.split(' ', 1)[-1]} --help')" if exc.ctx and exc.ctx.parent else ""
+        print(f"boundcalc: error: {msg}{where}", file=sys.stderr)
         sys.exit(2)
-    except click.exceptions.Abort:
+    except aborts:
         print("boundcalc: aborted", file=sys.stderr)
         sys.exit(130)
-    except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
+    except exits as exc:
+        sys.exit(getattr(exc, "exit_code", 0))
     sys.exit(rv if isinstance(rv, int) else 0)
 
 

@@ -193,7 +193,7 @@ def register(app: typer.Typer) -> None:
         settings = ("finite", "linear", "contextual", "glm")
         if setting not in settings:
             raise InputError("--setting", "one of " + ", ".join(settings), setting)
-        Ts = sorted(validate.horizon("--T", x) for x in validate.float_list("--T", T))
+        Ts = validate.horizons("--T", T)
         budget = common.budget_from_options(epsilon, rho, alpha, rdp_epsilon, delta, ldp_epsilon, ldp_delta)
         overrides = dict(_parse_params(param))
         if means is not None:
