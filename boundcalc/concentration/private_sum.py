@@ -1,0 +1,259 @@
+"""Laplace–Chernoff bounds for a private Bernoulli sum S̃_{n,m} = S_n + L_m (seed 001 Lemma D.3, Prop. 4.1).
+
+Setup (seed 001 Prop. 4.1 / Lemma D.3): X_1..X_n iid Ber(μ), Y_1..Y_m iid Lap(1/ε), S̃ = ΣX + ΣY.
+Lower tail: P(S̃ ≤ n x), 0 ≤ x ≤ μ.  Upper tail: P(S̃ ≥ n x), μ ≤ x ≤ 1 (mirrored, see _common).
+
+The printed prefactor of Lemma D.3 was lost in the seed text, so the functions below are the rigorous
+evaluable replacements, each DERIVED (formula sheet 001 §4.3 C0–C3):
+
+* C0 ``private_tail_c0``: inf_{0≤λ<ε} exp{ n[λx + ln(1−μ+μe^{−λ})] − m ln(1 − λ²/ε²) } (exact coupled
+  Chernoff, the tightest; 1-D convex minimisation, solved by vectorised bisection on the derivative).
+* C1 ``private_tail_c1``: η^{−m} exp(−n d_{ε(1−η)}(x, μ)) for a given η ∈ (0, 1]; ``private_tail_c1_best``
+  minimises over a grid of η (each η is valid, so the grid minimum is a bound).
+* C2 ``private_tail_c2``: (e·max{1, nε|μ−x|/m})^m · exp(−n d_ε(x, μ)) (closed form).
+* C3 ``private_tail_c3``: [1 + n kl(x,μ)(e·max{1, nε|μ−x|/m})^m] · exp(−n d_ε(x, μ)) (the paper's
+  convolution route, seed 001 Proof D.4).
+* ``private_tail_naive``: the separate treatment of formula sheet 001 §4.5 (DERIVED),
+  inf_δ [exp(−n kl(x+δ, μ)) + Chernoff_D.1(nδ)].
+* ``prop41_constant`` / ``prop41_bound``: seed 001 Prop. 4.1 / Cor. D.5 with the explicit constant
+  A_a = sup_n (2ε/a)^{m_n} e^{−na/2} (DERIVED, formula sheet 001 §4.4, from C1 with η = a/(2ε)).
+* ``gaussian_private_tail_chernoff``: the Gaussian-noise analogue (zCDP-style private mean, seed 003
+  Lemma 2 setting): inf_{λ≥0} exp(n[λx + ln(1−μ+μe^{−λ})] + m λ²σ²/2), noise Σ_{j≤m} N(0, σ²). DERIVED.
+
+Provable ordering (after clipping at 1): C0 ≤ C1(η) ≤ C2 ≤ C3.  All bounds are computed in log space
+and are finite for n up to 1e15.  Every function returns a LogProb(log, value).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..info import d_epsilon, kl_bernoulli
+from . import _common as c
+
+_BISECT = 200
+
+
+def _prep(n, m, epsilon, mu, x, tail):
+    n = c.counts("n", n)
+    m = c.counts("m", m)
+    eps = c.positive("epsilon", epsilon)
+    mu = c.prob("mu", mu)
+    x = c.prob("x", x)
+    mu_l, x_l = c.mirror(tail, mu, x)
+    n, m, eps, mu_l, x_l = np.broadcast_arrays(n, m, eps, mu_l, x_l)
+    return n, m, eps, mu_l.astype(float), x_l.astype(float)
+
+
+def _tilted_mean(mu, lam):
+    """μ e^{−λ}/(1 − μ + μ e^{−λ}), the Bernoulli mean tilted by −λ."""
+    return mu / (mu + (1.0 - mu) * np.exp(lam))
+
+
+def _c0_log_lower(n, m, eps, mu, x):
+    """C0 for the lower tail on broadcast arrays (x ≤ μ assumed where it matters)."""
+    lo = np.zeros_like(eps)
+    hi = eps.copy()
+    active = x < mu
+    for _ in range(_BISECT):
+        mid = 0.5 * (lo + hi)
+        r = mid / eps
+        g = n * (x - _tilted_mean(mu, mid)) + m * 2.0 * r / (eps * (1.0 - r) * (1.0 + r))
+        pos = g > 0
+        hi = np.where(pos, mid, hi)
+        lo = np.where(pos, lo, mid)
+    lam = np.where(active, lo, 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        val = n * (lam * x + c.log1p_mu_expm1(mu, -lam)) - m * c.log1m_sq(lam, eps)
+    return np.where(active, np.minimum(val, 0.0), 0.0), lam
+
+
+def private_tail_c0(n, m, epsilon, mu, x, tail: str = "lower") -> c.LogProb:
+    """(C0) exact coupled Chernoff bound on P(S̃_{n,m} ≤ n x) (lower) or P(S̃_{n,m} ≥ n x) (upper).
+
+    DERIVED (formula sheet 001 §4.3 C0–C3), replacing the lost prefactor of seed 001 Lemma D.3:
+    inf_{0≤λ<ε} exp{ n[λx + ln(1−μ+μe^{−λ})] − m ln(1 − λ²/ε²) }; the exponent is convex in λ and its
+    minimiser is found by bisection on the derivative.  Trivial bound 1 on the wrong side of μ.
+    """
+    args = _prep(n, m, epsilon, mu, x, tail)
+    return c.as_result(c.out(_c0_log_lower(*args)[0]))
+
+
+def c0_argmin(n, m, epsilon, mu, x, tail: str = "lower"):
+    """The optimal tilt λ ∈ [0, ε) of C0 (formula sheet 001 §4.3 C0; for tests and display)."""
+    args = _prep(n, m, epsilon, mu, x, tail)
+    return c.out(_c0_log_lower(*args)[1])
+
+
+def _side_mask(mu_l, x_l):
+    return x_l <= mu_l
+
+
+def private_tail_c1(n, m, epsilon, mu, x, eta, tail: str = "lower") -> c.LogProb:
+    """(C1) η^{−m} exp(−n d_{ε(1−η)}(x, μ)) for η ∈ (0, 1].
+
+    DERIVED (formula sheet 001 §4.3 C0–C3): C0 restricted to λ ≤ ε(1−η), 1 − λ²/ε² ≥ η, and the dual
+    form of d_ε (sheet §2.4).  Replaces the lost prefactor of seed 001 Lemma D.3.
+    """
+    n, m, eps, mu_l, x_l = _prep(n, m, epsilon, mu, x, tail)
+    eta = np.asarray(eta, dtype=float)
+    if np.isnan(eta).any() or (eta <= 0).any() or (eta > 1).any():
+        from ..errors import InputError
+
+        raise InputError("eta", "in (0, 1]", float(eta[(np.isnan(eta)) | (eta <= 0) | (eta > 1)].ravel()[0]))
+    n, m, eps, mu_l, x_l, eta = np.broadcast_arrays(n, m, eps, mu_l, x_l, eta)
+    eps_eff = eps * (1.0 - eta)
+    d = np.where(eps_eff > 0, d_epsilon(x_l, mu_l, np.where(eps_eff > 0, eps_eff, 1.0)), 0.0)
+    log = -m * np.log(eta) - n * d
+    return c.as_result(c.out(np.where(_side_mask(mu_l, x_l), log, 0.0)))
+
+
+def private_tail_c1_best(n, m, epsilon, mu, x, tail: str = "lower", grid: int = 400) -> c.LogProb:
+    """(C1, best η) min over a log-spaced grid of η ∈ [1e-12, 1] of C1 (each η valid; sheet 001 §4.3).
+
+    DERIVED (formula sheet 001 §4.3 C0–C3), seed 001 Lemma D.3 replacement.
+    """
+    args = _prep(n, m, epsilon, mu, x, tail)
+    etas = np.concatenate([np.logspace(-12, 0, grid), 1.0 - np.logspace(-12, -0.5, grid // 4)])
+    shape = np.shape(args[0])
+    best = np.zeros(shape)
+    for eta in etas:
+        eps_eff = args[2] * (1.0 - eta)
+        d = d_epsilon(args[4], args[3], eps_eff) if eta < 1 else np.zeros(shape)
+        best = np.minimum(best, -args[1] * np.log(eta) - args[0] * d)
+    best = np.where(_side_mask(args[3], args[4]), best, 0.0)
+    return c.as_result(c.out(best))
+
+
+def _c2_log(n, m, eps, mu_l, x_l):
+    d = d_epsilon(x_l, mu_l, eps)
+    gap = np.abs(mu_l - x_l)
+    return m * (1.0 + np.log(np.maximum(1.0, n * eps * gap / m))) - n * d
+
+
+def private_tail_c2(n, m, epsilon, mu, x, tail: str = "lower") -> c.LogProb:
+    """(C2) closed form (e·max{1, nε|μ−x|/m})^m · exp(−n d_ε(x, μ)).
+
+    DERIVED (formula sheet 001 §4.3 C0–C3): C1 with η = m/(nε|μ−x|) and d_ε − d_{ε'} ≤ (ε−ε')|μ−x|;
+    replaces the lost prefactor of seed 001 Lemma D.3.  d_ε from seed 001 Eq. 8 (boundcalc.info).
+    """
+    n, m, eps, mu_l, x_l = _prep(n, m, epsilon, mu, x, tail)
+    log = _c2_log(n, m, eps, mu_l, x_l)
+    return c.as_result(c.out(np.where(_side_mask(mu_l, x_l), log, 0.0)))
+
+
+def private_tail_c3(n, m, epsilon, mu, x, tail: str = "lower") -> c.LogProb:
+    """(C3) convolution route [1 + n kl(x,μ)(e·max{1, εn|μ−x|/m})^m] · exp(−n d_ε(x, μ)).
+
+    DERIVED (formula sheet 001 §4.3 C0–C3), mirrors seed 001 Proof D.4 of Lemma D.3 (integration by
+    parts against the Laplace survival function, Eqs. 20–26).  Looser than C2.
+    """
+    n, m, eps, mu_l, x_l = _prep(n, m, epsilon, mu, x, tail)
+    d = d_epsilon(x_l, mu_l, eps)
+    kl = kl_bernoulli(x_l, mu_l)
+    gap = np.abs(mu_l - x_l)
+    with np.errstate(divide="ignore"):
+        inner = np.log(n) + np.log(kl) + m * (1.0 + np.log(np.maximum(1.0, n * eps * gap / m)))
+    inner = np.where(np.isnan(inner), np.inf, inner)  # kl = inf at the boundary -> trivial bound
+    log = np.logaddexp(0.0, inner) - n * d
+    log = np.where(np.isinf(log) & (log > 0), 0.0, log)
+    return c.as_result(c.out(np.where(_side_mask(mu_l, x_l), log, 0.0)))
+
+
+def private_tail_naive(n, m, epsilon, mu, x, tail: str = "lower", grid: int = 2001) -> c.LogProb:
+    """Separate ("naive") bound of formula sheet 001 §4.5 (DERIVED):
+
+    P(S̃ ≤ nx) ≤ inf_{0≤δ≤μ−x} [ exp(−n kl(x+δ, μ)) + P(L_m ≤ −nδ) ], the last term by the Chernoff
+    form of seed 001 Lemma D.1 (sheet §4.1).  Minimised over a grid of δ (every δ is valid).
+    """
+    from .laplace_sum import laplace_sum_chernoff
+
+    n, m, eps, mu_l, x_l = _prep(n, m, epsilon, mu, x, tail)
+    t = np.linspace(0.0, 1.0, grid)
+    gap = np.maximum(mu_l - x_l, 0.0)
+    best = np.zeros(np.shape(n))
+    for ti in t:
+        delta = ti * gap
+        lb = -n * kl_bernoulli(np.minimum(x_l + delta, mu_l), mu_l)
+        ll = np.where(delta > 0, laplace_sum_chernoff(np.where(delta > 0, n * delta, 1.0), m, eps).log, 0.0)
+        best = np.minimum(best, np.logaddexp(lb, ll))
+    return c.as_result(c.out(np.where(_side_mask(mu_l, x_l), best, 0.0)))
+
+
+def prop41_constant(a, epsilon, schedule=None, *, alpha=None, n1: float = 1.0, n_max: int = 10**6) -> float:
+    """A_a of seed 001 Prop. 4.1 / Cor. D.5: A_a = sup_{n≥1} (2ε/a)^{m_n} e^{−na/2} (returned as a float).
+
+    DERIVED (formula sheet 001 §4.4, from C1 with η = a/(2ε)); for a ≥ ε the constant 1 is valid as well
+    (d_ε ≤ ε ≤ a), and the smaller of the two is returned.  The schedule is either
+    * ``alpha`` (> 1) with ``n1``: geometric batches, m_n ≤ log_α(n/n1) + 2 (sheet §4.4); the sup over
+      real n of r^{m_n} e^{−na/2} is then taken in closed form (a certified value), or
+    * ``schedule``: a vectorised callable n -> m_n; the sup is taken over n = 1..n_max only.
+    """
+    from .. import validate
+    from ..errors import InputError
+
+    a = validate.positive("a", a)
+    eps = validate.positive("epsilon", epsilon)
+    if a >= eps:
+        return 1.0
+    r = np.log(2.0 * eps / a)  # > 0 here
+    if alpha is not None:
+        alpha = validate.greater_than("alpha", alpha, 1.0)
+        n1 = validate.positive("n1", n1)
+        la = np.log(alpha)
+        # ln term(n) = r(2 + ln(n/n1)/ln α) − n a/2 (for n ≥ n1; m_n ≤ 2 below), concave in ln n
+        nstar = max(2.0 * r / (a * la), n1)
+        logA = r * (2.0 + np.log(nstar / n1) / la) - nstar * a / 2.0
+        logA = max(logA, 2.0 * r - a / 2.0)
+        return float(np.exp(logA))
+    if schedule is None:
+        raise InputError("schedule", "a callable n -> m_n or alpha > 1", None)
+    best = -np.inf
+    for start in range(1, int(n_max) + 1, 10**6):
+        ns = np.arange(start, min(start + 10**6, int(n_max) + 1), dtype=float)
+        mn = np.asarray(schedule(ns), dtype=float)
+        best = max(best, float(np.max(mn * r - ns * a / 2.0)))
+    return float(np.exp(best))
+
+
+def prop41_bound(n, m, epsilon, mu, x, a, tail: str = "lower") -> c.LogProb:
+    """The n-wise quantity behind seed 001 Prop. 4.1: (2ε/a)^{m} e^{−na/2} · exp(−n(d_ε(x,μ) − a)).
+
+    Its sup over n of the prefactor is A_a (``prop41_constant``).  DERIVED (formula sheet 001 §4.4).
+    Equals C1 with η = a/(2ε) after the relaxation d_{ε(1−η)} ≥ d_ε − a/2, so it is ≥ C0.
+    """
+    n, m, eps, mu_l, x_l = _prep(n, m, epsilon, mu, x, tail)
+    a = np.asarray(a, dtype=float)
+    d = d_epsilon(x_l, mu_l, eps)
+    log = np.where(a < 2 * eps, m * np.log(np.maximum(2 * eps / a, 1.0)), 0.0) - n * a / 2 - n * (d - a)
+    return c.as_result(c.out(np.where(_side_mask(mu_l, x_l), log, 0.0)))
+
+
+def gaussian_private_tail_chernoff(n, m, sigma, mu, x, tail: str = "lower") -> c.LogProb:
+    """Coupled Chernoff bound for S_n + Σ_{j≤m} N(0, σ²) (the zCDP private sum; seed 003 Lemma 2 setting).
+
+    inf_{λ≥0} exp(n[λx + ln(1−μ+μe^{−λ})] + m λ² σ²/2).  DERIVED (the Gaussian MGF e^{λ²σ²/2} in place
+    of the Laplace one of formula sheet 001 §4.3 C0); minimiser bracketed in [0, n(μ−x)/(mσ²)].
+    """
+    n = c.counts("n", n)
+    m = c.counts("m", m)
+    sig = c.positive("sigma", sigma)
+    mu = c.prob("mu", mu)
+    x = c.prob("x", x)
+    mu_l, x_l = c.mirror(tail, mu, x)
+    n, m, sig, mu_l, x_l = np.broadcast_arrays(n, m, sig, mu_l, x_l)
+    v = m * sig**2
+    lo = np.zeros(np.shape(n))
+    hi = np.maximum(n * (mu_l - x_l) / v, 0.0)
+    active = x_l < mu_l
+    for _ in range(_BISECT):
+        mid = 0.5 * (lo + hi)
+        g = n * (x_l - _tilted_mean(mu_l, mid)) + v * mid
+        pos = g > 0
+        hi = np.where(pos, mid, hi)
+        lo = np.where(pos, lo, mid)
+    lam = np.where(active, lo, 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        val = n * (lam * x_l + c.log1p_mu_expm1(mu_l, -lam)) + v * lam**2 / 2
+    val = np.where(np.isnan(val), 0.0, val)
+    return c.as_result(c.out(np.where(active, np.minimum(val, 0.0), 0.0)))
