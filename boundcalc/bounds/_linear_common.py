@@ -1,0 +1,142 @@
+"""Shared helpers of the linear and contextual bound modules (seeds 000, 003, 004).
+
+Formulas, each with its source:
+- ``f_chi2(d, log_term)``: chi-square tail level d + 2 sqrt(d L) + 2 L (seed 003 Lemma 10, seed 000 Lemma 24);
+  App. E of seed 003 uses L = log(2/delta), App. F uses L = log(1/delta).
+- ``c_ell``: AdaC-GOPE episode length parameter (seed 003 Eq. 4, Cor. 1).
+- ``gope_phase_bound``: number of GOPE phases started by T, L_T <= log_4(4 + 3T/(8 d log(8K/delta)))
+  (DERIVED in zcdp-bandits.md 3.6 from T_l >= c_l >= 8 d 4^l log(8K/delta); the same bound holds for
+  AdaR-GOPE, seed 000 Eq. 8, whose T_l >= 8 d 4^l L_l).
+- OFUL quantities (seed 003 Thm 14 / seed 000 Thm 17): update count l(t) <= d log(1 + t/(lam d))/log(1+C),
+  beta_t, the Gentile et al. eigenvalue bound g(t) (seed 003 Lemma 12, seed 000 Lemma 27), gamma_t.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .base import Bound, Context
+
+
+# ------------------------------------------------------------------------------------------------
+# sympy helpers (sympy imported lazily)
+def syms(*names):
+    import sympy
+
+    return [sympy.Symbol(n, positive=True) for n in names]
+
+
+# ------------------------------------------------------------------------------------------------
+# GOPE (seed 003 Sec. IV-A / App. E; seed 000 Alg. 3)
+def f_chi2(d, L):
+    """d + 2 sqrt(d L) + 2 L with L = log(1/delta') (seed 003 Lemma 10; Laurent–Massart)."""
+    return d + 2.0 * np.sqrt(d * L) + 2.0 * L
+
+
+def c_ell(ell, d, K, rho, delta):
+    """AdaC-GOPE episode length parameter c_l (seed 003 Eq. 4): f uses log(2/delta) (App. E)."""
+    beta = 2.0 ** (-ell)
+    dk = delta / (K * ell * (ell + 1))
+    return 8 * d / beta**2 * np.log(4 / dk) + 2 * d / beta * np.sqrt(2 / rho * f_chi2(d, np.log(2 / dk)))
+
+
+def gope_phase_bound(T, d, K, delta):
+    """L_T = floor(log_4(4 + 3T/(8 d log(8K/delta)))) (DERIVED, zcdp-bandits.md 3.6); always >= 1."""
+    T = np.asarray(T, dtype=float)
+    return np.floor(np.log(4.0 + 3.0 * T / (8.0 * d * np.log(8.0 * K / delta))) / np.log(4.0))
+
+
+def gope_phase_bound_sym(T, d, K, delta):
+    import sympy
+
+    return sympy.floor(sympy.log(4 + 3 * T / (8 * d * sympy.log(8 * K / delta))) / sympy.log(4))
+
+
+# ------------------------------------------------------------------------------------------------
+# OFUL (seed 003 Alg. 3, Thm 14, Thm 5; seed 000 Alg. 4, Thm 17, Thm 10)
+def oful_updates(t, d, lam, C):
+    """l(t) <= d log(1 + t/(lam d)) / log(1 + C) (seed 003 Thm 14 Step 5; seed 000 Sec. 4)."""
+    return d * np.log1p(np.asarray(t, dtype=float) / (lam * d)) / np.log1p(C)
+
+
+def oful_beta(t, d, lam, delta, theta_norm):
+    """beta_t = sqrt(2 log(1/delta) + d log(1 + t/(lam d))) + sqrt(lam) ||theta*|| (seed 003 Thm 14)."""
+    t = np.asarray(t, dtype=float)
+    return np.sqrt(2 * np.log(1 / delta) + d * np.log1p(t / (lam * d))) + np.sqrt(lam) * theta_norm
+
+
+def gentile_g(t, lam0, delta, d):
+    """lam0 t/4 - 8 log((t+3) d/delta) - 2 sqrt(t log((t+3) d/delta)) (seed 003 Lemma 12, seed 000 Lemma 27)."""
+    t = np.asarray(t, dtype=float)
+    Lg = np.log((t + 3) * d / delta)
+    return lam0 * t / 4 - 8 * Lg - 2 * np.sqrt(t * Lg)
+
+
+def oful_h(s, d, lam, lam0, delta, C):
+    """h(s) = s l(s) / (lam + max(0, g(s))): gamma_s^2 = (2/rho) f_F(d, delta/T) h(s) (seed 003 Thm 14,
+    with the [DERIVED] max(0, g) safeguard of zcdp-bandits.md 4.2)."""
+    s = np.asarray(s, dtype=float)
+    return s * oful_updates(s, d, lam, C) / (lam + np.maximum(0.0, gentile_g(s, lam0, delta, d)))
+
+
+def oful_h_peak(d, lam, lam0, delta, C):
+    """Location s* of the first local maximum of h (the end of the burn-in where g becomes positive).
+
+    h grows like s l(s)/lam while g <= 0, falls once lam0 s/4 dominates, then grows again like 4 l(s)/lam0
+    (logarithmically). Hence max_{s <= T} h(s) = max(h(min(T, s*)), h(T)) (checked against a dense grid in
+    tests/test_bounds_contextual.py). Found on a log grid, refined by golden-section search.
+    """
+    grid = np.logspace(0, 15, 3001)
+    hv = oful_h(grid, d, lam, lam0, delta, C)
+    # first local maximum
+    inc = np.diff(hv) > 0
+    idx = None
+    for i in range(1, len(inc)):
+        if inc[i - 1] and not inc[i]:
+            idx = i
+            break
+    if idx is None:
+        return float(grid[-1])
+    a, b = grid[idx - 1], grid[idx + 1]
+    g = (math.sqrt(5) - 1) / 2
+    for _ in range(200):
+        c1 = b - g * (b - a)
+        c2 = a + g * (b - a)
+        if oful_h(c1, d, lam, lam0, delta, C) >= oful_h(c2, d, lam, lam0, delta, C):
+            b = c2
+        else:
+            a = c1
+        if b - a < 1e-9 * b:
+            break
+    return float(0.5 * (a + b))
+
+
+# ------------------------------------------------------------------------------------------------
+class BaseBound(Bound):
+    """Bound with a few helpers shared by the linear/contextual modules."""
+
+    expected_pair_failures: dict = {}
+
+    @staticmethod
+    def rho_of(budget) -> float:
+        """rho of a zCDP budget; for an (alpha, eps)-RDP budget alpha/eps enters only via rho = eps/alpha."""
+        if budget is None:
+            return math.inf
+        if hasattr(budget, "rho"):
+            return float(budget.rho)
+        if hasattr(budget, "alpha"):
+            return float(budget.epsilon) / float(budget.alpha)
+        raise TypeError(f"no rho for {budget!r}")
+
+    def own_budget(self, ctx: Context):
+        if self.notion == "none":
+            return None
+        b, _ = ctx.budget_for(self)
+        return b
+
+    def privacy_dominates(self, T, ctx: Context, budget=None):
+        """Boolean array over T: privacy cost > non-private part."""
+        v = self.evaluate(T, ctx, budget)
+        return v.privacy_cost > v.nonprivate
