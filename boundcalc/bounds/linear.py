@@ -371,6 +371,10 @@ class Thm9(BaseBound):
     def _priv_c(self):
         return self.c_priv
 
+    def privacy_dominates(self, T, ctx, budget=None):
+        """For this max-type bound: the private term is the larger one, i.e. the privacy cost is > 0."""
+        return self.evaluate(T, ctx, budget).privacy_cost > 0
+
     def terms(self, T, ctx, budget):
         d, rho = ctx["d"], self.rho_of(budget)
         np_part = math.exp(-2) / 8 * d * np.sqrt(T)
