@@ -1,52 +1,337 @@
-"""The interpolating DP quantity d_eps of seed 001 (Eq. 6 definition, Eq. 8 / Lemma F.1 closed form).
+"""The interpolating DP quantity d_eps of seed 001 (Eq. 6 definition, Eq. 8 / Lemma F.1 closed form, Eq. 9).
 
-d_eps(x, y) = inf_{z between x and y} { eps |z - x| + kl(z, y) }.
-Closed form (Eqs. 30-32): for x < y, with threshold eps_0 = logit(y) - logit(x),
-  d_eps = kl(x, y)                          if eps >= eps_0      (low privacy)
-  d_eps = -eps x - ln(1 - y + y e^{-eps})   otherwise            (high privacy)
+d_eps(x, y) = inf_{z in [min(x,y), max(x,y)]} { eps |z - x| + kl(z, y) }                   (seed 001 Eq. 6)
+
+Closed form (seed 001 Eq. 8, Lemma F.1, Eqs. 30-32; sheet §2.3). For x < y, threshold
+eps_0 = logit(y) - logit(x):
+  d_eps = kl(x, y)                          if eps >= eps_0      (low privacy, z* = x)
+  d_eps = -eps x - ln(1 - y + y e^{-eps})   otherwise            (high privacy, z* = y/(y + (1-y) e^eps))
 and the mirror image for x > y: d_eps = eps x - ln(1 - y + y e^{eps}) below eps_0' = logit(x) - logit(y).
+By the symmetry kl(z, y) = kl(1-z, 1-y), d_eps(x, y) = d_eps(1-x, 1-y); the x > y branch is evaluated as
+-eps (1-x) - ln(y + (1-y) e^{-eps}), which never overflows and never cancels two huge numbers.
+
+General distributions (seed 001 Eq. 9, Thm 3.1 implication (c); sheet §2.2):
+d_eps(P, Q) = inf_R { eps TV(P, R) + KL(R, Q) }.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+from scipy.special import expit
 
-from .kl import kl_bernoulli
+from ..errors import InputError
+from ..validate import positive_array, probability_array
+from .kl import _kl, _kl_ucb, _kl_mp, _kl_ucb_mp, _mp_pos, _mp_prob, _out
 
 
-def _log1p_exp_term(y, s):
-    """ln(1 - y + y e^{s}) computed stably for s of either sign (s may be large)."""
-    # = ln(1 + y (e^s - 1)); for large s use s + ln(y + (1-y) e^{-s}).
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        small = np.log1p(y * np.expm1(np.minimum(s, 50.0)))
-        big = s + np.log(y + (1 - y) * np.exp(-np.maximum(s, 50.0)))
-    return np.where(s <= 50.0, small, big)
+# ----------------------------------------------------------------------------------------------------
+# helpers
+# ----------------------------------------------------------------------------------------------------
+
+
+def _log_mix(b, bc, e):
+    """ln(bc + b e^{-e}) for b in [0,1], bc = 1 - b (given separately for accuracy), e in (0, inf)."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        u = b * np.expm1(-e)  # in [-b, 0]
+        small = np.log1p(u)  # accurate when |u| <= 1/2
+        big = np.logaddexp(np.log(bc), np.log(b) - e)  # accurate when bc + b e^{-e} is not close to 1
+    return np.where(u >= -0.5, small, big)
+
+
+def _high(a, b, bc, e):
+    """High-privacy branch -e a - ln(bc + b e^{-e}) (Eq. 31 with x -> a, y -> b)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        ea = np.where(a == 0, 0.0, e * a)
+        return -ea - _log_mix(b, bc, e)
+
+
+def _threshold(x, y):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lx = np.log(x) - np.log1p(-x)
+        ly = np.log(y) - np.log1p(-y)
+        out = np.abs(ly - lx)
+    return np.where(x == y, 0.0, np.where(np.isnan(out), np.inf, out))
+
+
+def _d_eps(x, y, e):
+    """Unvalidated closed form (broadcast float arrays; e may be +inf)."""
+    x, y, e = np.broadcast_arrays(*(np.asarray(a, dtype=float) for a in (x, y, e)))
+    kl = _kl(x, y)
+    lo = x < y
+    # x < y: a = x, b = y, bc = 1 - y.   x > y: a = 1 - x, b = 1 - y, bc = y  (symmetry z -> 1 - z)
+    a = np.where(lo, x, 1.0 - x)
+    b = np.where(lo, y, 1.0 - y)
+    bc = np.where(lo, 1.0 - y, y)
+    high = _high(a, b, bc, np.where(np.isinf(e), 1.0, e))
+    # exact edges: y = 1 > x gives eps (1 - x); y = 0 < x gives eps x  (bc = 0 exactly)
+    with np.errstate(invalid="ignore", over="ignore"):
+        high = np.where(bc == 0.0, e * np.abs(x - y), high)
+    low = e >= _threshold(x, y)
+    out = np.where(x == y, 0.0, np.where(low | np.isinf(e), kl, high))
+    return np.maximum(out, 0.0)
+
+
+def _check_eps(epsilon, allow_inf=True):
+    return positive_array("epsilon", epsilon, allow_inf=allow_inf)
+
+
+# ----------------------------------------------------------------------------------------------------
+# public float API
+# ----------------------------------------------------------------------------------------------------
 
 
 def d_epsilon(x, y, epsilon):
     """d_eps(x, y) by the closed form of seed 001 Eq. 8 / Lemma F.1 (Eqs. 30-32); vectorised.
 
-    Finite for every x, y in [0, 1] and eps > 0 (0 <= d_eps <= min(kl, eps |x - y|)).
+    Finite for every x, y in [0, 1] and finite eps > 0: 0 <= d_eps <= min(kl(x,y), eps |x - y|) <= eps.
+    Exact edge values: d_eps(x, 1) = eps (1 - x), d_eps(x, 0) = eps x (so d_eps(1, 0, eps) = eps),
+    d_eps(0, y) = -ln(1 - y + y e^{-eps}), d_eps(1, y) = eps - ln(1 - y + y e^{eps}); eps = +inf gives kl.
     """
-    x, y, e = np.broadcast_arrays(*(np.asarray(a, dtype=float) for a in (x, y, epsilon)))
-    kl = kl_bernoulli(x, y)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        high_lo = -e * x - _log1p_exp_term(y, -e)  # x < y branch
-        high_hi = e * x - _log1p_exp_term(y, e)  # x > y branch
-    # Regime (Eq. 8): low privacy iff eps >= eps_0 = |logit(y) - logit(x)|, where the minimiser is z* = x.
-    high = np.where(x < y, high_lo, high_hi)
-    out = np.where(x == y, 0.0, np.where(e >= epsilon_threshold(x, y), kl, high))
-    out = np.maximum(out, 0.0)
-    return out[()] if out.ndim == 0 else out
+    x = probability_array("x", x)
+    y = probability_array("y", y)
+    e = _check_eps(epsilon)
+    return _out(_d_eps(x, y, e))
 
 
 def epsilon_threshold(x, y):
-    """eps_0(x, y) = |logit(y) - logit(x)|: d_eps = kl iff eps >= eps_0 (seed 001 Eq. 8; +inf at 0/1)."""
-    x = np.asarray(x, dtype=float)
-    y = np.asarray(y, dtype=float)
+    """eps_0(x, y) = |logit(y) - logit(x)|: d_eps = kl iff eps >= eps_0 (seed 001 Eq. 8, eps_a; sheet §2.3).
+
+    +inf when exactly one of x, y is at {0, 1} or they sit at opposite ends; 0 when x = y.
+    """
+    x = probability_array("x", x)
+    y = probability_array("y", y)
+    return _out(_threshold(x, y))
+
+
+def d_epsilon_minimiser(x, y, epsilon):
+    """The minimiser z* of eps |z - x| + kl(z, y) over the segment (seed 001 Eq. 30 / Lemma F.1).
+
+    x < y: z* = max(x, y / (y + (1-y) e^eps));  x > y: z* = min(x, y e^eps / (1 - y + y e^eps));  x = y: x.
+    """
+    x = probability_array("x", x)
+    y = probability_array("y", y)
+    e = _check_eps(epsilon)
+    x, y, e = np.broadcast_arrays(x, y, e)
     with np.errstate(divide="ignore", invalid="ignore"):
-        lx = np.log(x) - np.log1p(-x)
         ly = np.log(y) - np.log1p(-y)
-        out = np.abs(ly - lx)
-    out = np.where(x == y, 0.0, np.where(np.isnan(out), np.inf, out))
-    return out[()] if out.ndim == 0 else out
+        zl = expit(ly - e)
+        zh = expit(ly + e)
+    z = np.where(x < y, np.maximum(x, zl), np.where(x > y, np.minimum(x, zh), x))
+    z = np.where(np.isnan(z), x, z)  # eps = inf with y in {0,1}: the value is kl = inf at every z
+    return _out(z)
+
+
+def d_epsilon_regime(x, y, epsilon):
+    """'low' (eps >= eps_0, d_eps = kl), 'high' (eps < eps_0) or 'equal' (x = y, d_eps = 0); seed 001 Eq. 8."""
+    x = probability_array("x", x)
+    y = probability_array("y", y)
+    e = _check_eps(epsilon)
+    x, y, e = np.broadcast_arrays(x, y, e)
+    out = np.where(x == y, "equal", np.where(e >= _threshold(x, y), "low", "high"))
+    return str(out[()]) if out.ndim == 0 else out
+
+
+def d_epsilon_by_optimisation(x, y, epsilon):
+    """d_eps(x, y) from its definition (seed 001 Eq. 6) by bounded scalar minimisation over z.
+
+    Independent of the closed form: a 2001-point grid over the segment [min(x,y), max(x,y)], then a
+    bounded Brent refinement (xatol 1e-15) on the two grid cells around the best point, then the minimum
+    with the two endpoints. Uses only kl. Scalar loop over the broadcast inputs (slow; for tests).
+    """
+    from scipy.optimize import minimize_scalar
+
+    x = probability_array("x", x)
+    y = probability_array("y", y)
+    e = _check_eps(epsilon, allow_inf=False)
+    xb, yb, eb = np.broadcast_arrays(x, y, e)
+    out = np.empty(xb.shape, dtype=float)
+    for idx in np.ndindex(xb.shape):
+        xi, yi, ei = float(xb[idx]), float(yb[idx]), float(eb[idx])
+        lo, hi = min(xi, yi), max(xi, yi)
+
+        def obj(z, xi=xi, yi=yi, ei=ei):
+            return ei * abs(z - xi) + float(_kl(z, yi))
+
+        best = min(obj(lo), obj(hi))
+        if hi > lo:
+            grid = np.linspace(lo, hi, 2001)
+            vals = ei * np.abs(grid - xi) + _kl(grid, yi)
+            k = int(np.argmin(vals))
+            best = min(best, float(vals[k]))
+            a, b = grid[max(k - 1, 0)], grid[min(k + 1, grid.size - 1)]
+            if b > a and np.isfinite(vals[max(k - 1, 0)]) and np.isfinite(vals[min(k + 1, grid.size - 1)]):
+                res = minimize_scalar(obj, bounds=(a, b), method="bounded", options={"xatol": 1e-15})
+                if np.isfinite(res.fun):
+                    best = min(best, float(res.fun))
+        out[idx] = best
+    return _out(out)
+
+
+def d_epsilon_dual(x, y, epsilon):
+    """Capped-Chernoff dual: sup_{0 <= lam <= eps} -lam x - ln(1 - y + y e^{-lam}) for x <= y (sheet §2.4).
+
+    Mirror (x >= y): sup_{0<=lam<=eps} lam x - ln(1 - y + y e^{lam}). The objective is concave in lam with
+    unconstrained maximiser |logit(y) - logit(x)|; evaluated here by bounded scalar maximisation
+    (independent of the closed form; scalar loop, for tests).
+    """
+    from scipy.optimize import minimize_scalar
+
+    x = probability_array("x", x)
+    y = probability_array("y", y)
+    e = _check_eps(epsilon, allow_inf=False)
+    xb, yb, eb = np.broadcast_arrays(x, y, e)
+    out = np.empty(xb.shape, dtype=float)
+    for idx in np.ndindex(xb.shape):
+        xi, yi, ei = float(xb[idx]), float(yb[idx]), float(eb[idx])
+        if xi > yi:
+            xi, yi = 1.0 - xi, 1.0 - yi
+
+        def neg(lam, xi=xi, yi=yi):
+            return lam * xi + math.log((1.0 - yi) + yi * math.exp(-lam))
+
+        res = minimize_scalar(neg, bounds=(0.0, ei), method="bounded", options={"xatol": 1e-14})
+        out[idx] = max(0.0, -min(res.fun, neg(0.0), neg(ei)))
+    return _out(out)
+
+
+def d_epsilon_general(p_support, p_weights, q_weights, epsilon, return_minimiser=False):
+    """d_eps(P, Q) = inf_R { eps TV(P, R) + KL(R, Q) } on a common finite support (seed 001 Eq. 9).
+
+    R ranges over all distributions on the support (sheet §2.2 [UNC]: whether R is restricted to M_a is
+    not recoverable; here it is not). The KKT conditions of this convex problem give
+    r_i = clip(p_i, c q_i e^{-eps/2}, c q_i e^{eps/2}) with the scalar c fixed by sum r = 1; c is found by
+    bisection on ln c in [-eps/2, eps/2] and then solved exactly on the identified active set.
+    The value depends on the weights only (TV and KL do not see the support points). For a two-point
+    support this reduces to the Bernoulli d_eps. Returns the value (and R if return_minimiser).
+    """
+    sup = np.asarray(p_support, dtype=float).ravel()
+    if sup.size == 0 or np.isnan(sup).any():
+        raise InputError("support", "a non-empty list of finite numbers", p_support)
+    p = probability_array("p_weights", p_weights).ravel()
+    q = probability_array("q_weights", q_weights).ravel()
+    if not (p.size == q.size == sup.size):
+        raise InputError("weights", f"{sup.size} entries (one per support point)", (p.size, q.size))
+    for name, w in (("p_weights", p), ("q_weights", q)):
+        if abs(w.sum() - 1.0) > 1e-9:
+            raise InputError(name, "weights summing to 1", float(w.sum()))
+    p, q = p / p.sum(), q / q.sum()
+    e = float(_check_eps(epsilon, allow_inf=False))
+    pos = q > 0
+
+    def r_of(lc):
+        with np.errstate(over="ignore"):
+            lo_ = np.where(pos, q * np.exp(lc - e / 2), 0.0)
+            hi_ = np.where(pos, q * np.exp(lc + e / 2), 0.0)
+        return np.clip(p, lo_, hi_), lo_, hi_
+
+    a, b = -e / 2, e / 2
+    for _ in range(200):
+        m = 0.5 * (a + b)
+        if m == a or m == b:
+            break
+        if r_of(m)[0].sum() < 1.0:
+            a = m
+        else:
+            b = m
+    lc = 0.5 * (a + b)
+    r, lo_, hi_ = r_of(lc)
+    # exact solve on the active set: c (e^{-e/2} sum_low q + e^{e/2} sum_high q) = 1 - sum_free p
+    low = pos & (p < lo_)
+    high = pos & (p > hi_)
+    free = pos & ~low & ~high
+    den_terms = []
+    if low.any():
+        den_terms.append(np.log(q[low].sum()) - e / 2)
+    if high.any():
+        den_terms.append(np.log(q[high].sum()) + e / 2)
+    rest = 1.0 - p[free].sum()
+    if den_terms and rest > 0:
+        lc2 = np.log(rest) - np.logaddexp.reduce(den_terms)
+        r2, lo2, hi2 = r_of(lc2)
+        if np.array_equal(low, pos & (p < lo2)) and np.array_equal(high, pos & (p > hi2)):
+            r = r2
+    r = r / r.sum()
+    tv = 0.5 * np.abs(p - r).sum()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        kl = float(np.sum(np.where(r > 0, r * np.log(r / np.where(pos, q, 1.0)), 0.0)))
+    val = max(0.0, e * tv + kl)
+    return (val, r) if return_minimiser else val
+
+
+# ----------------------------------------------------------------------------------------------------
+# mpmath and sympy views
+# ----------------------------------------------------------------------------------------------------
+
+
+def _threshold_mp(x, y):
+    import mpmath
+
+    if x == y:
+        return mpmath.mpf(0)
+    if x in (0, 1) or y in (0, 1):
+        return mpmath.inf
+    return abs(mpmath.log(y / (1 - y)) - mpmath.log(x / (1 - x)))
+
+
+def _d_eps_mp(x, y, e):
+    import mpmath
+
+    if x == y:
+        return mpmath.mpf(0)
+    if mpmath.isinf(e):
+        return _kl_mp(x, y)
+    if e >= _threshold_mp(x, y):
+        return _kl_mp(x, y)
+    if x < y:
+        a, b, bc = x, y, 1 - y
+    else:  # symmetry z -> 1 - z; keep y itself as the complement (no 1 - (1 - y) rounding)
+        a, b, bc = 1 - x, 1 - y, y
+    return -e * a - mpmath.log(bc + b * mpmath.exp(-e))
+
+
+def d_epsilon_mp(x, y, epsilon):
+    """d_eps(x, y) in mpmath at the current precision (closed form, seed 001 Eq. 8 / Lemma F.1, Eqs. 30-32)."""
+    return _d_eps_mp(_mp_prob("x", x), _mp_prob("y", y), _mp_pos("epsilon", epsilon, allow_inf=True))
+
+
+def epsilon_threshold_mp(x, y):
+    """eps_0(x, y) = |logit y - logit x| in mpmath (seed 001 Eq. 8)."""
+    return _threshold_mp(_mp_prob("x", x), _mp_prob("y", y))
+
+
+def d_epsilon_minimiser_mp(x, y, epsilon):
+    """z* in mpmath (seed 001 Eq. 30 / Lemma F.1)."""
+    import mpmath
+
+    x, y, e = _mp_prob("x", x), _mp_prob("y", y), _mp_pos("epsilon", epsilon, allow_inf=True)
+    if x == y or mpmath.isinf(e):
+        return x
+    if x < y:
+        return max(x, y / (y + (1 - y) * mpmath.exp(e)))
+    return min(x, y * mpmath.exp(e) / (1 - y + y * mpmath.exp(e)))
+
+
+def d_epsilon_sym(x=None, y=None, epsilon=None):
+    """sympy Piecewise of the closed form for x < y (seed 001 Eq. 8 / Eq. 31), symbols x, y, epsilon."""
+    import sympy
+
+    x = sympy.Symbol("x", positive=True) if x is None else sympy.sympify(x)
+    y = sympy.Symbol("y", positive=True) if y is None else sympy.sympify(y)
+    e = sympy.Symbol("epsilon", positive=True) if epsilon is None else sympy.sympify(epsilon)
+    kl = x * sympy.log(x / y) + (1 - x) * sympy.log((1 - x) / (1 - y))
+    high = -e * x - sympy.log(1 - y + y * sympy.exp(-e))
+    eps0 = sympy.log(y * (1 - x) / (x * (1 - y)))
+    return sympy.Piecewise((kl, e >= eps0), (high, True))
+
+
+def d_epsilon_definition_sym(x=None, y=None, epsilon=None):
+    """sympy form of the definition (seed 001 Eq. 6): eps |z - x| + kl(z, y), to be minimised over z."""
+    import sympy
+
+    x = sympy.Symbol("x", positive=True) if x is None else sympy.sympify(x)
+    y = sympy.Symbol("y", positive=True) if y is None else sympy.sympify(y)
+    e = sympy.Symbol("epsilon", positive=True) if epsilon is None else sympy.sympify(epsilon)
+    z = sympy.Symbol("z", positive=True)
+    return e * sympy.Abs(z - x) + z * sympy.log(z / y) + (1 - z) * sympy.log((1 - z) / (1 - y))

@@ -1,31 +1,413 @@
-"""Bernoulli relative entropy and total variation (seed 001, Section 2, Eq. 3 and formula sheet §1.1/1.3).
+"""Bernoulli relative entropy, Gaussian KL, total variation and the kl-UCB / kl-LCB inverses.
 
-kl(x, y) = x ln(x/y) + (1-x) ln((1-x)/(1-y)), with the limit conventions 0 ln 0 = 0 and
-a ln(a/0) = +inf for a > 0 (so kl(x,0) = inf for x > 0, kl(x,1) = inf for x < 1).
+Sources
+-------
+* kl(x, y) = x ln(x/y) + (1-x) ln((1-x)/(1-y)): seed 001 §2 ("Bernoulli bandits", singularities by
+  taking limits) and formula sheet eps-global-dp-bernoulli §1.1. Conventions 0 ln 0 = 0, 0 ln(0/0) = 0,
+  a ln(a/0) = +inf for a > 0, so kl(x, 0) = +inf for x > 0 and kl(x, 1) = +inf for x < 1.
+* TV(Ber(x), Ber(y)) = |x - y|: seed 001 Eq. 3 context / Def. 3.2 (sheet §1.3, §1.5).
+* kl-UCB index max{q in [x, 1] : kl(x, q) <= level}: Cappé, Garivier, Maillard, Munos, Stoltz (2013),
+  "Kullback-Leibler upper confidence bounds for optimal sequential allocation" (sheet §7.5).
+
+Every public function validates its input (NaN / out of range -> boundcalc.errors.InputError).
+numpy views are vectorised; ``*_mp`` views evaluate at the current ``mpmath.mp.dps``; ``*_sym`` views
+return sympy expressions (sympy imported lazily).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import xlogy
+from scipy.special import expit, xlogy
+
+from ..errors import InputError
+from ..validate import positive_array, probability_array
+
+
+def _out(a):
+    a = np.asarray(a)
+    return a[()] if a.ndim == 0 else a
+
+
+def _finite_array(name, arr):
+    a = np.asarray(arr, dtype=float)
+    if a.size and not np.isfinite(a).all():
+        raise InputError(name, "a finite number", float(a[~np.isfinite(a)].ravel()[0]))
+    return a
+
+
+def _level_array(name, arr):
+    """A confidence level >= 0 (may be +inf)."""
+    a = np.asarray(arr, dtype=float)
+    bad = np.isnan(a) | (a < 0)
+    if a.size and bad.any():
+        raise InputError(name, "a number >= 0", float(a[bad].ravel()[0]))
+    return a
+
+
+# ----------------------------------------------------------------------------------------------------
+# kl(x, y)
+# ----------------------------------------------------------------------------------------------------
+
+
+def _kl(x, y):
+    """Unvalidated kl on float arrays in [0, 1] (broadcast)."""
+    x, y = np.broadcast_arrays(np.asarray(x, dtype=float), np.asarray(y, dtype=float))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        # Boundary-safe form (exact limits): xlogy handles 0 ln 0 = 0 and a ln 0 = -inf.
+        base = xlogy(x, x) - xlogy(x, y) + xlogy(1 - x, 1 - x) - xlogy(1 - x, 1 - y)
+        # Interior form with log1p: better when x is close to y.
+        d = x - y
+        inner = x * np.log1p(d / y) + (1 - x) * np.log1p(-d / (1 - y))
+    interior = (y > 0) & (y < 1) & (x > 0) & (x < 1)
+    out = np.where(interior, inner, base)
+    out = np.where(np.isnan(out), np.inf, out)  # only a ln(a/0) with a > 0 can produce nan here
+    out = np.where(x == y, 0.0, out)
+    return np.maximum(out, 0.0)
 
 
 def kl_bernoulli(x, y):
-    """Bernoulli KL divergence kl(x, y), vectorised; exact +inf where the mathematics gives it.
+    """Bernoulli relative entropy kl(x, y) = KL(Ber(x), Ber(y)), vectorised.
 
-    Source: seed 001 §2 (Definition of kl, "singularities by taking limits"); Eq. 3 for KL_inf.
+    Source: seed 001 §2 (definition, limits at the boundary); sheet §1.1. Exact +inf for x > 0 = y and
+    x < 1 = y; kl(0, y) = -ln(1 - y), kl(1, y) = -ln y, kl(0, 0) = kl(1, 1) = 0.
     """
-    x = np.asarray(x, dtype=float)
-    y = np.asarray(y, dtype=float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = xlogy(x, x) - xlogy(x, y) + xlogy(1 - x, 1 - x) - xlogy(1 - x, 1 - y)
-    # xlogy(a, 0) = -inf only when a > 0; 0*log(0) terms are already 0. Clean rounding below 0.
-    out = np.where(np.isnan(out), np.inf, out)
-    out = np.maximum(out, 0.0)
-    return out[()] if out.ndim == 0 else out
+    x = probability_array("x", x)
+    y = probability_array("y", y)
+    return _out(_kl(x, y))
+
+
+def _mp_prob(name, v):
+    import mpmath
+
+    try:
+        v = mpmath.mpf(v)
+    except (TypeError, ValueError):
+        raise InputError(name, "in [0, 1]", v) from None
+    if mpmath.isnan(v) or not (0 <= v <= 1):
+        raise InputError(name, "in [0, 1]", str(v))
+    return v
+
+
+def _mp_pos(name, v, allow_inf=False):
+    import mpmath
+
+    try:
+        v = mpmath.mpf(v)
+    except (TypeError, ValueError):
+        raise InputError(name, "a number > 0", v) from None
+    if mpmath.isnan(v) or not v > 0 or (mpmath.isinf(v) and not allow_inf):
+        raise InputError(name, "a number > 0" + ("" if allow_inf else " and finite"), str(v))
+    return v
+
+
+def _mp_xlogy(a, b):
+    import mpmath
+
+    if a == 0:
+        return mpmath.mpf(0)
+    if b == 0:
+        return mpmath.mpf("-inf")
+    return a * mpmath.log(b)
+
+
+def _kl_mp(x, y):
+    import mpmath
+
+    if x == y:
+        return mpmath.mpf(0)
+    return _mp_xlogy(x, x) - _mp_xlogy(x, y) + _mp_xlogy(1 - x, 1 - x) - _mp_xlogy(1 - x, 1 - y)
+
+
+def kl_bernoulli_mp(x, y):
+    """kl(x, y) in mpmath at the current precision (seed 001 §2; sheet §1.1). Exact +inf at the boundary."""
+    return _kl_mp(_mp_prob("x", x), _mp_prob("y", y))
+
+
+def kl_bernoulli_sym(x=None, y=None):
+    """sympy expression of kl(x, y) (seed 001 §2; sheet §1.1). Symbols x, y by default."""
+    import sympy
+
+    x = sympy.Symbol("x", positive=True) if x is None else sympy.sympify(x)
+    y = sympy.Symbol("y", positive=True) if y is None else sympy.sympify(y)
+    return x * sympy.log(x / y) + (1 - x) * sympy.log((1 - x) / (1 - y))
+
+
+# ----------------------------------------------------------------------------------------------------
+# Gaussian KL and TV
+# ----------------------------------------------------------------------------------------------------
+
+
+def kl_gaussian(mu1, mu2, sigma1=1.0, sigma2=None):
+    """KL(N(mu1, sigma1^2), N(mu2, sigma2^2)) = ln(s2/s1) + (s1^2 + (mu1-mu2)^2)/(2 s2^2) - 1/2.
+
+    sigma2 defaults to sigma1 (equal variances: (mu1-mu2)^2 / (2 sigma^2)). Standard Gaussian relative
+    entropy (e.g. Cover & Thomas, Elements of Information Theory, Ch. 8); used for Gaussian arms/noise in
+    the companion sheets (seeds 000/003). Vectorised.
+    """
+    mu1 = _finite_array("mu1", mu1)
+    mu2 = _finite_array("mu2", mu2)
+    s1 = positive_array("sigma1", sigma1)
+    s2 = s1 if sigma2 is None else positive_array("sigma2", sigma2)
+    r = s1 / s2
+    with np.errstate(over="ignore"):
+        out = -np.log(r) + 0.5 * (r * r - 1.0) + 0.5 * ((mu1 - mu2) / s2) ** 2
+    out = np.where((mu1 == mu2) & (s1 == s2), 0.0, np.maximum(out, 0.0))
+    return _out(out)
+
+
+def kl_gaussian_mp(mu1, mu2, sigma1=1, sigma2=None):
+    """mpmath view of :func:`kl_gaussian` (standard Gaussian KL)."""
+    import mpmath
+
+    mu1, mu2 = mpmath.mpf(mu1), mpmath.mpf(mu2)
+    for name, v in (("mu1", mu1), ("mu2", mu2)):
+        if not mpmath.isfinite(v):
+            raise InputError(name, "a finite number", str(v))
+    s1 = _mp_pos("sigma1", sigma1)
+    s2 = s1 if sigma2 is None else _mp_pos("sigma2", sigma2)
+    r = s1 / s2
+    return -mpmath.log(r) + (r * r - 1) / 2 + ((mu1 - mu2) / s2) ** 2 / 2
+
+
+def kl_gaussian_sym(mu1=None, mu2=None, sigma1=None, sigma2=None):
+    """sympy expression of the Gaussian KL (standard formula)."""
+    import sympy
+
+    mu1 = sympy.Symbol("mu_1", real=True) if mu1 is None else sympy.sympify(mu1)
+    mu2 = sympy.Symbol("mu_2", real=True) if mu2 is None else sympy.sympify(mu2)
+    s1 = sympy.Symbol("sigma_1", positive=True) if sigma1 is None else sympy.sympify(sigma1)
+    s2 = sympy.Symbol("sigma_2", positive=True) if sigma2 is None else sympy.sympify(sigma2)
+    return sympy.log(s2 / s1) + (s1**2 + (mu1 - mu2) ** 2) / (2 * s2**2) - sympy.Rational(1, 2)
 
 
 def tv_bernoulli(x, y):
-    """Total variation TV(Ber(x), Ber(y)) = |x - y| (seed 001, Eq. 3 context / Def. 3.2)."""
-    out = np.abs(np.asarray(x, dtype=float) - np.asarray(y, dtype=float))
-    return out[()] if out.ndim == 0 else out
+    """Total variation TV(Ber(x), Ber(y)) = |x - y| (seed 001 Eq. 3 context / Def. 3.2; sheet §1.3)."""
+    x = probability_array("x", x)
+    y = probability_array("y", y)
+    return _out(np.abs(x - y))
+
+
+def tv_bernoulli_mp(x, y):
+    """mpmath view of TV(Ber(x), Ber(y)) = |x - y| (sheet §1.3)."""
+    import mpmath
+
+    return mpmath.fabs(_mp_prob("x", x) - _mp_prob("y", y))
+
+
+def tv_bernoulli_sym(x=None, y=None):
+    """sympy expression |x - y| (sheet §1.3)."""
+    import sympy
+
+    x = sympy.Symbol("x", positive=True) if x is None else sympy.sympify(x)
+    y = sympy.Symbol("y", positive=True) if y is None else sympy.sympify(y)
+    return sympy.Abs(x - y)
+
+
+# ----------------------------------------------------------------------------------------------------
+# kl-UCB / kl-LCB: vectorised monotone Newton in the logit variable
+# ----------------------------------------------------------------------------------------------------
+#
+# With theta = logit(q):  kl(x, sigmoid(theta)) = softplus(theta) - x*theta - H(x),  H = binary entropy
+# (evaluated in the cancellation-free log1p form). f(theta) = kl - level is convex in theta, with f' = sigmoid(theta) - x, and asymptotically linear, so
+# Newton started at any theta > logit(x) lands to the right of the root after one step and then
+# decreases monotonically to it (no overshoot for a convex increasing function). The lower root uses
+# phi = -theta: kl(x, sigmoid(-phi)) = softplus(-phi) + x*phi - H(x), derivative x - sigmoid(-phi).
+
+
+def _neg_entropy(x):
+    return xlogy(x, x) + xlogy(1 - x, 1 - x)
+
+
+def _newton_upper(x, level, max_iter=100):
+    """theta* = logit of max{q >= x : kl(x,q) <= level} for 0 < x < 1, 0 < level < inf (arrays)."""
+    negh = _neg_entropy(x)
+    lx = np.log(x) - np.log1p(-x)
+
+    def f_and_df(th, i=slice(None)):
+        xi = x[i]
+        q, qc = expit(th), expit(-th)
+        d = xi - q
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            kl = xi * np.log1p(d / q) + (1 - xi) * np.log1p(-d / qc)  # accurate when q ~ x
+        kl = np.where(np.isfinite(kl), kl, np.logaddexp(0.0, th) - xi * th + negh[i])
+        return kl - level[i], q - xi
+
+    # starting point: quadratic approximation kl ~ (q-x)^2 / (2x(1-x)), pushed right of logit(x)
+    q0 = np.minimum(x + np.sqrt(2.0 * level * x * (1 - x)), 1.0)
+    with np.errstate(divide="ignore"):
+        th = np.maximum(np.log(q0) - np.log1p(-q0), lx + 1e-3)
+    # guaranteed upper bound: softplus(th) >= th  =>  f > 0 for th > (level + H)/(1 - x)
+    ub = (level - negh) / (1 - x)
+    th = np.minimum(th, np.maximum(ub, lx + 1e-3))
+    f, df = f_and_df(th)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        th = th - f / df  # now >= root (tangent below a convex function)
+    th = np.where(np.isnan(th), np.inf, th)
+    th = np.minimum(th, np.maximum(ub, lx))
+    active = np.ones(th.shape, dtype=bool)
+    for _ in range(max_iter):
+        if not active.any():
+            break
+        idx = np.nonzero(active)[0]
+        t = th[idx]
+        f, df = f_and_df(t, idx)
+        step = np.where(df > 0, f / np.where(df > 0, df, 1.0), 0.0)
+        step = np.maximum(step, 0.0)  # monotone from the right; rounding may make f slightly < 0
+        t_new = t - step
+        th[idx] = t_new
+        done = (step <= 4e-16 * np.maximum(1.0, np.abs(t_new))) | (f <= 0)
+        active[idx[done]] = False
+    return th
+
+
+def _newton_lower(x, level, max_iter=100):
+    """phi* = -logit of min{q <= x : kl(x,q) <= level} for 0 < x < 1, 0 < level < inf (arrays)."""
+    negh = _neg_entropy(x)
+    px = np.log1p(-x) - np.log(x)  # = -logit(x)
+
+    def f_and_df(ph, i=slice(None)):
+        xi = x[i]
+        q, qc = expit(-ph), expit(ph)
+        d = xi - q
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            kl = xi * np.log1p(d / q) + (1 - xi) * np.log1p(-d / qc)
+        kl = np.where(np.isfinite(kl), kl, np.logaddexp(0.0, -ph) + xi * ph + negh[i])
+        return kl - level[i], xi - q
+
+    q0 = np.maximum(x - np.sqrt(2.0 * level * x * (1 - x)), 0.0)
+    with np.errstate(divide="ignore"):
+        ph = np.maximum(np.log1p(-q0) - np.log(q0), px + 1e-3)
+    ub = (level - negh) / x
+    ph = np.minimum(ph, np.maximum(ub, px + 1e-3))
+    f, df = f_and_df(ph)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        ph = ph - f / df
+    ph = np.where(np.isnan(ph), np.inf, ph)
+    ph = np.minimum(ph, np.maximum(ub, px))
+    active = np.ones(ph.shape, dtype=bool)
+    for _ in range(max_iter):
+        if not active.any():
+            break
+        idx = np.nonzero(active)[0]
+        p = ph[idx]
+        f, df = f_and_df(p, idx)
+        step = np.where(df > 0, f / np.where(df > 0, df, 1.0), 0.0)
+        step = np.maximum(step, 0.0)
+        p_new = p - step
+        ph[idx] = p_new
+        done = (step <= 4e-16 * np.maximum(1.0, np.abs(p_new))) | (f <= 0)
+        active[idx[done]] = False
+    return ph
+
+
+def _kl_ucb(x, level):
+    """Unvalidated vectorised kl-UCB (x in [0,1], level >= 0, both arrays, broadcast)."""
+    x, level = np.broadcast_arrays(np.asarray(x, dtype=float), np.asarray(level, dtype=float))
+    out = np.array(x, dtype=float, copy=True).ravel()
+    xf, lf = x.ravel(), level.ravel()
+    # x = 0: kl(0, q) = -ln(1 - q)  =>  q = 1 - e^{-level}
+    m0 = (xf == 0) & (lf > 0)
+    out[m0] = -np.expm1(-lf[m0])
+    out[(lf == np.inf) | (xf == 1)] = 1.0
+    m = (xf > 0) & (xf < 1) & (lf > 0) & (lf < np.inf)
+    if m.any():
+        th = _newton_upper(xf[m], lf[m])
+        out[m] = np.maximum(expit(th), xf[m])
+    return out.reshape(x.shape)
+
+
+def _kl_lcb(x, level):
+    x, level = np.broadcast_arrays(np.asarray(x, dtype=float), np.asarray(level, dtype=float))
+    out = np.array(x, dtype=float, copy=True).ravel()
+    xf, lf = x.ravel(), level.ravel()
+    m1 = (xf == 1) & (lf > 0)
+    out[m1] = np.exp(-lf[m1])  # kl(1, q) = -ln q
+    out[(lf == np.inf) | (xf == 0)] = 0.0
+    m = (xf > 0) & (xf < 1) & (lf > 0) & (lf < np.inf)
+    if m.any():
+        ph = _newton_lower(xf[m], lf[m])
+        out[m] = np.minimum(expit(-ph), xf[m])
+    return out.reshape(x.shape)
+
+
+def kl_ucb(x, level):
+    """kl-UCB index max{q in [x, 1] : kl(x, q) <= level}, vectorised (Cappé et al. 2013; sheet §7.5).
+
+    Vectorised monotone Newton iteration in logit(q) (no Python loop over points); accurate to ~1e-13.
+    Exact edges: level = 0 -> x; x = 1 or level = inf -> 1; x = 0 -> 1 - e^{-level}.
+    """
+    x = probability_array("x", x)
+    level = _level_array("level", level)
+    return _out(_kl_ucb(x, level))
+
+
+def kl_lcb(x, level):
+    """kl-LCB index min{q in [0, x] : kl(x, q) <= level}, vectorised (Cappé et al. 2013; sheet §7.5).
+
+    Exact edges: level = 0 -> x; x = 0 or level = inf -> 0; x = 1 -> e^{-level}.
+    """
+    x = probability_array("x", x)
+    level = _level_array("level", level)
+    return _out(_kl_lcb(x, level))
+
+
+def _mp_level(name, v):
+    import mpmath
+
+    v = mpmath.mpf(v)
+    if mpmath.isnan(v) or v < 0:
+        raise InputError(name, "a number >= 0", str(v))
+    return v
+
+
+def _mp_bisect(g, lo, hi):
+    """Root of an increasing function g on [lo, hi] (g(lo) <= 0 <= g(hi)) to the working precision."""
+    import mpmath
+
+    n = int(mpmath.mp.prec) + 20
+    for _ in range(n):
+        mid = (lo + hi) / 2
+        if mid == lo or mid == hi:
+            break
+        if g(mid) <= 0:
+            lo = mid
+        else:
+            hi = mid
+    return lo, hi
+
+
+def _kl_ucb_mp(x, level):
+    import mpmath
+
+    if level == 0:
+        return x
+    if x == 1 or mpmath.isinf(level):
+        return mpmath.mpf(1)
+    if x == 0:
+        return -mpmath.expm1(-level)
+    # bisection on q in [x, 1] (independent of the float Newton)
+    lo, hi = _mp_bisect(lambda q: _kl_mp(x, q) - level, x, mpmath.mpf(1))
+    return lo
+
+
+def _kl_lcb_mp(x, level):
+    import mpmath
+
+    if level == 0:
+        return x
+    if x == 0 or mpmath.isinf(level):
+        return mpmath.mpf(0)
+    if x == 1:
+        return mpmath.exp(-level)
+    lo, hi = _mp_bisect(lambda q: level - _kl_mp(x, q), mpmath.mpf(0), x)
+    return hi
+
+
+def kl_ucb_mp(x, level):
+    """kl-UCB index in mpmath (bisection to the working precision; Cappé et al. 2013; sheet §7.5)."""
+    return _kl_ucb_mp(_mp_prob("x", x), _mp_level("level", level))
+
+
+def kl_lcb_mp(x, level):
+    """kl-LCB index in mpmath (bisection to the working precision; Cappé et al. 2013; sheet §7.5)."""
+    return _kl_lcb_mp(_mp_prob("x", x), _mp_level("level", level))
