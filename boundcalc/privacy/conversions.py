@@ -36,6 +36,7 @@ __all__ = [
     "pure_to_rdp_exact",
     "pure_to_approx",
     "pure_to_approx_delta",
+    "pure_to_approx_tight_epsilon",
     "zcdp_to_rdp",
     "zcdp_to_approx_simple",
     "zcdp_to_approx_tight",
@@ -47,6 +48,7 @@ __all__ = [
     "approx_to_zcdp_calibration",
     "approx_to_zcdp_calibration_tight",
     "approx_to_rdp_calibration_tight",
+    "approx_to_rdp_epsilon",
     "rdp_to_pure_calibration",
     "calibrate_upper",
     "implied_lower",
@@ -141,6 +143,18 @@ def pure_to_approx_delta(epsilon, epsilon_prime):
         return 0.0
     # (e^e − e^ep)/(1 + e^e) = e^{e}(1 − e^{ep−e})/(1+e^e)
     return float(-math.expm1(ep - e) / (1.0 + math.exp(-e)))
+
+
+def pure_to_approx_tight_epsilon(epsilon, delta):
+    """Smallest ε' with ε-DP ⇒ (ε', δ)-DP: ε' = ln(e^ε − δ(1 + e^ε)), clamped at 0 (inverse of
+    ``pure_to_approx_delta``; Kairouz, Oh & Viswanath 2015, Thm 2.1)."""
+    e = _pos("epsilon", epsilon)
+    d = _unit("delta", delta)
+    # e^e − d(1 + e^e) = e^e (1 − d(1 + e^{−e}))
+    inner = 1.0 - d * (1.0 + math.exp(-e))
+    if inner <= math.exp(-e):
+        return 0.0
+    return float(e + math.log(inner))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -311,6 +325,16 @@ def approx_to_rdp_calibration_tight(epsilon, delta):
         return None
     er = e - _cks_eps(a, 0.0, L)
     return a, er
+
+
+def approx_to_rdp_epsilon(epsilon, delta, alpha):
+    """Largest ε_R such that (α, ε_R)-RDP implies (ε, δ)-DP by Canonne, Kamath & Steinke 2020, Prop. 12:
+    ε_R = ε − ln(1/δ)/(α−1) − ln(1 − 1/α) + ln(α)/(α−1); None when that is ≤ 0."""
+    e = _pos("epsilon", epsilon)
+    d = _unit("delta", delta)
+    a = _alpha("alpha", alpha)
+    er = e - _cks_eps(a, 0.0, math.log(1.0 / d))
+    return er if er > 0 else None
 
 
 def rdp_to_pure_calibration(alpha, epsilon, tight: bool = True):

@@ -101,6 +101,29 @@ def gaussian_delta(epsilon, sensitivity, sigma):
     return float(out) if out.ndim == 0 else out
 
 
+def gaussian_epsilon(delta, sensitivity, sigma):
+    """Smallest ε ≥ 0 with δ_G(ε; Δ/σ) ≤ δ on the exact Gaussian curve (Balle & Wang 2018, Thm 8), by
+    bisection (δ_G decreases in ε). This is the Gaussian mechanism's own ε(δ): a lower limit for any
+    conversion from ρ = Δ²/(2σ²)-zCDP, since that mechanism is ρ-zCDP."""
+    dl = v.open_unit("delta", delta)
+    d = v.positive("sensitivity", sensitivity)
+    s = v.positive("sigma", sigma)
+    if gaussian_delta(0.0, d, s) <= dl:
+        return 0.0
+    lo, hi = 0.0, 1.0
+    while gaussian_delta(hi, d, s) > dl:
+        lo, hi = hi, hi * 2.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if gaussian_delta(mid, d, s) <= dl:
+            hi = mid
+        else:
+            lo = mid
+        if hi - lo <= 1e-13 * max(hi, 1e-300):
+            break
+    return hi
+
+
 def gaussian_delta_mp(epsilon, mu, dps: int = 50):
     """mpmath version of ``gaussian_delta`` with μ = Δ/σ, at ``dps`` digits (Balle & Wang 2018, Thm 8)."""
     import mpmath
