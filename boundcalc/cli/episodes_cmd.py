@@ -1,0 +1,117 @@
+"""``boundcalc episodes``: the episode / batch / phase schedule of a phased private bandit algorithm.
+
+Module-level imports: typer/rich/stdlib only; the schedules (numpy) are imported inside the command.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from .common import JsonOpt, PlotOpt, command, console, emit_json, fmt
+
+ALGO_NAMES = ("adac-gope", "adar-gope", "dp-klucb", "dp-imed", "adap-klucb", "dp-se", "adac-ucb", "adar-ucb",
+              "adac-oful", "adar-oful")
+
+
+def _plot(sched, path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.step(sched.t_end, sched.index, where="post", label=f"{sched.algo}: episodes started")
+    ax.set_xscale("log")
+    ax.set_xlabel("t")
+    ax.set_ylabel("episode index")
+    ax.set_title(f"{sched.algo} schedule, T = {sched.T:g}")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def episodes(
+    algo: Annotated[str, typer.Option("--algo", help="Algorithm: " + ", ".join(ALGO_NAMES) + " (case-insensitive).")],
+    T: Annotated[str, typer.Option("--T", help="Horizon (accepts 1e6).")] = "1e6",
+    epsilon: Annotated[Optional[float], typer.Option("--epsilon", help="ε of pure-DP algorithms.")] = None,
+    rho: Annotated[Optional[float], typer.Option("--rho", help="ρ of zCDP algorithms (AdaC-*).")] = None,
+    alpha: Annotated[Optional[float], typer.Option("--alpha", help="RDP order α > 1 (AdaR-*).")] = None,
+    rdp_epsilon: Annotated[Optional[float], typer.Option("--rdp-epsilon", help="RDP level ε (AdaR-*).")] = None,
+    d: Annotated[str, typer.Option("--d", help="Dimension (GOPE, OFUL).")] = "10",
+    K: Annotated[str, typer.Option("--K", help="Number of arms (GOPE, DP-SE).")] = "10",
+    delta: Annotated[float, typer.Option("--delta", help="Confidence δ of GOPE.")] = 1e-3,
+    beta: Annotated[Optional[float], typer.Option("--beta", help="DP-SE confidence β (default 1/T).")] = None,
+    n1: Annotated[str, typer.Option("--n1", help="DP-KLUCB/IMED initial pulls per arm.")] = "1",
+    batch_ratio: Annotated[float, typer.Option("--batch-ratio", help="DP-KLUCB/IMED batch ratio α > 1.")] = 2.0,
+    lam: Annotated[float, typer.Option("--lambda", help="OFUL ridge λ.")] = 1.0,
+    switch_c: Annotated[float, typer.Option("--C", help="OFUL switching constant C (det ratio 1 + C).")] = 1.0,
+    lam0: Annotated[Optional[float], typer.Option("--lam0", help="OFUL: λ_min E[AAᵀ] (default 1/d).")] = None,
+    max_rows: Annotated[int, typer.Option("--rows", help="Table: show at most N rows (first and last).")] = 60,
+    json_out: JsonOpt = False,
+    plot: PlotOpt = None,
+):
+    """Episode schedule of a phased algorithm: lengths, cumulative t, noise scale, count vs the paper's O(log T)."""
+    from .. import validate as v
+    from ..errors import InputError
+    from .. import schedules
+
+    key = str(algo).strip().lower()
+    if key not in ALGO_NAMES:
+        raise InputError("--algo", "one of " + ", ".join(ALGO_NAMES), algo)
+    Tn = v.horizon("--T", T)
+    dn = v.count("--d", d)
+    Kn = v.count("--K", K)
+    n1n = v.count("--n1", n1)
+    if epsilon is not None:
+        v.positive("--epsilon", epsilon, allow_inf=True)
+    if rho is not None:
+        v.positive("--rho", rho, allow_inf=True)
+    if alpha is not None:
+        v.greater_than("--alpha", alpha, 1.0)
+    if rdp_epsilon is not None:
+        v.positive("--rdp-epsilon", rdp_epsilon, allow_inf=True)
+    if max_rows < 2:
+        raise InputError("--rows", "an integer >= 2", max_rows)
+    sched = schedules.build(key, Tn, epsilon=epsilon, rho=rho, alpha=alpha, rdp_epsilon=rdp_epsilon, d=dn, K=Kn,
+                            delta=delta, n1=n1n, ratio=batch_ratio, beta=beta, lam=lam, C=switch_c, lam0=lam0)
+    inputs = {"algo": key, "T": Tn, "epsilon": epsilon, "rho": rho, "alpha": alpha, "rdp_epsilon": rdp_epsilon,
+              "d": dn, "K": Kn, "delta": delta, "beta": beta, "n1": n1n, "batch_ratio": batch_ratio,
+              "lambda": lam, "C": switch_c, "lam0": lam0}
+    if plot:
+        _plot(sched, plot)
+    if json_out:
+        emit_json("episodes", inputs, value=sched.count, episodes=sched.rows(), paper_count=sched.paper_count,
+                  paper_count_label=sched.paper_count_label, noise=sched.noise, source=sched.source,
+                  per_arm=sched.per_arm, notes=sched.notes, plot=plot)
+        return
+    from rich.table import Table
+
+    what = "one arm's own episodes (per-arm schedule)" if sched.per_arm else "episodes of the whole run"
+    tbl = Table(title=f"{key}: {what}, T = {Tn:,}", caption=sched.source, header_style="bold")
+    for col in ("index", "length", "cumulative t", "noise scale"):
+        tbl.add_column(col, justify="right")
+    rows = sched.rows()
+    n = len(rows)
+    show = list(range(n)) if n <= max_rows else list(range(max_rows // 2)) + [-1] + list(range(n - max_rows // 2, n))
+    for i in show:
+        if i < 0:
+            tbl.add_row("…", "…", "…", "…")
+            continue
+        r = rows[i]
+        tbl.add_row(str(r["index"]), f"{r['length']:,}", f"{r['t_end']:,}", fmt(r["noise_scale"]))
+    con = console()
+    con.print(tbl)
+    con.print(f"episodes up to T: [bold]{sched.count}[/bold]   paper's O(log T) count: {fmt(sched.paper_count)} "
+              f"({sched.paper_count_label})")
+    con.print(f"noise scale: {sched.noise}")
+    for note in sched.notes:
+        con.print(f"note: {note}")
+    if plot:
+        con.print(f"plot written to {plot}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("episodes")(command(episodes))
