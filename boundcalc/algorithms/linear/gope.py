@@ -1,0 +1,324 @@
+"""Phased elimination with G-optimal design: GOPE, AdaC-GOPE (seed 003 Algorithm 2), AdaR-GOPE (seed 000 Alg. 3).
+
+Common skeleton (seed 003 Alg. 2 / seed 000 Alg. 3), phase l = 1, 2, ...:
+1. beta_l = 2^-l; G-optimal design pi_l on the surviving actions A_l (boundcalc.algorithms.design).
+2. play each support action a exactly T_l(a) times (algorithm-specific T_l(a)).
+3. least squares on this phase only (forgetting): theta_hat = V_l^{-1} sum a_t r_t, V_l = sum T_l(a) a a^T.
+4. privatise (algorithm-specific), 5. eliminate a if max_b <theta_tilde, b - a> > 2 beta_l.
+
+Choices (zcdp-bandits.md §0 and rdp-bandits.md §0, documented here):
+* Phase l has T_l = sum_a T_l(a) rewards (the papers' "+1" is an off-by-one); the last phase is truncated
+  at T. Inside a phase the support actions are played in increasing index order, each in one block (the
+  papers leave the order free; only regret at checkpoints inside a phase depends on it).
+* Survivors not spanning R^d: the design and the estimate live in their span (pseudo-inverse); d (not the
+  rank) stays in the schedule and in the noise level; delta_{K,l} keeps the original K. One survivor:
+  it is played until T and this is not counted as a phase.
+* Approximate design (g(pi) > d): g(pi) replaces d in the schedule and the noise (AdaR: 2|support|
+  replaces d(d+1)). The solver stops at g <= d(1 + 1e-6).
+* Elimination ties: an action is kept when its empirical gap is exactly 2 beta_l.
+* ``episodes`` in the BlockResult = number of phases started by T.
+
+The simulation draws, per phase and run, one exact reward *sum* per support action
+(``env.sum_rewards``: Normal(n <a, theta>, n sigma^2) or the Rademacher/Binomial analogue) plus the phase's
+privacy noise, vectorised across all runs that share the surviving set. ``reference`` is the plain
+step-by-step version (one reward at a time) used to test that both have the same distribution.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ... import validate
+from ...errors import InputError
+from ..base import Algorithm, BlockResult, interpolate_regret
+from ..design import Design, g_optimal_design
+
+
+def f_chi2(d: float, delta: float) -> float:
+    """f(d, delta) = d + 2 sqrt(d log(2/delta)) + 2 log(2/delta) (seed 003 Sec. IV-A2 / App. E, Lemma 10)."""
+    L = math.log(2.0 / delta)
+    return d + 2.0 * math.sqrt(d * L) + 2.0 * L
+
+
+def _checkpoints(checkpoints, T: int) -> np.ndarray:
+    c = np.asarray(checkpoints, dtype=float).ravel()
+    if c.size == 0 or np.any(~np.isfinite(c)) or np.any(c < 0) or np.any(c > T):
+        raise InputError("checkpoints", f"non-empty values in [0, T = {T}]", c.tolist()[:5])
+    return c
+
+
+class _PhasedElimination(Algorithm):
+    """Shared machinery. Subclasses implement ``counts`` (T_l(a) on the support) and ``privatise``."""
+
+    setting = "linear"
+
+    def __init__(self, delta: float = 1e-3, design_tol: float = 1e-6):
+        self.delta = validate.open_unit("delta", delta)
+        self.design_tol = validate.positive("design_tol", design_tol)
+        self._design_cache: dict = {}
+
+    # -- pieces ---------------------------------------------------------------------------------------------
+    def design(self, env, active: np.ndarray) -> Design:
+        key = (id(env), active.tobytes())
+        if key not in self._design_cache:
+            if len(self._design_cache) > 4096:
+                self._design_cache.clear()
+            self._design_cache[key] = g_optimal_design(env.actions[active], tol=self.design_tol)
+        return self._design_cache[key]
+
+    def d_eff(self, d: int, design: Design) -> float:
+        """d, or g(pi) when the design is only approximate (g > d)."""
+        return max(float(d), design.g)
+
+    def counts(self, ell: int, d: int, K: int, design: Design) -> np.ndarray:  # pragma: no cover - abstract
+        """T_l(a) for the support actions (int array, same order as design.support)."""
+        raise NotImplementedError
+
+    def privatise(self, ell, d, K, design, Y, n, V, sums, rng) -> np.ndarray:
+        """theta_tilde (runs, r) from per-support-action reward sums ``sums`` (runs, m)."""
+        b = sums @ Y  # (runs, r)
+        return np.linalg.solve(V, b.T).T
+
+    def noise_variance(self, ell: int, d: int, K: int, design: Design) -> float:
+        """Variance of the privacy noise of phase l (0 for the non-private baseline)."""
+        return 0.0
+
+    # -- vectorised simulation --------------------------------------------------------------------------------
+    def simulate(self, env, T, runs, rng, checkpoints) -> BlockResult:
+        T = validate.horizon("T", T)
+        runs = validate.count("runs", runs)
+        cps = _checkpoints(checkpoints, T)
+        K, d = env.K, env.d
+        A = env.actions
+        gaps = env.gaps
+        active = np.ones((runs, K), dtype=bool)
+        t = np.zeros(runs, dtype=np.int64)
+        pulls = np.zeros((runs, K), dtype=np.int64)
+        phases = np.zeros(runs, dtype=np.int64)
+        reg = np.zeros(runs)
+        seg_t: list[np.ndarray] = []  # per segment: (runs,) arrays of end times / cumulative regrets
+        seg_r: list[np.ndarray] = []
+        ell = 0
+        while np.any(t < T):
+            ell += 1
+            live = np.flatnonzero(t < T)
+            keys = np.packbits(active[live], axis=1)
+            _, inv = np.unique(keys, axis=0, return_inverse=True)
+            inv = np.ravel(inv)
+            for gi in range(inv.max() + 1):
+                idx = live[inv == gi]
+                act = np.flatnonzero(active[idx[0]])
+                if act.size == 1:  # one survivor: play it to T
+                    n = T - t[idx]
+                    pulls[idx, act[0]] += n
+                    reg[idx] += n * gaps[act[0]]
+                    t[idx] = T
+                    self._record(seg_t, seg_r, idx, t, reg, runs)
+                    continue
+                des = self.design(env, act)
+                supp = act[des.support]
+                cnt = self.counts(ell, d, K, des).astype(np.int64)
+                phases[idx] += 1
+                cum = np.concatenate(([0], np.cumsum(cnt)))
+                room = (T - t[idx])[:, None]
+                n_eff = np.clip(room - cum[None, :-1], 0, cnt[None, :])  # (g, m) truncated at T
+                for j, a in enumerate(supp):
+                    pulls[idx, a] += n_eff[:, j]
+                    reg[idx] += n_eff[:, j] * gaps[a]
+                    t[idx] += n_eff[:, j]
+                    self._record(seg_t, seg_r, idx, t, reg, runs)
+                full = idx[(room[:, 0] >= cum[-1])]
+                if full.size == 0:
+                    continue
+                sums = env.sum_rewards(np.broadcast_to(supp, (full.size, supp.size)),
+                                       np.broadcast_to(cnt, (full.size, supp.size)), rng)
+                active[full] = self._eliminate(ell, d, K, des, A, act, cnt, sums, rng, active[full])
+        regret = interpolate_regret(np.stack(seg_t, axis=1), np.stack(seg_r, axis=1), cps)
+        return BlockResult(regret=regret, pulls=pulls, episodes=phases,
+                           extra={"survivors": active.sum(axis=1)})
+
+    @staticmethod
+    def _record(seg_t, seg_r, idx, t, reg, runs):
+        # segment ends for every run: runs outside idx repeat their current (t, reg) (zero-length segment)
+        seg_t.append(t.astype(float).copy())
+        seg_r.append(reg.copy())
+
+    def _eliminate(self, ell, d, K, des, A, act, cnt, sums, rng, active_rows):
+        U = des.basis
+        supp = act[des.support]
+        Y = A[supp] @ U  # (m, r)
+        V = (Y * cnt[:, None]).T @ Y
+        theta = self.privatise(ell, d, K, des, Y, cnt, V, sums, rng)  # (g, r)
+        est = theta @ (A[act] @ U).T  # (g, |act|)
+        beta = 2.0 ** (-ell)
+        keep = est.max(axis=1, keepdims=True) - est <= 2.0 * beta
+        out = np.zeros_like(active_rows)
+        out[:, act] = keep
+        return out
+
+    # -- step-by-step reference -------------------------------------------------------------------------------
+    def reference(self, env, T, rng, checkpoints) -> BlockResult:
+        T = validate.horizon("T", T)
+        cps = _checkpoints(checkpoints, T)
+        K, d = env.K, env.d
+        A = env.actions
+        gaps = env.gaps
+        active = np.ones(K, dtype=bool)
+        pulls = np.zeros(K, dtype=np.int64)
+        cum_reg = np.zeros(T + 1)
+        t = 0
+        reg = 0.0
+        phases = 0
+        ell = 0
+        while t < T:
+            ell += 1
+            act = np.flatnonzero(active)
+            if act.size == 1:
+                while t < T:
+                    t += 1
+                    pulls[act[0]] += 1
+                    _ = env.draw(int(act[0]), rng)
+                    reg += gaps[act[0]]
+                    cum_reg[t] = reg
+                break
+            des = self.design(env, act)
+            supp = act[des.support]
+            cnt = self.counts(ell, d, K, des).astype(np.int64)
+            phases += 1
+            sums = np.zeros(supp.size)
+            for j, a in enumerate(supp):
+                for _ in range(int(cnt[j])):
+                    if t >= T:
+                        break
+                    r = env.draw(int(a), rng)
+                    sums[j] += r
+                    t += 1
+                    pulls[a] += 1
+                    reg += gaps[a]
+                    cum_reg[t] = reg
+            if t >= T and pulls[supp].sum() < 0:  # pragma: no cover
+                break
+            if t >= T:
+                break
+            active = self._eliminate(ell, d, K, des, A, act, cnt, sums[None, :], rng, active[None, :])[0]
+        regret = np.interp(cps, np.arange(T + 1), cum_reg)[None, :]
+        return BlockResult(regret=regret, pulls=pulls[None, :], episodes=np.array([phases]),
+                           extra={"survivors": np.array([active.sum()])})
+
+
+class GOPE(_PhasedElimination):
+    """Non-private G-optimal phased elimination: the rho -> infinity limit of AdaC-GOPE (zcdp-bandits.md §0,
+    "non-private baselines"): T_l(a) = ceil(pi(a) (8 d / beta_l^2) log(4 / delta_{K,l})), no noise.
+
+    The paper's experimental baseline is Lattimore–Szepesvári Alg. 12 ("GOPE"), whose constants differ
+    (T_l(a) = ceil(2 d pi(a) / eps_l^2 log(K l (l+1) / delta))); ``schedule="ls"`` selects that one.
+    """
+
+    name = "GOPE"
+    source = "seed 003 Sec. VII baseline (Lattimore–Szepesvári Alg. 12); rho -> inf limit of seed 003 Algorithm 2"
+    notion = "none"
+    bound_ids = ("003-gope-explicit", "003-gope-paper")
+
+    def __init__(self, delta: float = 1e-3, schedule: str = "limit", design_tol: float = 1e-6):
+        super().__init__(delta, design_tol)
+        if schedule not in ("limit", "ls"):
+            raise InputError("schedule", "one of limit, ls", schedule)
+        self.schedule = schedule
+
+    def c_ell(self, ell, d, K):
+        beta = 2.0 ** (-ell)
+        if self.schedule == "ls":
+            return 2.0 * d / beta**2 * math.log(K * ell * (ell + 1) / self.delta)
+        dk = self.delta / (K * ell * (ell + 1))
+        return 8.0 * d / beta**2 * math.log(4.0 / dk)
+
+    def counts(self, ell, d, K, design):
+        return np.ceil(self.c_ell(ell, self.d_eff(d, design), K) * design.weights[design.support])
+
+
+class AdaCGOPE(_PhasedElimination):
+    """AdaC-GOPE (seed 003 Algorithm 2, Sec. IV-A): rho-Interactive zCDP (Theorem 3, under Assumption 1).
+
+    c_l (Eq. 4) = (8d/beta_l^2) log(4/delta_{K,l}) + (2d/beta_l) sqrt((2/rho) f(d, delta_{K,l})),
+    delta_{K,l} = delta/(K l (l+1)), T_l(a) = ceil(c_l pi_l(a)); Line 12: theta_tilde = theta_hat + V_l^{-1/2} N_l,
+    N_l ~ N(0, (2d/(rho c_l)) I) (variance 2 g(pi)/(rho c_l) if g(pi) > d, zcdp-bandits.md §0).
+    ``c_variant="scalar"`` uses the sharpened c_l' = (8d/beta^2) log(4/delta_{K,l}) + (2d/beta) sqrt((4/rho)
+    log(4/delta_{K,l})) of zcdp-bandits.md 3.6 (DERIVED, not the paper's). The multipliers d become g(pi)
+    for an approximate design; f keeps the dimension d of the noise vector.
+    """
+
+    name = "AdaC-GOPE"
+    source = "seed 003 Algorithm 2"
+    notion = "zcdp"
+    bound_ids = ("003-thm4-paper", "003-thm4-paper-hp", "003-thm4-explicit", "003-thm4-explicit-hp")
+
+    def __init__(self, rho: float, delta: float = 1e-3, c_variant: str = "paper", design_tol: float = 1e-6):
+        super().__init__(delta, design_tol)
+        self.rho = validate.positive("rho", rho)
+        if c_variant not in ("paper", "scalar"):
+            raise InputError("c_variant", "one of paper, scalar", c_variant)
+        self.c_variant = c_variant
+
+    def c_ell(self, ell: int, d: float, K: int, d_noise: int | None = None) -> float:
+        """c_l of seed 003 Eq. 4 (or the scalar variant)."""
+        beta = 2.0 ** (-ell)
+        dk = self.delta / (K * ell * (ell + 1))
+        first = 8.0 * d / beta**2 * math.log(4.0 / dk)
+        if self.c_variant == "scalar":
+            return first + 2.0 * d / beta * math.sqrt(4.0 / self.rho * math.log(4.0 / dk))
+        fd = f_chi2(d if d_noise is None else d_noise, dk)
+        return first + 2.0 * d / beta * math.sqrt(2.0 / self.rho * fd)
+
+    def counts(self, ell, d, K, design):
+        return np.ceil(self.c_ell(ell, self.d_eff(d, design), K, d) * design.weights[design.support])
+
+    def noise_variance(self, ell, d, K, design):
+        """2 d/(rho c_l) (seed 003 Alg. 2 Line 12), d -> g(pi) for an approximate design."""
+        de = self.d_eff(d, design)
+        return 2.0 * de / (self.rho * self.c_ell(ell, de, K, d))
+
+    def privatise(self, ell, d, K, design, Y, n, V, sums, rng):
+        theta_hat = super().privatise(ell, d, K, design, Y, n, V, sums, rng)
+        w, Q = np.linalg.eigh(V)
+        V_mhalf = (Q / np.sqrt(w)) @ Q.T
+        N = math.sqrt(self.noise_variance(ell, d, K, design)) * rng.standard_normal(theta_hat.shape)
+        return theta_hat + N @ V_mhalf
+
+
+class AdaRGOPE(_PhasedElimination):
+    """AdaR-GOPE (seed 000 Algorithm 3, Eq. 8): (alpha, eps)-global RDP (Theorem 7, Assumption 1).
+
+    T_l(a) = ceil( (8 d pi(a)/beta_l^2) L_l + (2 d pi(a)/beta_l) sqrt((2 alpha/eps) d(d+1) L_l) ),
+    L_l = log(4 K l (l+1)/delta); privatise: theta_tilde = theta_hat + V_l^{-1} sum_{a in S_l} a N_a,
+    N_a ~ N(0, 2 alpha/eps) i.i.d. (= noise on each support action's reward sum; sensitivity 2, rdp-bandits.md
+    1.4). Approximate design (g > d): d -> g(pi), d(d+1) -> 2|support| (rdp-bandits.md §0).
+    """
+
+    name = "AdaR-GOPE"
+    source = "seed 000 Algorithm 3"
+    notion = "rdp"
+    bound_ids = ("000-thm8-paper", "000-thm8-paper-main", "000-thm8-explicit")
+
+    def __init__(self, alpha: float, eps: float, delta: float = 1e-3, design_tol: float = 1e-6):
+        super().__init__(delta, design_tol)
+        self.alpha = validate.greater_than("alpha", alpha, 1.0)
+        self.eps = validate.positive("eps", eps)
+
+    def counts(self, ell, d, K, design):
+        beta = 2.0 ** (-ell)
+        L = math.log(4.0 * K * ell * (ell + 1) / self.delta)
+        approx = design.g > d
+        de = self.d_eff(d, design)
+        dd1 = 2.0 * design.support_size if approx else d * (d + 1.0)
+        pi = design.weights[design.support]
+        return np.ceil(8.0 * de * pi / beta**2 * L + 2.0 * de * pi / beta * math.sqrt(2.0 * self.alpha / self.eps * dd1 * L))
+
+    def noise_variance(self, ell, d, K, design):
+        """Variance 2 alpha/eps of the noise on each support action's reward sum (seed 000 Alg. 3)."""
+        return 2.0 * self.alpha / self.eps
+
+    def privatise(self, ell, d, K, design, Y, n, V, sums, rng):
+        noisy = sums + math.sqrt(self.noise_variance(ell, d, K, design)) * rng.standard_normal(sums.shape)
+        return super().privatise(ell, d, K, design, Y, n, V, noisy, rng)
