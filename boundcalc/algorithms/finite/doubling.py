@@ -1,0 +1,207 @@
+"""Per-arm doubling with forgetting: AdaP-UCB, AdaP-KLUCB (pure DP, Laplace), AdaC-UCB (rho-zCDP, Gaussian),
+AdaR-UCB ((alpha, eps)-RDP, Gaussian).
+
+Common skeleton (Azize & Basu 2022 Algorithm 1; seed 003 Algorithm 4; seed 000 Algorithm 2):
+initialise by pulling each arm once (t = K); then episodes l = 1, 2, …: t_l = t + 1,
+a_l = argmax_a I_a(t_l), play a_l for N_{a_l}(t_l - 1) more rounds (its count doubles), truncated at T.
+Each arm keeps only the rewards of its *last* episode (forgetting); their mean is released once, with
+fresh noise, when the episode ends, and reused at every later index computation (sheets 003 §2.1 and
+000 §2.2 note 2: redrawing would break the privacy accounting). Only the bonus changes with t_l.
+
+Initial sample size (UNC in sheets 003 §0 / 000 §2.2 note 1): right after initialisation the papers'
+n_a = N_a/2 = 1/2. ``init_n="half"`` (default, the sheets' reading "literally 1/2 in the noise variance and
+bonus, the mean is the actual sample mean") or ``init_n="one"`` (the true count).
+
+Episode-level simulation: one Binomial and one noise draw per episode for all runs at once.
+``record_noise=True`` adds ``noise_last`` (the noise in each arm's current released mean) and ``n_last``
+(the n used for its scale) to ``BlockResult.extra``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ... import validate
+from ...errors import InputError
+from ._common import FiniteAlgorithm, RefRun, Runs, kl_ucb
+
+INIT_N = ("half", "one")
+
+
+class _Doubling(FiniteAlgorithm):
+    init_n_default = "one"
+
+    def _setup(self, beta: float, init_n: str | None, record_noise: bool, beta_min: float = 0.0):
+        self.beta = validate.positive("beta", beta)
+        init_n = init_n or self.init_n_default
+        if init_n not in INIT_N:
+            raise InputError("init_n", "one of " + ", ".join(INIT_N), init_n)
+        self.init_n = init_n
+        self.record_noise = bool(record_noise)
+
+    def noise(self, n, rng, size):  # pragma: no cover - abstract
+        """Noise added to a released mean of n rewards (n may be 1/2 after initialisation)."""
+        raise NotImplementedError
+
+    def index(self, mu_noisy, n, t_l):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def simulate(self, env, T, runs, rng, checkpoints):
+        self._check_env(env)
+        K = env.K
+        st = Runs(env, T, runs, checkpoints)
+        rows = st.rows
+        n0 = 0.5 if self.init_n == "half" else 1.0
+        released = np.zeros((runs, K))
+        noise_last = np.zeros((runs, K))
+        n = np.full((runs, K), n0)
+        N = np.zeros((runs, K))
+        for k in range(K):
+            L, x = st.play(k, 1, rng, count_episode=False)
+            z = self.noise(np.full(runs, n0), rng, runs)
+            released[:, k] = x / np.maximum(L, 1) + z
+            noise_last[:, k] = z
+            N[:, k] += L
+        while not st.done():
+            t_l = (st.t + 1).astype(float)
+            a = np.argmax(self.index(released, n, t_l[:, None]), axis=1)
+            L, x = st.play(a, N[rows, a].astype(np.int64), rng)
+            act = L > 0
+            Lf = np.maximum(L, 1).astype(float)
+            z = self.noise(Lf, rng, runs)
+            released[rows, a] = np.where(act, x / Lf + z, released[rows, a])
+            noise_last[rows, a] = np.where(act, z, noise_last[rows, a])
+            n[rows, a] = np.where(act, Lf, n[rows, a])
+            N[rows, a] += L
+        extra = {"noise_last": noise_last, "n_last": n} if self.record_noise else {}
+        return st.result(**extra)
+
+    def reference(self, env, T, rng, checkpoints):
+        self._check_env(env)
+        K = env.K
+        st = RefRun(env, T, checkpoints)
+        n0 = 0.5 if self.init_n == "half" else 1.0
+        released = [0.0] * K
+        n = [n0] * K
+        N = [0] * K
+        for k in range(K):
+            if st.left == 0:
+                break
+            x = st.step(k, rng)
+            released[k] = x + float(self.noise(np.array([n0]), rng, 1)[0])
+            N[k] = 1
+        while st.left > 0:
+            idx = self.index(np.array([released]), np.array([n]), np.array([[float(st.t + 1)]]))[0]
+            a = int(np.argmax(idx))
+            L = min(N[a], st.left)
+            s = 0.0
+            for _ in range(L):
+                s += st.step(a, rng)
+            released[a] = s / L + float(self.noise(np.array([float(L)]), rng, 1)[0])
+            n[a] = float(L)
+            N[a] += L
+            st.episodes += 1
+        return st.result()
+
+
+class AdaPUCB(_Doubling):
+    """AdaP-UCB (Azize & Basu 2022, pure eps-DP). I_a = mu~_a + sqrt(beta ln t_l / (2 n_a)) + beta ln t_l / (eps n_a),
+    mu~_a = last-episode mean + Lap(1/(eps n_a)).
+
+    Index as recalled from Azize & Basu 2022 Algorithm 1 with the UCB bonus (the sheets give only its regret
+    bound, sheet 001 §6: sum_a 16 beta ln T / min(Delta_a, eps) + beta/(beta - 3)) [UNC: index constants].
+    beta > 3 for the theory; default 3.1.
+    """
+
+    name = "AdaP-UCB"
+    source = "Azize & Basu 2022 (AdaP-UCB), cited in seed 001 §6"
+    notion = "pure"
+    budget_params = ("epsilon",)
+    bound_ids = ("001-adap-ucb",)
+
+    def __init__(self, epsilon: float, beta: float = 3.1, init_n: str | None = None, record_noise: bool = False):
+        self.epsilon = validate.positive("epsilon", epsilon)
+        self._setup(beta, init_n, record_noise)
+
+    def params(self):
+        return {"epsilon": self.epsilon, "beta": self.beta, "init_n": self.init_n}
+
+    def noise(self, n, rng, size):
+        return rng.laplace(0.0, 1.0 / (self.epsilon * np.asarray(n, float)), size)
+
+    def index(self, mu_noisy, n, t_l):
+        lt = np.log(t_l)
+        return mu_noisy + np.sqrt(self.beta * lt / (2 * n)) + self.beta * lt / (self.epsilon * n)
+
+
+class AdaPKLUCB(AdaPUCB):
+    """AdaP-KLUCB (Azize & Basu 2022 Algorithm 1; sheet 001 §7.2).
+
+    I_a = max{q in [0,1] : kl(mu_breve_a, q) <= beta ln t_l / n_a}, mu_breve_a = [mu~_a + beta ln t_l/(eps n_a)]_0^1,
+    mu~_a = last-episode mean + Lap(1/(eps n_a)); beta = 3.1 by default (sheet: presumed, > 3 for the theory).
+    """
+
+    name = "AdaP-KLUCB"
+    source = "Azize & Basu 2022 Algorithm 1 (sheet 001 §7.2)"
+    bound_ids = ("001-adap-klucb-paper",)
+
+    def index(self, mu_noisy, n, t_l):
+        lt = np.log(t_l)
+        mu_b = np.clip(mu_noisy + self.beta * lt / (self.epsilon * n), 0.0, 1.0)
+        return kl_ucb(mu_b, np.broadcast_to(self.beta * lt / n, mu_b.shape))
+
+
+class AdaCUCB(_Doubling):
+    """AdaC-UCB (seed 003 Algorithm 4, Eq. 14; sheet zcdp-bandits.md §2): rho-Interactive zCDP.
+
+    I_a = mu_hat_a + N(0, 1/(2 rho n_a^2)) + sqrt((1/(2 n_a) + 1/(rho n_a^2)) beta ln t_l), n_a = size of arm a's
+    last episode (1/2 after initialisation by default, sheet 003 §0). ``rho=inf`` gives the non-private
+    baseline "UCB with adaptive episodes and forgetting" (no noise, no privacy bonus; sheet 003 §0).
+    beta = 3.5 by default (Theorem 10 needs beta > 3; the paper's experiments used beta = 1).
+    """
+
+    name = "AdaC-UCB"
+    source = "seed 003 Algorithm 4 (Eq. 14)"
+    notion = "zcdp"
+    budget_params = ("rho",)
+    bound_ids = ("003-thm10", "003-thm11-paper", "003-thm11-explicit")
+    init_n_default = "half"
+
+    def __init__(self, rho: float, beta: float = 3.5, init_n: str | None = None, record_noise: bool = False):
+        self.rho = validate.positive("rho", rho, allow_inf=True)
+        self._setup(beta, init_n, record_noise)
+
+    def params(self):
+        return {"rho": self.rho, "beta": self.beta, "init_n": self.init_n}
+
+    def noise(self, n, rng, size):
+        sd = np.sqrt(1.0 / (2 * self.rho)) / np.asarray(n, float)
+        return sd * rng.standard_normal(size)
+
+    def index(self, mu_noisy, n, t_l):
+        return mu_noisy + np.sqrt((1 / (2 * n) + 1 / (self.rho * n * n)) * self.beta * np.log(t_l))
+
+
+class AdaRUCB(AdaCUCB):
+    """AdaR-UCB (seed 000 Algorithm 2, Eq. 6; sheet rdp-bandits.md §2.2): (alpha, eps)-RDP.
+
+    Identical to AdaC-UCB with rho = eps/alpha: noise N(0, alpha/(2 eps n^2)), bonus
+    sqrt((1/(2n) + alpha/(eps n^2)) beta ln t_l). beta = 3.1 by default (> 3).
+    """
+
+    name = "AdaR-UCB"
+    source = "seed 000 Algorithm 2 (Eq. 6)"
+    notion = "rdp"
+    budget_params = ("alpha", "rdp_epsilon")
+    bound_ids = ("000-thm5", "000-cor6-paper", "000-cor6-explicit")
+
+    def __init__(self, alpha: float, rdp_epsilon: float, beta: float = 3.1, init_n: str | None = None,
+                 record_noise: bool = False):
+        self.rdp_alpha = validate.greater_than("alpha (RDP order)", alpha, 1.0)
+        self.rdp_epsilon = validate.positive("rdp_epsilon", rdp_epsilon)
+        super().__init__(rho=self.rdp_epsilon / self.rdp_alpha, beta=beta, init_n=init_n, record_noise=record_noise)
+
+    def params(self):
+        return {"alpha": self.rdp_alpha, "rdp_epsilon": self.rdp_epsilon, "beta": self.beta, "init_n": self.init_n}

@@ -1,0 +1,237 @@
+"""The Monte Carlo engine: independent runs in fixed-size blocks, reproducible whatever the process count.
+
+Seeding (the contract): runs are split into ``n_blocks = ceil(runs / block_runs)`` blocks of ``block_runs``
+runs (the last one smaller). Block ``i`` draws only from
+``np.random.default_rng(np.random.SeedSequence(seed).spawn(n_blocks)[i])``. The block size never depends on
+``processes``, so the same (seed, runs, block_runs) gives bit-identical results with 1 or many processes and
+in any completion order; blocks are assembled by index.
+
+Memory: each block returns regret at the checkpoints (runs x checkpoints), pulls (runs x K) and episode
+counts (runs); nothing grows with T.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .. import validate
+from ..errors import InputError
+
+DEFAULT_BLOCK_RUNS = 50
+
+
+def log_checkpoints(T: int, n: int = 30, start: int = 10) -> np.ndarray:
+    """About ``n`` log-spaced integer checkpoints in [min(start, T), T], always ending at T."""
+    T = int(T)
+    lo = min(start, T)
+    pts = np.unique(np.round(np.geomspace(lo, T, num=max(n, 2))).astype(np.int64))
+    pts = pts[(pts >= 1) & (pts <= T)]
+    if pts.size == 0 or pts[-1] != T:
+        pts = np.append(pts, T)
+    return pts
+
+
+def clean_checkpoints(checkpoints, T: int) -> np.ndarray:
+    if checkpoints is None:
+        return log_checkpoints(T)
+    c = np.unique(np.asarray(checkpoints, dtype=np.int64).ravel())
+    if c.size == 0 or c[0] < 1 or c[-1] > T:
+        raise InputError("checkpoints", f"integers in [1, T={T}]", list(np.asarray(checkpoints).ravel())[:5])
+    return c
+
+
+def block_sizes(runs: int, block_runs: int) -> list[int]:
+    n_blocks = math.ceil(runs / block_runs)
+    return [min(block_runs, runs - i * block_runs) for i in range(n_blocks)]
+
+
+def block_seeds(seed: int, n_blocks: int) -> list[np.random.SeedSequence]:
+    return np.random.SeedSequence(seed).spawn(n_blocks)
+
+
+def run_block(algorithm, env, T: int, size: int, seed_seq, checkpoints: np.ndarray):
+    """One block: ``size`` runs with the block's own Generator (picklable top-level function)."""
+    rng = np.random.default_rng(seed_seq)
+    return algorithm.simulate(env, T, size, rng, checkpoints)
+
+
+def _run_block_args(args):
+    return run_block(*args)
+
+
+@dataclass
+class Results:
+    """Outcome of ``runs`` runs: per-run regret at checkpoints, pulls per arm, episodes; summaries."""
+
+    algorithm: dict[str, Any]
+    env: dict[str, Any]
+    T: int
+    seed: int
+    block_runs: int
+    checkpoints: np.ndarray  # (C,)
+    regret: np.ndarray  # (runs, C)
+    pulls: np.ndarray  # (runs, K)
+    episodes: np.ndarray  # (runs,)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def runs(self) -> int:
+        return int(self.regret.shape[0])
+
+    # -- summaries ---------------------------------------------------------------------------------------
+    def mean(self) -> np.ndarray:
+        return self.regret.mean(axis=0)
+
+    def std(self) -> np.ndarray:
+        return self.regret.std(axis=0, ddof=1) if self.runs > 1 else np.zeros(self.regret.shape[1])
+
+    def ci(self, level: float = 0.95, method: str = "normal") -> tuple[np.ndarray, np.ndarray]:
+        """Interval for the mean regret at each checkpoint.
+
+        ``normal``: mean ± z s/√n (z = 1.96 at 95%); ``t``: Student-t quantile with n − 1 degrees of freedom.
+        """
+        n = self.runs
+        m, s = self.mean(), self.std()
+        if method == "normal":
+            from statistics import NormalDist
+
+            q = NormalDist().inv_cdf(0.5 + level / 2)
+        elif method == "t":
+            from scipy.stats import t as student
+
+            q = float(student.ppf(0.5 + level / 2, max(n - 1, 1)))
+        else:
+            raise InputError("method", "'normal' or 't'", method)
+        half = q * s / math.sqrt(n)
+        return m - half, m + half
+
+    def final(self) -> dict[str, float]:
+        lo, hi = self.ci()
+        return {"mean": float(self.mean()[-1]), "std": float(self.std()[-1]), "ci_low": float(lo[-1]),
+                "ci_high": float(hi[-1])}
+
+    def table(self) -> list[dict[str, float]]:
+        lo, hi = self.ci()
+        m, s = self.mean(), self.std()
+        return [{"t": int(t), "mean": float(a), "std": float(b), "ci_low": float(c), "ci_high": float(d)}
+                for t, a, b, c, d in zip(self.checkpoints, m, s, lo, hi)]
+
+    def pulls_mean(self) -> np.ndarray:
+        return self.pulls.mean(axis=0)
+
+    def episodes_mean(self) -> float:
+        return float(self.episodes.mean())
+
+    # -- persistence ------------------------------------------------------------------------------------
+    def to_dict(self, per_run: bool = False) -> dict[str, Any]:
+        d = {"algorithm": self.algorithm, "env": self.env, "T": self.T, "runs": self.runs, "seed": self.seed,
+             "block_runs": self.block_runs, "checkpoints": self.table(), "pulls_mean": self.pulls_mean().tolist(),
+             "episodes_mean": self.episodes_mean()}
+        if per_run:
+            d.update(regret=self.regret.tolist(), pulls=self.pulls.tolist(), episodes=self.episodes.tolist())
+        return d
+
+    def save(self, path: str) -> None:
+        """``.npz`` (arrays + JSON metadata) or ``.json`` (summary and per-run arrays)."""
+        if path.endswith(".npz"):
+            meta = json.dumps({"algorithm": self.algorithm, "env": self.env, "T": self.T, "seed": self.seed,
+                               "block_runs": self.block_runs}, default=float)
+            np.savez_compressed(path, checkpoints=self.checkpoints, regret=self.regret, pulls=self.pulls,
+                                episodes=self.episodes, meta=np.array(meta))
+        elif path.endswith(".json"):
+            with open(path, "w") as fh:
+                json.dump(self.to_dict(per_run=True), fh, default=float)
+        else:
+            raise InputError("path", "a file name ending in .npz or .json", path)
+
+    @classmethod
+    def load(cls, path: str) -> "Results":
+        if path.endswith(".npz"):
+            with np.load(path) as z:
+                meta = json.loads(str(z["meta"]))
+                return cls(meta["algorithm"], meta["env"], meta["T"], meta["seed"], meta["block_runs"],
+                           z["checkpoints"], z["regret"], z["pulls"], z["episodes"])
+        with open(path) as fh:
+            d = json.load(fh)
+        return cls(d["algorithm"], d["env"], d["T"], d["seed"], d["block_runs"],
+                   np.array([c["t"] for c in d["checkpoints"]]), np.array(d["regret"]), np.array(d["pulls"]),
+                   np.array(d["episodes"]))
+
+
+def _merge_extra(blocks) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    keys = set().union(*(b.extra.keys() for b in blocks)) if blocks else set()
+    for k in keys:
+        vals = [b.extra.get(k) for b in blocks]
+        if all(isinstance(v, np.ndarray) and v.ndim >= 1 for v in vals):
+            out[k] = np.concatenate(vals, axis=0)
+        else:
+            out[k] = vals
+    return out
+
+
+def run(algorithm, env, T, runs, seed: int = 0, checkpoints=None, block_runs: int = DEFAULT_BLOCK_RUNS,
+        processes: int = 1, progress: bool = False, block_order=None) -> Results:
+    """Simulate ``runs`` independent runs of ``algorithm`` on ``env`` up to horizon ``T``.
+
+    ``block_order`` (a permutation of the block indices) only changes the order in which blocks are
+    computed (for tests of order-independence); the assembled result is always in block-index order.
+    """
+    T = validate.horizon("T", T)
+    runs = validate.count("runs", runs)
+    block_runs = validate.count("block_runs", block_runs)
+    processes = validate.count("processes", processes)
+    seed = validate.count("seed", seed, minimum=0)
+    cps = clean_checkpoints(checkpoints, T)
+    sizes = block_sizes(runs, block_runs)
+    seeds = block_seeds(seed, len(sizes))
+    order = list(range(len(sizes))) if block_order is None else [int(i) for i in block_order]
+    if sorted(order) != list(range(len(sizes))):
+        raise InputError("block_order", f"a permutation of 0..{len(sizes) - 1}", block_order)
+    tasks = [(algorithm, env, T, sizes[i], seeds[i], cps) for i in order]
+    results: dict[int, Any] = {}
+
+    bar = None
+    if progress:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        bar = Progress(TextColumn(f"{getattr(algorithm, 'name', 'sim')}"), BarColumn(), MofNCompleteColumn(),
+                       TextColumn("blocks"), TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+        bar.start()
+        task_id = bar.add_task("sim", total=len(sizes))
+    try:
+        if processes == 1 or len(sizes) == 1:
+            for i, args in zip(order, tasks):
+                results[i] = _run_block_args(args)
+                if bar:
+                    bar.advance(task_id)
+        else:
+            import multiprocessing as mp
+            from concurrent.futures import ProcessPoolExecutor, as_completed
+
+            ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
+            with ProcessPoolExecutor(max_workers=processes, mp_context=ctx) as pool:
+                futs = {pool.submit(_run_block_args, args): i for i, args in zip(order, tasks)}
+                for f in as_completed(futs):
+                    results[futs[f]] = f.result()
+                    if bar:
+                        bar.advance(task_id)
+    finally:
+        if bar:
+            bar.stop()
+    blocks = [results[i] for i in range(len(sizes))]
+    return Results(
+        algorithm=algorithm.describe() if hasattr(algorithm, "describe") else {"name": str(algorithm)},
+        env=env.describe() if hasattr(env, "describe") else {"name": str(env)},
+        T=T, seed=seed, block_runs=block_runs, checkpoints=cps,
+        regret=np.concatenate([b.regret for b in blocks], axis=0),
+        pulls=np.concatenate([b.pulls for b in blocks], axis=0),
+        episodes=np.concatenate([b.episodes for b in blocks], axis=0),
+        extra=_merge_extra(blocks),
+    )
