@@ -27,6 +27,7 @@ COMMAND_MODULES = [
     "bounds_cmd",  # regret, bounds
     "episodes_cmd",  # episodes
     "simulate_cmd",  # simulate, algorithms
+    "verify_cmd",  # verify
 ]
 
 for _name in COMMAND_MODULES:

@@ -22,7 +22,13 @@ def _parse_params(items: list[str] | None) -> dict:
         k = k.strip().replace("-", "_")
         if not k:
             raise InputError("--param", "of the form name=value", it)
-        out[k] = validate.finite(f"--param {k}", v)
+        v = v.strip()
+        try:
+            float(v)
+        except ValueError:
+            out[k] = v  # a named choice, e.g. context=gaussian; the setting's derive() validates it
+        else:
+            out[k] = validate.finite(f"--param {k}", v)
     return out
 
 
@@ -50,6 +56,7 @@ def rows_for(setting: str, budget, T, overrides: dict):
     from ..bounds import registry
 
     ctx = registry.make_context(setting, overrides, budget)
+    ctx.params["T"] = float(np.max(T))  # horizon-dependent conditions (burn-ins) are checked at the largest T
     rows = []
     for b in registry.select(setting=setting):
         row = b.metadata()
