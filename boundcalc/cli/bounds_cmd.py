@@ -101,14 +101,16 @@ def _render_rows(ctx, rows, T, budget):
     title = f"Regret bounds — {rows[0]['setting'] if rows else ''} — T = {common.fmt(T[-1])}"
     cap = f"instance: {ctx.instance_name}; budget: {budget.describe() if budget else 'none (non-private)'}"
     t = Table(title=title, caption=cap, header_style="bold", show_lines=False)
-    for col, kw in (("id", {"style": "cyan", "no_wrap": True}), ("algorithm", {}), ("kind", {}), ("form", {}),
-                    ("value", {"justify": "right"}), ("non-private", {"justify": "right"}),
-                    ("privacy cost", {"justify": "right"}), ("source", {})):
+    for col, kw in (("id", {"style": "cyan", "no_wrap": True}), ("algorithm", {"no_wrap": True}),
+                    ("kind", {"no_wrap": True}), ("form", {"no_wrap": True}),
+                    ("value", {"justify": "right", "no_wrap": True}), ("non-private", {"justify": "right", "no_wrap": True}),
+                    ("privacy cost", {"justify": "right", "no_wrap": True}), ("regime", {})):
         t.add_column(col, **kw)
     for r in rows:
         if r["applicable"]:
+            regime = r["regime"].split(" (")[0]
             t.add_row(r["id"], r["algorithm"] or "(any)", r["kind"], r["form"], common.fmt(r["value"]),
-                      common.fmt(r["nonprivate"]), common.fmt(r["privacy_cost"]), r["source"])
+                      common.fmt(r["nonprivate"]), common.fmt(r["privacy_cost"]), regime)
     con.print(t)
     if len(T) > 1:
         tt = Table(title="Value against T", header_style="bold")
@@ -123,7 +125,7 @@ def _render_rows(ctx, rows, T, budget):
         if r["applicable"]:
             extra = f" — {r['regime_note']}" if r["regime_note"] else ""
             conv = "" if r["conversion"] in ("same notion", "non-private") else f" [via: {r['conversion']}]"
-            con.print(f"[cyan]{r['id']}[/cyan]: {r['regime']}{extra}{conv}")
+            con.print(f"[cyan]{r['id']}[/cyan] ({r['source']}): {r['regime']}{extra}{conv}")
             for c in r["caveats"]:
                 con.print(f"    [yellow]caveat[/yellow] {c}")
     na = [r for r in rows if not r["applicable"]]

@@ -127,7 +127,9 @@ def fmt(x: Any, digits: int = 6) -> str:
 def console(stderr: bool = False):
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+    stream = sys.stderr if stderr else sys.stdout
+    width = None if stream.isatty() else 140  # pipes and test runners: wide enough for the bound tables
+    return Console(stderr=stderr, highlight=False, soft_wrap=False, width=width)
 
 
 def kv_table(title: str, rows: list[tuple[str, Any]], caption: str | None = None):
