@@ -136,8 +136,8 @@ def d_epsilon_regime(x, y, epsilon):
 def d_epsilon_by_optimisation(x, y, epsilon):
     """d_eps(x, y) from its definition (seed 001 Eq. 6) by bounded scalar minimisation over z.
 
-    Independent of the closed form: a 2001-point grid over the segment [min(x,y), max(x,y)], then a
-    bounded Brent refinement (xatol 1e-15) on the two grid cells around the best point, then the minimum
+    Independent of the closed form: a 2001-point grid over the segment [min(x,y), max(x,y)], then bounded
+    Brent refinements (in z and in logit z) on the two grid cells around the best point, then the minimum
     with the two endpoints. Uses only kl. Scalar loop over the broadcast inputs (slow; for tests).
     """
     from scipy.optimize import minimize_scalar
@@ -165,6 +165,15 @@ def d_epsilon_by_optimisation(x, y, epsilon):
                 res = minimize_scalar(obj, bounds=(a, b), method="bounded", options={"xatol": 1e-15})
                 if np.isfinite(res.fun):
                     best = min(best, float(res.fun))
+                # again in logit(z): Brent's relative tolerance is then fine near 0 and 1
+                a2, b2 = max(a, 1e-300), min(b, 1.0 - 2.0**-53)
+                if a2 < b2:
+                    la, lb = math.log(a2) - math.log1p(-a2), math.log(b2) - math.log1p(-b2)
+                    if lb > la:
+                        res = minimize_scalar(lambda u: obj(1.0 / (1.0 + math.exp(-u))), bounds=(la, lb),
+                                              method="bounded", options={"xatol": 1e-15})
+                        if np.isfinite(res.fun):
+                            best = min(best, float(res.fun))
         out[idx] = best
     return _out(out)
 

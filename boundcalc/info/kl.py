@@ -55,9 +55,12 @@ def _kl(x, y):
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         # Boundary-safe form (exact limits): xlogy handles 0 ln 0 = 0 and a ln 0 = -inf.
         base = xlogy(x, x) - xlogy(x, y) + xlogy(1 - x, 1 - x) - xlogy(1 - x, 1 - y)
-        # Interior form with log1p: better when x is close to y.
+        # Interior form: log1p(x/y - 1) where x/y is near 1 (accurate when x ~ y), plain logs otherwise.
         d = x - y
-        inner = x * np.log1p(d / y) + (1 - x) * np.log1p(-d / (1 - y))
+        u, v = d / y, -d / (1 - y)
+        t1 = np.where(np.abs(u) <= 0.5, x * np.log1p(u), x * (np.log(x) - np.log(y)))
+        t2 = np.where(np.abs(v) <= 0.5, (1 - x) * np.log1p(v), (1 - x) * (np.log1p(-x) - np.log1p(-y)))
+        inner = t1 + t2
     interior = (y > 0) & (y < 1) & (x > 0) & (x < 1)
     out = np.where(interior, inner, base)
     out = np.where(np.isnan(out), np.inf, out)  # only a ln(a/0) with a > 0 can produce nan here
