@@ -151,7 +151,7 @@ LINEAR_INSTANCES: dict[str, dict] = {
 }
 
 
-def make_linear_env(name: str = "zcdp-linear", seed: int = 0, actions=None, theta=None, sigma: float | None = None,
+def make_linear_env(name: str = "zcdp-linear", seed: int = 3, actions=None, theta=None, sigma: float | None = None,
                     noise: str | None = None) -> LinearEnv:
     """A named instance (actions and theta drawn uniformly on the unit sphere from ``seed``) or explicit ones."""
     if actions is not None or theta is not None:
