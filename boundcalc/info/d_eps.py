@@ -64,7 +64,13 @@ def _d_eps(x, y, e):
     a = np.where(lo, x, 1.0 - x)
     b = np.where(lo, y, 1.0 - y)
     bc = np.where(lo, 1.0 - y, y)
-    high = _high(a, b, bc, np.where(np.isinf(e), 1.0, e))
+    ef = np.where(np.isinf(e), 1.0, e)
+    high = _high(a, b, bc, ef)
+    # x > y with moderate eps: the direct Eq. 32 form eps x - log1p(y (e^eps - 1)) avoids the rounding of
+    # a = 1 - x (which costs eps * 1e-16 absolute when x is tiny)
+    with np.errstate(over="ignore", invalid="ignore"):
+        direct = ef * x - np.log1p(y * np.expm1(np.minimum(ef, 700.0)))
+    high = np.where(~lo & (ef <= 700.0), direct, high)
     # exact edges: y = 1 > x gives eps (1 - x); y = 0 < x gives eps x  (bc = 0 exactly)
     with np.errstate(invalid="ignore", over="ignore"):
         high = np.where(bc == 0.0, e * np.abs(x - y), high)

@@ -49,6 +49,8 @@ def dp_klucb_index(x, N, t, epsilon):
     t = _t_array(t)
     e = _check_eps(epsilon, allow_inf=False)
     x, N, t, e = np.broadcast_arrays(x, N, t, e)
+    # x < 1e-300 is treated as 0 (changes the index by O(eps x); avoids subnormal arithmetic in kl(x, q0))
+    x_in, x = x, np.where(x < 1e-300, 0.0, x)
     L = np.log(t) / N
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         lx = np.log(x) - np.log1p(-x)
@@ -61,7 +63,7 @@ def dp_klucb_index(x, N, t, epsilon):
     if low_branch.any():
         out = np.where(low_branch, _kl_ucb(x, np.where(low_branch, L, 0.0)), out)
     out = np.where(e * (1.0 - x) <= L, 1.0, out)
-    out = np.maximum(out, x)
+    out = np.maximum(out, x_in)
     return _out(out)
 
 

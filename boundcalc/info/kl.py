@@ -240,7 +240,8 @@ def _newton_upper(x, level, max_iter=100):
     with np.errstate(divide="ignore"):
         th = np.maximum(np.log(q0) - np.log1p(-q0), lx + 1e-3)
     # guaranteed upper bound: softplus(th) >= th  =>  f > 0 for th > (level + H)/(1 - x)
-    ub = (level - negh) / (1 - x)
+    with np.errstate(over="ignore"):
+        ub = np.minimum((level - negh) / (1 - x), 800.0)  # sigmoid(800) == 1.0 in double precision
     th = np.minimum(th, np.maximum(ub, lx + 1e-3))
     f, df = f_and_df(th)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -280,7 +281,8 @@ def _newton_lower(x, level, max_iter=100):
     q0 = np.maximum(x - np.sqrt(2.0 * level * x * (1 - x)), 0.0)
     with np.errstate(divide="ignore"):
         ph = np.maximum(np.log1p(-q0) - np.log(q0), px + 1e-3)
-    ub = (level - negh) / x
+    with np.errstate(over="ignore"):
+        ub = np.minimum((level - negh) / x, 800.0)  # sigmoid(-800) == 0.0 in double precision
     ph = np.minimum(ph, np.maximum(ub, px + 1e-3))
     f, df = f_and_df(ph)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -308,11 +310,12 @@ def _kl_ucb(x, level):
     x, level = np.broadcast_arrays(np.asarray(x, dtype=float), np.asarray(level, dtype=float))
     out = np.array(x, dtype=float, copy=True).ravel()
     xf, lf = x.ravel(), level.ravel()
-    # x = 0: kl(0, q) = -ln(1 - q)  =>  q = 1 - e^{-level}
-    m0 = (xf == 0) & (lf > 0)
+    # x = 0: kl(0, q) = -ln(1 - q)  =>  q = 1 - e^{-level}. Also used for x < 1e-300, where the exact
+    # root differs by O(x ln x) (not representable next to q) and the Newton slope would be subnormal.
+    m0 = (xf < 1e-300) & (lf > 0)
     out[m0] = -np.expm1(-lf[m0])
     out[(lf == np.inf) | (xf == 1)] = 1.0
-    m = (xf > 0) & (xf < 1) & (lf > 0) & (lf < np.inf)
+    m = (xf >= 1e-300) & (xf < 1) & (lf > 0) & (lf < np.inf)
     if m.any():
         th = _newton_upper(xf[m], lf[m])
         out[m] = np.maximum(expit(th), xf[m])
