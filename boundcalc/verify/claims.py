@@ -258,7 +258,7 @@ def check_thm31_vs_eq7() -> Verdict:
 
 @_claim("001-privacy-for-free", "001")
 def check_privacy_for_free() -> Verdict:
-    """seed 001 Eq. 8 / Thm 3.1 discussion: LB_ε(ν) equals the Lai–Robbins constant Σ Δ_a/kl (privacy is
+    """seed 001 Eq. 8 / Thm 3.1 discussion (ERRATA 15, sheet check 9.7): LB_ε(ν) equals the Lai–Robbins constant Σ Δ_a/kl (privacy is
     free) iff ε ≥ max_a ε_a, ε_a = logit(μ*) − logit(μ_a).
 
     Evidence: on mu1..mu4, max_a ε_a computed from the means (not from the package), then the registry
