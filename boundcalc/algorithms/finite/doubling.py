@@ -13,8 +13,8 @@ n_a = N_a/2 = 1/2. ``init_n="half"`` (default, the sheets' reading "literally 1/
 bonus, the mean is the actual sample mean") or ``init_n="one"`` (the true count).
 
 Episode-level simulation: one Binomial and one noise draw per episode for all runs at once.
-``record_noise=True`` adds ``noise_last`` (the noise in each arm's current released mean) and ``n_last``
-(the n used for its scale) to ``BlockResult.extra``.
+``record_noise=True`` adds ``noise_draws``/``noise_n`` (every noise draw and the n of its scale, 1-D),
+``noise_last`` (the noise in each arm's current released mean) and ``n_last`` to ``BlockResult.extra``.
 """
 
 from __future__ import annotations
@@ -58,12 +58,17 @@ class _Doubling(FiniteAlgorithm):
         noise_last = np.zeros((runs, K))
         n = np.full((runs, K), n0)
         N = np.zeros((runs, K))
+        draws: list[np.ndarray] = []
+        draw_n: list[np.ndarray] = []
         for k in range(K):
             L, x = st.play(k, 1, rng, count_episode=False)
             z = self.noise(np.full(runs, n0), rng, runs)
             released[:, k] = x / np.maximum(L, 1) + z
             noise_last[:, k] = z
             N[:, k] += L
+            if self.record_noise:
+                draws.append(z[L > 0])
+                draw_n.append(np.full(int((L > 0).sum()), n0))
         while not st.done():
             t_l = (st.t + 1).astype(float)
             a = np.argmax(self.index(released, n, t_l[:, None]), axis=1)
@@ -75,7 +80,13 @@ class _Doubling(FiniteAlgorithm):
             noise_last[rows, a] = np.where(act, z, noise_last[rows, a])
             n[rows, a] = np.where(act, Lf, n[rows, a])
             N[rows, a] += L
-        extra = {"noise_last": noise_last, "n_last": n} if self.record_noise else {}
+            if self.record_noise:
+                draws.append(z[act])
+                draw_n.append(Lf[act])
+        extra = {}
+        if self.record_noise:  # inspection hook: every noise draw with the episode size n of its scale
+            extra = {"noise_last": noise_last, "n_last": n, "noise_draws": np.concatenate(draws),
+                     "noise_n": np.concatenate(draw_n)}
         return st.result(**extra)
 
     def reference(self, env, T, rng, checkpoints):

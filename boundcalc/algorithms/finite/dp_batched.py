@@ -16,7 +16,7 @@ Choices where the sheet lists ambiguities (all exposed as parameters):
 
 ``record_noise=True`` adds ``noise_sum`` (runs, K: S~ minus the true sum) and ``n_noises`` (runs, K: number
 of Laplace draws) to ``BlockResult.extra``: the inspection hook of the privacy tests (the noise of N_i
-batches has variance n_noises * 2 / eps^2).
+batches has variance n_noises * 2 / eps^2), plus ``noise_draws`` (every Laplace draw, 1-D).
 """
 
 from __future__ import annotations
@@ -72,6 +72,7 @@ class _DPBatched(FiniteAlgorithm):
         N = np.zeros((runs, K))
         m = np.zeros((runs, K), dtype=np.int64)
         noise = np.zeros((runs, K)) if self.record_noise else None
+        draws: list[np.ndarray] = []
         rows = st.rows
         for k in range(K):
             L, x = st.play(k, self.n1, rng, count_episode=False)
@@ -81,6 +82,7 @@ class _DPBatched(FiniteAlgorithm):
             m[:, k] = 1
             if noise is not None:
                 noise[:, k] += y
+                draws.append(y)
         while not st.done():
             t = np.maximum(st.t, 1).astype(float)
             mu = np.clip(S / np.maximum(N, 1), 0.0, 1.0)
@@ -94,9 +96,11 @@ class _DPBatched(FiniteAlgorithm):
             m[rows, a] += act
             if noise is not None:
                 noise[rows, a] += np.where(act, y, 0.0)
+                draws.append(y[act])
         extra = {}
         if noise is not None:
-            extra = {"noise_sum": noise, "n_noises": m.astype(float), "true_sum": S - noise}
+            extra = {"noise_sum": noise, "n_noises": m.astype(float), "true_sum": S - noise,
+                     "noise_draws": np.concatenate(draws)}
         return st.result(**extra)
 
     def reference(self, env, T, rng, checkpoints):
