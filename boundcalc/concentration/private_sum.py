@@ -47,7 +47,8 @@ def _prep(n, m, epsilon, mu, x, tail):
 
 def _tilted_mean(mu, lam):
     """μ e^{−λ}/(1 − μ + μ e^{−λ}), the Bernoulli mean tilted by −λ."""
-    return mu / (mu + (1.0 - mu) * np.exp(lam))
+    w = mu * np.exp(-lam)  # underflows safely to 0 for large λ
+    return w / (w + (1.0 - mu))
 
 
 def _c0_log_lower(n, m, eps, mu, x):
