@@ -91,8 +91,10 @@ class ContextualLinearEnv(Env):
             return float(np.linalg.eigvalsh(self.pool.T @ self.pool / self.pool.shape[0])[0])
         if not self.project:
             return float(np.linalg.eigvalsh(np.outer(self.mean, self.mean) + self.scale**2 * np.eye(self.d))[0])
-        x = self.contexts(np.random.default_rng(0), (200_000 // self.K + 1,)).reshape(-1, self.d)
-        return float(np.linalg.eigvalsh(x.T @ x / x.shape[0])[0])
+        if getattr(self, "_lambda0_mc", None) is None:
+            x = self.contexts(np.random.default_rng(0), (200_000 // self.K + 1,)).reshape(-1, self.d)
+            self._lambda0_mc = float(np.linalg.eigvalsh(x.T @ x / x.shape[0])[0])
+        return self._lambda0_mc
 
     def describe(self) -> dict[str, Any]:
         d = super().describe()

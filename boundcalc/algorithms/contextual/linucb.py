@@ -125,7 +125,7 @@ class LinUCBDGS(LinUCB):
     name = "LinUCB-DGS"
     source = "seed 004 Algorithms 1-2"
     notion = "approx"
-    bound_ids = ("004-thm3",)
+    bound_ids = ("004-thm3", "004-thm3-corrected")
 
     def __init__(self, eps: float = 2.0, delta: float = 0.1, lam: float = 1.0, alpha="theory", L: float = 1.0,
                  S: float = 1.0, R: float = 1.0, zeta: float = 0.05, lambda0: float | None = None,

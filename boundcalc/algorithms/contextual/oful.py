@@ -163,7 +163,7 @@ class RSOFUL(Algorithm):
             cum = creg[:, -1]
             t0 += Bc
         out[:, cps_int == 0] = 0.0
-        return BlockResult(regret=out, pulls=np.zeros((runs, 0)), episodes=n_upd, extra={})
+        return BlockResult(regret=out, pulls=np.zeros((runs, 0)), episodes=n_upd, extra={"noise_sum": Nsum})
 
     # -- step-by-step reference --------------------------------------------------------------------------------
     def reference(self, env, T, rng, checkpoints) -> BlockResult:
@@ -218,7 +218,7 @@ class AdaCOFUL(RSOFUL):
     name = "AdaC-OFUL"
     source = "seed 003 Algorithm 3"
     notion = "zcdp"
-    bound_ids = ("003-thm5-paper", "003-thm5-explicit")
+    bound_ids = ("003-thm5-paper", "003-thm5-explicit", "003-thm5-corrected")
 
     def __init__(self, rho: float, lam: float = 0.1, C: float = 1.0, delta: float = 1e-3, S: float = 1.0,
                  lambda0: float | None = None, denominator: str = "gentile"):
@@ -233,7 +233,7 @@ class AdaROFUL(RSOFUL):
     name = "AdaR-OFUL"
     source = "seed 000 Algorithm 4"
     notion = "rdp"
-    bound_ids = ("000-thm10-paper", "000-thm10-explicit")
+    bound_ids = ("000-thm10-paper", "000-thm10-explicit", "000-thm10-corrected")
 
     def __init__(self, alpha: float, eps: float, lam: float = 1.0, C: float = 1.0, delta: float = 1e-3, S: float = 1.0,
                  lambda0: float | None = None, denominator: str = "gentile"):
