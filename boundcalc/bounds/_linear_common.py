@@ -135,8 +135,3 @@ class BaseBound(Bound):
             return None
         b, _ = ctx.budget_for(self)
         return b
-
-    def privacy_dominates(self, T, ctx: Context, budget=None):
-        """Boolean array over T: privacy cost > non-private part."""
-        v = self.evaluate(T, ctx, budget)
-        return v.privacy_cost > v.nonprivate

@@ -130,6 +130,11 @@ class Bound(ABC):
         priv = np.broadcast_to(np.asarray(priv, dtype=float), T.shape).copy()
         return BoundValue(T=T, value=nonpriv + priv, nonprivate=nonpriv, privacy_cost=priv)
 
+    def privacy_dominates(self, T, ctx: Context, budget=None) -> np.ndarray:
+        """Boolean array over T: is the cost of privacy the larger part? (max-type bounds override this)."""
+        v = self.evaluate(T, ctx, budget)
+        return ~np.isfinite(v.privacy_cost) | (v.privacy_cost > v.nonprivate)
+
     @property
     def is_upper(self) -> bool:
         return self.kind.startswith("upper")

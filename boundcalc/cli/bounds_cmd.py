@@ -84,10 +84,10 @@ def rows_for(setting: str, budget, T, overrides: dict):
             row.update(value=last["value"], nonprivate=last["nonprivate"], privacy_cost=last["privacy_cost"])
             if b.notion == "none":
                 row["regime"] = "non-private"
-            elif not np.isfinite(last["privacy_cost"]) or last["privacy_cost"] > last["nonprivate"]:
-                row["regime"] = "privacy matters (privacy cost > non-private part)"
+            elif bool(b.privacy_dominates(val.T[-1:], ctx, own)[-1]):
+                row["regime"] = "privacy matters (the privacy term dominates)"
             else:
-                row["regime"] = "privacy is lower order (privacy cost ≤ non-private part)"
+                row["regime"] = "privacy is lower order (the non-private term dominates)"
         else:
             row.update(value=None, nonprivate=None, privacy_cost=None, values=[])
         rows.append(row)
