@@ -116,12 +116,11 @@ def private_tail_c1_best(n, m, epsilon, mu, x, tail: str = "lower", grid: int = 
     """
     args = _prep(n, m, epsilon, mu, x, tail)
     etas = np.concatenate([np.logspace(-12, 0, grid), 1.0 - np.logspace(-12, -0.5, grid // 4)])
-    shape = np.shape(args[0])
-    best = np.zeros(shape)
-    for eta in etas:
-        eps_eff = args[2] * (1.0 - eta)
-        d = d_epsilon(args[4], args[3], eps_eff) if eta < 1 else np.zeros(shape)
-        best = np.minimum(best, -args[1] * np.log(eta) - args[0] * d)
+    n, m, eps, mu_l, x_l = (a[None, ...] for a in args)
+    etas = etas.reshape((-1,) + (1,) * np.ndim(args[0]))
+    eps_eff = eps * (1.0 - etas)
+    d = np.where(eps_eff > 0, d_epsilon(x_l, mu_l, np.where(eps_eff > 0, eps_eff, 1.0)), 0.0)
+    best = np.minimum(np.min(-m * np.log(etas) - n * d, axis=0), 0.0)
     best = np.where(_side_mask(args[3], args[4]), best, 0.0)
     return c.as_result(c.out(best))
 
@@ -170,14 +169,13 @@ def private_tail_naive(n, m, epsilon, mu, x, tail: str = "lower", grid: int = 20
     from .laplace_sum import laplace_sum_chernoff
 
     n, m, eps, mu_l, x_l = _prep(n, m, epsilon, mu, x, tail)
-    t = np.linspace(0.0, 1.0, grid)
+    t = np.linspace(0.0, 1.0, grid).reshape((-1,) + (1,) * np.ndim(n))
     gap = np.maximum(mu_l - x_l, 0.0)
-    best = np.zeros(np.shape(n))
-    for ti in t:
-        delta = ti * gap
-        lb = -n * kl_bernoulli(np.minimum(x_l + delta, mu_l), mu_l)
-        ll = np.where(delta > 0, laplace_sum_chernoff(np.where(delta > 0, n * delta, 1.0), m, eps).log, 0.0)
-        best = np.minimum(best, np.logaddexp(lb, ll))
+    delta = t * gap[None, ...]
+    lb = -n * kl_bernoulli(np.minimum(x_l + delta, mu_l), mu_l)
+    pos = delta > 0
+    ll = np.where(pos, laplace_sum_chernoff(np.where(pos, n * delta, 1.0), m, eps).log, 0.0)
+    best = np.minimum(np.min(np.logaddexp(lb, ll), axis=0), 0.0)
     return c.as_result(c.out(np.where(_side_mask(mu_l, x_l), best, 0.0)))
 
 
