@@ -1,0 +1,185 @@
+"""CLI command ``concentration``: tail bounds for a private Bernoulli sum S̃ = S_n + noise
+(seed 001 Lemma D.1, Lemma D.3, Prop. 4.1, Lemma H.6; formula sheet 001 §4.3 C0–C3 (DERIVED)).
+
+Only typer/rich/stdlib at import time; numpy/scipy/mpmath come in through boundcalc.concentration inside
+the command body.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated, Optional
+
+import typer
+
+from .common import DigitsOpt, JsonOpt, check_digits, command, console, emit_json, fmt
+
+FloatStr = dict(metavar="FLOAT")
+EXACT_MAX_N = 20_000
+EXACT_MAX_NM = 2_000_000
+
+
+def _run_mc(conc, rng, n, m, mu, x, runs, tail, eps, sigma, show_progress: bool):
+    """Monte Carlo in blocks; a rich progress bar (on stderr) once the run is predicted to exceed 1 s."""
+    block = 100_000
+    kw = dict(epsilon=eps, sigma=sigma, tail=tail, alpha=0.05)
+    if runs <= block or not show_progress:
+        return conc.mc_private_tail(rng, n, m, mu, x, runs, block=block, **kw)
+    # time a first block, then decide on a progress bar for the rest
+    t0 = time.perf_counter()
+    first = conc.mc_private_tail(rng, n, m, mu, x, block, block=block, **kw)
+    per_block = time.perf_counter() - t0
+    rest = runs - block
+    if per_block * rest / block > 1.0:
+        from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+        with Progress(TextColumn("Monte Carlo"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                      TimeRemainingColumn(), console=console(stderr=True), transient=True) as prog:
+            task = prog.add_task("mc", total=runs, completed=block)
+            second = conc.mc_private_tail(rng, n, m, mu, x, rest, block=block,
+                                          progress=lambda d: prog.update(task, completed=block + d), **kw)
+    else:
+        second = conc.mc_private_tail(rng, n, m, mu, x, rest, block=block, **kw)
+    hits = first.hits + second.hits
+    lo, hi = conc.clopper_pearson(hits, runs, 0.05)
+    return conc.MCResult(hits / runs, lo, hi, hits, runs, 0.05)
+
+
+def concentration_cmd(
+    n: Annotated[str, typer.Option("--n", help="Number of Bernoulli samples n >= 1 (accepts 1e6).", metavar="COUNT")],
+    m: Annotated[str, typer.Option("--m", help="Number of noises (batches) m >= 1 (accepts 1e3).", metavar="COUNT")],
+    mu: Annotated[str, typer.Option("--mu", help="Bernoulli mean μ in [0, 1].", **FloatStr)],
+    x: Annotated[str, typer.Option("--x", help="Threshold x in [0, 1]: x < μ lower tail, x > μ upper tail.", **FloatStr)],
+    epsilon: Annotated[
+        Optional[str], typer.Option("--epsilon", help="Laplace noise Lap(1/ε) per batch, ε > 0.", **FloatStr)
+    ] = None,
+    sigma: Annotated[
+        Optional[str], typer.Option("--sigma", help="Gaussian noise N(0, σ²) per batch instead of Laplace.", **FloatStr)
+    ] = None,
+    mc_runs: Annotated[
+        Optional[str], typer.Option("--mc-runs", help="Add a Monte Carlo frequency from this many runs.", metavar="COUNT")
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the Monte Carlo generator.")] = 0,
+    json_out: JsonOpt = False,
+    digits: DigitsOpt = None,
+):
+    """Tail bounds for S̃ = S_n + Σ_{j≤m} noise: C0–C3, naive, Chernoff, exact and Monte Carlo.
+
+    Lower tail P(S̃ ≤ n x) when x < μ, upper tail P(S̃ ≥ n x) when x > μ (seed 001 Lemma D.3 / Prop. 4.1;
+    evaluable forms DERIVED in formula sheet 001 §4.3).
+    """
+    from .. import validate
+    from ..errors import InputError
+
+    nv = validate.count("--n", n)
+    mv = validate.count("--m", m)
+    muv = validate.probability("--mu", mu)
+    xv = validate.probability("--x", x)
+    if sigma is not None and epsilon is not None:
+        raise InputError("--sigma", "not given together with --epsilon (Laplace or Gaussian noise)", sigma)
+    if sigma is None and epsilon is None:
+        raise InputError("--epsilon", "a number > 0 (required unless --sigma is given)", None)
+    epsv = None if epsilon is None else validate.positive("--epsilon", epsilon)
+    sigv = None if sigma is None else validate.positive("--sigma", sigma)
+    runs = None if mc_runs is None else validate.count("--mc-runs", mc_runs, maximum=1e10)
+    check_digits(digits)
+    if digits is not None and sigv is not None:
+        raise InputError("--digits", "used with Laplace noise (--epsilon) only", digits)
+
+    import numpy as np
+
+    from .. import concentration as conc
+    from ..info import d_epsilon, kl_bernoulli
+
+    tail = "lower" if xv <= muv else "upper"
+    xl, mul = (xv, muv) if tail == "lower" else (1 - xv, 1 - muv)
+    kl = float(kl_bernoulli(xl, mul))
+    args = (nv, mv)
+    bounds: dict[str, object] = {}
+    logs: dict[str, float] = {}
+    notes: dict[str, str] = {}
+
+    def put(key, res, note):
+        bounds[key] = float(res.value)
+        logs[key] = float(res.log)
+        notes[key] = note
+
+    if sigv is None:
+        d = float(d_epsilon(xl, mul, epsv))
+        put("C0", conc.private_tail_c0(*args, epsv, muv, xv, tail), "exact coupled Chernoff (sheet 001 §4.3 C0)")
+        put("C1_best_eta", conc.private_tail_c1_best(*args, epsv, muv, xv, tail), "C1, best η on a grid (§4.3 C1)")
+        put("C2", conc.private_tail_c2(*args, epsv, muv, xv, tail), "closed form (§4.3 C2)")
+        put("C3", conc.private_tail_c3(*args, epsv, muv, xv, tail), "convolution route (§4.3 C3, Proof D.4)")
+        put("naive", conc.private_tail_naive(*args, epsv, muv, xv, tail), "separate treatment (§4.5)")
+        main_key = "C0"
+        exponent = {"d_eps": d, "kl": kl}
+    else:
+        put("gaussian_chernoff", conc.gaussian_private_tail_chernoff(*args, sigv, muv, xv, tail),
+            "coupled Chernoff, Gaussian noise (seed 003 Lemma 2 setting)")
+        main_key = "gaussian_chernoff"
+        exponent = {"gaussian_rate": -logs[main_key] / nv, "kl": kl}
+    put("nonprivate_chernoff", conc.chernoff_kl(nv, muv, xv, tail),
+        "exp(−n kl), Lemma H.6 — noise ignored, NOT a bound on S̃")
+
+    exact = None
+    if nv <= EXACT_MAX_N and nv * mv <= EXACT_MAX_NM:
+        ex = (conc.private_tail_exact(*args, epsv, muv, xv, tail) if sigv is None
+              else conc.gaussian_private_tail_exact(*args, sigv, muv, xv, tail))
+        exact = {"value": float(ex.value), "log": float(ex.log)}
+
+    c2_mp = None
+    if digits is not None:
+        from ..concentration.mp import private_tail_c2_mp
+
+        c2_mp_log, c2_mp_val = private_tail_c2_mp(str(nv), str(mv), epsilon, mu, x, tail, dps=digits)
+        import mpmath
+
+        c2_mp = {"value": mpmath.nstr(c2_mp_val, digits), "log": mpmath.nstr(c2_mp_log, digits)}
+
+    mc = None
+    if runs is not None:
+        rng = np.random.default_rng(seed)
+        r = _run_mc(conc, rng, nv, mv, muv, xv, runs, tail, epsv, sigv, show_progress=not json_out)
+        mc = {"frequency": r.frequency, "cp_lower": r.lower, "cp_upper": r.upper, "hits": r.hits, "runs": r.runs,
+              "level": 1 - r.alpha}
+
+    inputs = {"n": nv, "m": mv, "epsilon": epsv, "sigma": sigv, "mu": muv, "x": xv, "tail": tail,
+              "mc_runs": runs, "seed": seed if runs is not None else None, "digits": digits}
+    if json_out:
+        fields = dict(value=bounds[main_key], log_value=logs[main_key], main=main_key, tail=tail,
+                      bounds=bounds, log_bounds=logs, exponent=exponent, exact=exact, monte_carlo=mc)
+        if c2_mp is not None:
+            fields["C2_mp"] = c2_mp
+        emit_json("concentration", inputs, **fields)
+        return
+
+    from rich.table import Table
+
+    event = f"S̃ ≤ n·{xv:g}" if tail == "lower" else f"S̃ ≥ n·{xv:g}"
+    noise = f"Lap(1/{epsv:g})" if sigv is None else f"N(0, {sigv:g}²)"
+    t = Table(title=f"P({event}),  n = {nv}, m = {mv} × {noise}, μ = {muv:g}  ({tail} tail)",
+              caption=("seed 001 Lemma D.3 / Prop. 4.1; C0–C3 DERIVED (sheet 001 §4.3)" if sigv is None
+                       else "Gaussian noise: seed 003 Lemma 2 setting; coupled Chernoff DERIVED"), header_style="bold")
+    t.add_column("quantity", style="cyan", no_wrap=True)
+    t.add_column("value", justify="right")
+    t.add_column("ln value", justify="right")
+    t.add_column("source")
+    for k in bounds:
+        label = f"[bold]{k}[/bold]" if k == main_key else k
+        t.add_row(label, fmt(bounds[k]), fmt(logs[k]), notes[k])
+    if c2_mp is not None:
+        t.add_row(f"C2 ({digits} digits)", c2_mp["value"], c2_mp["log"], "mpmath")
+    if exact is not None:
+        t.add_row("exact", fmt(exact["value"]), fmt(exact["log"]), "Σ_k Binom(k)·P(noise tail)")
+    else:
+        t.add_row("exact", "—", "—", f"skipped (n > {EXACT_MAX_N} or n·m > {EXACT_MAX_NM:g})")
+    if mc is not None:
+        t.add_row("Monte Carlo", fmt(mc["frequency"]), "",
+                  f"{mc['hits']}/{mc['runs']}, 95% CP [{fmt(mc['cp_lower'])}, {fmt(mc['cp_upper'])}]")
+    for k, v in exponent.items():
+        t.add_row(f"exponent {k}", fmt(v), "", "rate per sample" + (" (private, seed 001 Eq. 8)" if k == "d_eps" else ""))
+    console().print(t)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("concentration")(command(concentration_cmd))
