@@ -112,6 +112,20 @@ def _render_rows(ctx, rows, T, budget):
             t.add_row(r["id"], r["algorithm"] or "(any)", r["kind"], r["form"], common.fmt(r["value"]),
                       common.fmt(r["nonprivate"]), common.fmt(r["privacy_cost"]), regime)
     con.print(t)
+    checked = [r for r in rows if "empirical" in r]
+    if checked:
+        ct = Table(title=f"Bounds against simulation at T = {common.fmt(T[-1])}", header_style="bold")
+        for col in ("id", "algorithm", "bound", "empirical mean", "95% interval", "verdict"):
+            ct.add_column(col, style="cyan" if col == "id" else None, no_wrap=col != "verdict",
+                          justify="right" if col in ("bound", "empirical mean") else "left")
+        for r in checked:
+            e = r["empirical"]
+            if "mean" in e:
+                ct.add_row(r["id"], r["algorithm"], common.fmt(r["value"]), common.fmt(e["mean"]),
+                           f"[{common.fmt(e['ci'][0])}, {common.fmt(e['ci'][1])}]", e["verdict"])
+            else:
+                ct.add_row(r["id"], r["algorithm"], common.fmt(r["value"]), "—", "—", e["status"])
+        con.print(ct)
     if len(T) > 1:
         tt = Table(title="Value against T", header_style="bold")
         tt.add_column("id", style="cyan", no_wrap=True)
