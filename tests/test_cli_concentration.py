@@ -114,3 +114,10 @@ def test_cli_module_imports_are_light():
     names = {a.name.split(".")[0] for n in top if isinstance(n, ast.Import) for a in n.names}
     names |= {(n.module or "").split(".")[0] for n in top if isinstance(n, ast.ImportFrom) and n.level == 0}
     assert names <= {"__future__", "time", "typing", "typer", "rich", "json", "math", "sys"}
+
+
+def test_monte_carlo_blocked_path_in_table_mode():
+    # more runs than one block: the table mode times a first block then continues (progress bar if slow)
+    r = run("--n", "50", "--m", "2", "--epsilon", "1", "--mu", "0.5", "--x", "0.4", "--mc-runs", "250000", "--seed", "1")
+    assert r.exit_code == 0, r.output
+    assert "/250000" in r.stdout
