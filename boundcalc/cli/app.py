@@ -31,13 +31,7 @@ COMMAND_MODULES = [
 ]
 
 for _name in COMMAND_MODULES:
-    try:  # DEV-ONLY tolerance while command modules are being written; made strict before release
-        _mod = importlib.import_module(f"boundcalc.cli.{_name}")
-    except ModuleNotFoundError as _exc:
-        if _exc.name != f"boundcalc.cli.{_name}":
-            raise
-        continue
-    _mod.register(app)
+    importlib.import_module(f"boundcalc.cli.{_name}").register(app)
 
 
 def _click_exception_types():
