@@ -69,7 +69,7 @@ def to_jsonable(x: Any) -> Any:
 
         if mpmath.isinf(x) or mpmath.isnan(x):
             return to_jsonable(float(x))
-        return mpmath.nstr(x, mpmath.mp.dps)
+        return mpmath.nstr(x, _mp_digits(x))
     if mod.startswith("numpy"):
         import numpy as np
 
@@ -91,6 +91,15 @@ def to_jsonable(x: Any) -> Any:
     return str(x)
 
 
+def _mp_digits(x) -> int:
+    """Significant digits an mpmath number carries (its mantissa bits), so output after the workdps block
+    closed keeps every computed digit."""
+    import mpmath
+
+    bits = getattr(x, "_mpf_", (0, 0, 0, 0))[3] if hasattr(x, "_mpf_") else mpmath.mp.prec
+    return max(mpmath.mp.dps, int(bits * 0.30103) + 1)
+
+
 def emit_json(command_name: str, inputs: dict, **fields: Any) -> None:
     """Print exactly one JSON object: schema_version, command, inputs, then the given fields."""
     obj = {"schema_version": SCHEMA_VERSION, "command": command_name, "inputs": inputs}
@@ -108,7 +117,7 @@ def fmt(x: Any, digits: int = 6) -> str:
     if mod.startswith("mpmath"):
         import mpmath
 
-        return mpmath.nstr(x, max(digits, mpmath.mp.dps))
+        return mpmath.nstr(x, max(digits, _mp_digits(x)))
     try:
         v = float(x)
     except (TypeError, ValueError):

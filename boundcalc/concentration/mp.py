@@ -1,6 +1,6 @@
 """mpmath versions (any precision) of the closed forms of boundcalc.concentration.
 
-* ``d_epsilon_mp``: seed 001 Eq. 8 / Lemma F.1 closed form (Eqs. 30–32) of d_ε, local mpmath copy.
+* ``d_epsilon_mp``: re-exported from boundcalc.info (seed 001 Eq. 8 / Lemma F.1, Eqs. 30–32).
 * ``private_tail_c2_mp``: (C2) (e·max{1, nε|μ−x|/m})^m · exp(−n d_ε(x, μ)), DERIVED (formula sheet 001
   §4.3 C0–C3; replaces the lost prefactor of seed 001 Lemma D.3).
 Arguments may be strings ('0.3', '1e15') so no binary rounding is introduced.
@@ -10,34 +10,8 @@ from __future__ import annotations
 
 import mpmath
 
+from ..info import d_epsilon_mp
 from . import _common as c
-
-
-def _kl_mp(x, y):
-    def xlog(a, b):
-        if a == 0:
-            return mpmath.mpf(0)
-        if b == 0:
-            return mpmath.inf
-        return a * mpmath.log(a / b)
-
-    return xlog(x, y) + xlog(1 - x, 1 - y)
-
-
-def d_epsilon_mp(x, y, eps):
-    """d_ε(x, y) by seed 001 Eq. 8 / Lemma F.1 (Eqs. 30–32), in mpmath at the current precision."""
-    x, y, eps = mpmath.mpf(x), mpmath.mpf(y), mpmath.mpf(eps)
-    if x == y:
-        return mpmath.mpf(0)
-    if 0 < x < 1 and 0 < y < 1:
-        eps0 = abs(mpmath.log(y / (1 - y)) - mpmath.log(x / (1 - x)))
-        if eps >= eps0:
-            return _kl_mp(x, y)
-    if x < y:
-        val = -eps * x - mpmath.log(1 - y + y * mpmath.exp(-eps))
-    else:
-        val = eps * x - mpmath.log(1 - y + y * mpmath.exp(eps))
-    return max(mpmath.mpf(0), val)
 
 
 def private_tail_c2_mp(n, m, epsilon, mu, x, tail: str = "lower", dps: int = 50):
