@@ -121,3 +121,22 @@ def test_monte_carlo_blocked_path_in_table_mode():
     r = run("--n", "50", "--m", "2", "--epsilon", "1", "--mu", "0.5", "--x", "0.4", "--mc-runs", "250000", "--seed", "1")
     assert r.exit_code == 0, r.output
     assert "/250000" in r.stdout
+
+
+def test_symbolic_shows_formulas_and_c2_expression_matches_numeric():
+    import sympy
+
+    from boundcalc import concentration as conc
+    from boundcalc.cli.concentration_cmd import _formulas
+
+    r = runner.invoke(app, ["concentration", "--n", "1000", "--m", "10", "--epsilon", "0.5", "--mu", "0.3",
+                            "--x", "0.25", "--symbolic"])
+    assert r.exit_code == 0, r.output
+    assert "LaTeX" in r.stdout and "C2" in r.stdout
+    expr = _formulas(False)[1][1]
+    for n, m, eps, mu, x in [(5000, 3, 0.5, 0.5, 0.4), (20000, 5, 1.0, 0.3, 0.25), (2000, 2, 1.0, 0.7, 0.5)]:
+        subs = {sympy.Symbol(k, positive=True): v for k, v in dict(n=n, m=m, epsilon=eps, mu=mu, x=x).items()}
+        got = float(expr.subs(subs).evalf(30))
+        ref = conc.private_tail_c2(n, m, eps, mu, x, "lower")
+        assert ref.value < 1
+        assert abs(got - float(ref.value)) <= 1e-10 * float(ref.value)

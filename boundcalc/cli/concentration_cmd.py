@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import DigitsOpt, JsonOpt, check_digits, command, console, emit_json, fmt
+from .common import DigitsOpt, JsonOpt, SymbolicOpt, check_digits, command, console, emit_json, fmt, print_symbolic
 
 FloatStr = dict(metavar="FLOAT")
 EXACT_MAX_N = 20_000
@@ -62,6 +62,7 @@ def concentration_cmd(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the Monte Carlo generator.")] = 0,
     json_out: JsonOpt = False,
     digits: DigitsOpt = None,
+    symbolic: SymbolicOpt = False,
 ):
     """Tail bounds for S̃ = S_n + Σ_{j≤m} noise: C0–C3, naive, Chernoff, exact and Monte Carlo.
 
@@ -179,6 +180,25 @@ def concentration_cmd(
     for k, v in exponent.items():
         t.add_row(f"exponent {k}", fmt(v), "", "rate per sample" + (" (private, seed 001 Eq. 8)" if k == "d_eps" else ""))
     console().print(t)
+    if symbolic:
+        print_symbolic(_formulas(sigv is not None))
+
+
+def _formulas(gaussian: bool):
+    """sympy views of the lower-tail bounds (upper tail: replace x, μ by 1 − x, 1 − μ)."""
+    import sympy
+
+    from ..info import d_epsilon_sym
+
+    n, m, x, mu, lam, eps, sig = sympy.symbols("n m x mu lambda epsilon sigma", positive=True)
+    mgf = n * (lam * x + sympy.log(1 - mu + mu * sympy.exp(-lam)))
+    if gaussian:
+        return [("Gaussian coupled Chernoff: inf over λ ≥ 0 of", sympy.exp(mgf + m * lam**2 * sig**2 / 2))]
+    return [
+        ("C0 (sheet 001 §4.3): inf over 0 ≤ λ < ε of", sympy.exp(mgf - m * sympy.log(1 - lam**2 / eps**2))),
+        ("C2 (sheet 001 §4.3), d_ε by seed 001 Eq. 8",
+         (sympy.E * sympy.Max(1, n * eps * (mu - x) / m)) ** m * sympy.exp(-n * d_epsilon_sym(x, mu, eps))),
+    ]
 
 
 def register(app: typer.Typer) -> None:
