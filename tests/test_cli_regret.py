@@ -110,3 +110,30 @@ def test_bad_input_exit_2_one_line(args):
     assert r.exit_code == 2, r.output
     err = [ln for ln in r.stderr.splitlines() if ln.strip()]
     assert len(err) == 1 and err[0].startswith("boundcalc: error:"), r.stderr
+
+
+def test_actions_file_csv_and_npy(tmp_path):
+    import numpy as np
+
+    A = np.vstack([np.eye(3), -np.eye(3), np.full((1, 3), 1 / np.sqrt(3))])
+    csv = tmp_path / "a.csv"
+    np.savetxt(csv, A, delimiter=",")
+    npy = tmp_path / "a.npy"
+    np.save(npy, A)
+    base = ["regret", "--setting", "linear", "--rho", "0.1", "--T", "1e6", "--theta", "0.6,0.8,0", "--json"]
+    out_csv = _json(base + ["--actions", str(csv)])
+    out_npy = _json(base + ["--actions", str(npy)])
+    assert out_csv["bounds"] == out_npy["bounds"]
+    default = _json(["regret", "--setting", "linear", "--rho", "0.1", "--T", "1e6", "--json"])
+    v_file = {r["id"]: r["value"] for r in out_csv["bounds"] if r["applicable"]}
+    v_def = {r["id"]: r["value"] for r in default["bounds"] if r["applicable"]}
+    assert any(v_file[k] != v_def[k] for k in v_file.keys() & v_def.keys() if "gope" in k or "thm4" in k)
+
+
+def test_actions_file_bad(tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("1,2,x\n")
+    r = runner.invoke(app, ["regret", "--setting", "linear", "--rho", "0.1", "--actions", str(bad)])
+    assert r.exit_code == 2
+    r = runner.invoke(app, ["regret", "--setting", "linear", "--rho", "0.1", "--actions", str(tmp_path / "none.npy")])
+    assert r.exit_code == 2
