@@ -2,82 +2,171 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated, List, Optional
 
 import typer
 
 from . import common
 from .common import command
 
-NOTION_FLAGS = {"pure": "--epsilon", "zcdp": "--rho", "rdp": "--alpha and --rdp-epsilon", "none": "none"}
+# Largest T x runs for an algorithm that updates every step: finite per-step loops are cheap (~1e-7 s per
+# run-step); the linear-contextual and GLM ones cost ~1e-5 s per run-step (matrix updates every step).
+PER_STEP_LIMIT = {"finite": 5e8, "linear": 5e7, "contextual": 5e7, "glm": 5e7}
 
 
-def _budget(notion: str, epsilon, rho, alpha, rdp_epsilon):
-    """The algorithm's budget as a boundcalc.privacy Budget (for the bound registry), or None."""
-    from ..privacy import budgets
-
-    if notion == "pure":
-        return budgets.PureDP(epsilon)
-    if notion == "zcdp":
-        return budgets.ZCDP(rho)
-    if notion == "rdp":
-        return budgets.RDP(alpha, rdp_epsilon)
-    return None
-
-
-def _build(algo: str, epsilon, rho, alpha, rdp_epsilon, beta, batch_ratio, n1):
-    import inspect
-
+def _parse_params(items) -> dict:
+    """``--param name=value`` (repeatable): numbers, true/false, none, inf, or a named choice."""
     from .. import validate
-    from ..algorithms.finite import lookup
+    from ..errors import InputError
 
-    cls = lookup(algo)
-    eps = None if epsilon is None else validate.positive("--epsilon", epsilon)
-    rh = None if rho is None else validate.positive("--rho", rho)
-    al = None if alpha is None else validate.greater_than("--alpha", alpha, 1.0)
-    re = None if rdp_epsilon is None else validate.positive("--rdp-epsilon", rdp_epsilon)
-    accepted = inspect.signature(cls.__init__).parameters
-    params = {}
-    if beta is not None and "beta" in accepted:
-        params["beta"] = validate.positive("--beta", beta)
-    if batch_ratio is not None and "alpha" in accepted and "epsilon" in accepted:
-        params["alpha"] = validate.greater_than("--batch-ratio", batch_ratio, 1.0)
-    if n1 is not None and "n1" in accepted:
-        params["n1"] = validate.count("--n1", n1)
-    return cls.from_options(epsilon=eps, rho=rh, alpha=al, rdp_epsilon=re, **params)
+    out: dict = {}
+    for it in items or []:
+        if "=" not in it:
+            raise InputError("--param", "of the form name=value", it)
+        k, v = (x.strip() for x in it.split("=", 1))
+        if not k or not v:
+            raise InputError("--param", "of the form name=value", it)
+        low = v.lower()
+        if low in ("true", "false"):
+            out[k] = low == "true"
+        elif low == "none":
+            out[k] = None
+        elif low in ("inf", "+inf", "infinity"):
+            out[k] = float("inf")
+        else:
+            try:
+                f = float(v)
+            except ValueError:
+                out[k] = v  # a named choice (schedule=safe, alpha=theory); the constructor validates it
+            else:
+                f = validate.finite(f"--param {k}", f)
+                out[k] = int(f) if f.is_integer() and "." not in v and "e" not in low else f
+    return out
+
+
+def _build(algo: str, budget, beta, batch_ratio, n1, extra: dict):
+    """The algorithm from the unified registry (boundcalc.algorithms), its budget and parameters."""
+    from .. import algorithms as registry
+    from .. import validate
+
+    cls = registry.lookup(algo)
+    accepted = registry.tunable_params(cls)
+    params = dict(extra)
+    if cls.setting == "finite":  # the historical finite-armed options (ignored where they do not apply)
+        if beta is not None and "beta" in accepted:
+            params["beta"] = validate.positive("--beta", beta)
+        if batch_ratio is not None and "alpha" in accepted and "epsilon" in registry.budget_kwargs(cls):
+            params["alpha"] = validate.greater_than("--batch-ratio", batch_ratio, 1.0)
+        if n1 is not None and "n1" in accepted:
+            params["n1"] = validate.count("--n1", n1)
+    return registry.build(cls, budget, params)
+
+
+# -- bound overlay -------------------------------------------------------------------------------------------
+def _close(a, b, tol=1e-9) -> bool:
+    import numpy as np
+
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return a.shape == b.shape and bool(np.allclose(a, b, rtol=tol, atol=tol))
+
+
+def _context_overrides(alg, env):
+    """Overrides of the setting's registry DEFAULT_INSTANCE that describe (env, alg), or (None, reason) when the
+    environment is not an instance of the family the default instance describes."""
+    import math
+
+    import numpy as np
+
+    s = alg.setting
+    g = lambda name: getattr(alg, name, None)  # noqa: E731
+    if s == "finite":
+        over = {"means": env.means.tolist()}
+        p = alg.params()
+        if alg.name in ("DP-KLUCB", "DP-IMED"):
+            over["alpha_batch"] = p.get("alpha")
+        if alg.name in ("AdaP-UCB", "AdaP-KLUCB"):
+            over["alpha_adap"] = p.get("beta")
+        if alg.name == "AdaC-UCB":
+            over["beta_adac"] = p.get("beta")
+        if alg.name == "AdaR-UCB":
+            over["beta_adar"] = p.get("beta")
+        return over, None
+    if s == "linear":
+        if not (env.noise == "rademacher" or env.sigma <= 1.0):
+            return None, (f"{env.name}: reward noise N(0, {env.sigma:g}^2) is not 1-sub-Gaussian as in the linear "
+                          "default instance")
+        return {"actions": env.actions, "theta": env.theta, "delta": g("delta")}, None
+    if s == "contextual":
+        d = env.d
+        recipe = (env.contexts_kind == "gaussian" and not env.project and env.noise == "gaussian"
+                  and _close(env.mean, np.full(d, 1 / math.sqrt(d))) and _close(env.scale**2, 0.1))
+        if not recipe:
+            return None, (f"{env.name}: contexts are not the contextual default instance's K i.i.d. "
+                          "N((1/sqrt d) 1, I/10) per round (seed 003 Sec. VII)")
+        over = {"d": d, "K": env.K, "theta": env.theta, "lam": g("lam"), "delta": g("delta"), "S": g("S")}
+        if hasattr(alg, "C"):
+            over["C"] = g("C")
+        if hasattr(alg, "L"):
+            over.update(L=g("L"), zeta=g("zeta"))
+        lam0 = g("lambda0")
+        over["lam0"] = lam0 if lam0 is not None else env.lambda0
+        return over, None
+    if s == "glm":
+        if not (env.link == "linear" and env.contexts_kind == "sphere" and env.d == 2 and env.K == 10):
+            return None, (f"{env.name}: the GLM default instance is the linear-link one with d = 2, K = 10, "
+                          "Unif(S^1) contexts (kappa_l, p_* derived for it)")
+        over = {"sigma_r": env.sigma, "C_B": g("C_B"), "c_r": g("c_r")}
+        if hasattr(alg, "kappa_l"):
+            over.update(kappa_l=g("kappa_l"), p_star=g("p_star"), zeta=g("zeta"))
+        if alg.name == "LDP-OLS":
+            over["delta"] = g("alpha")  # the failure probability alpha of LDP-OLS is the bounds' delta
+        return over, None
+    return None, f"no bound context for the {s} setting"
 
 
 def _bound_curves(alg, env, T_grid, budget):
-    """(label, values) for the algorithm's registered upper bounds and the matching lower bound (if any)."""
-    out = []
+    """([(label, values)], [notes]): the algorithm's registered upper bounds and one matching lower bound."""
+    notes: list[str] = []
+    out: list = []
+    from ..bounds import registry
+
+    over, why = _context_overrides(alg, env)
+    if over is None:
+        return out, [f"bound overlay skipped: {why}"]
     try:
-        from ..bounds import registry
-    except ImportError:  # pragma: no cover
-        return out
-    over = {"means": env.means.tolist()}
-    p = alg.params()
-    if alg.name in ("DP-KLUCB", "DP-IMED"):
-        over["alpha_batch"] = p.get("alpha")
-    if alg.name in ("AdaP-UCB", "AdaP-KLUCB"):
-        over["alpha_adap"] = p.get("beta")
-    if alg.name == "AdaC-UCB":
-        over["beta_adac"] = p.get("beta")
-    if alg.name == "AdaR-UCB":
-        over["beta_adar"] = p.get("beta")
-    try:
-        ctx = registry.make_context("finite", over, budget)
-    except Exception:  # noqa: BLE001 - a bound that cannot be set up is simply not drawn
-        return out
-    ids = list(alg.bound_ids) or [b.id for b in registry.select("finite", kind="upper") if b.algorithm == alg.name]
-    lowers = [b for b in registry.select("finite", notion=alg.notion, kind="lower")]
-    for b in [registry.get(i) for i in ids if i in {x.id for x in registry.all_bounds()}] + lowers[:1]:
+        ctx = registry.make_context(alg.setting, over, budget)
+    except Exception as exc:  # noqa: BLE001 - a bound that cannot be set up is simply not drawn
+        return out, [f"bound overlay skipped: the registry context could not be built ({exc})"]
+    known = {x.id for x in registry.all_bounds()}
+    ids = [i for i in alg.bound_ids if i in known] or [
+        b.id for b in registry.select(alg.setting, kind="upper") if b.algorithm == alg.name]
+    finite = alg.setting == "finite"
+    uppers = [registry.get(i) for i in ids]
+    lowers = sorted(registry.select(alg.setting, notion=alg.notion, kind="lower"), key=lambda b: b.kind.endswith("minimax"))
+    if not uppers:
+        notes.append(f"no upper bound registered for {alg.name}")
+    if not lowers:
+        notes.append(f"no lower bound registered for the {alg.setting} setting and notion {alg.notion}")
+    n_lower = 0
+    for b in uppers + lowers:
+        if not b.is_upper and n_lower:
+            break
         try:
-            if b.conditions(ctx) or b.kind.endswith("minimax"):
+            cond = b.conditions(ctx)
+            if cond:
+                notes.append(f"{b.id} not drawn: {cond[0]}")
                 continue
-            out.append((f"{b.id} ({'upper' if b.is_upper else 'lower'})", b.evaluate(T_grid, ctx).value))
-        except Exception:  # noqa: BLE001
+            if finite and b.kind.endswith("minimax"):  # finite: problem-dependent bounds only (as before)
+                continue
+            vals = b.evaluate(T_grid, ctx).value
+        except Exception as exc:  # noqa: BLE001
+            notes.append(f"{b.id} not drawn: {exc}")
             continue
-    return out
+        kind = "upper" if b.is_upper else ("minimax lower: worst case over the class" if b.kind.endswith("minimax")
+                                           else "lower")
+        out.append((f"{b.id} ({kind})", vals))
+        n_lower += not b.is_upper
+    return out, notes
 
 
 def _plot(path: str, res, curves, title: str) -> None:
@@ -104,21 +193,58 @@ def _plot(path: str, res, curves, title: str) -> None:
     plt.close(fig)
 
 
+def _env_for(alg, env_name, means, family, env_seed):
+    """The environment: a named instance of the algorithm's setting (its default when omitted) or, for
+    finite-armed algorithms, explicit means."""
+    from .. import validate
+    from ..envs import DEFAULT_ENV, make_env, make_named_env, setting_of
+    from ..errors import InputError
+
+    if family not in ("bernoulli", "gaussian"):
+        raise InputError("--family", "bernoulli or gaussian", family)
+    if alg.setting != "finite":
+        if means is not None:
+            raise InputError("--means", f"used only with finite-armed algorithms ({alg.name} is {alg.setting})", means)
+        if family != "bernoulli":
+            raise InputError("--family", f"used only with finite-armed algorithms ({alg.name} is {alg.setting})", family)
+    if env_name is not None:
+        s = setting_of(env_name)
+        if s != alg.setting:
+            raise InputError("--env", f"an instance of the {alg.setting} setting for {alg.name} ({env_name} is {s})",
+                             env_name)
+    if alg.setting == "finite":
+        mv = validate.float_list("--means", means) if means is not None else None
+        if mv is not None and family == "bernoulli":
+            mv = validate.means("--means", means)
+        return make_env(None if means is not None else (env_name or DEFAULT_ENV["finite"]), means=mv, family=family)
+    return make_named_env(env_name or DEFAULT_ENV[alg.setting], seed=env_seed)
+
+
 def register(app: typer.Typer) -> None:
     @app.command("simulate")
     @command
     def simulate(
-        algo: Annotated[str, typer.Option("--algo", help="Algorithm name (see 'boundcalc algorithms').")],
-        env: Annotated[str, typer.Option("--env", help="Named instance: mu1..mu4, zcdp-finite, rdp-2arm.")] = "mu2",
-        means: Annotated[Optional[str], typer.Option("--means", help="Arm means, e.g. 0.75,0.5 (overrides --env).")] = None,
-        family: Annotated[str, typer.Option("--family", help="bernoulli or gaussian rewards.")] = "bernoulli",
-        epsilon: Annotated[Optional[float], typer.Option("--epsilon", help="Pure eps-DP budget.")] = None,
-        rho: Annotated[Optional[float], typer.Option("--rho", help="rho-zCDP budget.")] = None,
-        alpha: Annotated[Optional[float], typer.Option("--alpha", help="RDP order alpha > 1.")] = None,
-        rdp_epsilon: Annotated[Optional[float], typer.Option("--rdp-epsilon", help="RDP epsilon.")] = None,
-        beta: Annotated[Optional[float], typer.Option("--beta", help="Optimism parameter (AdaP/AdaC/AdaR).")] = None,
+        algo: Annotated[str, typer.Option("--algo", help="Algorithm name, any setting (see 'boundcalc algorithms').")],
+        env: Annotated[Optional[str], typer.Option("--env", help="Named instance of the algorithm's setting: mu1..mu4, "
+                       "zcdp-finite, rdp-2arm | zcdp-linear, zcdp-linear-bounded, rdp-linear | zcdp-contextual, "
+                       "zcdp-contextual-bounded, rdp-contextual, dgs-synthetic | ldp-single, ldp-logistic. "
+                       "Default: mu2 / zcdp-linear / zcdp-contextual / ldp-single.")] = None,
+        env_seed: Annotated[str, typer.Option("--env-seed", help="Seed drawing theta*/actions of the linear, "
+                            "contextual and GLM instances.")] = "3",
+        means: Annotated[Optional[str], typer.Option("--means", help="Arm means, e.g. 0.75,0.5 (finite; overrides --env).")] = None,
+        family: Annotated[str, typer.Option("--family", help="bernoulli or gaussian rewards (finite).")] = "bernoulli",
+        epsilon: common.EpsilonOpt = None,
+        rho: common.RhoOpt = None,
+        alpha: common.AlphaOpt = None,
+        rdp_epsilon: common.RdpEpsilonOpt = None,
+        delta: common.DeltaOpt = None,
+        ldp_epsilon: common.LdpEpsilonOpt = None,
+        ldp_delta: common.LdpDeltaOpt = None,
+        beta: Annotated[Optional[float], typer.Option("--beta", help="Optimism parameter (AdaP/AdaC/AdaR-UCB).")] = None,
         batch_ratio: Annotated[Optional[float], typer.Option("--batch-ratio", help="DP-KLUCB/DP-IMED batch ratio.")] = None,
         n1: Annotated[Optional[str], typer.Option("--n1", help="DP-KLUCB/DP-IMED initial pulls per arm.")] = None,
+        param: Annotated[Optional[List[str]], typer.Option("--param", help="Algorithm parameter name=value "
+                         "(repeatable), e.g. lam=1, C=0.5, schedule=safe, alpha=0.5.")] = None,
         T: Annotated[str, typer.Option("--T", help="Horizon (accepts 1e6).")] = "1e4",
         runs: Annotated[str, typer.Option("--runs", help="Independent runs (accepts 1e2).")] = "100",
         seed: Annotated[str, typer.Option("--seed", help="Seed of the SeedSequence.")] = "0",
@@ -130,53 +256,64 @@ def register(app: typer.Typer) -> None:
         plot: common.PlotOpt = None,
         json_out: common.JsonOpt = False,
     ):
-        """Monte Carlo pseudo-regret of an algorithm: table at log-spaced checkpoints with 95% intervals."""
+        """Monte Carlo pseudo-regret of an algorithm (finite, linear, contextual or GLM): table at log-spaced
+        checkpoints with 95% intervals."""
+        from .. import algorithms as registry
         from .. import validate
-        from ..envs import make_env
         from ..errors import InputError
         from ..montecarlo import log_checkpoints, run
 
         Tn = validate.horizon("--T", T)
         R = validate.count("--runs", runs)
         sd = validate.count("--seed", seed, minimum=0)
+        es = validate.count("--env-seed", env_seed, minimum=0)
         P = validate.count("--processes", processes)
         B = validate.count("--block-runs", block_runs)
         C = validate.count("--checkpoints", n_checkpoints, minimum=2, maximum=1000)
-        mv = validate.float_list("--means", means) if means is not None else None
-        if mv is not None and family == "bernoulli":
-            mv = validate.means("--means", means)
-        if family not in ("bernoulli", "gaussian"):
-            raise InputError("--family", "bernoulli or gaussian", family)
-        environment = make_env(None if means is not None else env, means=mv, family=family)
-        alg = _build(algo, epsilon, rho, alpha, rdp_epsilon, beta, batch_ratio, n1)
-        if alg.granularity == "step" and Tn * R > 5e8:
-            raise InputError("--T x --runs", f"at most 5e8 for per-step algorithm {alg.name}", Tn * R)
         if plot is not None and not plot.endswith(".png"):
             raise InputError("--plot", "a file name ending in .png", plot)
+        budget = common.budget_from_options(epsilon, rho, alpha, rdp_epsilon, delta, ldp_epsilon, ldp_delta)
+        alg = _build(algo, budget, beta, batch_ratio, n1, _parse_params(param))
+        environment = _env_for(alg, env, means, family, es)
+        gran = registry.granularity(alg)
+        limit = PER_STEP_LIMIT.get(alg.setting, 5e7)
+        if gran == "step" and Tn * R > limit:
+            raise InputError("--T x --runs", f"at most {limit:g} for {alg.name}, which updates every step (a loop "
+                             "over t); lower --T or --runs", f"{Tn * R:g}")
         res = run(alg, environment, Tn, R, seed=sd, checkpoints=log_checkpoints(Tn, C), block_runs=B, processes=P,
                   progress=progress)
         if save:
             res.save(save)
         fin = res.final()
-        budget = _budget(alg.notion, alg.params().get("epsilon"), getattr(alg, "rho", None),
-                         getattr(alg, "rdp_alpha", None), getattr(alg, "rdp_epsilon", None))
-        curves = []
+        curves, notes = [], []
         if plot:
-            curves = _bound_curves(alg, environment, res.checkpoints.astype(float), budget)
+            curves, notes = _bound_curves(alg, environment, res.checkpoints.astype(float), budget)
             _plot(plot, res, curves, f"{alg.name} on {environment.name}, T={Tn:g}")
-        inputs = {"algo": alg.name, "env": environment.name, "means": environment.means.tolist(),
-                  "family": family, "params": alg.params(), "T": Tn, "runs": R, "seed": sd, "block_runs": B}
+        env_means = getattr(environment, "means", None)
+        env_means = env_means.tolist() if env_means is not None and alg.setting == "finite" else None
+        inputs = {"algo": alg.name, "setting": alg.setting, "env": environment.name, "env_seed": es,
+                  "means": env_means, "family": family if alg.setting == "finite" else environment.family,
+                  "budget": common.budget_inputs(budget), "params": registry.params_of(alg), "T": Tn, "runs": R,
+                  "seed": sd, "block_runs": B}
         if json_out:
             common.emit_json("simulate", inputs, value=fin["mean"], regret_mean=fin["mean"],
                              regret_std=fin["std"], regret_ci=[fin["ci_low"], fin["ci_high"]],
                              checkpoints=res.table(), pulls_mean=res.pulls_mean().tolist(),
                              episodes_mean=res.episodes_mean(), algorithm=res.algorithm,
-                             plot=plot, saved=save)
+                             environment=res.env, simulation=gran, plot=plot,
+                             bound_overlay={"curves": [c[0] for c in curves], "notes": notes} if plot else None,
+                             saved=save)
             return
         from rich.table import Table
 
-        t = Table(title=f"{alg.name} ({alg.source}) on {environment.name} {environment.means.tolist()}",
-                  caption=f"{R} runs, seed {sd}; 95% CI = mean ± 1.96 s/√n; pseudo-regret Σ Δ_a N_a(t)")
+        where = str(env_means) if env_means is not None else "[" + ", ".join(
+            f"{k}={v}" for k, v in environment.describe().items()
+            if k not in ("name", "setting", "family") and isinstance(v, (str, int, float, bool))) + "]"
+        from rich.markup import escape
+
+        t = Table(title=escape(f"{alg.name} ({alg.source}) on {environment.name} {where}"),
+                  caption=f"{R} runs, seed {sd}; 95% CI = mean ± 1.96 s/√n; pseudo-regret "
+                          + ("Σ Δ_a N_a(t)" if alg.setting in ("finite", "linear") else "Σ_t (best mean − chosen mean)"))
         for col in ("t", "mean regret", "std", "95% CI low", "95% CI high"):
             t.add_column(col, justify="right")
         for row in res.table():
@@ -184,36 +321,32 @@ def register(app: typer.Typer) -> None:
                       common.fmt(row["ci_high"]))
         con = common.console()
         con.print(t)
-        con.print("mean pulls per arm: " + ", ".join(common.fmt(x, 5) for x in res.pulls_mean())
-                  + f"; mean episodes: {common.fmt(res.episodes_mean(), 5)}")
+        pm = res.pulls_mean()
+        con.print((("mean pulls per arm: " + ", ".join(common.fmt(x, 5) for x in pm) + "; ") if pm.size else "")
+                  + f"mean episodes: {common.fmt(res.episodes_mean(), 5)}")
         if plot:
             con.print(f"plot written to {plot}" + (f" (with {', '.join(c[0] for c in curves)})" if curves else ""))
+            for n in notes:
+                con.print(n)
 
     @app.command("algorithms")
     @command
     def algorithms(json_out: common.JsonOpt = False):
-        """List the implemented algorithms with their source, privacy notion and registered bounds."""
-        from ..algorithms.finite import ALGORITHMS
+        """List the implemented algorithms of every setting with their source, privacy notion and bounds."""
+        from .. import algorithms as registry
 
-        rows = [{"name": n, "setting": c.setting, "source": c.source, "notion": c.notion,
-                 "budget": NOTION_FLAGS.get(c.notion, ""), "simulation": c.granularity,
-                 "bound_ids": list(c.bound_ids)} for n, c in ALGORITHMS.items()]
-        try:  # other settings, when their packages exist
-            from ..algorithms import linear as _lin  # noqa: F401
-
-            for n, c in getattr(_lin, "ALGORITHMS", {}).items():
-                rows.append({"name": n, "setting": getattr(c, "setting", "linear"), "source": getattr(c, "source", ""),
-                             "notion": getattr(c, "notion", ""), "budget": NOTION_FLAGS.get(getattr(c, "notion", ""), ""),
-                             "simulation": getattr(c, "granularity", "episode"),
-                             "bound_ids": list(getattr(c, "bound_ids", ()))})
-        except ImportError:
-            pass
+        rows = []
+        for setting, algs in registry.by_setting().items():
+            for n, c in algs.items():
+                rows.append({"name": n, "setting": setting, "source": c.source, "notion": c.notion,
+                             "budget": registry.NOTION_FLAGS.get(c.notion, ""), "simulation": registry.granularity(c),
+                             "params": registry.tunable_params(c), "bound_ids": list(c.bound_ids)})
         if json_out:
             common.emit_json("algorithms", {}, value=len(rows), algorithms=rows)
             return
         from rich.table import Table
 
-        t = Table(title="Implemented algorithms")
+        t = Table(title="Implemented algorithms (boundcalc simulate --algo NAME; --param name=value for parameters)")
         for col in ("name", "setting", "source", "notion", "budget", "simulation", "bounds"):
             t.add_column(col)
         for r in rows:

@@ -1,0 +1,158 @@
+"""One registry of the implemented algorithms across the four settings (finite, linear, contextual, glm).
+
+The setting packages (``finite``, ``linear``, ``contextual``, ``glm``) each expose ``ALGORITHMS`` (display
+name -> class); this module collects them lazily (nothing is imported until asked) and adds what the CLI
+and the verifier need uniformly:
+
+* ``lookup(name)``: case-insensitive, ignoring '-' and '_' (``linucb-dgs``, ``LinUCB_DGS``);
+* ``granularity(alg)``: ``"episode"`` (decisions fixed inside an episode, exact batch draws),
+  ``"chunk"`` (rarely-switching OFUL family: every step scored, in vectorised chunks) or ``"step"`` (the
+  estimate changes every step: a Python loop over t vectorised across runs);
+* ``build(name, budget, params)``: an instance from a boundcalc.privacy Budget of the algorithm's own
+  notion and constructor keyword parameters; a missing or mismatched budget raises InputError naming the
+  flags needed (no conversion between notions is applied here: ``regret --check`` does that);
+* ``params_of(alg)``: the constructor parameters of an instance (for JSON output).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from typing import Any
+
+from ..errors import InputError
+
+SETTINGS = ("finite", "linear", "contextual", "glm")
+
+# Algorithms whose estimate changes at every step (loop over t, vectorised across runs). OFUL is RS-OFUL with
+# C = 0: it refreshes every step, so its chunked simulation degenerates to (slower than) a per-step loop.
+_PER_STEP = frozenset({"LinUCB", "LinUCB-DGS", "Private-LinUCB", "LDP-OLS", "LDP-SGD", "OFUL"})
+_CHUNKED = frozenset({"RS-OFUL", "AdaC-OFUL", "AdaR-OFUL"})
+
+# CLI flags of each privacy notion.
+NOTION_FLAGS = {"none": "none", "pure": "--epsilon", "zcdp": "--rho", "rdp": "--alpha and --rdp-epsilon",
+                "approx": "--epsilon and --delta", "ldp": "--ldp-epsilon [--ldp-delta]"}
+
+# Constructor keyword names of the budget, per notion, for the non-finite classes (finite classes use
+# FiniteAlgorithm.from_options).
+_BUDGET_KWARGS = {"zcdp": ("rho",), "rdp": ("alpha", "eps"), "approx": ("eps", "delta"), "pure": ("eps",),
+                  "ldp": ("eps", "delta")}
+
+
+def by_setting() -> dict[str, dict[str, type]]:
+    """{setting: {name: class}} for every setting package."""
+    return {s: dict(importlib.import_module(f"{__name__}.{s}").ALGORITHMS) for s in SETTINGS}
+
+
+def all_algorithms() -> dict[str, type]:
+    out: dict[str, type] = {}
+    for algs in by_setting().values():
+        out.update(algs)
+    return out
+
+
+def _key(name: str) -> str:
+    return name.replace("-", "").replace("_", "").replace(" ", "").lower()
+
+
+def lookup(name: str) -> type:
+    """The class of an algorithm by name, across all settings."""
+    algs = all_algorithms()
+    for n, cls in algs.items():
+        if _key(n) == _key(name):
+            return cls
+    raise InputError("--algo", "one of " + ", ".join(algs), name)
+
+
+def granularity(alg) -> str:
+    """``episode``, ``chunk`` or ``step`` (class or instance)."""
+    g = getattr(alg, "granularity", None)
+    if g:
+        return g
+    name = getattr(alg, "name", "")
+    if name in _PER_STEP:
+        return "step"
+    if name in _CHUNKED:
+        return "chunk"
+    return "episode"
+
+
+def constructor_params(cls) -> list[str]:
+    """Keyword parameters of the constructor (budget ones included)."""
+    return [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
+
+
+def budget_kwargs(cls) -> tuple[str, ...]:
+    """The constructor keywords that carry the budget (empty for non-private algorithms)."""
+    if cls.setting == "finite":
+        return tuple(cls.budget_params)
+    names = _BUDGET_KWARGS.get(cls.notion, ())
+    accepted = constructor_params(cls)
+    return tuple(k for k in names if k in accepted)
+
+
+def tunable_params(cls) -> list[str]:
+    """Constructor parameters a user may set (``--param name=value``): all but the budget."""
+    skip = set(budget_kwargs(cls))
+    if cls.setting == "finite":
+        skip |= {"record_noise"}
+    return [p for p in constructor_params(cls) if p not in skip]
+
+
+def _budget_values(cls, budget) -> dict[str, Any]:
+    """Constructor keywords from a Budget of the algorithm's notion (InputError if missing/mismatched)."""
+    need = NOTION_FLAGS.get(cls.notion, cls.notion)
+    if cls.notion == "none":
+        if budget is not None:
+            raise InputError("budget", f"omitted for the non-private {cls.name}", budget.describe())
+        return {}
+    if budget is None:
+        raise InputError(need, f"given for {cls.name} ({cls.notion} privacy)", None)
+    if budget.notion != cls.notion:
+        raise InputError("budget", f"{need} for {cls.name} ({cls.notion} privacy)", budget.describe())
+    if cls.setting == "finite":
+        vals = {"pure": {"epsilon": getattr(budget, "epsilon", None)}, "zcdp": {"rho": getattr(budget, "rho", None)},
+                "rdp": {"alpha": getattr(budget, "alpha", None), "rdp_epsilon": getattr(budget, "epsilon", None)}}
+        return vals.get(cls.notion, {})
+    out: dict[str, Any] = {}
+    for k in budget_kwargs(cls):
+        if k == "rho":
+            out[k] = budget.rho
+        elif k == "alpha":
+            out[k] = budget.alpha
+        elif k == "eps":
+            out[k] = budget.epsilon
+        elif k == "delta":
+            if cls.notion == "ldp" and not budget.delta:
+                raise InputError("--ldp-delta", f"given (in (0, 1)) for {cls.name} ((ε, δ)-LDP)", None)
+            out[k] = budget.delta
+    return out
+
+
+def build(name: str, budget=None, params: dict | None = None):
+    """An algorithm instance from its name, a Budget of its notion and constructor parameters."""
+    cls = lookup(name) if isinstance(name, str) else name
+    params = {k: v for k, v in (params or {}).items() if v is not None}
+    allowed = tunable_params(cls)
+    for k in params:
+        if k not in allowed:
+            raise InputError("--param", f"one of {', '.join(allowed) or '(none)'} for {cls.name}", k)
+    kw = _budget_values(cls, budget)
+    return cls(**kw, **params)
+
+
+def params_of(alg) -> dict[str, Any]:
+    """The constructor parameters of an instance, read back from its attributes."""
+    if hasattr(alg, "params"):
+        return alg.params()
+    out = {}
+    for p in constructor_params(type(alg)):
+        if hasattr(alg, p):
+            v = getattr(alg, p)
+            if isinstance(v, (int, float, str, bool)) or v is None:
+                out[p] = v
+    return out
+
+
+__all__ = ["SETTINGS", "NOTION_FLAGS", "by_setting", "all_algorithms", "lookup", "granularity", "build",
+           "budget_kwargs", "tunable_params", "constructor_params", "params_of"]
