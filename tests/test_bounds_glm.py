@@ -164,3 +164,24 @@ def test_derive_rejects(bad):
     p.update(bad)
     with pytest.raises(InputError):
         glm.derive(p)
+
+
+def test_central_budgets_reach_the_ldp_upper_bounds_only():
+    """An (ε, δ)-LDP algorithm is central (ε, δ)-DP, so a central budget makes the LDP *upper* bounds
+    applicable (run at the same (ε, δ) locally); the OLS Gaussian mechanism still needs δ > 0, and the LDP
+    *lower* bound never applies to a central guarantee."""
+    from boundcalc.privacy import ApproxDP, PureDP, ZCDP
+
+    p = ctx().params
+    ols, sgd, low = BY_ID["002-thm3.1-ols"], BY_ID["002-thm3.1-sgd"], BY_ID["002-thm3.2"]
+    approx = Context(params={**p, "T": 1e6}, budget=ApproxDP(1.0, 1e-6))
+    assert ols.conditions(approx) == [] and sgd.conditions(approx) == []
+    # the value equals the one at the local budget (1, 1e-6): σ_{1,1e-6} enters the OLS privacy cost
+    v = ols.evaluate(1e6, approx)
+    direct = ols.evaluate(1e6, approx, LocalDP(1.0, 1e-6))
+    assert v.value[0] == pytest.approx(direct.value[0], rel=1e-14)
+    assert v.privacy_cost[0] / v.nonprivate[0] == pytest.approx(sig(1.0, 1e-6) / p["sigma_r"], rel=1e-12)
+    pure = Context(params={**p, "T": 1e6}, budget=PureDP(1.0))
+    assert ols.conditions(pure) and sgd.conditions(pure) == []
+    assert sgd.conditions(Context(params={**p, "T": 1e6}, budget=ZCDP(0.1))) == []
+    assert low.conditions(Context(params={**p, "K": 2, "context": "gaussian"}, budget=PureDP(0.5)))

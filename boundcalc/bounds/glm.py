@@ -217,10 +217,15 @@ class _GLMBound(Bound):
 
     def conditions(self, ctx: Context) -> list[str]:
         out = []
-        b = ctx.budget
-        if b is not None and getattr(b, "notion", "ldp") != "ldp":
-            out.append("needs a local-DP budget (LocalDP)")
-        elif self.needs_approx and b is not None and not b.delta > 0:
+        # The budget in this bound's own notion (local DP), through the registry's conversion: an (ε, δ)-LDP
+        # algorithm is central (ε, δ)-DP, so a central budget the LDP algorithm meets is fine for the upper
+        # bounds; for the lower bound the user's guarantee must imply LDP (only a local budget does).
+        b = None
+        if ctx.budget is not None:
+            b, why = ctx.budget_for(self)
+            if b is None:
+                out.append(why)
+        if self.needs_approx and b is not None and not b.delta > 0:
             out.append("the OLS Gaussian mechanism needs δ > 0 (seed 002 Lemma 2.1): give an (ε, δ)-LDP budget")
         elif self.needs_approx and b is not None and b.epsilon >= 6.77:
             out.append(
