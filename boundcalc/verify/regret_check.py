@@ -53,6 +53,42 @@ def _contextual_env(ctx):
     return ContextualLinearEnv(ctx["theta"], K, contexts="gaussian", mean=np.full(d, 1 / np.sqrt(d)), scale=np.sqrt(0.1))
 
 
+def _glm_env(ctx):
+    """The GLM DEFAULT_INSTANCE (bounds/glm.py): K arms with contexts Unif(S^{d-1}) ("sphere") or N(0, I_d/d)
+    ("gaussian"), linear link (zeta = L = 1), N(0, sigma_r^2) reward noise; theta* (not fixed by the instance, the
+    bounds do not depend on it) is ctx["theta"] if given, else uniform on the unit sphere from recipe seed 3
+    (as envs.glm.make_glm_env)."""
+    from ..envs.glm import GLMEnv
+    from ..envs.linear import unit_sphere
+
+    d, K = int(ctx["d"]), int(ctx["K"])
+    th = ctx.get("theta")
+    if th is None:
+        th = unit_sphere(np.random.default_rng(int(ctx.get("theta_seed", 3))), 1, d)[0]
+    sigma = max(float(ctx.get("sigma_r", 0.1)), 1e-300)  # sigma_r = 0: noiseless rewards
+    return GLMEnv(th, K, link="linear", contexts=ctx.get("context", "sphere"), sigma=sigma,
+                  name="glm default instance")
+
+
+def _dgs(c, b):
+    """LinUCB-DGS (seed 004 Algs. 1-2) with the contextual instance's lam, L, S, zeta and lam0."""
+    from ..algorithms.contextual import linucb
+
+    return linucb.LinUCBDGS(b.epsilon, b.delta, lam=c["lam"], L=c["L"], S=c["S"], zeta=c["zeta"], lambda0=c["lam0"])
+
+
+def _ldp_ols(c, b):
+    from ..algorithms.glm import ldp
+
+    return ldp.LDPOLS(b.epsilon, b.delta, alpha=c["delta"], C_B=c["C_B"], c_r=c["c_r"])
+
+
+def _ldp_sgd(c, b):
+    from ..algorithms.glm import ldp
+
+    return ldp.LDPSGD(b.epsilon, C_B=c["C_B"], c_r=c["c_r"], kappa_l=c["kappa_l"], p_star=c["p_star"], zeta=c["zeta"])
+
+
 def _dpse_beta(ctx):
     b = ctx.get("dpse_beta", "1/T")
     return None if b == "1/T" else float(b)
@@ -79,6 +115,9 @@ def _adapters() -> dict[str, Adapter]:
         "AdaC-OFUL": Adapter(lambda c, b: oful.AdaCOFUL(b.rho, lam=c["lam"], C=c["C"], delta=c["delta"]), _contextual_env),
         "AdaR-OFUL": Adapter(lambda c, b: oful.AdaROFUL(b.alpha, b.epsilon, lam=c["lam"], C=c["C"], delta=c["delta"]),
                              _contextual_env),
+        "LinUCB-DGS": Adapter(_dgs, _contextual_env),
+        "LDP-OLS": Adapter(_ldp_ols, _glm_env),
+        "LDP-SGD": Adapter(_ldp_sgd, _glm_env),
     }
 
 
@@ -111,6 +150,8 @@ def check_rows(setting, ctx, rows, user_budget, T: int, runs: int, seed: int = 0
     ``empirical = {"status": reason}``.
     """
     from .. import montecarlo
+    from ..algorithms import granularity
+    from ..errors import InputError
 
     adapters = _adapters()
     cache: dict[tuple, Any] = {}
@@ -124,9 +165,15 @@ def check_rows(setting, ctx, rows, user_budget, T: int, runs: int, seed: int = 0
         budget = _budget_from_dict(r.get("budget_used"))
         key = (r["algorithm"], repr(budget))
         if key not in cache:
-            alg = ad.build(ctx, budget)
-            env = ad.env(ctx)
-            if getattr(alg, "granularity", "episode") == "step" and T * runs > PER_STEP_BUDGET:
+            try:
+                alg = ad.build(ctx, budget)
+                env = ad.env(ctx)
+            except InputError as exc:  # e.g. a budget the algorithm cannot run at (LDP-OLS needs delta > 0)
+                cache[key] = {"status": f"cannot simulate {r['algorithm']} here: {exc}"}
+                alg = None
+            if alg is None:
+                pass
+            elif granularity(alg) == "step" and T * runs > PER_STEP_BUDGET:
                 cache[key] = {"status": f"per-step algorithm: T × runs above {PER_STEP_BUDGET:g}; lower --T or --runs"}
             else:
                 res = montecarlo.run(alg, env, T, runs, seed=seed, checkpoints=np.array([T]), progress=progress)
