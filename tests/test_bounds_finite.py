@@ -208,6 +208,11 @@ def test_003_thm10_thm11_thm17_spot_values():
     np.testing.assert_allclose(low.value, [math.sqrt(4 / 0.01) / 124] * 2, rtol=1e-12)
     np.testing.assert_allclose(low.nonprivate, [2 / 27, 4 / 27], rtol=1e-12)
     assert np.all(low.privacy_cost > 0)
+    # regime of the max: the private term is the larger iff ρT < (27/124)², also when it is less than twice the
+    # non-private one (ρ = 0.01: threshold T* = 4.74; at T = 3 the ratio is √(4.74/3) ≈ 1.26 < 2)
+    Tstar = (27 / 124) ** 2 / 0.01
+    dom = B("003-thm17").privacy_dominates([3.0, 0.9 * Tstar, 1.1 * Tstar, 100.0], ctx2, bud2)
+    np.testing.assert_array_equal(dom, [True, True, False, False])
 
 
 @pytest.mark.parametrize("alpha,eps,expected", [(2, 1.0, 2.93e4), (2, 0.1, 3.08e4), (10, 0.01, 4.37e4)])

@@ -758,6 +758,11 @@ class Thm17(_Finite):
                 out.append(f"needs ρ ≤ 1 (got ρ = {own.rho:g}); for ρ > 1 only the non-private term holds")
         return out
 
+    def privacy_dominates(self, T, ctx, budget=None):
+        """Max-type bound: the private term √((K−1)/ρ)/124 is the larger one iff the privacy cost is > 0
+        (the base-class test 'privacy cost > non-private part' would need it to be twice as large)."""
+        return self.evaluate(T, ctx, budget).privacy_cost > 0
+
     def terms(self, T, ctx, budget):
         K = float(ctx["K"])
         npv = np.sqrt(T * (K - 1)) / 27
