@@ -169,6 +169,19 @@ def test_general_vs_optimisation_and_bernoulli():
         assert d_epsilon_general([0, 1], [1 - x, x], [1 - y, y], e) == pytest.approx(v, rel=1e-10, abs=1e-15)
 
 
+
+def test_general_matches_bernoulli_closed_form_at_extreme_eps():
+    # two-point supports reduce to the Bernoulli d_eps (independent closed form); large eps used to break the
+    # bisection on ln c in [-eps/2, eps/2] (d_eps_general(.., 1e300) returned ~2e299 instead of kl)
+    rng = np.random.default_rng(11)
+    for e in (1e-5, 1.0, 100.0, 1e5, 1e15, 1e300):
+        for _ in range(40):
+            x, y = rng.uniform(0.01, 0.99, size=2)
+            v = d_epsilon_general([0, 1], [1 - x, x], [1 - y, y], e)
+            assert v == pytest.approx(d_epsilon(x, y, e), rel=1e-6, abs=1e-14)
+    # P with mass outside supp Q: the mass must move (TV 1/2), and R = Q is then free of KL cost
+    assert d_epsilon_general([0, 0.5, 1], [0.2, 0.3, 0.5], [0.5, 0.5, 0.0], 1e300) == pytest.approx(5e299)
+
 def test_validation():
     for bad in [(1.5, 0.5, 1.0), (0.5, -0.1, 1.0), (float("nan"), 0.5, 1.0), (0.3, 0.5, -1.0), (0.3, 0.5, 0.0),
                 (0.3, 0.5, float("nan"))]:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import mpmath
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -78,7 +80,23 @@ def test_gaussian_kl():
     assert kl_gaussian(m1, m2, s1, s2) == pytest.approx(ref, rel=1e-9)
     with pytest.raises(InputError):
         kl_gaussian(0, 1, -1.0)
+    # ratio s1/s2 underflows: ln(s2/s1) + (s1²/s2² − 1)/2 = 600 ln 10 − 1/2, no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert kl_gaussian(0.0, 0.0, 1e-300, 1e300) == pytest.approx(600 * np.log(10) - 0.5, rel=1e-14)
 
+
+
+def test_kl_ucb_lcb_extreme_inputs_give_no_warning():
+    # subnormal x or huge levels make the Newton slope underflow. The true roots lie beyond double range:
+    # kl(x, q) >= x ln(x/q) - x forces q <= x e^{1 - level/x} (< 1e-308 here) for the LCB, and
+    # kl(x, q) >= (1-x) ln((1-x)/(1-q)) - (1-x) forces 1 - q <= (1-x) e^{1 - level/(1-x)} for the UCB.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for x, level in [(1e-320, 1.0), (1e-17, 1e300), (1e-200, 1e300)]:
+            assert x * math.exp(1 - level / x) == 0.0 and kl_lcb(x, level) == 0.0
+        x = 1 - 1e-10
+        assert kl_ucb(x, 1e300) == 1.0
 
 def test_validation_rejects_nan_and_range():
     for f, args in [(kl_bernoulli, (1.5, 0.5)), (kl_bernoulli, (np.nan, 0.5)), (kl_ucb, (0.3, -1.0)),

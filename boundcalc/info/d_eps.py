@@ -216,8 +216,8 @@ def d_epsilon_general(p_support, p_weights, q_weights, epsilon, return_minimiser
 
     R ranges over all distributions on the support (sheet §2.2 [UNC]: whether R is restricted to M_a is
     not recoverable; here it is not). The KKT conditions of this convex problem give
-    r_i = clip(p_i, c q_i e^{-eps/2}, c q_i e^{eps/2}) with the scalar c fixed by sum r = 1; c is found by
-    bisection on ln c in [-eps/2, eps/2] and then solved exactly on the identified active set.
+    r_i = clip(p_i, c q_i e^{-eps/2}, c q_i e^{eps/2}) with the scalar c fixed by sum r = 1; w = ln c - eps/2
+    is found by bisection in [-eps, 0] and then solved exactly on the identified active set.
     The value depends on the weights only (TV and KL do not see the support points). For a two-point
     support this reduces to the Bernoulli d_eps. Returns the value (and R if return_minimiser).
     """
@@ -235,36 +235,43 @@ def d_epsilon_general(p_support, p_weights, q_weights, epsilon, return_minimiser
     e = float(_check_eps(epsilon, allow_inf=False))
     pos = q > 0
 
-    def r_of(lc):
-        with np.errstate(over="ignore"):
-            lo_ = np.where(pos, q * np.exp(lc - e / 2), 0.0)
-            hi_ = np.where(pos, q * np.exp(lc + e / 2), 0.0)
+    # r_i = clip(p_i, q_i e^w, q_i e^{w + eps}) with w = ln c - eps/2 the lower end of the window. Bisection
+    # on w (not on ln c): the answer w is O(ln(p/q)) even when eps is huge, so w and the active sets stay
+    # exact in floating point (centering at ln c loses every digit of ln c next to eps/2 = 5e299).
+    def r_of(w):
+        with np.errstate(over="ignore", invalid="ignore"):  # q = 0 times e^{w+eps} = inf: masked by where
+            lo_ = np.where(pos, q * np.exp(w), 0.0)
+            hi_ = np.where(pos, q * np.exp(w + e), 0.0)
         return np.clip(p, lo_, hi_), lo_, hi_
 
-    a, b = -e / 2, e / 2
-    for _ in range(200):
+    a, b = -e, 0.0  # sum r <= sum q e^{w + eps} = 1 at w = -eps;  sum r >= sum q e^w = 1 at w = 0
+    for _ in range(2200):  # to float convergence (from width 1e300 to one ulp takes ~2100 halvings)
         m = 0.5 * (a + b)
         if m == a or m == b:
             break
-        if r_of(m)[0].sum() < 1.0:
+        tot = r_of(m)[0].sum()
+        if abs(tot - 1.0) <= 8e-16 * p.size:  # inside the flat stretch where sum r = 1: stop there (for large
+            a = b = m  # eps the stretch is [max ln(p/q) - eps, min ln(p/q)]; its ends lose w's digits)
+            break
+        if tot < 1.0:
             a = m
         else:
             b = m
-    lc = 0.5 * (a + b)
-    r, lo_, hi_ = r_of(lc)
-    # exact solve on the active set: c (e^{-e/2} sum_low q + e^{e/2} sum_high q) = 1 - sum_free p
+    w = 0.5 * (a + b)
+    r, lo_, hi_ = r_of(w)
+    # exact solve on the active set: e^w (sum_low q + e^eps sum_high q) = 1 - sum_free p
     low = pos & (p < lo_)
     high = pos & (p > hi_)
     free = pos & ~low & ~high
     den_terms = []
     if low.any():
-        den_terms.append(np.log(q[low].sum()) - e / 2)
+        den_terms.append(np.log(q[low].sum()))
     if high.any():
-        den_terms.append(np.log(q[high].sum()) + e / 2)
+        den_terms.append(np.log(q[high].sum()) + e)
     rest = 1.0 - p[free].sum()
     if den_terms and rest > 0:
-        lc2 = np.log(rest) - np.logaddexp.reduce(den_terms)
-        r2, lo2, hi2 = r_of(lc2)
+        w2 = np.log(rest) - np.logaddexp.reduce(den_terms)
+        r2, lo2, hi2 = r_of(w2)
         if np.array_equal(low, pos & (p < lo2)) and np.array_equal(high, pos & (p > hi2)):
             r = r2
     r = r / r.sum()
