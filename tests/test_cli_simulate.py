@@ -84,3 +84,98 @@ def test_algorithms_listing():
     assert "001" in dp["source"] and dp["notion"] == "pure"
     t = _run(["algorithms"])
     assert t.exit_code == 0 and "AdaC-UCB" in t.stdout
+
+
+# -- linear, contextual and GLM algorithms ------------------------------------------------------------------------
+def _json(args):
+    r = _run(["simulate", *args, "--json"])
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)
+
+
+def _direct(alg, env, T, runs, seed, n_cp=12):
+    """The same simulation through the engine directly (independent of the CLI's option handling)."""
+    from boundcalc.montecarlo import log_checkpoints, run
+
+    return run(alg, env, T, runs, seed=seed, checkpoints=log_checkpoints(T, n_cp), block_runs=50)
+
+
+def test_simulate_linear_adac_gope_pseudo_regret_identity():
+    from boundcalc.envs.linear import make_linear_env
+
+    d = _json(["--algo", "adac-gope", "--rho", "0.5", "--T", "3000", "--runs", "6", "--seed", "1"])
+    assert d["inputs"]["setting"] == "linear" and d["inputs"]["env"] == "zcdp-linear[seed=3]"  # setting's default
+    env = make_linear_env("zcdp-linear", seed=3)
+    assert sum(d["pulls_mean"]) == pytest.approx(3000)
+    # pseudo-regret sum_a Delta_a E N_a with the gaps recomputed from the instance (actions, theta*)
+    means = env.actions @ env.theta
+    assert sum((means.max() - m) * n for m, n in zip(means, d["pulls_mean"])) == pytest.approx(d["regret_mean"])
+    lo, hi = d["regret_ci"]
+    assert lo <= d["regret_mean"] <= hi and d["checkpoints"][-1]["t"] == 3000
+
+
+def test_simulate_contextual_linucb_dgs_matches_engine_and_seed():
+    from boundcalc.algorithms.contextual.linucb import LinUCBDGS
+    from boundcalc.envs.contextual import make_contextual_env
+
+    args = ["--algo", "LinUCB-DGS", "--epsilon", "1", "--delta", "0.1", "--env", "dgs-synthetic", "--param", "lam=2",
+            "--T", "300", "--runs", "5", "--seed", "7"]
+    d = _json(args)
+    assert d["inputs"]["params"]["lam"] == 2 and d["inputs"]["budget"] == {"notion": "approx", "epsilon": 1.0,
+                                                                           "delta": 0.1}
+    res = _direct(LinUCBDGS(1.0, 0.1, lam=2.0), make_contextual_env("dgs-synthetic", seed=3), 300, 5, 7)
+    assert [c["mean"] for c in d["checkpoints"]] == pytest.approx(res.mean().tolist(), rel=1e-12)
+    assert d["regret_mean"] == pytest.approx(float(res.mean()[-1]), rel=1e-12)
+    assert _json(args)["checkpoints"] == d["checkpoints"]  # same seed, same numbers
+    other = _json([*args[:-1], "8"])
+    assert other["checkpoints"] != d["checkpoints"]
+
+
+def test_simulate_glm_ldp_sgd_matches_engine():
+    from boundcalc.algorithms.glm.ldp import LDPSGD
+    from boundcalc.envs.glm import make_glm_env
+
+    d = _json(["--algo", "ldp-sgd", "--ldp-epsilon", "2", "--T", "400", "--runs", "4", "--seed", "2"])
+    assert d["inputs"]["setting"] == "glm" and d["inputs"]["env"].startswith("ldp-single")
+    assert d["simulation"] == "step" and d["pulls_mean"] == []
+    res = _direct(LDPSGD(2.0), make_glm_env("ldp-single", seed=3), 400, 4, 2)
+    assert d["regret_mean"] == pytest.approx(float(res.mean()[-1]), rel=1e-12)
+    lo, hi = res.ci()
+    assert d["regret_ci"] == pytest.approx([float(lo[-1]), float(hi[-1])], rel=1e-12)
+
+
+def test_simulate_contextual_plot_overlay_or_note(tmp_path):
+    p = tmp_path / "ctx.png"
+    d = _json(["--algo", "AdaC-OFUL", "--rho", "1", "--T", "500", "--runs", "4", "--plot", str(p)])
+    assert p.exists() and any(c.startswith("003-thm5") for c in d["bound_overlay"]["curves"])
+    q = tmp_path / "dgs.png"
+    d = _json(["--algo", "LinUCB", "--env", "dgs-synthetic", "--T", "200", "--runs", "2", "--plot", str(q)])
+    assert q.exists() and d["bound_overlay"]["curves"] == []
+    assert any("skipped" in n for n in d["bound_overlay"]["notes"])
+
+
+@pytest.mark.parametrize("args", [
+    ["--algo", "AdaC-GOPE", "--rho", "0.1", "--env", "mu2"],  # setting mismatch
+    ["--algo", "DP-IMED", "--epsilon", "1", "--env", "zcdp-linear"],  # setting mismatch
+    ["--algo", "LinUCB-DGS", "--epsilon", "1"],  # (eps, delta) budget incomplete
+    ["--algo", "AdaC-OFUL"],  # budget missing
+    ["--algo", "AdaC-OFUL", "--epsilon", "1"],  # wrong notion
+    ["--algo", "LDP-OLS", "--ldp-epsilon", "1"],  # LDP-OLS needs --ldp-delta
+    ["--algo", "GOPE", "--param", "nope=1"],  # unknown parameter
+    ["--algo", "GOPE", "--param", "delta"],  # malformed
+    ["--algo", "RS-OFUL", "--means", "0.5,0.4"],  # finite-only option
+    ["--algo", "LDP-SGD", "--ldp-epsilon", "1", "--T", "1e6", "--runs", "100"],  # per-step guard
+])
+def test_simulate_other_settings_bad_input_exit_2_one_line(args):
+    r = _run(["simulate", *args] + ([] if "--T" in args else ["--T", "100", "--runs", "2"]))
+    assert r.exit_code == 2, r.output
+    err = r.stderr.strip()
+    assert len(err.splitlines()) == 1 and err.startswith("boundcalc: error:")
+
+
+def test_algorithms_lists_every_setting():
+    d = json.loads(_run(["algorithms", "--json"]).stdout)
+    by = {a["name"]: a for a in d["algorithms"]}
+    assert {a["setting"] for a in d["algorithms"]} == {"finite", "linear", "contextual", "glm"}
+    assert by["LinUCB-DGS"]["notion"] == "approx" and by["LinUCB-DGS"]["budget"] == "--epsilon and --delta"
+    assert by["LDP-OLS"]["simulation"] == "step" and by["AdaC-GOPE"]["simulation"] == "episode"

@@ -46,3 +46,30 @@ def test_check_linear_table():
     r = runner.invoke(app, ["regret", "--setting", "linear", "--rho", "0.1", "--T", "2e4", "--check", "--runs", "20"])
     assert r.exit_code == 0, r.output
     assert "against simulation" in r.stdout and "AdaC-GOPE" in r.stdout
+
+
+def _checked(args):
+    r = runner.invoke(app, ["regret", *args, "--check", "--json"])
+    assert r.exit_code == 0, r.output
+    return {b["id"]: b for b in json.loads(r.stdout)["bounds"]}
+
+
+def test_check_glm_rows_get_empirical():
+    rows = _checked(["--setting", "glm", "--ldp-epsilon", "1", "--ldp-delta", "0.01", "--T", "1e3", "--runs", "8"])
+    for bid in ("002-thm3.1-ols", "002-thm3.1-sgd", "002-thm3.3-sgd"):
+        e = rows[bid]["empirical"]
+        assert e["runs"] == 8 and e["T"] == 1000 and e["ci"][0] <= e["mean"] <= e["ci"][1], (bid, e)
+        assert e["verdict"] in ("held", "inconclusive", "violated (significant)") or "not a refutation" in e["verdict"]
+        # regret is at most T times the largest gap of the linear link on the unit sphere (2 ||theta*||)
+        assert 0 <= e["mean"] <= 2 * 1000
+    # one simulation per algorithm, shared by its forms
+    assert rows["002-thm3.1-sgd"]["empirical"]["mean"] == rows["002-thm3.3-sgd"]["empirical"]["mean"]
+
+
+def test_check_contextual_linucb_dgs_gets_empirical():
+    rows = _checked(["--setting", "contextual", "--epsilon", "1", "--delta", "0.1", "--T", "500", "--runs", "6"])
+    for bid in ("004-thm3", "004-thm3-corrected"):
+        e = rows[bid]["empirical"]
+        assert "mean" in e and e["runs"] == 6 and e["ci"][0] <= e["mean"] <= e["ci"][1], (bid, e)
+        # the bound (as stated: > 7e3 at T = 500) exceeds T times the largest gap of any realistic decision set
+        assert e["verdict"] == "held" and e["mean"] < rows[bid]["value"]
