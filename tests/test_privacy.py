@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+import mpmath
+
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
@@ -131,6 +133,23 @@ def test_pure_to_rdp_exact_is_randomised_response(eps, a):
     assert ex <= c.pure_to_rdp(eps, a) + 1e-12
     assert c.pure_to_rdp(eps, a) == pytest.approx(min(eps, a * eps * eps / 2))
 
+
+
+@pytest.mark.parametrize("eps", [1e-300, 1e-20, 1e-6, 19.0, 25.0, 800.0, 1e300])
+@pytest.mark.parametrize("a", [1.5, 2.0, 50.0, 1e6])
+def test_pure_to_rdp_exact_extreme_eps_vs_mpmath(eps, a):
+    # randomised-response divergence at 60 digits; the float log-sum-exp form cancelled to 0 below eps ~ 1e-8
+    with mpmath.workdps(60):
+        E, A = mpmath.mpf(eps), mpmath.mpf(a)
+        ref = mpmath.log((mpmath.exp(A * E) + mpmath.exp((1 - A) * E)) / (1 + mpmath.exp(E))) / (A - 1)
+    assert c.pure_to_rdp_exact(eps, a) == pytest.approx(float(ref), rel=1e-10)
+
+
+def test_rdp_to_pure_calibration_tiny_level():
+    # eps_0-DP => (alpha, ~alpha eps_0^2/2)-RDP, so the largest eps_0 for level tau << 1 is ~ sqrt(2 tau/alpha)
+    for tau in (1e-300, 1e-40, 1e-12):
+        e0 = c.rdp_to_pure_calibration(2.0, tau)
+        assert e0 == pytest.approx(math.sqrt(tau), rel=1e-6)
 
 def test_pure_to_approx_delta_is_hockey_stick_of_rr():
     for eps in [0.1, 1.0, 4.0]:

@@ -104,7 +104,8 @@ def pure_to_rdp(epsilon, alpha):
     Bun & Steinke 2016, Prop. 1.4 read at order α). Vectorised."""
     e = _pos("epsilon", epsilon)
     a = _alpha("alpha", alpha)
-    return np.minimum(e, 0.5 * a * np.square(e))
+    with np.errstate(over="ignore"):  # αε²/2 = inf for ε ~ 1e300: the min is then ε
+        return np.minimum(e, 0.5 * a * np.square(e))
 
 
 def pure_to_rdp_exact(epsilon, alpha):
@@ -115,13 +116,36 @@ def pure_to_rdp_exact(epsilon, alpha):
 
     (Bun & Steinke 2016, Prop. 3.3; randomised response row of Mironov 2017, Table II; every ε-DP pair is
     a post-processing of randomised response, Kairouz, Oh & Viswanath 2015, Thm 2.1). Always ≤
-    ``pure_to_rdp``. Vectorised; computed in log space.
+    ``pure_to_rdp``. Vectorised.
+
+    Evaluated as [ln cosh((α − ½)ε) − ln cosh(ε/2)] / (α − 1) (the same expression: both numerator and
+    denominator above are 2e^{ε/2} cosh(·)), with ln cosh x = log1p(2 sinh²(x/2)) for x < 20, so that small
+    ε keeps its relative accuracy (≈ αε²/2; the log-sum-exp difference cancels to 0 below ε ≈ 1e-8, which
+    made ``rdp_to_pure_calibration`` return ε₀ ≈ 3e-17 for an RDP level of 1e-300), and the large-x form
+    x − ln 2 + log1p(e^{−2x}) with the leading terms combined analytically (no overflow at αε ~ 1e300).
     """
     e = np.asarray(_pos("epsilon", epsilon), dtype=float)
     a = np.asarray(_alpha("alpha", alpha), dtype=float)
-    num = np.logaddexp(a * e, (1.0 - a) * e)
-    den = np.logaddexp(0.0, e)
-    out = (num - den) / (a - 1.0)
+    e, a = np.broadcast_arrays(e, a)
+    B = 0.5 * e  # ln cosh(B)
+    with np.errstate(over="ignore", invalid="ignore"):
+        A = (a - 0.5) * e  # ln cosh(A), A > B
+        am1 = a - 1.0
+
+        def small(x):
+            return np.log1p(2.0 * np.sinh(0.5 * np.minimum(x, 20.0)) ** 2)
+
+        def tail(x):  # ln cosh x − (x − ln 2)
+            return np.log1p(np.exp(-2.0 * x))
+
+        both_small = A < 20.0
+        d_small = (small(A) - small(B)) / am1
+        # A ≥ 20 > B:  [A − ln 2 + tail(A) − lncosh(B)]/(α−1), with A/(α−1) = ε(1 + 1/(2(α−1)))
+        d_mixed = e + 0.5 * e / am1 + (tail(A) - math.log(2.0) - small(B)) / am1
+        # A, B ≥ 20:   (A − B)/(α−1) = ε
+        d_big = e + (tail(A) - tail(B)) / am1
+        out = np.where(both_small, d_small, np.where(B < 20.0, d_mixed, d_big))
+    out = np.maximum(out, 0.0)
     return float(out) if out.ndim == 0 else out
 
 
@@ -265,7 +289,7 @@ def zcdp_delta_tight(rho, epsilon, return_alpha: bool = False):
     r = _pos("rho", rho)
     e = _nonneg("epsilon", epsilon)
     logd, a = _minimise_over_alpha(lambda al: _cks_log_delta(al, al * r, e))
-    d = min(1.0, math.exp(logd), _kl_tv_bound(r))
+    d = min(1.0, math.exp(min(logd, 0.0)), _kl_tv_bound(r))  # logd > 709 (ρ ~ 1e300) overflowed math.exp
     return (d, a) if return_alpha else d
 
 
