@@ -126,3 +126,33 @@ def test_lower_below_upper(lower, upper):
         # A documented failure must really happen, and be stated as a caveat of one of the two bounds.
         assert violated, f"{lower.id} vs {upper.id} documented as failing but holds: update the caveat"
         assert any(expected in c for c in lower.caveats + upper.caveats), expected
+
+
+# Which ERRATA items each bound must carry, with ERRATA.md's verdict (transcribed from the table, not from
+# the code): a caveat citing the item must start with that verdict word.
+_ERRATA_REQUIRED = {
+    "003-thm5-paper": [(1, "vacuous"), (11, "proof gap"), (12, "proof gap"), (13, "typo")],
+    "003-thm5-explicit": [(1, "vacuous"), (11, "proof gap"), (12, "proof gap"), (13, "typo")],
+    "000-thm10-paper": [(1, "vacuous"), (3, "proof gap")],
+    "000-thm10-explicit": [(1, "vacuous"), (3, "proof gap")],
+    "003-thm4-paper": [(10, "scaling not shown")],
+    "003-thm4-explicit": [(10, "scaling not shown")],
+    "003-thm9": [(16, "proof gap")],
+    "004-thm3": [(4, "proof gap"), (5, "typo"), (6, "proof gap")],
+    "004-thm3-corrected": [(4, "proof gap"), (5, "typo"), (6, "proof gap")],
+    "002-thm3.1-ols": [(8, "statement violated"), (9, "proof gap")],
+    "002-thm3.3-ols": [(8, "statement violated"), (9, "proof gap")],
+}
+
+
+@pytest.mark.parametrize("bid", sorted(_ERRATA_REQUIRED))
+def test_errata_items_carried_with_their_verdict(bid):
+    import re
+
+    from boundcalc.bounds.registry import get
+
+    b = get(bid)
+    for n, verdict in _ERRATA_REQUIRED[bid]:
+        cites = [c for c in b.caveats if re.search(rf"ERRATA[^)]*\b{n}\b", c)]
+        assert cites, (bid, n)
+        assert any(c.startswith(verdict) for c in cites), (bid, n, verdict, cites)

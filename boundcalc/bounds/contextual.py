@@ -151,7 +151,11 @@ class AdaCOFULPaper(_OFULPaper):
     caveats = (
         _VACUOUS,
         "scaling not shown: the O(.) hides (1+C), (1+lambda), log(1/delta) and 1/sqrt(lam0) >= sqrt(d) "
-        "(zcdp-bandits.md 4.3); the proof's gamma_T step is a proof gap (ERRATA 12)",
+        "(zcdp-bandits.md 4.3)",
+        "proof gap: the proof bounds every gamma_t by gamma_T ('gamma_t increasing'), which fails (ERRATA 12); "
+        "with unspecified constants no number violates the O(.) form (see 003-thm5-corrected)",
+        "proof gap: the proof uses lambda >= 1 (the experiments use 0.1); for lambda < 1 the constant becomes "
+        "(1+C)(1+lambda) + 1 (ERRATA 11)",
         "typo: the good event has probability 1 - 3 delta, stated 1 - delta (ERRATA 13)",
     )
     regime_note = "privacy cost dominates iff rho < d^2 log^2(T)/T; for fixed rho it is polylog against sqrt(T) log T"
@@ -446,14 +450,18 @@ class DGSThm3(BaseBound):
     caveats = (
         "typo: Thm 3 writes log t for log T in the privacy term (max_t log^{1.5} t/sqrt t instead of "
         "log T max_t sqrt(log t/t)); privacy term understated by ≈ 0.52 log T, see 004-thm3-corrected (ERRATA, smaller items)",
-        "proof gap: the burn-in t > 32 log(1/delta)/lam0 for lambda'(t) >= lam0 t/16 needs t lam0^2 ≈ 1.7-2.2e3 "
-        "(ERRATA 4)",
+        "proof gap (about the quoted bound lambda'(t) only): the burn-in t > 32 log(1/delta)/lam0 for "
+        "lambda'(t) >= lam0 t/16 needs t lam0^2 ≈ 1.7-2.2e3; for i.i.d. non-adaptive contexts the real "
+        "lambda_min(A_t) does exceed lam0 t/16 at the paper's threshold (ERRATA 4)",
         "typo: Delta_t <= 32L/lam0 should read 32L/(lam0 t) (ERRATA 5)",
         "proof gap: the privacy proof (Thm 1) counts only the tree nodes containing the changed reward (ERRATA 6); "
-        "the (eps, delta) claim is not shown to fail for the memoised tree, but fails for fresh noise per call (ERRATA 7)",
+        "the (eps, delta) claim is not shown to fail for the memoised tree (delta(1) <= 8e-4), but fails for a "
+        "fresh-noise-per-call reading with exact sensitivities (ERRATA 7)",
         "typo: 1 + T L^2 lam should be 1 + T L^2/lam, the noise scale R is omitted, and the elliptical potential is "
         "misquoted (dgs-contextual.md 7.8); implemented as printed",
-        "the borrowed eigenvalue bound needs Gentile et al.'s variance condition (vacuous for d >= 2, ERRATA 1)",
+        "proof gap: Lemma 1 borrows Gentile et al.'s eigenvalue bound, whose variance condition (adaptive arm choice) "
+        "and unit-norm contexts Assumption 1 omits (dgs-contextual.md 7.3); that condition cannot hold for d >= 2 "
+        "(ERRATA 1, where 'vacuous' is the verdict on seeds 000/003, not on 004's Assumption 1)",
     )
     regime_note = ("privacy cost = noise term + burn-in; both grow like sqrt(T log T) with the non-private term, so the "
                    "ratio does not vanish: privacy dominates iff 3^{1.5} L log(1/zeta)/(e^{1.5} lam0 eps) > "
