@@ -17,7 +17,14 @@ Choices (dgs-contextual.md §0, documented):
   alpha_t = sqrt(lambda + L^2 t) etabar_{t-1} + R sqrt(d log((1 + t L^2/lambda)/zeta)) + sqrt(lambda) S with
   etabar the DERIVED high-probability bound on ||eta|| of 1.4; or a constant (the paper's experiments tune
   one constant for all methods).
-Per-step updates (the estimate changes every step): the loop over t is vectorised across runs.
+* ``noise_mult`` (default 1) multiplies every node's Laplace scale; values other than 1 are deliberately
+  mis-calibrated and exist only to show that the agreement tests have power.
+Per-step updates (the estimate changes every step): ``simulate`` loops over t vectorised across runs (inverse
+kept by Sherman-Morrison, level-indexed memo of tree nodes). ``reference`` is a separate plain single run written
+from the sheet (dgs-contextual.md 1.3, 2 and §0): scalar loop over t and over the K candidate arms, the explicit
+matrix A_t = lambda I + sum x x^T solved directly, the tree kept as a dict of dyadic blocks [s_i, e_i] -> Laplace
+vector, its own sensitivity schedule and noise-norm bound. Both return ``extra["theta_err"]`` =
+||theta^p_{T+1} - theta*|| (runs,), a statistic driven by the privacy noise.
 """
 
 from __future__ import annotations
@@ -91,21 +98,110 @@ class LinUCB(Algorithm):
             theta = np.einsum("nij,nj->ni", A_inv, b + eta_b) + eta
             cum += m.max(axis=1) - m[ridx, a]
             out[:, cps_int == t] = cum[:, None]
-        return out
+        return out, np.linalg.norm(theta - env.theta, axis=1)
 
     def simulate(self, env, T, runs, rng, checkpoints) -> BlockResult:
         T = validate.horizon("T", T)
         runs = validate.count("runs", runs)
         cps = _cps(checkpoints, T)
-        out = self._run(env, T, runs, rng, cps, False)
-        return BlockResult(regret=out, pulls=np.zeros((runs, 0)), episodes=np.full(runs, T), extra={})
+        out, err = self._run(env, T, runs, rng, cps, False)
+        return BlockResult(regret=out, pulls=np.zeros((runs, 0)), episodes=np.full(runs, T), extra={"theta_err": err})
+
+    # -- plain reference (independent code path) ----------------------------------------------------------------
+    def _ref_privacy(self):
+        """(where the tree noise goes: None | "theta" | "b", constant sensitivity or None for the DGS schedule)."""
+        return None, None
+
+    def _ref_sensitivity(self, t: int, T: int, lam0: float) -> float:
+        """Delta_t of seed 004 Lemma 1 with the schedules of dgs-contextual.md §0 (written again from the sheet)."""
+        log2T = math.log2(max(T, 2))
+        dp = self.delta / log2T
+        if self.schedule == "paper":
+            if t > 32 * math.log(1 / dp) / lam0:
+                return min(2 * self.L / self.lam, 32 * self.L / (lam0 * t))
+            return 2 * self.L / self.lam
+        lg = math.log((t + 3) / dp)
+        lprime = lam0 * t / 4 - 8 * lg - 2 * math.sqrt(t * lg)
+        return 2 * self.L / max(self.lam, self.lam + lprime)
 
     def reference(self, env, T, rng, checkpoints) -> BlockResult:
-        """Plain single run (runs = 1); the algorithm updates every step, so it is the same loop with one run."""
+        """Plain single run, written from the sheet independently of ``simulate``.
+
+        Step t: width alpha_t (constant or the DERIVED sqrt(lambda + L^2 t) etabar_{t-1} + R sqrt(d log((1 + t L^2
+        /lambda)/zeta)) + sqrt(lambda) S), play argmax_k <x_k, theta^p> + alpha_t ||x_k||_{A^{-1}} (first maximum),
+        A += x x^T, b += r x, then the tree noise of time t: for each set bit i of t the dyadic block [s, e],
+        e = 2^i floor(t/2^i), s = e - 2^i + 1, holds Laplace noise per coordinate with scale
+        Delta_{e} (or Delta_{max(1, s-1)}) log2(T)/eps, drawn on first use and kept (or drawn at every use when
+        ``memoise=False``); theta^p = A^{-1} b + eta (DGS) or A^{-1}(b + eta) (Private-LinUCB)."""
         T = validate.horizon("T", T)
         cps = _cps(checkpoints, T)
-        out = self._run(env, T, 1, rng, cps, True)
-        return BlockResult(regret=out, pulls=np.zeros((1, 0)), episodes=np.array([T]), extra={})
+        d, K = env.d, env.K
+        where, const = self._ref_privacy()
+        lam0 = None
+        if where is not None:
+            lam0 = env.lambda0 if self.lambda0 is None else self.lambda0
+        log2T = math.log2(max(T, 2))
+        A = self.lam * np.eye(d)
+        b = np.zeros(d)
+        theta_p = np.zeros(d)
+        blocks: dict[tuple[int, int], tuple[np.ndarray, float]] = {}
+        etabar = 0.0
+        regret = np.zeros(T + 1)
+        for t in range(1, T + 1):
+            C = env.contexts(rng, ())
+            if self.alpha == "theory":
+                width = (math.sqrt(self.lam + self.L**2 * t) * etabar
+                         + self.R * math.sqrt(d * math.log((1 + t * self.L**2 / self.lam) / self.zeta))
+                         + math.sqrt(self.lam) * self.S)
+            else:
+                width = float(self.alpha)
+            A_inv = np.linalg.inv(A)
+            a, best = 0, -math.inf
+            for k in range(K):
+                x = C[k]
+                score = float(x @ theta_p) + width * math.sqrt(max(float(x @ A_inv @ x), 0.0))
+                if score > best:
+                    a, best = k, score
+            means = [float(C[k] @ env.theta) for k in range(K)]
+            r = float(env.rewards(np.array(means[a]), rng))
+            x = C[a]
+            A = A + np.outer(x, x)
+            b = b + r * x
+            if where is None:
+                theta_p = np.linalg.solve(A, b)
+            else:
+                eta = np.zeros(d)
+                scales = []
+                i = 0
+                while (1 << i) <= t:
+                    if (t >> i) & 1:
+                        e = (t >> i) << i
+                        s = e - (1 << i) + 1
+                        if self.memoise and (s, e) in blocks:
+                            z, sc = blocks[(s, e)]
+                        else:
+                            at = e if self.scale_at == "end" else max(1, s - 1)
+                            delta_t = const if const is not None else self._ref_sensitivity(at, T, lam0)
+                            sc = self.noise_mult * delta_t * log2T / self.eps
+                            z = rng.laplace(0.0, sc, d)
+                            blocks[(s, e)] = (z, sc)
+                        eta = eta + z
+                        scales.append(sc)
+                    i += 1
+                # DERIVED per-vector bound (dgs-contextual.md 1.4): sqrt(d) sqrt(8 ln(2d/zeta)) max(||b||_2, b_max sqrt(ln(2d/zeta)))
+                lz = math.log(2 * d / self.zeta)
+                bound = math.sqrt(d) * math.sqrt(8 * lz) * max(math.sqrt(sum(v * v for v in scales)),
+                                                               max(scales) * math.sqrt(lz))
+                if where == "theta":
+                    theta_p = np.linalg.solve(A, b) + eta
+                    etabar = bound
+                else:
+                    theta_p = np.linalg.solve(A, b + eta)
+                    etabar = bound / self.lam  # ||A^{-1} eta_b|| <= ||eta_b||/lambda
+            regret[t] = regret[t - 1] + max(means) - means[a]
+        out = np.array([regret[int(math.ceil(c))] for c in cps])[None]
+        return BlockResult(regret=out, pulls=np.zeros((1, 0)), episodes=np.array([T]),
+                           extra={"theta_err": np.array([np.linalg.norm(theta_p - env.theta)])})
 
 
 class _Tree:
@@ -129,8 +225,9 @@ class LinUCBDGS(LinUCB):
 
     def __init__(self, eps: float = 2.0, delta: float = 0.1, lam: float = 1.0, alpha="theory", L: float = 1.0,
                  S: float = 1.0, R: float = 1.0, zeta: float = 0.05, lambda0: float | None = None,
-                 schedule: str = "paper", scale_at: str = "end", memoise: bool = True):
+                 schedule: str = "paper", scale_at: str = "end", memoise: bool = True, noise_mult: float = 1.0):
         super().__init__(lam, alpha, L, S, R, zeta)
+        self.noise_mult = validate.positive("noise_mult", noise_mult)
         self.eps = validate.positive("eps", eps)
         self.delta = validate.open_unit("delta", delta)
         self.lambda0 = None if lambda0 is None else validate.positive("lambda0", lambda0)
@@ -160,7 +257,8 @@ class LinUCBDGS(LinUCB):
     def node_scale(self, i: int, t: int, T: int) -> float:
         e = (t >> i) << i
         s = e - (1 << i) + 1
-        return self.sensitivity(e if self.scale_at == "end" else max(1, s - 1), T) * math.log2(max(T, 2)) / self.eps
+        return (self.noise_mult * self.sensitivity(e if self.scale_at == "end" else max(1, s - 1), T)
+                * math.log2(max(T, 2)) / self.eps)
 
     def _noise(self, tree, t, runs, d, T, rng):
         eta = np.zeros((runs, d))
@@ -180,6 +278,9 @@ class LinUCBDGS(LinUCB):
         etabar = math.sqrt(d) * math.sqrt(8 * lz) * max(math.sqrt((sc**2).sum()), sc.max() * math.sqrt(lz))
         return eta, 0.0, etabar
 
+    def _ref_privacy(self):
+        return "theta", None
+
 
 class PrivateLinUCB(LinUCBDGS):
     """Private LinUCB (Neel & Roth 2018) baseline of seed 004 Sec. 4 in the "paper" calibration of
@@ -193,6 +294,9 @@ class PrivateLinUCB(LinUCBDGS):
 
     def sensitivity(self, t, T):
         return 2 * self.L
+
+    def _ref_privacy(self):
+        return "b", 2 * self.L  # constant L2 sensitivity of b_t for |r| <= 1 (dgs-contextual.md 1.4)
 
     def _noise(self, tree, t, runs, d, T, rng):
         eta_b, _, etabar_b = super()._noise(tree, t, runs, d, T, rng)
