@@ -53,6 +53,8 @@ def test_huge_horizon():
         ("--algo", "nope", "--epsilon", "1"),
         ("--algo", "adac-ucb"),
         ("--algo", "adar-ucb", "--alpha", "0.5", "--rdp-epsilon", "1"),
+        ("--algo", "adac-ucb", "--rho", "1", "--plot", "/nonexistent-dir/s.png"),  # was a FileNotFoundError traceback
+        ("--algo", "adac-ucb", "--rho", "1", "--plot", "s.txtq"),  # was a matplotlib ValueError traceback
     ],
 )
 def test_bad_input_one_line(args):

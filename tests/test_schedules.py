@@ -108,6 +108,16 @@ def test_dp_se_epochs():
     assert s.count <= math.ceil(s.paper_count)
 
 
+
+def test_dp_se_tiny_epsilon_one_epoch_silently():
+    # R_1 = 8 ln(16K/beta)/(eps/2) + ... overflows to inf at eps = 1e-300: one epoch covering all of T, no warning
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        s = S.dp_se(10**15, 10, 1e-300)
+    assert s.count == 1 and s.t_end[-1] == 10**15
+
 def test_oful_approximation_and_paper_bound():
     d, lam, C = 3, 1.0, 1.0
     T = 20000

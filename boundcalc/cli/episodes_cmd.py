@@ -29,8 +29,14 @@ def _plot(sched, path: str) -> None:
     ax.set_title(f"{sched.algo} schedule, T = {sched.T:g}")
     ax.legend()
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    try:
+        fig.savefig(path)
+    except OSError as exc:  # e.g. permission denied: one line, exit 2
+        from ..errors import InputError
+
+        raise InputError("--plot", "a writable FILE.png path", f"{path}: {exc.strerror}") from None
+    finally:
+        plt.close(fig)
 
 
 def episodes(
@@ -75,6 +81,11 @@ def episodes(
         v.positive("--rdp-epsilon", rdp_epsilon, allow_inf=True)
     if max_rows < 2:
         raise InputError("--rows", "an integer >= 2", max_rows)
+    if plot:
+        import os
+
+        if not plot.lower().endswith(".png") or not os.path.isdir(os.path.dirname(os.path.abspath(plot))):
+            raise InputError("--plot", "a FILE.png path in an existing directory", plot)
     sched = schedules.build(key, Tn, epsilon=epsilon, rho=rho, alpha=alpha, rdp_epsilon=rdp_epsilon, d=dn, K=Kn,
                             delta=delta, n1=n1n, ratio=batch_ratio, beta=beta, lam=lam, C=switch_c, lam0=lam0)
     inputs = {"algo": key, "T": Tn, "epsilon": epsilon, "rho": rho, "alpha": alpha, "rdp_epsilon": rdp_epsilon,

@@ -122,7 +122,8 @@ def dp_se_epoch_R(e, K_active: int, epsilon: float, beta: float):
     e = np.asarray(e, dtype=float)
     dl = 2.0 ** (-e)
     a = 32.0 * np.log(8.0 * K_active * e**2 / beta) / dl**2
-    b = 0.0 if math.isinf(epsilon) else 8.0 * np.log(4.0 * K_active * e**2 / beta) / (epsilon * dl)
+    with np.errstate(over="ignore"):  # ε ~ 1e-300: R_e = inf, i.e. one epoch longer than any horizon
+        b = 0.0 if math.isinf(epsilon) else 8.0 * np.log(4.0 * K_active * e**2 / beta) / (epsilon * dl)
     return np.maximum(a, b) + 1.0
 
 
@@ -136,7 +137,8 @@ def dp_se(T, K, epsilon, beta=None) -> Schedule:
     E = 64  # Δ_e = 2^{-e}: 4^64 ≫ 1e18
     e = np.arange(1, E + 1)
     R = np.floor(dp_se_epoch_R(e, K, eps, beta))
-    idx, length, t_end, Rk = truncate(K * R, R, T)
+    with np.errstate(over="ignore"):
+        idx, length, t_end, Rk = truncate(K * R, R, T)  # inf lengths are cut at T by truncate
     scale = np.zeros(idx.size) if math.isinf(eps) else 1.0 / (eps * Rk)
     # DERIVED: Σ_{e≤E} K·32·4^e ln(8K/β) ≥ T gives E ≥ log_4(3T/(32 K ln(8K/β)) + 4) − 1
     paper = max(1.0, math.log(3.0 * T / (32.0 * K * math.log(8.0 * K / beta)) + 4.0, 4) - 1.0)
