@@ -7,7 +7,7 @@ LinUCB-DGS (seed 004 Algs. 1-2), Private-LinUCB.
 * Privacy noise: the summed OFUL noise after l updates has variance l * 2/rho (AdaC) or l * 2 alpha/eps (AdaR)
   per coordinate; the DGS tree noise at time t has variance sum_i 2 b_i^2 over the set bits of t, with
   b_i = Delta_{e_i} log2(T)/eps (seed 004 Alg. 1, block-end scale), Delta from Lemma 1 written here.
-* Mean regret below the registry's upper bounds (vacuous at this reduced scale; one-sided sanity check).
+* Mean regret below the registry's upper bounds (above the trivial bound at this reduced scale, so uninformative; one-sided sanity check).
 """
 
 import math

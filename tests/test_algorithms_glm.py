@@ -12,7 +12,7 @@
   during the warm-up; the vectorised simulation and the separate scalar reference agree (two-sample KS on the
   regret and per-arm estimation error, Welch on the pulls of the eliminable arm, each at alpha = 1e-3; 150 reference
   runs against 2000 simulated), and the same tests reject a simulation with mis-scaled noise (power).
-  Theorem 4.1's registry bounds are vacuous at any testable scale (they exceed the trivial 2T, checked here),
+  Theorem 4.1's registry bounds are uninformative at any testable scale (they exceed the trivial 2T, checked here),
   so the regret test is a labelled one-sided sanity check against the uniformly random policy.
 """
 
@@ -217,8 +217,8 @@ def test_multi_warmup_round_robin_and_elimination():
     assert np.all(res.pulls == s0)
 
 
-def test_multi_regret_sanity_bounds_vacuous():
-    """Thm 4.1 (all registered forms) is vacuous here: it exceeds the trivial bound 2T (per-round mu-gap <= 2 for
+def test_multi_regret_sanity_bounds_above_trivial():
+    """Thm 4.1 (all registered forms) is uninformative here (not ERRATA's "vacuous"): it exceeds the trivial bound 2T (per-round mu-gap <= 2 for
     ||x|| <= 1, ||theta_i|| <= 1). One-sided sanity check instead (labelled): private Algorithm 2 with OLS beats the
     uniformly random policy, and the non-private limits beat the private runs."""
     registry = pytest.importorskip("boundcalc.bounds.registry")
@@ -230,7 +230,7 @@ def test_multi_regret_sanity_bounds_vacuous():
     ctx = registry.make_context("glm", {"K": env.K, "d": env.d, "h_sub": 0.4}, budget=b)
     for alg in (LDPOLSMulti(), LDPSGDMulti()):
         for bid in alg.bound_ids:
-            assert registry.get(bid).evaluate(np.array([float(T)]), ctx, b).value[0] > 2 * T  # vacuous
+            assert registry.get(bid).evaluate(np.array([float(T)]), ctx, b).value[0] > 2 * T  # above the trivial bound
     X = env.contexts(np.random.default_rng(9), (200000,))
     m = X @ env.thetas.T
     random_regret = T * (m.max(axis=1) - m.mean(axis=1)).mean()  # uniform random policy, independent MC
