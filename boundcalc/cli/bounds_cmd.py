@@ -49,6 +49,19 @@ def _load_actions(path: str):
     return arr
 
 
+def trivial_regret_per_step(setting: str, ctx):
+    """Largest possible regret per round on the instance (an upper bound above T·this says nothing), or None."""
+    import numpy as np
+
+    if setting == "finite":
+        return float(ctx["Delta_max"])
+    if setting == "linear":
+        return float(np.max(ctx["gaps"]))
+    if setting == "contextual" and ctx.get("L") is not None and ctx.get("S") is not None:
+        return 2.0 * float(ctx["L"]) * float(ctx["S"])  # |<x, θ>| <= L S for ||x|| <= L, ||θ|| <= S
+    return None
+
+
 def rows_for(setting: str, budget, T, overrides: dict):
     """Evaluate every registered bound of ``setting`` at horizons T for the user's budget (pure function)."""
     import numpy as np
@@ -82,6 +95,9 @@ def rows_for(setting: str, budget, T, overrides: dict):
             ]
             last = row["values"][-1]
             row.update(value=last["value"], nonprivate=last["nonprivate"], privacy_cost=last["privacy_cost"])
+            per_step = trivial_regret_per_step(setting, ctx)
+            row["trivial_bound"] = None if per_step is None else per_step * last["T"]
+            row["informative"] = not (b.is_upper and per_step is not None and last["value"] >= per_step * last["T"])
             if b.notion == "none":
                 row["regime"] = "non-private"
             elif bool(b.privacy_dominates(val.T[-1:], ctx, own)[-1]):
@@ -108,7 +124,7 @@ def _render_rows(ctx, rows, T, budget):
         t.add_column(col, **kw)
     for r in rows:
         if r["applicable"]:
-            regime = r["regime"].split(" (")[0]
+            regime = r["regime"].split(" (")[0] + ("" if r.get("informative", True) else "; uninformative ≥ T·max gap")
             t.add_row(r["id"], r["algorithm"] or "(any)", r["kind"], r["form"], common.fmt(r["value"]),
                       common.fmt(r["nonprivate"]), common.fmt(r["privacy_cost"]), regime)
     con.print(t)
