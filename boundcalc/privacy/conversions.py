@@ -100,8 +100,11 @@ def pure_to_zcdp(epsilon):
 
 
 def pure_to_rdp(epsilon, alpha):
-    """ε-DP implies (α, min(ε, αε²/2))-RDP (Mironov 2017, Prop. 3 item "ε-DP is (α, ε)-RDP" and
-    Bun & Steinke 2016, Prop. 1.4 read at order α). Vectorised."""
+    """ε-DP implies (α, min(ε, αε²/2))-RDP. Vectorised.
+
+    The ε part: ε-DP is (∞, ε)-RDP (Mironov 2017, §III, "ε-DP is (∞, ε)-RDP") and D_α is nondecreasing in α
+    (van Erven & Harremoës 2014, Thm 3). The αε²/2 part: ε-DP ⇒ ε²/2-zCDP (Bun & Steinke 2016, Prop. 1.4),
+    which is (α, αε²/2)-RDP at every order α (Bun & Steinke 2016, Def. 1.1)."""
     e = _pos("epsilon", epsilon)
     a = _alpha("alpha", alpha)
     with np.errstate(over="ignore"):  # αε²/2 = inf for ε ~ 1e300: the min is then ε
