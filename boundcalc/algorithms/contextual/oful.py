@@ -17,9 +17,11 @@ data-free at run time, zcdp-bandits.md 4.2); lambda0 defaults to ``env.lambda0``
 (update at every step). Non-private baselines are the rho -> inf limits (no noise, gamma = 0).
 
 Simulation: inside an episode the parameters are fixed, so a whole chunk of steps is scored at once for
-all runs (batched matrix products); the first step whose log det passes the switching threshold is found
-from cumulative outer products, the runs that switch are updated and the rest of their chunk re-scored.
-Per-step Python loops appear only in ``reference``.
+all runs (one GEMM per run against [V_tau^{-1} | theta_tilde | theta*]); log det V_t is nondecreasing, so
+only the chunk end is tested, and for the runs that pass the threshold the first such step is found from
+cumulative outer products (direct for short chunks, bisection for long ones); the runs that switch are
+updated and the rest of their chunk re-scored. Chunks grow with t (switches become rarer, ~t log(1+C)/d
+apart) up to a memory cap. Per-step Python loops appear only in ``reference``.
 """
 
 from __future__ import annotations
@@ -102,25 +104,26 @@ class RSOFUL(Algorithm):
         cum = np.zeros(runs)
         cps_int = np.ceil(cps).astype(np.int64)
         out = np.zeros((runs, cps.size))
-        B = int(max(4, min(256, 2_000_000 // max(1, runs * K * d))))
+        # chunk length: bounded by memory (~B * runs * K * d context entries) and by the expected time to the
+        # next switch (log det V_t grows like d log t, so switches come every ~t log(1+C)/d steps): short
+        # chunks early (frequent switches, little re-scoring), long ones later (little Python overhead)
+        B_max = int(max(4, min(1024, 400_000 // max(1, runs * K * d))))
         if self.C == 0.0:
-            B = min(B, 16)
+            B_max = min(B_max, 8)
+        every = np.arange(runs)
         t0 = 0
         while t0 < T:
-            Bc = min(B, T - t0)
+            Bc = min(B_max, max(4, t0 // 8), T - t0)
             X = env.contexts(rng, (runs, Bc))  # (runs, Bc, K, d)
-            M = X @ env.theta  # (runs, Bc, K)
-            best = M.max(axis=2)
+            M = None  # true means <theta*, x>, (runs, Bc, K): from the first scoring GEMM of the chunk
             chosen_mean = np.zeros((runs, Bc))
             pos = np.zeros(runs, dtype=np.int64)
-            steps = np.arange(Bc)
-            while True:
-                live = np.flatnonzero(pos < Bc)
-                if live.size == 0:
-                    break
+            live = every
+            while live.size:
+                ix = slice(None) if live.size == runs else live  # views (no copies) while every run is live
                 # switching test at the start of step pos (V = V_{t-1})
-                _, ld = np.linalg.slogdet(V[live])
-                sw = live[ld > logdet_tau[live] + thr]
+                _, ld = np.linalg.slogdet(V[ix])
+                sw = live[ld > logdet_tau[ix] + thr]
                 if sw.size:
                     n_upd[sw] += 1
                     if self.noise_var > 0:
@@ -132,30 +135,70 @@ class RSOFUL(Algorithm):
                     tau = t0 + pos[sw]  # number of steps observed
                     lmin = np.linalg.eigvalsh(V[sw])[:, 0] if self.denominator == "eigen" else None
                     bt[sw] = self.beta(tau, d) + self.gamma_over_sqrt(tau, n_upd[sw], d, T, lam0, lmin)
-                # score the rest of the chunk with fixed parameters
-                Xl = X[live]
-                score = Xl @ theta[live][:, None, :, None]  # (n, Bc, K, 1)
-                score = score[..., 0]
-                quad = ((Xl @ Vinv_tau[live][:, None]) * Xl).sum(axis=-1)
-                score += bt[live][:, None, None] * np.sqrt(np.maximum(quad, 0.0))
-                a = np.argmax(score, axis=2)  # (n, Bc)
-                xa = np.take_along_axis(Xl, a[:, :, None, None], axis=2)[:, :, 0, :]  # (n, Bc, d)
-                mask = steps[None, :] >= pos[live][:, None]
-                xa = xa * mask[:, :, None]
-                cumV = V[live][:, None] + np.cumsum(xa[:, :, :, None] * xa[:, :, None, :], axis=1)  # V_{t} after step
-                ldc = np.linalg.slogdet(cumV)[1]  # (n, Bc)
-                trig = (ldc > logdet_tau[live][:, None] + thr) & mask
-                # accepted steps: pos .. j where j is the first triggering step (the next step switches)
-                j = np.where(trig.any(axis=1), np.argmax(trig, axis=1), Bc - 1)
-                acc = mask & (steps[None, :] <= j[:, None])
-                ma = np.take_along_axis(M[live], a[:, :, None], axis=2)[:, :, 0]
-                chosen_mean[live] = np.where(acc, ma, chosen_mean[live])
+                # score the rest of the chunk (steps p0..Bc-1) with fixed parameters: one GEMM per run
+                p0 = int(pos[ix].min())
+                Xl = X[ix, p0:]  # (n, Bp, K, d)
+                n, Bp = Xl.shape[0], Xl.shape[1]
+                Xf = Xl.reshape(n, Bp * K, d)
+                # one GEMM per run: X [V_tau^{-1} | theta_tilde (| theta* on the chunk's first pass)]
+                cols = [Vinv_tau[ix], theta[ix][:, :, None]]
+                if M is None:  # first pass of the chunk: every run, every step
+                    cols.append(np.broadcast_to(env.theta[:, None], (n, d, 1)))
+                Y = Xf @ np.concatenate(cols, axis=2)
+                if M is None:
+                    M = Y[:, :, d + 1].reshape(runs, Bc, K)
+                quad = np.einsum("nkd,nkd->nk", Xf, Y[:, :, :d])  # ||x||^2_{V_tau^{-1}}
+                score = Y[:, :, d] + bt[ix][:, None] * np.sqrt(np.maximum(quad, 0.0))
+                a = np.argmax(score.reshape(n, Bp, K), axis=2)  # (n, Bp), lowest index on ties
+                flat = np.arange(0, n * Bp * K, K).reshape(n, Bp) + a  # chosen vector's row in Xf
+                xa = Xf.reshape(n * Bp * K, d)[flat]  # (n, Bp, d)
+                steps = np.arange(p0, Bc)
+                lim = logdet_tau[ix] + thr
+                mask = None
+                if live.size < runs or p0 > 0 or np.any(pos[ix] > p0):
+                    mask = steps[None, :] >= pos[ix][:, None]
+                    xa *= mask[:, :, None]
+                # log det is nondecreasing along the chunk: test the chunk end, and locate the first step
+                # whose V_t passes the threshold (the next step switches) only for the runs that pass it
+                dV = np.matmul(xa.transpose(0, 2, 1), xa)
+                V_end = V[ix] + dV
+                hit = np.flatnonzero(np.linalg.slogdet(V_end)[1] > lim)
+                j = np.full(n, Bc - 1)
+                if hit.size:
+                    xh = xa[hit]
+                    cumV = V[live[hit]][:, None] + np.cumsum(xh[:, :, :, None] * xh[:, :, None, :], axis=1)
+                    limh = lim[hit]
+                    if Bp <= 32:
+                        trig = np.linalg.slogdet(cumV)[1] > limh[:, None]  # (h, Bp), V_t after each step
+                        first = np.where(trig.any(axis=1), np.argmax(trig, axis=1), Bp - 1)
+                    else:  # bisection on the nondecreasing log det (steps before pos add nothing)
+                        hi_ok = np.linalg.slogdet(cumV[:, -1])[1] > limh
+                        lo = np.zeros(hit.size, dtype=np.int64)
+                        hi = np.full(hit.size, Bp - 1)
+                        while np.any(lo < hi):
+                            mid = (lo + hi) // 2
+                            up = np.linalg.slogdet(cumV[np.arange(hit.size), mid])[1] > limh
+                            hi = np.where(up, mid, hi)
+                            lo = np.where(up, lo, mid + 1)
+                        first = np.where(hi_ok, hi, Bp - 1)
+                    j[hit] = first + p0
+                ma = M[ix, p0:].reshape(n * Bp * K)[flat]
                 r = env.rewards(ma, rng)
-                xr = xa * acc[:, :, None]
-                b[live] += np.einsum("nbd,nb->nd", xr, r)
-                V[live] += np.einsum("nbd,nbe->nde", xr, xr)
-                pos[live] = j + 1
-            reg_steps = best - chosen_mean
+                if hit.size == 0 and mask is None:  # every step of the chunk accepted for every run
+                    chosen_mean[ix, p0:] = ma
+                    b[ix] += np.einsum("nbd,nb->nd", xa, r)
+                    V[ix] = V_end
+                else:
+                    acc = steps[None, :] <= j[:, None]
+                    if mask is not None:
+                        acc &= mask
+                    chosen_mean[ix, p0:] = np.where(acc, ma, chosen_mean[ix, p0:])
+                    xr = xa * acc[:, :, None]
+                    b[ix] += np.einsum("nbd,nb->nd", xr, r)
+                    V[ix] += np.matmul(xr.transpose(0, 2, 1), xr)
+                pos[ix] = j + 1
+                live = live[pos[live] < Bc]
+            reg_steps = M.max(axis=2) - chosen_mean
             creg = cum[:, None] + np.cumsum(reg_steps, axis=1)
             inside = (cps_int > t0) & (cps_int <= t0 + Bc)
             if inside.any():
