@@ -1,4 +1,6 @@
-"""The bound interface: one object per theorem, carrying its metadata, formula and evaluation.
+"""The bound interface: one object per Theorem (or Lemma, Corollary, Eq.), with metadata, formula and evaluation.
+
+Each subclass names its source in ``source`` (seed file and Theorem/Eq. number) and in its docstring.
 
 Like scipy.stats gives every distribution the same methods, every bound has the same ones:
 ``conditions(ctx)`` (why it does not apply, empty if it does), ``evaluate(T, ctx)`` (vectorised over T,

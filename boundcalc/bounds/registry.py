@@ -1,4 +1,4 @@
-"""The bound registry: every bound of the five papers, collected from one module per setting.
+"""The bound registry: every bound (Theorem, Corollary, Eq.) of the five papers, one module per setting.
 
 Each setting module (finite, linear, contextual, glm) exposes ``BOUNDS`` (a list of Bound instances),
 ``DEFAULT_INSTANCE`` (a dict of parameters, with a ``name`` naming the paper experiment it comes from) and

@@ -1,6 +1,6 @@
 """Shared helpers of boundcalc.concentration: input validation, the (log, value) result type, mirroring.
 
-No formulas live here. Conventions (seed 001 §4 / formula sheet 001 §4.3): a *lower* tail is
+No formulas live here. Conventions (seed 001 Lemma D.3 / Prop. 4.1; formula sheet 001 §4.3): a *lower* tail is
 P(S̃ ≤ n x) with 0 ≤ x ≤ μ, an *upper* tail is P(S̃ ≥ n x) with μ ≤ x ≤ 1. The upper tail of
 S̃ = S_n + L (L symmetric) equals the lower tail of n − S̃ = (n − S_n) − L, i.e. the lower tail at
 (1 − μ, 1 − x); every bound uses this mirror. Points on the wrong side of μ get the trivial bound 1

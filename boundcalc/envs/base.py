@@ -14,6 +14,8 @@ Every draw takes a ``numpy.random.Generator``; nothing touches global random sta
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 from typing import Any
 
 import numpy as np
@@ -22,7 +24,7 @@ from .. import validate
 from ..errors import InputError
 
 
-class Env:
+class Env(ABC):
     """Generic bandit environment. Subclasses set ``setting`` and implement their own draws."""
 
     setting: str = ""  # finite | linear | contextual | glm
@@ -80,11 +82,13 @@ class FiniteArmedEnv(Env):
         return d
 
     # -- draws ------------------------------------------------------------------------------------------
-    def sum_rewards(self, arm_idx, n, rng: np.random.Generator) -> np.ndarray:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def sum_rewards(self, arm_idx, n, rng: np.random.Generator) -> np.ndarray:
+        ...
 
-    def draw(self, arm: int, rng: np.random.Generator) -> float:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def draw(self, arm: int, rng: np.random.Generator) -> float:
+        ...
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(means={self.means.tolist()}, name={self.name!r})"

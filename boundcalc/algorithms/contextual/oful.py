@@ -18,8 +18,8 @@ data-free at run time, zcdp-bandits.md 4.2); lambda0 defaults to ``env.lambda0``
 
 Simulation: inside an episode the parameters are fixed, so a whole chunk of steps is scored at once for
 all runs (one GEMM per run against [V_tau^{-1} | theta_tilde | theta*]); log det V_t is nondecreasing, so
-only the chunk end is tested, and for the runs that pass the threshold the first such step is found from
-cumulative outer products (direct for short chunks, bisection for long ones); the runs that switch are
+only the chunk end is tested, and for the runs that pass the threshold the first such step is found by
+bisection (log det of V plus a masked Gram product per probe); the runs that switch are
 updated and the rest of their chunk re-scored. Chunks grow with t (switches become rarer, ~t log(1+C)/d
 apart) up to a memory cap. Per-step Python loops appear only in ``reference``.
 """
@@ -107,7 +107,7 @@ class RSOFUL(Algorithm):
         # chunk length: bounded by memory (~B * runs * K * d context entries) and by the expected time to the
         # next switch (log det V_t grows like d log t, so switches come every ~t log(1+C)/d steps): short
         # chunks early (frequent switches, little re-scoring), long ones later (little Python overhead)
-        B_max = int(max(4, min(1024, 400_000 // max(1, runs * K * d))))
+        B_max = int(max(4, min(1024, 200_000 // max(1, runs * K * d))))
         if self.C == 0.0:
             B_max = min(B_max, 8)
         every = np.arange(runs)
@@ -165,22 +165,21 @@ class RSOFUL(Algorithm):
                 hit = np.flatnonzero(np.linalg.slogdet(V_end)[1] > lim)
                 j = np.full(n, Bc - 1)
                 if hit.size:
+                    # bisection for the first step whose V_t (after the step) passes the threshold; V_t from a
+                    # masked GEMM per probe (steps before pos add nothing: their rows of xa are zero)
                     xh = xa[hit]
-                    cumV = V[live[hit]][:, None] + np.cumsum(xh[:, :, :, None] * xh[:, :, None, :], axis=1)
+                    Vh = V[live[hit]]
                     limh = lim[hit]
-                    if Bp <= 32:
-                        trig = np.linalg.slogdet(cumV)[1] > limh[:, None]  # (h, Bp), V_t after each step
-                        first = np.where(trig.any(axis=1), np.argmax(trig, axis=1), Bp - 1)
-                    else:  # bisection on the nondecreasing log det (steps before pos add nothing)
-                        hi_ok = np.linalg.slogdet(cumV[:, -1])[1] > limh
-                        lo = np.zeros(hit.size, dtype=np.int64)
-                        hi = np.full(hit.size, Bp - 1)
-                        while np.any(lo < hi):
-                            mid = (lo + hi) // 2
-                            up = np.linalg.slogdet(cumV[np.arange(hit.size), mid])[1] > limh
-                            hi = np.where(up, mid, hi)
-                            lo = np.where(up, lo, mid + 1)
-                        first = np.where(hi_ok, hi, Bp - 1)
+                    lo = np.zeros(hit.size, dtype=np.int64)
+                    hi = np.full(hit.size, Bp - 1)
+                    loc = np.arange(Bp)
+                    while np.any(lo < hi):
+                        mid = (lo + hi) // 2
+                        w = xh * (loc[None, :] <= mid[:, None])[:, :, None]
+                        up = np.linalg.slogdet(Vh + np.matmul(w.transpose(0, 2, 1), xh))[1] > limh
+                        hi = np.where(up, mid, hi)
+                        lo = np.where(up, lo, mid + 1)
+                    first = hi  # = Bp - 1 also when rounding makes the end test disagree (no switch in chunk)
                     j[hit] = first + p0
                 ma = M[ix, p0:].reshape(n * Bp * K)[flat]
                 r = env.rewards(ma, rng)

@@ -19,6 +19,8 @@ Episode-level simulation: one Binomial and one noise draw per episode for all ru
 
 from __future__ import annotations
 
+from abc import abstractmethod
+
 import math
 
 import numpy as np
@@ -41,12 +43,13 @@ class _Doubling(FiniteAlgorithm):
         self.init_n = init_n
         self.record_noise = bool(record_noise)
 
-    def noise(self, n, rng, size):  # pragma: no cover - abstract
+    @abstractmethod
+    def noise(self, n, rng, size):
         """Noise added to a released mean of n rewards (n may be 1/2 after initialisation)."""
-        raise NotImplementedError
 
-    def index(self, mu_noisy, n, t_l):  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def index(self, mu_noisy, n, t_l):
+        ...
 
     def simulate(self, env, T, runs, rng, checkpoints):
         self._check_env(env)

@@ -21,6 +21,8 @@ batches has variance n_noises * 2 / eps^2), plus ``noise_draws`` (every Laplace 
 
 from __future__ import annotations
 
+from abc import abstractmethod
+
 import math
 
 import numpy as np
@@ -60,9 +62,9 @@ class _DPBatched(FiniteAlgorithm):
     def params(self):
         return {"epsilon": self.epsilon, "alpha": self.alpha, "n1": self.n1, "schedule": self.schedule}
 
-    def choose(self, mu, N, t):  # pragma: no cover - abstract
+    @abstractmethod
+    def choose(self, mu, N, t):
         """Arm per run from clipped private means mu (runs, K), pulls N, rounds played t (runs,)."""
-        raise NotImplementedError
 
     def simulate(self, env, T, runs, rng, checkpoints):
         self._check_env(env)

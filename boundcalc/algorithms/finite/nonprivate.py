@@ -6,6 +6,8 @@ round), so keep T moderate. Initialisation: each arm once, in index order (round
 
 from __future__ import annotations
 
+from abc import abstractmethod
+
 import numpy as np
 
 from ... import validate
@@ -15,9 +17,9 @@ from ._common import FiniteAlgorithm, RefRun, Runs, kl_bernoulli, kl_ucb
 class _PerStep(FiniteAlgorithm):
     granularity = "step"
 
-    def index(self, S, N, t):  # pragma: no cover - abstract
+    @abstractmethod
+    def index(self, S, N, t):
         """Scores (runs, K) at round t (the round about to be played); the argmax is pulled."""
-        raise NotImplementedError
 
     def simulate(self, env, T, runs, rng, checkpoints):
         self._check_env(env)

@@ -26,6 +26,8 @@ step-by-step version (one reward at a time) used to test that both have the same
 
 from __future__ import annotations
 
+from abc import abstractmethod
+
 import math
 
 import numpy as np
@@ -72,9 +74,9 @@ class _PhasedElimination(Algorithm):
         """d, or g(pi) when the design is only approximate (g > d)."""
         return max(float(d), design.g)
 
-    def counts(self, ell: int, d: int, K: int, design: Design) -> np.ndarray:  # pragma: no cover - abstract
+    @abstractmethod
+    def counts(self, ell: int, d: int, K: int, design: Design) -> np.ndarray:
         """T_l(a) for the support actions (int array, same order as design.support)."""
-        raise NotImplementedError
 
     def privatise(self, ell, d, K, design, Y, n, V, sums, rng) -> np.ndarray:
         """theta_tilde (runs, r) from per-support-action reward sums ``sums`` (runs, m)."""
