@@ -107,7 +107,7 @@ class RSOFUL(Algorithm):
         # chunk length: bounded by memory (~B * runs * K * d context entries) and by the expected time to the
         # next switch (log det V_t grows like d log t, so switches come every ~t log(1+C)/d steps): short
         # chunks early (frequent switches, little re-scoring), long ones later (little Python overhead)
-        B_max = int(max(4, min(1024, 200_000 // max(1, runs * K * d))))
+        B_max = int(max(4, min(1024, 400_000 // max(1, runs * K * d))))
         if self.C == 0.0:
             B_max = min(B_max, 8)
         every = np.arange(runs)
