@@ -171,13 +171,7 @@ def _plot(path, rows, T, setting):
     from ..bounds import registry
     from ..errors import InputError
 
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise InputError("--plot", "used with matplotlib installed (pip install 'boundcalc[plot]')", path) from None
+    plt = common.pyplot()
     fig, ax = plt.subplots(figsize=(8, 5))
     for r in rows:
         if not r["applicable"]:
@@ -192,9 +186,7 @@ def _plot(path, rows, T, setting):
     ax.set_ylabel("regret bound")
     ax.set_title(f"boundcalc regret — {setting}")
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    common.save_figure(fig, path)
 
 
 def register(app: typer.Typer) -> None:
@@ -229,6 +221,7 @@ def register(app: typer.Typer) -> None:
         from .. import validate
         from ..errors import InputError
 
+        common.check_plot_path(plot)
         settings = ("finite", "linear", "contextual", "glm")
         if setting not in settings:
             raise InputError("--setting", "one of " + ", ".join(settings), setting)

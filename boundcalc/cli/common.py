@@ -206,3 +206,39 @@ def budget_from_options(epsilon=None, rho=None, alpha=None, rdp_epsilon=None, de
 
 def budget_inputs(budget) -> dict:
     return budget.as_dict() if budget is not None else {"notion": "none"}
+
+
+# -- plots (matplotlib imported lazily, Agg backend) ----------------------------------------------------
+def check_plot_path(path: Optional[str]) -> Optional[str]:
+    """Validate --plot before any work: a FILE.png in an existing directory."""
+    import os
+
+    if path is None:
+        return None
+    if not path.lower().endswith(".png") or not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+        raise InputError("--plot", "a FILE.png path in an existing directory", path)
+    return path
+
+
+def pyplot():
+    """matplotlib.pyplot on the Agg backend, or a one-line error when matplotlib is not installed."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise InputError("--plot", "used with matplotlib installed (pip install 'boundcalc[plot]')", None) from None
+    return plt
+
+
+def save_figure(fig, path: str) -> None:
+    """Lay out, write and close a figure; an unwritable path is a one-line error."""
+    plt = pyplot()
+    try:
+        fig.tight_layout()
+        fig.savefig(path, dpi=120)
+    except OSError as exc:
+        raise InputError("--plot", "a writable FILE.png path", f"{path}: {exc.strerror}") from None
+    finally:
+        plt.close(fig)

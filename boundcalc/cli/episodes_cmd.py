@@ -9,18 +9,15 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import JsonOpt, PlotOpt, command, console, emit_json, fmt
+from . import common
+from .common import JsonOpt, PlotOpt, check_plot_path, command, console, emit_json, fmt
 
 ALGO_NAMES = ("adac-gope", "adar-gope", "dp-klucb", "dp-imed", "adap-klucb", "dp-se", "adac-ucb", "adar-ucb",
               "adac-oful", "adar-oful")
 
 
 def _plot(sched, path: str) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = common.pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
     ax.step(sched.t_end, sched.index, where="post", label=f"{sched.algo}: episodes started")
     ax.set_xscale("log")
@@ -28,15 +25,7 @@ def _plot(sched, path: str) -> None:
     ax.set_ylabel("episode index")
     ax.set_title(f"{sched.algo} schedule, T = {sched.T:g}")
     ax.legend()
-    fig.tight_layout()
-    try:
-        fig.savefig(path)
-    except OSError as exc:  # e.g. permission denied: one line, exit 2
-        from ..errors import InputError
-
-        raise InputError("--plot", "a writable FILE.png path", f"{path}: {exc.strerror}") from None
-    finally:
-        plt.close(fig)
+    common.save_figure(fig, path)
 
 
 def episodes(
@@ -81,11 +70,7 @@ def episodes(
         v.positive("--rdp-epsilon", rdp_epsilon, allow_inf=True)
     if max_rows < 2:
         raise InputError("--rows", "an integer >= 2", max_rows)
-    if plot:
-        import os
-
-        if not plot.lower().endswith(".png") or not os.path.isdir(os.path.dirname(os.path.abspath(plot))):
-            raise InputError("--plot", "a FILE.png path in an existing directory", plot)
+    check_plot_path(plot)
     sched = schedules.build(key, Tn, epsilon=epsilon, rho=rho, alpha=alpha, rdp_epsilon=rdp_epsilon, d=dn, K=Kn,
                             delta=delta, n1=n1n, ratio=batch_ratio, beta=beta, lam=lam, C=switch_c, lam0=lam0)
     inputs = {"algo": key, "T": Tn, "epsilon": epsilon, "rho": rho, "alpha": alpha, "rdp_epsilon": rdp_epsilon,

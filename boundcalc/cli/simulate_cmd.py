@@ -170,10 +170,7 @@ def _bound_curves(alg, env, T_grid, budget):
 
 
 def _plot(path: str, res, curves, title: str) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = common.pyplot()
 
     t = res.checkpoints
     lo, hi = res.ci()
@@ -188,9 +185,7 @@ def _plot(path: str, res, curves, title: str) -> None:
     ax.set_title(title)
     ax.set_ylim(bottom=0, top=max(hi.max() * 3, 1.0))
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    common.save_figure(fig, path)
 
 
 def _env_for(alg, env_name, means, family, env_seed):
@@ -270,8 +265,7 @@ def register(app: typer.Typer) -> None:
         P = validate.count("--processes", processes)
         B = validate.count("--block-runs", block_runs)
         C = validate.count("--checkpoints", n_checkpoints, minimum=2, maximum=1000)
-        if plot is not None and not plot.endswith(".png"):
-            raise InputError("--plot", "a file name ending in .png", plot)
+        common.check_plot_path(plot)
         budget = common.budget_from_options(epsilon, rho, alpha, rdp_epsilon, delta, ldp_epsilon, ldp_delta)
         alg = _build(algo, budget, beta, batch_ratio, n1, _parse_params(param))
         environment = _env_for(alg, env, means, family, es)
