@@ -165,27 +165,25 @@ def _render_rows(ctx, rows, T, budget):
             con.print(f"  [dim]{r['id']}[/dim] ({r['source']}): {r['reason']}")
 
 
-def _plot(path, rows, T, setting):
+def _plot(path, rows, setting, budget):
+    """Bounds against T on log axes: upper bounds solid, lower bounds dashed, one distinct colour each."""
     import numpy as np
 
-    from ..bounds import registry
-    from ..errors import InputError
-
     plt = common.pyplot()
-    fig, ax = plt.subplots(figsize=(8, 5))
-    for r in rows:
-        if not r["applicable"]:
-            continue
+    shown = [r for r in rows if r["applicable"]]
+    colours = plt.cm.tab20(np.linspace(0, 1, max(len(shown), 1), endpoint=False))
+    fig, ax = plt.subplots(figsize=(10, 5.5))
+    for r, c in zip(shown, colours):
         ts = np.array([v["T"] for v in r["values"]])
         vs = np.array([v["value"] for v in r["values"]])
         style = "-" if r["kind"].startswith("upper") else "--"
-        ax.plot(ts, vs, style, label=f"{r['id']} ({r['form']})")
+        ax.plot(ts, vs, style, color=c, label=f"{r['id']} ({r['form']})")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("T")
     ax.set_ylabel("regret bound")
-    ax.set_title(f"boundcalc regret — {setting}")
-    ax.legend(fontsize=7)
+    ax.set_title(f"boundcalc regret — {setting} — {budget.describe() if budget else 'non-private'}")
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
     common.save_figure(fig, path)
 
 
@@ -254,7 +252,7 @@ def register(app: typer.Typer) -> None:
         if plot:
             plotT = Tarr if len(Tarr) > 2 else np.logspace(2, np.log10(max(Tarr[-1], 1e3)), 30)
             _, prow = rows_for(setting, budget, plotT, overrides) if len(Tarr) <= 2 else (ctx, rows)
-            _plot(plot, prow, plotT, setting)
+            _plot(plot, prow, setting, budget)
         if json_out:
             common.emit_json(
                 "regret",
