@@ -25,7 +25,7 @@ BENCHMARKS = {
                lambda l: "speed-up" in l or l.startswith("T = 1e9") or "tracemalloc peak" in l or l.startswith("## ")),
     "contextual": ("bench_contextual.py", "RESULTS_contextual.md",
                    lambda l: l.startswith("| |") or l.startswith("|---") or "**" in l or "before the performance" in l
-                   or "full run measured" in l or "plain OFUL loop (a)" in l),
+                   or "full run measured" in l or "plain OFUL loop (a)" in l or "env.contexts`" in l),
     "cli": ("bench_regret_cli.py", "RESULTS_regret_cli.md",
             lambda l: l.startswith("| `boundcalc") or l.startswith("| command | bytecode") or l.startswith("|---|---|---|---|---|---|---|")),
 }
@@ -51,8 +51,8 @@ def figures_block() -> str:
             continue
         lines = path.read_text().splitlines()
         machine = next((l for l in lines if l.startswith("Machine:")), "")
-        out += [f"### {name} — [{results}]({results})", "", f"_{machine.split('.', 1)[0]}._" if machine else "", ""]
-        out += [l for l in lines if keep(l)]
+        out += [f"### {name} — [{results}]({results})", "", f"_{machine.split('. ', 1)[0]}._" if machine else "", ""]
+        out += [f"**{l[3:]}**" if l.startswith("## ") else l for l in lines if keep(l)]
         out.append("")
     out.append(END)
     return "\n".join(out)
