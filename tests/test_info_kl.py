@@ -291,3 +291,18 @@ def test_dp_imed_sheet_vector():
     assert I2[0] == pytest.approx(math.log(4)) and I2[1] == np.inf
     I3 = dp_imed_index([[0.5, 0.4], [0.1, 0.3]], [[10, 10], [10, 10]], 1.0)
     assert I3.shape == (2, 2) and I3[1, 1] == pytest.approx(math.log(10))
+
+
+def test_numpy_special_functions_match_scipy_and_mpmath():
+    import mpmath
+    from scipy import special
+
+    from boundcalc.info._special import expit, xlogy
+
+    z = np.concatenate([np.linspace(-800, 800, 2001), [-1e300, -745.2, 0.0, 1e-300, 745.2, 1e300]])
+    np.testing.assert_allclose(expit(z), special.expit(z), rtol=4e-16, atol=1e-300)  # scipy flushes subnormals
+    for zi in (-700.0, -30.0, -1e-3, 0.5, 40.0):
+        assert abs(float(expit(zi)) - float(1 / (1 + mpmath.exp(-mpmath.mpf(zi))))) <= 4e-16 * float(expit(zi))
+    x = np.array([0.0, 0.0, 0.0, 1e-300, 0.3, 1.0, 2.0])
+    y = np.array([0.0, 1.0, 0.5, 0.0, 0.7, 1e-300, 3.0])
+    np.testing.assert_array_equal(xlogy(x, y), special.xlogy(x, y))

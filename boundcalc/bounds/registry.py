@@ -45,10 +45,12 @@ def get(bound_id: str) -> Bound:
 
 def select(setting: str | None = None, notion: str | None = None, kind: str | None = None) -> list[Bound]:
     """Filter the registry; ``kind`` matches a prefix ('upper', 'lower', 'upper-minimax', …)."""
-    res = list(all_bounds())
-    if setting:
-        setting_module(setting)
-        res = [b for b in res if b.setting == setting]
+    if setting:  # import only that setting's module (CLI start-up)
+        res = list(setting_module(setting).BOUNDS)
+        for b in res:
+            check_metadata(b)
+    else:
+        res = list(all_bounds())
     if notion:
         res = [b for b in res if b.notion == notion]
     if kind:

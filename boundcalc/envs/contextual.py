@@ -126,7 +126,7 @@ class ContextualLinearEnv(Env):
             if bad.size == 0:
                 break
             idx[bad] = rng.integers(0, N, (bad.size, self.K))
-        return self.pool[idx].reshape(shape)
+        return np.take(self.pool, idx, axis=0).reshape(shape)  # same as pool[idx], about 3x faster
 
     def rewards(self, means, rng: np.random.Generator) -> np.ndarray:
         """One reward for each entry of ``means`` (= <theta, x> of the chosen vectors)."""

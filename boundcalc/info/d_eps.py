@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import expit
+from ._special import expit
 
 from ..errors import InputError
 from ..validate import positive_array, probability_array

@@ -14,7 +14,7 @@ The non-private IMED index (Honda & Takemura 2015; sheet §7.4) is the eps -> in
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import expit
+from ._special import expit
 
 from ..errors import InputError
 from ..validate import positive_array

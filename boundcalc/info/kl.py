@@ -17,7 +17,7 @@ return sympy expressions (sympy imported lazily).
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import expit, xlogy
+from ._special import expit, xlogy
 
 from ..errors import InputError
 from ..validate import positive_array, probability_array
