@@ -16,6 +16,8 @@ every T-dependence and every constant is explicit in the expression.
 
 from __future__ import annotations
 
+from abc import abstractmethod
+
 import math
 
 import numpy as np
@@ -598,9 +600,131 @@ class DPSEExplicit(_Finite):
 
 
 # ==================================================================================================
+# seeds 003 and 000: AdaC-UCB (ρ-zCDP) and AdaR-UCB ((α, ε)-RDP) share their bounds' shape; the budget
+# enters only through r = 1/ρ (seed 003 Thm 10, 11) or r = α/ε (seed 000 Thm 5, Cor. 6).
+# ==================================================================================================
+class _AdaUCB(_Finite):
+    """Common part of the AdaC-UCB / AdaR-UCB bounds: the optimism β (``beta_key``) and r(budget)."""
+
+    beta_key = ""
+
+    def _r(self, budget) -> float:
+        return 1.0 / float(budget.rho) if self.notion == "zcdp" else float(budget.alpha) / float(budget.epsilon)
+
+    def _r_sym(self):
+        if self.notion == "zcdp":
+            (rho,) = _sym("rho")
+            return 1 / rho
+        a, e = _sym("alpha_rdp", "epsilon_rdp")
+        return a / e
+
+    def _r_values(self, budget) -> dict:
+        if self.notion == "zcdp":
+            return {"rho": float(budget.rho)}
+        return {"alpha_rdp": float(budget.alpha), "epsilon_rdp": float(budget.epsilon)}
+
+    def _beta(self, ctx) -> float:
+        return float(ctx[self.beta_key])
+
+    def _beta_ok(self, ctx) -> list[str]:
+        b = self._beta(ctx)
+        return [] if b > 3 else [f"needs β > 3 ({self.beta_key} = {b:g})"]
+
+
+class _AdaUCBGapDependent(_AdaUCB):
+    """Σ_{a:Δ_a>0} (8β ln T/Δ_a + 8√(β r)·√(ln T) + 2β/(β−3))  (seed 003 Thm 10 / seed 000 Thm 5)."""
+
+    kind = "upper-problem-dependent"
+    form = "exact"
+
+    def conditions(self, ctx):
+        return self._beta_ok(ctx) + _some_suboptimal(ctx)
+
+    def terms(self, T, ctx, budget):
+        b, L, n = self._beta(ctx), _lnT(T), ctx["n_sub"]
+        return 8 * b * H_inv(ctx) * L + n * 2 * b / (b - 3), n * 8 * np.sqrt(b * self._r(budget)) * np.sqrt(L)
+
+    def expression(self):
+        import sympy
+
+        b, Hi, n = _sym(self.beta_key, "H_inv", "n_sub")
+        L = sympy.log(_Tsym())
+        return 8 * b * Hi * L + n * 2 * b / (b - 3), n * 8 * sympy.sqrt(b * self._r_sym()) * sympy.sqrt(L)
+
+    def symbol_values(self, ctx, budget):  # H_inv = Σ_{a:Δ_a>0} 1/Δ_a
+        return {self.beta_key: self._beta(ctx), "H_inv": H_inv(ctx), "n_sub": float(ctx["n_sub"]),
+                **self._r_values(budget)}
+
+
+class _AdaUCBMinimaxPaper(_AdaUCB):
+    """O(√(K T ln T)) + O(K √(r ln T)) with the hidden constants set to 1 (seed 003 Thm 11 / seed 000 Cor. 6)."""
+
+    kind = "upper-minimax"
+    form = "paper"
+    params = ("K",)
+
+    def conditions(self, ctx):
+        return [] if ctx["K"] > 1 else ["needs K > 1 arms"]
+
+    def terms(self, T, ctx, budget):
+        K, L = float(ctx["K"]), _lnT(T)
+        return np.sqrt(K * T * L), K * np.sqrt(self._r(budget) * L)
+
+    def expression(self):
+        import sympy
+
+        (K,) = _sym("K")
+        T = _Tsym()
+        L = sympy.log(T)
+        return sympy.sqrt(K * T * L), K * sympy.sqrt(self._r_sym() * L)
+
+    def symbol_values(self, ctx, budget):
+        return {"K": float(ctx["K"]), **self._r_values(budget)}
+
+
+class _AdaUCBMinimaxExplicit(_AdaUCB):
+    """4√(2βKT ln T) + 8K√(β r ln T) + (additive term of the subclass) (seed 003 Thm 11 proof / seed 000 Cor. 6)."""
+
+    kind = "upper-minimax"
+    form = "explicit"
+
+    @abstractmethod
+    def additive(self, ctx) -> float:
+        """The β-dependent additive term of the non-private part."""
+
+    @abstractmethod
+    def additive_sym(self):
+        """sympy form of ``additive``."""
+
+    @abstractmethod
+    def additive_values(self, ctx) -> dict:
+        """Values of the symbols of ``additive_sym``."""
+
+    def conditions(self, ctx):
+        return self._beta_ok(ctx) + ([] if ctx["K"] > 1 else ["needs K > 1 arms"])
+
+    def terms(self, T, ctx, budget):
+        K, b, L = float(ctx["K"]), self._beta(ctx), _lnT(T)
+        return 4 * np.sqrt(2 * b * K * T * L) + self.additive(ctx), 8 * K * np.sqrt(b * self._r(budget) * L)
+
+    def expression(self):
+        import sympy
+
+        K, b = _sym("K", self.beta_key)
+        T = _Tsym()
+        L = sympy.log(T)
+        return (4 * sympy.sqrt(2 * b * K * T * L) + self.additive_sym(),
+                8 * K * sympy.sqrt(b * self._r_sym() * L))
+
+    def symbol_values(self, ctx, budget):
+        return {"K": float(ctx["K"]), self.beta_key: self._beta(ctx), **self.additive_values(ctx),
+                **self._r_values(budget)}
+
+
+# ==================================================================================================
 # seed 003: AdaC-UCB (ρ-zCDP) and the minimax lower bound
 # ==================================================================================================
-class Thm10(_Finite):
+class Thm10(_AdaUCBGapDependent):
     """seed 003 Thm 10: Reg_T ≤ Σ_{a:Δ_a>0} (8β ln T/Δ_a + 8√(β/ρ)·√(ln T) + 2β/(β−3))."""
 
     id = "003-thm10"
@@ -622,30 +746,10 @@ class Thm10(_Finite):
         "privacy cost 8√(β/ρ)·√(ln T) per arm is additive and o(ln T): its ratio to the non-private part "
         "→ 0 as T → ∞ (seed 003 Table II)"
     )
-
-    def conditions(self, ctx):
-        b = float(ctx["beta_adac"])
-        return ([] if b > 3 else [f"needs β > 3 (beta_adac = {b:g})"]) + _some_suboptimal(ctx)
-
-    def terms(self, T, ctx, budget):
-        b = float(ctx["beta_adac"])
-        L = _lnT(T)
-        n = ctx["n_sub"]
-        return 8 * b * H_inv(ctx) * L + n * 2 * b / (b - 3), n * 8 * np.sqrt(b / budget.rho) * np.sqrt(L)
-
-    def expression(self):
-        import sympy
-
-        b, Hi, n, rho = _sym("beta_adac", "H_inv", "n_sub", "rho")
-        L = sympy.log(_Tsym())
-        return 8 * b * Hi * L + n * 2 * b / (b - 3), n * 8 * sympy.sqrt(b / rho) * sympy.sqrt(L)
-
-    def symbol_values(self, ctx, budget):
-        return {"beta_adac": float(ctx["beta_adac"]), "H_inv": H_inv(ctx), "n_sub": float(ctx["n_sub"]),
-                "rho": float(budget.rho)}  # H_inv = Σ_{a:Δ_a>0} 1/Δ_a
+    beta_key = "beta_adac"
 
 
-class Thm11Paper(_Finite):
+class Thm11Paper(_AdaUCBMinimaxPaper):
     """seed 003 Thm 11 as stated: O(√(K T ln T)) + O(K √(ln(T)/ρ)), constants set to 1."""
 
     id = "003-thm11-paper"
@@ -661,27 +765,8 @@ class Thm11Paper(_Finite):
     caveats = ("paper form: constants hidden in O(·) set to 1",)
     regime_note = "privacy cost K√(ln T/ρ) vs √(KT ln T): vanishes relative to it as T → ∞"
 
-    def conditions(self, ctx):
-        return [] if ctx["K"] > 1 else ["needs K > 1 arms"]
 
-    def terms(self, T, ctx, budget):
-        K = float(ctx["K"])
-        L = _lnT(T)
-        return np.sqrt(K * T * L), K * np.sqrt(L / budget.rho)
-
-    def expression(self):
-        import sympy
-
-        K, rho = _sym("K", "rho")
-        T = _Tsym()
-        L = sympy.log(T)
-        return sympy.sqrt(K * T * L), K * sympy.sqrt(L / rho)
-
-    def symbol_values(self, ctx, budget):
-        return {"K": float(ctx["K"]), "rho": float(budget.rho)}
-
-
-class Thm11Explicit(_Finite):
+class Thm11Explicit(_AdaUCBMinimaxExplicit):
     """seed 003 Thm 11, end of its proof (Δ = √(8βK ln T/T)):
     Reg_T ≤ 4√(2βKT ln T) + 8K√(β ln T/ρ) + (3β/(β−3))·Σ_a Δ_a."""
 
@@ -701,30 +786,18 @@ class Thm11Explicit(_Finite):
         "the additive term uses this instance's Σ_a Δ_a (≤ K − 1 over all Bernoulli instances)",
     )
     regime_note = "privacy cost 8K√(β ln T/ρ) is o(√(T ln T)): negligible for large T (seed 003 Table I)"
+    beta_key = "beta_adac"
 
-    def conditions(self, ctx):
-        b = float(ctx["beta_adac"])
-        return ([] if b > 3 else [f"needs β > 3 (beta_adac = {b:g})"]) + (
-            [] if ctx["K"] > 1 else ["needs K > 1 arms"]
-        )
+    def additive(self, ctx):
+        b = self._beta(ctx)
+        return 3 * b / (b - 3) * float(np.sum(ctx["Delta"]))
 
-    def terms(self, T, ctx, budget):
-        K, b = float(ctx["K"]), float(ctx["beta_adac"])
-        L = _lnT(T)
-        sd = float(np.sum(ctx["Delta"]))
-        return 4 * np.sqrt(2 * b * K * T * L) + 3 * b / (b - 3) * sd, 8 * K * np.sqrt(b * L / budget.rho)
+    def additive_sym(self):
+        b, sd = _sym(self.beta_key, "sum_Delta")
+        return 3 * b / (b - 3) * sd
 
-    def expression(self):
-        import sympy
-
-        K, b, rho, sd = _sym("K", "beta_adac", "rho", "sum_Delta")
-        T = _Tsym()
-        L = sympy.log(T)
-        return 4 * sympy.sqrt(2 * b * K * T * L) + 3 * b / (b - 3) * sd, 8 * K * sympy.sqrt(b * L / rho)
-
-    def symbol_values(self, ctx, budget):
-        return {"K": float(ctx["K"]), "beta_adac": float(ctx["beta_adac"]), "rho": float(budget.rho),
-                "sum_Delta": float(np.sum(ctx["Delta"]))}
+    def additive_values(self, ctx):
+        return {"sum_Delta": float(np.sum(ctx["Delta"]))}
 
 
 class Thm17(_Finite):
@@ -786,7 +859,7 @@ class Thm17(_Finite):
 # ==================================================================================================
 # seed 000: AdaR-UCB ((α, ε)-RDP)
 # ==================================================================================================
-class Thm5RDP(_Finite):
+class Thm5RDP(_AdaUCBGapDependent):
     """seed 000 Thm 5: Reg_T ≤ Σ_{a:Δ_a>0} (8β ln T/Δ_a + 8√(βα/ε)·√(ln T) + 2β/(β−3))."""
 
     id = "000-thm5"
@@ -808,31 +881,10 @@ class Thm5RDP(_Finite):
         "privacy cost 8√(βα/ε)·√(ln T) per arm is additive and negligible against ln T/Δ as T → ∞ "
         "(seed 000 §4 'RDP for almost free')"
     )
-
-    def conditions(self, ctx):
-        b = float(ctx["beta_adar"])
-        return ([] if b > 3 else [f"needs β > 3 (beta_adar = {b:g})"]) + _some_suboptimal(ctx)
-
-    def terms(self, T, ctx, budget):
-        b = float(ctx["beta_adar"])
-        L = _lnT(T)
-        n = ctx["n_sub"]
-        r = budget.alpha / budget.epsilon
-        return 8 * b * H_inv(ctx) * L + n * 2 * b / (b - 3), n * 8 * np.sqrt(b * r) * np.sqrt(L)
-
-    def expression(self):
-        import sympy
-
-        b, Hi, n, a, e = _sym("beta_adar", "H_inv", "n_sub", "alpha_rdp", "epsilon_rdp")
-        L = sympy.log(_Tsym())
-        return 8 * b * Hi * L + n * 2 * b / (b - 3), n * 8 * sympy.sqrt(b * (a / e)) * sympy.sqrt(L)
-
-    def symbol_values(self, ctx, budget):
-        return {"beta_adar": float(ctx["beta_adar"]), "H_inv": H_inv(ctx), "n_sub": float(ctx["n_sub"]),
-                "alpha_rdp": float(budget.alpha), "epsilon_rdp": float(budget.epsilon)}
+    beta_key = "beta_adar"
 
 
-class Cor6Paper(_Finite):
+class Cor6Paper(_AdaUCBMinimaxPaper):
     """seed 000 Cor. 6 as stated: O(√(KT ln T)) + O(K√((α/ε) ln T)), constants set to 1."""
 
     id = "000-cor6-paper"
@@ -851,27 +903,8 @@ class Cor6Paper(_Finite):
     )
     regime_note = "privacy cost K√((α/ε) ln T) vs √(KT ln T): vanishes relative to it as T → ∞"
 
-    def conditions(self, ctx):
-        return [] if ctx["K"] > 1 else ["needs K > 1 arms"]
 
-    def terms(self, T, ctx, budget):
-        K = float(ctx["K"])
-        L = _lnT(T)
-        return np.sqrt(K * T * L), K * np.sqrt(budget.alpha / budget.epsilon * L)
-
-    def expression(self):
-        import sympy
-
-        K, a, e = _sym("K", "alpha_rdp", "epsilon_rdp")
-        T = _Tsym()
-        L = sympy.log(T)
-        return sympy.sqrt(K * T * L), K * sympy.sqrt(a / e * L)
-
-    def symbol_values(self, ctx, budget):
-        return {"K": float(ctx["K"]), "alpha_rdp": float(budget.alpha), "epsilon_rdp": float(budget.epsilon)}
-
-
-class Cor6Explicit(_Finite):
+class Cor6Explicit(_AdaUCBMinimaxExplicit):
     """seed 000 Cor. 6, explicit: 4√(2βKT ln T) + 8K√(β(α/ε) ln T) + 2βK/(β−3) (rdp sheet §3.1, DERIVED)."""
 
     id = "000-cor6-explicit"
@@ -890,30 +923,18 @@ class Cor6Explicit(_Finite):
         "seed 003's analogous proof (Thm 11) writes 3β/(β−3)·Σ_a Δ_a for the last term (looser)",
     )
     regime_note = "privacy cost 8K√(β(α/ε) ln T) is o(√(T ln T))"
+    beta_key = "beta_adar"
 
-    def conditions(self, ctx):
-        b = float(ctx["beta_adar"])
-        return ([] if b > 3 else [f"needs β > 3 (beta_adar = {b:g})"]) + (
-            [] if ctx["K"] > 1 else ["needs K > 1 arms"]
-        )
+    def additive(self, ctx):
+        b = self._beta(ctx)
+        return 2 * b * float(ctx["K"]) / (b - 3)
 
-    def terms(self, T, ctx, budget):
-        K, b = float(ctx["K"]), float(ctx["beta_adar"])
-        L = _lnT(T)
-        r = budget.alpha / budget.epsilon
-        return 4 * np.sqrt(2 * b * K * T * L) + 2 * b * K / (b - 3), 8 * K * np.sqrt(b * r * L)
+    def additive_sym(self):
+        b, K = _sym(self.beta_key, "K")
+        return 2 * b * K / (b - 3)
 
-    def expression(self):
-        import sympy
-
-        K, b, a, e = _sym("K", "beta_adar", "alpha_rdp", "epsilon_rdp")
-        T = _Tsym()
-        L = sympy.log(T)
-        return 4 * sympy.sqrt(2 * b * K * T * L) + 2 * b * K / (b - 3), 8 * K * sympy.sqrt(b * (a / e) * L)
-
-    def symbol_values(self, ctx, budget):
-        return {"K": float(ctx["K"]), "beta_adar": float(ctx["beta_adar"]),
-                "alpha_rdp": float(budget.alpha), "epsilon_rdp": float(budget.epsilon)}
+    def additive_values(self, ctx):
+        return {}
 
 
 BOUNDS: list[Bound] = [
