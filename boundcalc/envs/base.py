@@ -38,22 +38,11 @@ class Env(ABC):
         return {"name": self.name, "setting": self.setting, "family": self.family}
 
 
-class FiniteArmedEnv(Env):
-    """K arms with fixed means. Pseudo-regret of a pull vector N is sum_a Delta_a N_a."""
+class ArmMeans:
+    """Quantities of a fixed set of arms with mean rewards ``self.means`` (finite-armed and linear bandits)."""
 
-    setting = "finite"
+    means: np.ndarray
 
-    def __init__(self, means, name: str = ""):
-        super().__init__(name)
-        m = np.asarray(means, dtype=float).ravel()
-        if m.size < 2:
-            raise InputError("means", "a list of at least 2 arm means", list(m))
-        if not np.all(np.isfinite(m)):
-            raise InputError("means", "finite numbers", list(m))
-        self.means = m
-        self.means.setflags(write=False)
-
-    # -- derived quantities -------------------------------------------------------------------------------
     @property
     def K(self) -> int:
         return int(self.means.size)
@@ -69,12 +58,28 @@ class FiniteArmedEnv(Env):
 
     @property
     def gaps(self) -> np.ndarray:
-        """Delta_a = mu* - mu_a (0 for optimal arms)."""
+        """Delta_a = mu* - mu_a (0 for optimal arms); for linear bandits max_b <b - a, theta*> (seed 003 Eq. 3)."""
         return self.mu_star - self.means
 
     def pseudo_regret(self, pulls) -> np.ndarray:
         """sum_a Delta_a N_a for pull counts of shape (..., K) (seed 001 Eq. 2)."""
         return np.asarray(pulls, dtype=float) @ self.gaps
+
+
+class FiniteArmedEnv(ArmMeans, Env):
+    """K arms with fixed means. Pseudo-regret of a pull vector N is sum_a Delta_a N_a."""
+
+    setting = "finite"
+
+    def __init__(self, means, name: str = ""):
+        super().__init__(name)
+        m = np.asarray(means, dtype=float).ravel()
+        if m.size < 2:
+            raise InputError("means", "a list of at least 2 arm means", list(m))
+        if not np.all(np.isfinite(m)):
+            raise InputError("means", "finite numbers", list(m))
+        self.means = m
+        self.means.setflags(write=False)
 
     def describe(self) -> dict[str, Any]:
         d = super().describe()

@@ -24,7 +24,7 @@ import numpy as np
 
 from .. import validate
 from ..errors import InputError
-from .base import Env
+from .base import ArmMeans, Env
 
 NOISES = ("gaussian", "rademacher")
 
@@ -46,7 +46,7 @@ def unit_sphere(rng: np.random.Generator, n: int, d: int) -> np.ndarray:
     return x / np.linalg.norm(x, axis=1, keepdims=True)
 
 
-class LinearEnv(Env):
+class LinearEnv(ArmMeans, Env):
     """Linear bandit: fixed action set (K, d), parameter theta (d,), reward noise family."""
 
     setting = "linear"
@@ -79,25 +79,8 @@ class LinearEnv(Env):
 
     # -- derived quantities -------------------------------------------------------------------------------
     @property
-    def K(self) -> int:
-        return int(self.actions.shape[0])
-
-    @property
     def d(self) -> int:
         return int(self.actions.shape[1])
-
-    @property
-    def mu_star(self) -> float:
-        return float(self.means.max())
-
-    @property
-    def best_arm(self) -> int:
-        return int(np.argmax(self.means))
-
-    @property
-    def gaps(self) -> np.ndarray:
-        """Delta_a = max_b <b - a, theta*> (seed 003 Eq. 3)."""
-        return self.mu_star - self.means
 
     @property
     def privacy_guaranteed(self) -> bool:
@@ -107,9 +90,6 @@ class LinearEnv(Env):
             and np.all(np.linalg.norm(self.actions, axis=1) <= 1 + 1e-12)
             and np.linalg.norm(self.theta) <= 1 + 1e-12
         )
-
-    def pseudo_regret(self, pulls) -> np.ndarray:
-        return np.asarray(pulls, dtype=float) @ self.gaps
 
     def describe(self) -> dict[str, Any]:
         d = super().describe()
