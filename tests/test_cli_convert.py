@@ -101,3 +101,18 @@ def test_bad_input_one_line_exit_2(args, name):
     assert len(err) == 1 and err[0].startswith("boundcalc: error:"), r.stderr
     assert name in err[0]
     assert r.stdout.strip() == ""
+
+
+def test_convert_digits_and_symbolic():
+    import json as _json
+
+    r = runner.invoke(app, ["convert", "--rho", "0.1", "--delta", "1e-6", "--digits", "40", "--json"])
+    assert r.exit_code == 0, r.output
+    out = _json.loads(r.stdout)
+    tight = next(p["value"] for p in out["precise"] if "tight" in p["quantity"])
+    assert len(tight.replace(".", "").lstrip("0")) >= 39
+    assert abs(float(tight) - out["value"]) < 1e-9
+    r = runner.invoke(app, ["convert", "--epsilon", "1", "--symbolic"])
+    assert r.exit_code == 0 and "LaTeX" in r.stdout
+    r = runner.invoke(app, ["convert", "--rho", "0.1", "--digits", "0"])
+    assert r.exit_code == 2

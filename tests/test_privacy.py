@@ -281,3 +281,43 @@ def test_bad_input_raises_inputerror(fn, args, name):
     with pytest.raises(InputError) as exc:
         fn(*args)
     assert name in str(exc.value)
+
+
+# -- mpmath views (boundcalc convert --digits) -------------------------------------------------------------
+def test_conversions_mp_match_float_and_tight_is_the_infimum():
+    import mpmath
+
+    from boundcalc.privacy import conversions as c
+    from boundcalc.privacy import conversions_mp as cm
+
+    with mpmath.workdps(50):
+        for rho, d in [(0.1, 1e-6), (0.01, 1e-5), (2.0, 1e-9), (1e-4, 0.05)]:
+            simple = cm.zcdp_to_approx_simple_mp(rho, d)
+            tight = cm.zcdp_to_approx_tight_mp(rho, d)
+            assert abs(float(simple) - c.zcdp_to_approx_simple(rho, d)) <= 1e-13 * float(simple)
+            assert abs(float(tight) - c.zcdp_to_approx_tight(rho, d)) <= 1e-9 * float(tight)
+            assert tight < simple
+            # independent check: the infimum over a fine grid of orders is never below the optimum, and close to it
+            grid = [cm.cks_epsilon_mp(a, a * mpmath.mpf(repr(rho)), d)
+                    for a in (1 + mpmath.mpf(10) ** (k / mpmath.mpf(200)) for k in range(-800, 801))]
+            best = max(mpmath.mpf(0), min(grid))  # ε is clamped at 0 (and is 0 once δ ≥ √(1 − e^{−ρ}))
+            assert best >= tight - mpmath.mpf(10) ** -40
+            assert best - tight <= 1e-4 * tight
+        for a, e, d in [(2.0, 0.5, 1e-6), (8.0, 1.0, 1e-5)]:
+            assert abs(float(cm.rdp_to_approx_simple_mp(a, e, d)) - c.rdp_to_approx_simple(a, e, d)) < 1e-13
+            assert abs(float(cm.rdp_to_approx_tight_mp(a, e, d)) - c.rdp_to_approx_tight(a, e, d)) < 1e-13
+        assert abs(float(cm.approx_to_zcdp_calibration_mp(1.0, 1e-6)) - c.approx_to_zcdp_calibration(1.0, 1e-6)) < 1e-15
+        assert cm.pure_to_zcdp_mp(0.1) == mpmath.mpf("0.005")  # decimal input read exactly
+
+
+def test_formulas_sym_evaluate_to_the_float_conversions():
+    import sympy
+
+    from boundcalc.privacy import conversions as c
+    from boundcalc.privacy.conversions_mp import formulas_sym
+
+    name, expr = formulas_sym("zcdp")[0]
+    val = float(expr.subs({sympy.Symbol("rho", positive=True): 0.1, sympy.Symbol("delta", positive=True): 1e-6}))
+    assert abs(val - c.zcdp_to_approx_simple(0.1, 1e-6)) < 1e-12
+    for notion in ("zcdp", "pure", "approx", "rdp"):
+        assert formulas_sym(notion)

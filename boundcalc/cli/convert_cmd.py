@@ -133,6 +133,26 @@ def convert_rows(budget, delta, alphas):
     return et, "epsilon (tight, CKS Prop 12) at delta", rows, dl
 
 
+def _precise_rows(budget, delta, digits):
+    """The main closed-form conversions at ``digits`` significant digits, as decimal strings."""
+    import mpmath
+
+    from ..privacy import conversions_mp as cm
+
+    with mpmath.workdps(digits + 5):
+        if budget.notion == "zcdp":
+            vals = [("(ε, δ) simple", cm.zcdp_to_approx_simple_mp(budget.rho, delta)),
+                    ("(ε, δ) tight", cm.zcdp_to_approx_tight_mp(budget.rho, delta))]
+        elif budget.notion == "pure":
+            vals = [("zCDP ρ", cm.pure_to_zcdp_mp(budget.epsilon))]
+        elif budget.notion == "approx":
+            vals = [("largest ρ, simple", cm.approx_to_zcdp_calibration_mp(budget.epsilon, budget.delta))]
+        else:
+            vals = [("(ε, δ) simple", cm.rdp_to_approx_simple_mp(budget.alpha, budget.epsilon, delta)),
+                    ("(ε, δ) tight", cm.rdp_to_approx_tight_mp(budget.alpha, budget.epsilon, delta))]
+        return [(q, mpmath.nstr(v, digits)) for q, v in vals]
+
+
 def register(app: typer.Typer) -> None:
     @app.command("convert")
     @command
@@ -143,15 +163,21 @@ def register(app: typer.Typer) -> None:
         alpha: Annotated[Optional[str], typer.Option("--alpha", help="Rényi order(s) > 1, e.g. '2' or '2,4,8'.")] = None,
         rdp_epsilon: Annotated[Optional[float], typer.Option("--rdp-epsilon", help="ε of an (α, ε)-RDP budget (with --alpha).")] = None,
         json_out: common.JsonOpt = False,
+        digits: common.DigitsOpt = None,
+        symbolic: common.SymbolicOpt = False,
     ):
         """Show what a privacy budget implies: (ε, δ) simple and tight, RDP curve, zCDP/pure equivalents."""
+        common.check_digits(digits)
         budget, d, alphas = parse_budget(rho, epsilon, delta, alpha, rdp_epsilon)
         value, label, rows, dl = convert_rows(budget, d, alphas)
-        inputs = {"rho": rho, "epsilon": epsilon, "delta": delta, "alpha": alpha, "rdp_epsilon": rdp_epsilon}
+        inputs = {"rho": rho, "epsilon": epsilon, "delta": delta, "alpha": alpha, "rdp_epsilon": rdp_epsilon,
+                  "digits": digits}
+        precise = _precise_rows(budget, dl, digits) if digits is not None else []
         if json_out:
+            extra = {"precise": [{"quantity": q, "value": v} for q, v in precise]} if digits is not None else {}
             common.emit_json(
                 "convert", inputs, value=value, value_label=label, budget=budget.as_dict(), delta_used=dl,
-                rows=[{"quantity": q, "value": v, "source": s} for q, v, s in rows],
+                rows=[{"quantity": q, "value": v, "source": s} for q, v, s in rows], **extra,
             )
             return
         from rich.table import Table
@@ -163,4 +189,10 @@ def register(app: typer.Typer) -> None:
         t.add_column("source")
         for q, v, s in rows:
             t.add_row(q, common.fmt(v), s)
+        for q, v in precise:
+            t.add_row(f"{q} ({digits} digits)", v, "mpmath (boundcalc.privacy.conversions_mp)")
         common.console().print(t)
+        if symbolic:
+            from ..privacy.conversions_mp import formulas_sym
+
+            common.print_symbolic(formulas_sym(budget.notion))
