@@ -121,12 +121,12 @@ class ContextualLinearEnv(Env):
         N = self.pool.shape[0]
         dt = np.int32 if N < 2**31 else np.int64  # 32-bit indices halve the cost of the draw and the sort
         idx = rng.integers(0, N, (n, self.K), dtype=dt)
-        while True:
-            srt = np.sort(idx, axis=1)
-            bad = np.flatnonzero((srt[:, 1:] == srt[:, :-1]).any(axis=1))
-            if bad.size == 0:
-                break
-            idx[bad] = rng.integers(0, N, (bad.size, self.K), dtype=dt)
+        bad = np.arange(n)
+        while bad.size:  # only redrawn rows are checked again (rows without a repeat stay as drawn)
+            srt = np.sort(idx[bad], axis=1)
+            bad = bad[(srt[:, 1:] == srt[:, :-1]).any(axis=1)]
+            if bad.size:
+                idx[bad] = rng.integers(0, N, (bad.size, self.K), dtype=dt)
         return np.take(self.pool, idx, axis=0).reshape(shape)  # same as pool[idx], about 3x faster
 
     def rewards(self, means, rng: np.random.Generator) -> np.ndarray:

@@ -140,15 +140,20 @@ class RSOFUL(Algorithm):
                 Xl = X[ix, p0:]  # (n, Bp, K, d)
                 n, Bp = Xl.shape[0], Xl.shape[1]
                 Xf = Xl.reshape(n, Bp * K, d)
-                # one GEMM per run: X [V_tau^{-1} | theta_tilde (| theta* on the chunk's first pass)]
-                cols = [Vinv_tau[ix], theta[ix][:, :, None]]
+                # ||x||^2_{V_tau^{-1}} from one GEMM per run, estimates (and theta* on the chunk's first pass)
+                # from a second, thin one: separate contiguous outputs are ~2x faster than slicing one wide GEMM
+                quad = np.einsum("nkd,nkd->nk", Xf, Xf @ Vinv_tau[ix])
+                cols = [theta[ix][:, :, None]]
                 if M is None:  # first pass of the chunk: every run, every step
                     cols.append(np.broadcast_to(env.theta[:, None], (n, d, 1)))
-                Y = Xf @ np.concatenate(cols, axis=2)
+                E = Xf @ np.concatenate(cols, axis=2)
                 if M is None:
-                    M = Y[:, :, d + 1].reshape(runs, Bc, K)
-                quad = np.einsum("nkd,nkd->nk", Xf, Y[:, :, :d])  # ||x||^2_{V_tau^{-1}}
-                score = Y[:, :, d] + bt[ix][:, None] * np.sqrt(np.maximum(quad, 0.0))
+                    M = E[:, :, 1].reshape(runs, Bc, K)
+                np.maximum(quad, 0.0, out=quad)
+                np.sqrt(quad, out=quad)
+                quad *= bt[ix][:, None]
+                quad += E[:, :, 0]
+                score = quad  # theta_tilde^T x + beta_t ||x||_{V_tau^{-1}}
                 a = np.argmax(score.reshape(n, Bp, K), axis=2)  # (n, Bp), lowest index on ties
                 flat = np.arange(0, n * Bp * K, K).reshape(n, Bp) + a  # chosen vector's row in Xf
                 xa = Xf.reshape(n * Bp * K, d)[flat]  # (n, Bp, d)
