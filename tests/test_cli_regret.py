@@ -137,3 +137,12 @@ def test_actions_file_bad(tmp_path):
     assert r.exit_code == 2
     r = runner.invoke(app, ["regret", "--setting", "linear", "--rho", "0.1", "--actions", str(tmp_path / "none.npy")])
     assert r.exit_code == 2
+
+
+def test_regret_json_value_is_the_best_finite_T_guarantee():
+    out = _json(["regret", "--setting", "finite", "--epsilon", "0.5", "--T", "1e6", "--json"])
+    eligible = [r for r in out["bounds"] if r["applicable"] and r["kind"] in ("upper-problem-dependent", "upper-minimax")
+                and r["form"] != "paper" and r["informative"]]
+    assert eligible
+    assert out["value"] == min(r["value"] for r in eligible)
+    assert out["value_id"] in {r["id"] for r in eligible}

@@ -254,11 +254,18 @@ def register(app: typer.Typer) -> None:
             _, prow = rows_for(setting, budget, plotT, overrides) if len(Tarr) <= 2 else (ctx, rows)
             _plot(plot, prow, setting, budget)
         if json_out:
+            best = min((r for r in rows if r["applicable"] and r["kind"] in ("upper-problem-dependent", "upper-minimax")
+                        and r["form"] != "paper" and r.get("informative", True)),
+                       key=lambda r: r["value"], default=None)
             common.emit_json(
                 "regret",
                 {"setting": setting, "T": Ts, "budget": common.budget_inputs(budget), "instance": ctx.instance_name,
                  "overrides": overrides},
-                value=None,
+                value=None if best is None else best["value"],
+                value_label="smallest applicable finite-T upper bound at the largest T with explicit constants "
+                            "(paper forms with O-constants set to 1, asymptotic bounds and bounds above the "
+                            "trivial T·max-gap excluded)",
+                value_id=None if best is None else best["id"],
                 bounds=rows,
             )
             return

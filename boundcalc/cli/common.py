@@ -242,3 +242,14 @@ def save_figure(fig, path: str) -> None:
         raise InputError("--plot", "a writable FILE.png path", f"{path}: {exc.strerror}") from None
     finally:
         plt.close(fig)
+
+
+def track(items, description: str, enabled: bool = True):
+    """Iterate with a transient rich progress bar on stderr (for work that may take over a second)."""
+    items = list(items)
+    if not enabled or len(items) < 2:
+        yield from items
+        return
+    from rich.progress import track as rich_track
+
+    yield from rich_track(items, description=description, console=console(stderr=True), transient=True)

@@ -30,7 +30,7 @@ def register(app: typer.Typer) -> None:
         from ..verify import claims as cl
 
         ids = cl.select(paper=paper, claim=claim)
-        verdicts = cl.run(ids)
+        verdicts = [cl.run([c])[0] for c in common.track(ids, "checking claims", enabled=not json_out)]
         n_held = sum(v.held for v in verdicts)
         inputs = {"paper": paper, "claim": claim}
         if json_out:
