@@ -301,7 +301,29 @@ class Eq7(_Finite):
         return {"H_kl": H_kl(ctx), "H_min": H_min(ctx, self.c * self._eps(budget))}
 
 
-class ShariffSheffet(_Finite):
+class _InvGapsPlusKOverEps(_Finite):
+    """(Σ_{a:Δ_a>0} 1/Δ_a + K/ε)·ln T: the shape shared by Shariff–Sheffet's lower bound and DP-SE's upper
+    bound in paper form (formula sheet 001 §3.3 and §7.1, as cited in seed 001 §1 and §5; constants set to 1)."""
+
+    def conditions(self, ctx):
+        return _some_suboptimal(ctx)
+
+    def terms(self, T, ctx, budget):
+        L = _lnT(T)
+        return H_inv(ctx) * L, ctx["K"] / self._eps(budget) * L
+
+    def expression(self):
+        import sympy
+
+        Hi, K, eps = _sym("H_inv", "K", "epsilon")
+        L = sympy.log(_Tsym())
+        return Hi * L, K / eps * L
+
+    def symbol_values(self, ctx, budget):
+        return {"H_inv": H_inv(ctx), "K": float(ctx["K"]), "epsilon": self._eps(budget)}  # H_inv = Σ 1/Δ_a
+
+
+class ShariffSheffet(_InvGapsPlusKOverEps):
     """Shariff & Sheffet (2018) as quoted in seed 001 §1: Ω(Σ_{a≠a*} ln T/Δ_a + K ln T/ε)."""
 
     id = "001-shariff-sheffet"
@@ -320,22 +342,6 @@ class ShariffSheffet(_Finite):
     )
     regime_note = "privacy matters when K/ε exceeds Σ_a 1/Δ_a"
 
-    def conditions(self, ctx):
-        return _some_suboptimal(ctx)
-
-    def terms(self, T, ctx, budget):
-        L = _lnT(T)
-        return H_inv(ctx) * L, ctx["K"] / self._eps(budget) * L
-
-    def expression(self):
-        import sympy
-
-        Hi, K, eps = _sym("H_inv", "K", "epsilon")
-        L = sympy.log(_Tsym())
-        return Hi * L, K / eps * L
-
-    def symbol_values(self, ctx, budget):
-        return {"H_inv": H_inv(ctx), "K": float(ctx["K"]), "epsilon": self._eps(budget)}  # H_inv = Σ 1/Δ_a
 
 
 # ==================================================================================================
@@ -483,7 +489,7 @@ class AdaPKLUCB(_Finite):
         }
 
 
-class DPSEPaper(_Finite):
+class DPSEPaper(_InvGapsPlusKOverEps):
     """Sajed & Sheffet (2019) DP-SE, quoted in seed 001 §5: O(Σ_a ln T/Δ_a + K ln T/ε)."""
 
     id = "001-dp-se-paper"
@@ -497,23 +503,6 @@ class DPSEPaper(_Finite):
     assumptions = ("rewards in [0, 1]", "confidence β = 1/T")
     caveats = ("paper form: constants hidden in O(·) set to 1",)
     regime_note = "privacy matters when K/ε exceeds Σ_a 1/Δ_a"
-
-    def conditions(self, ctx):
-        return _some_suboptimal(ctx)
-
-    def terms(self, T, ctx, budget):
-        L = _lnT(T)
-        return H_inv(ctx) * L, ctx["K"] / self._eps(budget) * L
-
-    def expression(self):
-        import sympy
-
-        Hi, K, eps = _sym("H_inv", "K", "epsilon")
-        L = sympy.log(_Tsym())
-        return Hi * L, K / eps * L
-
-    def symbol_values(self, ctx, budget):
-        return {"H_inv": H_inv(ctx), "K": float(ctx["K"]), "epsilon": self._eps(budget)}
 
 
 def dpse_last_epoch(gaps):
