@@ -247,7 +247,7 @@ def register(app: typer.Typer) -> None:
         block_runs: Annotated[str, typer.Option("--block-runs", help="Runs per block (fixes the numbers).")] = "50",
         n_checkpoints: Annotated[str, typer.Option("--checkpoints", help="Number of log-spaced checkpoints.")] = "12",
         save: Annotated[Optional[str], typer.Option("--save", help="Write the results to FILE.npz or FILE.json.")] = None,
-        progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Progress bar on stderr.")] = False,
+        progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: on when stderr is a terminal and --json is not given).")] = None,
         plot: common.PlotOpt = None,
         json_out: common.JsonOpt = False,
     ):
@@ -274,6 +274,10 @@ def register(app: typer.Typer) -> None:
         if gran == "step" and Tn * R > limit:
             raise InputError("--T x --runs", f"at most {limit:g} for {alg.name}, which updates every step (a loop "
                              "over t); lower --T or --runs", f"{Tn * R:g}")
+        if progress is None:
+            import sys
+
+            progress = sys.stderr.isatty() and not json_out
         res = run(alg, environment, Tn, R, seed=sd, checkpoints=log_checkpoints(Tn, C), block_runs=B, processes=P,
                   progress=progress)
         if save:
