@@ -215,3 +215,19 @@ def test_algorithm_bad_input():
         GOPE().simulate(env, 100, 5, np.random.default_rng(0), np.array([200]))
     with pytest.raises(InputError):
         make_linear_env("nope")
+
+
+def test_design_cache_not_stale_across_envs():
+    # one algorithm object used on many action sets in turn (envs freed in between, so id(env) is reused):
+    # every design must be near-optimal for *its* action set (Kiefer-Wolfowitz: g(pi*) = d, design.g_value)
+    from boundcalc.algorithms.design import g_value
+
+    alg = GOPE()
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        A = rng.standard_normal((6, 3))
+        A /= np.linalg.norm(A, axis=1, keepdims=True)
+        env = LinearEnv(A, [1.0, 0.0, 0.0], sigma=1.0, noise="gaussian")
+        des = alg.design(env, np.arange(6))
+        assert g_value(A, des.weights) <= 3 * (1 + 1e-5)
+        del env

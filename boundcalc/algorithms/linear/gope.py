@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 
+import hashlib
 import math
 
 import numpy as np
@@ -63,7 +64,10 @@ class _PhasedElimination(Algorithm):
 
     # -- pieces ---------------------------------------------------------------------------------------------
     def design(self, env, active: np.ndarray) -> Design:
-        key = (id(env), active.tobytes())
+        # keyed by the action set's content, not id(env): ids are reused once an env is garbage-collected,
+        # which returned the design of a previous, different action set
+        A = np.ascontiguousarray(env.actions, dtype=float)
+        key = (A.shape, hashlib.blake2b(A.tobytes(), digest_size=16).digest(), active.tobytes())
         if key not in self._design_cache:
             if len(self._design_cache) > 4096:
                 self._design_cache.clear()
