@@ -146,3 +146,22 @@ def test_env_bad_input_and_draws():
         LinUCBDGS(schedule="x")
     with pytest.raises(InputError):
         RSOFUL().simulate(env, 10, 2, np.random.default_rng(0), np.array([11]))
+
+
+def test_oful_widths_against_sheet():
+    # zcdp-bandits.md 4.2 / section 10, written here: beta_t, gamma_t/sqrt(t) with l = real number of noise vectors
+    # (section 0) and the max(0, g) safeguard; beta_0 = sqrt(2 log(1/delta)) + sqrt(lambda) S before any update
+    d, T, lam, lam0, delta, rho, S = 3, 10**6, 0.1, 0.1, 1e-3, 0.5, 2.0
+    alg = AdaCOFUL(rho=rho, lam=lam, delta=delta, S=S)
+    for t in (0, 1, 50, 10**4, 2 * 10**5):
+        beta = math.sqrt(2 * math.log(1 / delta) + d * math.log(1 + t / (lam * d))) + math.sqrt(lam) * S
+        assert float(alg.beta(t, d)) == pytest.approx(beta, rel=1e-12)
+    assert float(alg.beta(0, d)) == pytest.approx(math.sqrt(2 * math.log(1 / delta)) + math.sqrt(lam) * S, rel=1e-12)
+    for t, ell in ((10, 1), (10**4, 5), (2 * 10**5, 12)):
+        Lg = math.log((t + 3) * d / delta)
+        g = lam0 * t / 4 - 8 * Lg - 2 * math.sqrt(t * Lg)
+        Lf = math.log(T / delta)
+        f = d + 2 * math.sqrt(d * Lf) + 2 * Lf
+        want = math.sqrt(2 * ell / rho * f / (lam + max(0.0, g)))
+        assert float(alg.gamma_over_sqrt(t, ell, d, T, lam0)) == pytest.approx(want, rel=1e-12)
+    assert float(RSOFUL(lam=lam).gamma_over_sqrt(100, 3, d, T, lam0)) == 0.0

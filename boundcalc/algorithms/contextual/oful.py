@@ -11,7 +11,7 @@ Width (seed 003 Thm 14 / seed 000 Thm 17 with zcdp-bandits.md §0):
   gamma_t / sqrt(t) = sqrt( s2 * l * f_F(d, delta/T) / (lambda + max(0, g(t))) ),
   f_F(d, x) = d + 2 sqrt(d log(1/x)) + 2 log(1/x), g(t) = lambda0 t/4 - 8 log((t+3) d/delta) - 2 sqrt(t log((t+3)d/delta)),
   l = number of noise vectors actually summed (not the bound d log(1+t/(lambda d))/log(1+C));
-  beta_tilde_0 = sqrt(2 log(1/delta)) + sqrt(lambda) before the first update.
+  beta_tilde_0 = beta_0 = sqrt(2 log(1/delta)) + sqrt(lambda) S before the first update (S = ||theta*|| bound).
 Choices: ``denominator="gentile"`` (above, with the max(0, .) safeguard) or ``"eigen"`` (lambda_min(V_tau),
 data-free at run time, zcdp-bandits.md 4.2); lambda0 defaults to ``env.lambda0``. OFUL = RS-OFUL with C = 0
 (update at every step). Non-private baselines are the rho -> inf limits (no noise, gamma = 0).
@@ -98,7 +98,7 @@ class RSOFUL(Algorithm):
         theta = np.zeros((runs, d))
         Vinv_tau = np.broadcast_to(np.eye(d) / self.lam, (runs, d, d)).copy()
         logdet_tau = np.full(runs, d * math.log(self.lam))
-        bt = np.full(runs, math.sqrt(2 * math.log(1 / self.delta)) + math.sqrt(self.lam))
+        bt = np.full(runs, float(self.beta(0, d)))  # beta_tilde_0 = sqrt(2 log(1/delta)) + sqrt(lambda) S
         n_upd = np.zeros(runs, dtype=np.int64)
         thr = math.log1p(self.C)
         cum = np.zeros(runs)
@@ -224,7 +224,7 @@ class RSOFUL(Algorithm):
         theta = np.zeros(d)
         Vinv_tau = np.eye(d) / self.lam
         ld_tau = d * math.log(self.lam)
-        bt = math.sqrt(2 * math.log(1 / self.delta)) + math.sqrt(self.lam)
+        bt = float(self.beta(0, d))  # beta_tilde_0 = sqrt(2 log(1/delta)) + sqrt(lambda) S (zcdp-bandits.md §0)
         n_upd = 0
         cum = np.zeros(T + 1)
         for t in range(1, T + 1):
