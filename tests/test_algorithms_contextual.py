@@ -25,9 +25,10 @@ from boundcalc.errors import InputError
 ALPHA_TEST = 1e-3
 
 
-@pytest.mark.parametrize("make", [lambda: AdaCOFUL(rho=1.0, lam=1.0), lambda: RSOFUL(lam=1.0, C=0.5)],
+@pytest.mark.parametrize("make, wrong", [(lambda: AdaCOFUL(rho=1.0, lam=1.0), lambda: AdaCOFUL(rho=0.25, lam=1.0)),
+                                         (lambda: RSOFUL(lam=1.0, C=0.5), lambda: RSOFUL(lam=1.0, C=4.0))],
                          ids=["AdaC-OFUL", "RS-OFUL"])
-def test_chunked_simulation_matches_reference(make):
+def test_chunked_simulation_matches_reference(make, wrong):
     env = make_contextual_env("zcdp-contextual-bounded")
     T, n = 200, 250
     rng = np.random.default_rng(21)
@@ -35,6 +36,9 @@ def test_chunked_simulation_matches_reference(make):
     sim = make().simulate(env, T, n, np.random.default_rng(22), np.array([T])).regret[:, -1]
     assert stats.ks_2samp(ref, sim).pvalue > ALPHA_TEST
     assert stats.ttest_ind(ref, sim, equal_var=False).pvalue > ALPHA_TEST
+    # power: the same tests reject a simulation with 2x the noise std (rho / 4) or a coarser switching rule (C = 4)
+    bad = wrong().simulate(env, T, n, np.random.default_rng(23), np.array([T])).regret[:, -1]
+    assert min(stats.ks_2samp(ref, bad).pvalue, stats.ttest_ind(ref, bad, equal_var=False).pvalue) < ALPHA_TEST
 
 
 def test_oful_updates_every_step_and_rs_rarely():
