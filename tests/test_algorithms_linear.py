@@ -231,3 +231,16 @@ def test_design_cache_not_stale_across_envs():
         des = alg.design(env, np.arange(6))
         assert g_value(A, des.weights) <= 3 * (1 + 1e-5)
         del env
+
+
+def test_phase_ending_exactly_at_T_eliminates_in_both():
+    # T = length of phase 1: both code paths complete the phase and run its elimination (survivors agree in law;
+    # here the gaps are large against the phase-1 threshold 1 at delta = 0.5 with sigma tiny, so deterministic)
+    env = small_env(sigma=1e-6)
+    alg = GOPE(delta=0.5)
+    des = alg.design(env, np.arange(env.K))
+    T1 = int(alg.counts(1, env.d, env.K, des).sum())
+    sim = alg.simulate(env, T1, 5, np.random.default_rng(0), np.array([T1]))
+    ref = alg.reference(env, T1, np.random.default_rng(0), np.array([T1]))
+    # elimination after phase 1 keeps a iff max_b <theta, b - a> <= 1: actions at 0, 60 and 85 degrees stay
+    assert np.all(sim.extra["survivors"] == 3) and ref.extra["survivors"][0] == 3

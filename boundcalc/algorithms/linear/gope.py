@@ -194,6 +194,7 @@ class _PhasedElimination(Algorithm):
             cnt = self.counts(ell, d, K, des).astype(np.int64)
             phases += 1
             sums = np.zeros(supp.size)
+            played = 0
             for j, a in enumerate(supp):
                 for _ in range(int(cnt[j])):
                     if t >= T:
@@ -201,12 +202,11 @@ class _PhasedElimination(Algorithm):
                     r = env.draw(int(a), rng)
                     sums[j] += r
                     t += 1
+                    played += 1
                     pulls[a] += 1
                     reg += gaps[a]
                     cum_reg[t] = reg
-            if t >= T and pulls[supp].sum() < 0:  # pragma: no cover
-                break
-            if t >= T:
+            if played < cnt.sum():  # phase truncated at T: no elimination (as in ``simulate``)
                 break
             active = self._eliminate(ell, d, K, des, A, act, cnt, sums[None, :], rng, active[None, :])[0]
         regret = np.interp(cps, np.arange(T + 1), cum_reg)[None, :]
