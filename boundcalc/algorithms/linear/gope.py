@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from abc import abstractmethod
 
-import hashlib
 import math
 
 import numpy as np
@@ -64,15 +63,15 @@ class _PhasedElimination(Algorithm):
 
     # -- pieces ---------------------------------------------------------------------------------------------
     def design(self, env, active: np.ndarray) -> Design:
-        # keyed by the action set's content, not id(env): ids are reused once an env is garbage-collected,
-        # which returned the design of a previous, different action set
-        A = np.ascontiguousarray(env.actions, dtype=float)
-        key = (A.shape, hashlib.blake2b(A.tobytes(), digest_size=16).digest(), active.tobytes())
-        if key not in self._design_cache:
+        # each entry keeps a reference to its env: an id is reused once its object is garbage-collected, and a
+        # bare id(env) key then returned the design of a previous, different action set
+        key = (id(env), active.tobytes())
+        hit = self._design_cache.get(key)
+        if hit is None or hit[0] is not env:
             if len(self._design_cache) > 4096:
                 self._design_cache.clear()
-            self._design_cache[key] = g_optimal_design(env.actions[active], tol=self.design_tol)
-        return self._design_cache[key]
+            hit = self._design_cache[key] = (env, g_optimal_design(env.actions[active], tol=self.design_tol))
+        return hit[1]
 
     def d_eff(self, d: int, design: Design) -> float:
         """d, or g(pi) when the design is only approximate (g > d)."""
