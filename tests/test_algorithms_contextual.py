@@ -169,3 +169,14 @@ def test_oful_widths_against_sheet():
         want = math.sqrt(2 * ell / rho * f / (lam + max(0.0, g)))
         assert float(alg.gamma_over_sqrt(t, ell, d, T, lam0)) == pytest.approx(want, rel=1e-12)
     assert float(RSOFUL(lam=lam).gamma_over_sqrt(100, 3, d, T, lam0)) == 0.0
+
+
+def test_private_linucb_sensitivity_as_stated_and_exact():
+    """seed 004 §3.1 states sensitivity L for b_t; the exact L2 sensitivity for rewards in [-1, 1] is 2L."""
+    for L in (1.0, 2.5):
+        paper = PrivateLinUCB(eps=1.0, L=L)
+        exact = PrivateLinUCB(eps=1.0, L=L, b_sensitivity="exact")
+        assert paper.sensitivity(10, 100) == L
+        assert exact.sensitivity(10, 100) == 2 * L
+    with pytest.raises(InputError):
+        PrivateLinUCB(b_sensitivity="loose")

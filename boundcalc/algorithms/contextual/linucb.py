@@ -283,20 +283,33 @@ class LinUCBDGS(LinUCB):
 
 
 class PrivateLinUCB(LinUCBDGS):
-    """Private LinUCB (Neel & Roth 2018) baseline of seed 004 Sec. 4 in the "paper" calibration of
-    dgs-contextual.md §0: the tree releases b_t (not theta) with constant sensitivity 2L, eps' = eps/log2 T;
-    theta^p = A^{-1}(b + eta)."""
+    """Private LinUCB (Neel & Roth 2018) baseline of seed 004 Sec. 4, calibrated as in dgs-contextual.md §0:
+    the tree releases b_t (not theta), eps' = eps/log2 T; theta^p = A^{-1}(b + eta).
+
+    ``b_sensitivity``: ``"paper"`` (default) = L, as seed 004 §3.1 states ("global sensitivity of b_t ... is a
+    constant L ... |r| <= 1") and sheet §0 prescribes; ``"exact"`` = 2L, the true L2 sensitivity of b_t when one
+    reward moves across [-1, 1] (|r - r'| <= 2) — a labelled correction, not the paper's calibration.
+    """
 
     name = "Private-LinUCB"
     source = "seed 004 Sec. 4 baseline (Neel & Roth 2018)"
     notion = "pure"
     bound_ids = ()
 
+    def __init__(self, *args, b_sensitivity: str = "paper", **kwargs):
+        super().__init__(*args, **kwargs)
+        if b_sensitivity not in ("paper", "exact"):
+            raise InputError("b_sensitivity", "one of paper, exact", b_sensitivity)
+        self.b_sensitivity = b_sensitivity
+
+    def _b_sens(self) -> float:
+        return self.L if self.b_sensitivity == "paper" else 2 * self.L
+
     def sensitivity(self, t, T):
-        return 2 * self.L
+        return self._b_sens()
 
     def _ref_privacy(self):
-        return "b", 2 * self.L  # constant L2 sensitivity of b_t for |r| <= 1 (dgs-contextual.md 1.4)
+        return "b", self._b_sens()  # constant L2 sensitivity of b_t (seed 004 §3.1; dgs-contextual.md §0 / 1.4)
 
     def _noise(self, tree, t, runs, d, T, rng):
         eta_b, _, etabar_b = super()._noise(tree, t, runs, d, T, rng)
