@@ -257,3 +257,46 @@ def test_dp_klucb_imed_below_alpha_times_lower_bound(cls):
     bound = _bound(bid, MU2, PureDP(1.0), T)
     assert bound == pytest.approx(178, rel=0.01)
     assert res.final()["ci_high"] <= bound
+
+
+# ---------------------------------------------------------------------------------------------------
+# index formulas written from the papers (in terms of N = N_a(t_l - 1), not the code's n = N/2)
+# ---------------------------------------------------------------------------------------------------
+def test_adap_ucb_index_is_azize_basu_eq7():
+    # Azize & Basu 2022 Eq. (7): mu~ + sqrt(a ln(2 t_l) / (2 * N/2)) + a ln(t_l) / (eps * N/2)
+    eps, a = 0.3, 3.1
+    mu = np.array([[0.2, 0.55, 0.9]])
+    N = np.array([[2.0, 16.0, 1024.0]])
+    t = 5000.0
+    want = [m + math.sqrt(a * math.log(2 * t) / (2 * Ni / 2)) + a * math.log(t) / (eps * Ni / 2)
+            for m, Ni in zip(mu[0], N[0])]
+    got = AdaPUCB(epsilon=eps, beta=a).index(mu, N / 2, np.array([[t]]))[0]
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def test_adap_klucb_index_is_kl_level_set_of_shifted_mean():
+    # Azize & Basu 2022 Eq. (7) (sheet 001 §7.2): kl(clip(mu~ + a ln t/(eps n)), I) = a ln t / n, or I = 1
+    from boundcalc.algorithms.finite import AdaPKLUCB
+    from boundcalc.info import kl_bernoulli
+
+    eps, a, t = 0.5, 3.1, 2.0e4
+    mu = np.array([[0.1, 0.4, 0.6, -0.3]])
+    n = np.array([[4000.0, 9000.0, 20000.0, 50000.0]])
+    got = AdaPKLUCB(epsilon=eps, beta=a).index(mu, n, np.array([[t]]))[0]
+    shifted = np.clip(mu[0] + a * math.log(t) / (eps * n[0]), 0, 1)
+    level = a * math.log(t) / n[0]
+    assert (got >= shifted - 1e-12).all()
+    for g, s, lv in zip(got, shifted, level):
+        assert g == pytest.approx(1.0) or float(kl_bernoulli(s, g)) == pytest.approx(lv, rel=1e-6)
+
+
+def test_adac_adar_index_sheet_formulas():
+    # sheet 003 §2.1 Eq. 14 and sheet 000 §2.2 Eq. 6 (noise already in the released mean)
+    mu, n, t, beta = np.array([[0.3, 0.6]]), np.array([[0.5, 37.0]]), 812.0, 3.5
+    rho = 0.2
+    want = [m + math.sqrt((1 / (2 * k) + 1 / (rho * k * k)) * beta * math.log(t)) for m, k in zip(mu[0], n[0])]
+    np.testing.assert_allclose(AdaCUCB(rho=rho, beta=beta).index(mu, n, np.array([[t]]))[0], want, rtol=1e-12)
+    al, e = 4.0, 0.8
+    want = [m + math.sqrt((1 / (2 * k) + al / (e * k * k)) * beta * math.log(t)) for m, k in zip(mu[0], n[0])]
+    np.testing.assert_allclose(AdaRUCB(alpha=al, rdp_epsilon=e, beta=beta).index(mu, n, np.array([[t]]))[0], want,
+                               rtol=1e-12)

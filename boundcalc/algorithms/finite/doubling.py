@@ -121,12 +121,14 @@ class _Doubling(FiniteAlgorithm):
 
 
 class AdaPUCB(_Doubling):
-    """AdaP-UCB (Azize & Basu 2022, pure eps-DP). I_a = mu~_a + sqrt(beta ln t_l / (2 n_a)) + beta ln t_l / (eps n_a),
-    mu~_a = last-episode mean + Lap(1/(eps n_a)).
+    """AdaP-UCB (Azize & Basu 2022, NeurIPS, §4 Eq. (7); pure eps-DP):
+    I_a = mu~_a + sqrt(beta ln(2 t_l) / (2 n_a)) + beta ln(t_l) / (eps n_a),
+    mu~_a = last-episode mean + Lap(1/(eps n_a)), n_a = N_a(t_l - 1)/2 = size of arm a's last episode.
 
-    Index as recalled from Azize & Basu 2022 Algorithm 1 with the UCB bonus (the sheets give only its regret
-    bound, sheet 001 §6: sum_a 16 beta ln T / min(Delta_a, eps) + beta/(beta - 3)) [UNC: index constants].
-    beta > 3 for the theory; default 3.1.
+    Eq. (7) as printed in the paper's text (checked against a public copy of the paper): note ln(2 t_l) in
+    the exploration term but ln(t_l) in the privacy term. The noise is the paper's Lap(2/(eps N_a(t_l - 1))).
+    The sheets give only its regret bound (sheet 001 §6, the paper's Thm 7:
+    sum_a 16 beta ln T / min(Delta_a, eps) + beta/(beta - 3)). beta > 3 for the theory; default 3.1.
     """
 
     name = "AdaP-UCB"
@@ -147,7 +149,7 @@ class AdaPUCB(_Doubling):
 
     def index(self, mu_noisy, n, t_l):
         lt = np.log(t_l)
-        return mu_noisy + np.sqrt(self.beta * lt / (2 * n)) + self.beta * lt / (self.epsilon * n)
+        return mu_noisy + np.sqrt(self.beta * np.log(2 * t_l) / (2 * n)) + self.beta * lt / (self.epsilon * n)
 
 
 class AdaPKLUCB(AdaPUCB):
