@@ -300,3 +300,60 @@ def test_adac_adar_index_sheet_formulas():
     want = [m + math.sqrt((1 / (2 * k) + al / (e * k * k)) * beta * math.log(t)) for m, k in zip(mu[0], n[0])]
     np.testing.assert_allclose(AdaRUCB(alpha=al, rdp_epsilon=e, beta=beta).index(mu, n, np.array([[t]]))[0], want,
                                rtol=1e-12)
+
+
+# ---------------------------------------------------------------------------------------------------
+# schedules: per-arm doubling, geometric batches, DP-SE epoch length (exact, from the sheets)
+# ---------------------------------------------------------------------------------------------------
+def _ceil_log2(N):
+    return np.array([[math.ceil(math.log2(x)) if x > 0 else 0 for x in row] for row in np.atleast_2d(N)])
+
+
+@pytest.mark.parametrize("name,extra", [("AdaP-UCB", {}), ("AdaP-KLUCB", {}), ("AdaC-UCB", {}), ("AdaR-UCB", {}),
+                                        ("DP-KLUCB", {}), ("DP-IMED", {})])
+def test_counts_double_per_arm(name, extra):
+    # per-arm doubling (Azize & Basu 2022 Alg. 1; seed 003 Alg. 4; seed 000 Alg. 2) and seed 001 Eq. 14 with
+    # alpha = 2, n1 = 1: every arm's count is a power of two except the one arm cut at T, and an arm with
+    # count N has had ceil(log2 N) episodes after its initial pull.
+    env = BernoulliEnv([0.6, 0.5, 0.45])
+    alg = make(name, **OPTS, **extra)
+    T = 3001
+    outs = [alg.simulate(env, T, 40, np.random.default_rng(8), np.array([T]))]
+    outs += [alg.reference(env, T, np.random.default_rng([9, i]), np.array([T])) for i in range(15)]
+    for out in outs:
+        N = out.pulls
+        pow2 = (N & (N - 1)) == 0
+        assert ((~pow2).sum(axis=1) <= 1).all()
+        np.testing.assert_array_equal(out.episodes, _ceil_log2(N).sum(axis=1))
+
+
+def test_geometric_batches_counts():
+    # b_m = 2^(m-1): cumulative counts 1, 3, 7, 15, ... = 2^m - 1, except the arm cut at T
+    env = BernoulliEnv([0.6, 0.5])
+    alg = DPIMED(epsilon=1.0, schedule="geometric")
+    for out in [alg.simulate(env, 1000, 30, np.random.default_rng(5), np.array([1000]))] + \
+            [alg.reference(env, 1000, np.random.default_rng([5, i]), np.array([1000])) for i in range(10)]:
+        M = out.pulls + 1
+        assert ((((M & (M - 1)) != 0)).sum(axis=1) <= 1).all()
+
+
+@pytest.mark.parametrize("eps", [0.05, 1.0])  # the privacy branch of the max wins at 0.05, the other at 1
+def test_dp_se_first_epoch_length(eps):
+    # sheet 001 §7.1: R_1 = floor(max{32 ln(8|S|/beta)/(1/2)^2, 8 ln(4|S|/beta)/(eps/2)} + 1), beta = 1/T;
+    # arms are pulled one after the other, so a horizon T = R_1 + 5 gives pulls (R_1, 5)
+    from boundcalc.algorithms.finite import DPSE
+
+    def r1(T):
+        return math.floor(max(32 * math.log(16 * T) / 0.25, 8 * math.log(8 * T) / (eps / 2)) + 1)
+
+    T = 3000
+    for _ in range(50):  # fixed point T = R_1(T) + 5 (R_1 grows like ln T)
+        T = r1(T) + 5
+    R1 = r1(T)
+    assert R1 + 5 == T
+    env = BernoulliEnv([0.5, 0.5])
+    alg = DPSE(epsilon=eps)
+    out = alg.simulate(env, T, 5, np.random.default_rng(0), np.array([T]))
+    assert (out.pulls == [R1, 5]).all()
+    ref = alg.reference(env, T, np.random.default_rng(1), np.array([T]))
+    assert ref.pulls[0].tolist() == [R1, 5]
