@@ -272,3 +272,34 @@ def margin_eps_tv_minus_d_eps(X: Interval, Y: Interval, E: Interval, c: float = 
     if c != 1.0:
         out = out + (Interval(c) - 1) * E * tv
     return clip_below(out, 0.0)
+
+
+# ----------------------------------------------------------------------------------------------------
+# per-arm ratios of the finite-armed bounds (seed 001 Eq. 3, Thm 3.1, Eq. 7)
+# ----------------------------------------------------------------------------------------------------
+def _ratio_point(x: float, y: float, e: float | None, which: str) -> Interval:
+    """(y - x) / q(x, y) at a point, q = kl or d_eps (x < y), in balls."""
+    q = kl_point(x, y) if which == "kl" else d_eps_point(x, y, e)
+    gap = Interval(y) - Interval(x)
+    return gap / q
+
+
+def gap_over_kl_range(X: Interval, Y: Interval) -> Interval:
+    """Range of (y - x)/kl(x, y) over X x Y with X < Y (the Lai-Robbins term of seed 001 Eq. 3).
+
+    For a convex g >= 0 with g = 0 at one end, the secant slope g/|distance| grows with the distance
+    (three-chord lemma); kl(., y) and kl(x, .) are convex and vanish at x = y, so (y - x)/kl(x, y) is
+    nondecreasing in x and nonincreasing in y: the range is spanned by two corners."""
+    X, Y = _unit("x", X), _unit("y", Y)
+    if not X.hi < Y.lo:
+        raise DomainError(f"gap_over_kl_range needs x < y on the box (got {X}, {Y})")
+    return Interval(_ratio_point(X.lo, Y.hi, None, "kl").lo, _ratio_point(X.hi, Y.lo, None, "kl").hi)
+
+
+def gap_over_d_eps_range(X: Interval, Y: Interval, E: Interval) -> Interval:
+    """Range of (y - x)/d_eps(x, y) over the box with X < Y (the term of seed 001 Thm 3.1, Eq. 5): the same
+    secant argument (d_eps is convex in x and in y and vanishes at x = y) and d_eps nondecreasing in eps."""
+    X, Y = _unit("x", X), _unit("y", Y)
+    if not X.hi < Y.lo:
+        raise DomainError(f"gap_over_d_eps_range needs x < y on the box (got {X}, {Y})")
+    return Interval(_ratio_point(X.lo, Y.hi, E.hi, "d").lo, _ratio_point(X.hi, Y.lo, E.lo, "d").hi)
