@@ -157,6 +157,7 @@ def prove(
     max_seconds: float = 120.0,
     max_listed: int = 50,
     point_digits: int = 50,
+    split: str = "influence",
 ) -> ProofResult:
     """Prove margin >= -tol (or > -tol if strict) on the box, find a counterexample, or give up at a limit.
 
@@ -164,7 +165,12 @@ def prove(
     ``DomainError`` for a box entirely outside its domain: that box then stays undecided with the reason).
     ``point_margin(point) -> mpmath number`` is the same margin at a point, used only to re-check a
     counterexample at ``point_digits`` digits (required for a counterexample to be reported).
+    ``split``: "influence" (default) bisects the coordinate whose halves give the best worst lower end
+    (the two halves of each coordinate are evaluated; the chosen pair is kept, so nothing is evaluated
+    twice); "widest" bisects the coordinate widest relative to the initial box (cheaper per box).
     """
+    if split not in ("influence", "widest"):
+        raise ValueError("split must be 'influence' or 'widest'")
     import mpmath
 
     t0 = time.perf_counter()
@@ -222,27 +228,30 @@ def prove(
             backend=backend_name(), tol=tol, reason=reason,
         )
 
-    def push(b: dict, depth: int):
+    def push(b: dict, depth: int, known=None):
         nonlocal counter
         counter += 1
-        heapq.heappush(heap, (depth, counter, b))
+        heapq.heappush(heap, (depth, counter, b, known))
+
+    def evaluate(b):
+        nonlocal evals
+        evals += 1
+        try:
+            return margin(b), ""
+        except DomainError as exc:
+            return None, f"outside the domain of the margin: {exc}"
 
     push(root, 0)
     limit_reason = ""
     while heap:
-        depth, _, b = heapq.heappop(heap)
+        depth, _, b, known = heapq.heappop(heap)
         deepest = max(deepest, depth)
         if constraint is not None:
             c = constraint(b)
             if c.hi < 0:
                 outside += 1
                 continue
-        evals += 1
-        try:
-            m = margin(b)
-        except DomainError as exc:
-            m = None
-            why = f"outside the domain of the margin: {exc}"
+        m, why = known if known is not None else evaluate(b)
         if m is not None and ok(m):
             proven += 1
             continue
@@ -277,18 +286,38 @@ def prove(
             limit_reason = (f"max_depth {max_depth}" if depth >= max_depth else
                             f"max_boxes {max_boxes}" if evals >= max_boxes else f"max_seconds {max_seconds:g}")
             continue
-        k = max(names, key=lambda n: _measure(b[n], sc[n]) / init_measure[n])
-        iv = b[k]
-        if iv.is_point() or _measure(iv, sc[k]) == 0:
+        splittable = [n for n in names if _measure(b[n], sc[n]) > 0]
+        if not splittable:
             undecided.append(b)
             reasons.append("cannot split further (a point box is undecided)")
             continue
-        s = _split_point(iv, sc[k])
-        left, right = dict(b), dict(b)
-        left[k] = Interval(iv.lo, s)
-        right[k] = Interval(s, iv.hi)
-        push(left, depth + 1)
-        push(right, depth + 1)
+
+        def halves(n):
+            iv = b[n]
+            s = _split_point(iv, sc[n])
+            left, right = dict(b), dict(b)
+            left[n] = Interval(iv.lo, s)
+            right[n] = Interval(s, iv.hi)
+            return left, right
+
+        if split == "widest" or len(splittable) == 1:
+            k = max(splittable, key=lambda n: _measure(b[n], sc[n]) / init_measure[n])
+            left, right = halves(k)
+            push(left, depth + 1)
+            push(right, depth + 1)
+            continue
+        best = None
+        for n in splittable:
+            left, right = halves(n)
+            ml, ml_why = evaluate(left)
+            mr, mr_why = evaluate(right)
+            score = min(ml.lo if ml is not None else -INF, mr.lo if mr is not None else -INF)
+            key = (score, _measure(b[n], sc[n]) / init_measure[n])
+            if best is None or key > best[0]:
+                best = (key, left, (ml, ml_why), right, (mr, mr_why))
+        _, left, kl_, right, kr_ = best
+        push(left, depth + 1, kl_)
+        push(right, depth + 1, kr_)
     if undecided:
         reason = limit_reason or (reasons[0] if reasons else "undecided")
         if reasons and limit_reason and reasons[0] not in limit_reason:
