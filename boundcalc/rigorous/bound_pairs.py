@@ -170,10 +170,19 @@ def finite_symbol_intervals(b: dict, needed: set) -> dict:
             out = out + t
         return out
 
-    ln2 = iv.const("ln2")
+    def e_of(v: float) -> float:
+        """e = floor(log2(1/v)) + 1, i.e. the integer with 2^-e < v <= 2^-(e-1); exact float comparisons."""
+        if v <= 0:
+            return math.inf
+        e = math.floor(-math.log2(v)) + 1
+        while 2.0 ** (-(e - 1)) < v:
+            e -= 1
+        while 2.0 ** (-e) >= v:
+            e += 1
+        return float(e)
 
-    def epoch(g):  # e_a = floor(log2(1/Delta_a)) + 1
-        return iv.floor(iv.log(g.reciprocal()) / ln2) + 1
+    def epoch(g):  # e_a = floor(log2(1/Delta_a)) + 1 (seed 001 DP-SE; finite.dpse_last_epoch), nonincreasing
+        return Interval(e_of(g.hi), e_of(g.lo))
 
     for name in needed:
         if name in env:
