@@ -302,14 +302,22 @@ class TreeNoise:
         lv = np.arange(self.levels, dtype=np.int64)
         bits = ((ts[:, None] >> lv) & 1).astype(bool)
         ends = (ts[:, None] >> lv) << lv
-        sc = np.asarray(self.node_scale(np.broadcast_to(lv, ends.shape), ends), dtype=float)
-        return np.where(bits, np.broadcast_to(sc, ends.shape), 0.0)
+        out = np.zeros(bits.shape)
+        out[bits] = self.node_scale(np.broadcast_to(lv, ends.shape)[bits], ends[bits])
+        return out
+
+    _MAX_DRAWS = 2**22  # entries drawn at once (fresh trees draw up to `levels` nodes per step)
 
     def next(self, c: int):
         """(noise (c,)+shape of the prefixes t+1..t+c, their node scales (c, levels))."""
         c = int(c)
         if c < 1 or self.t + c > self.T:
             raise InputError("c", f"in [1, {self.T - self.t}] (steps left up to T)", c)
+        per_step = int(np.prod(self.shape, dtype=np.int64)) * (self.levels if self.tree == "fresh" else 1)
+        piece = max(1, self._MAX_DRAWS // max(per_step, 1))
+        if c > piece:  # bounded memory; the same numbers (the draws are sequential)
+            parts = [self.next(min(piece, c - k)) for k in range(0, c, piece)]
+            return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
         t0 = self.t
         sc = self.scales(t0, c)
         out = np.empty((c,) + self.shape)
