@@ -213,6 +213,12 @@ def test_labels_state_the_guarantee():
     assert "ERRATA 7" in LinUCBDGS(tree="fresh").describe()["guarantee"]
     assert "L1 sensitivity" in LinUCBDGS(sensitivity="strict").describe()["guarantee"]
     assert "strict" in PrivateLinUCB.guarantee and "ERRATA 6" in LinUCBDGS.guarantee
+    from boundcalc import algorithms as algos
+
+    assert algos.guarantee(PrivateLinUCB) == PrivateLinUCB.guarantee
+    assert algos.guarantee(PrivateLinUCB(eps=1.0, sensitivity="strict")).startswith("pure eps-DP")
+    assert algos.guarantee(algos.lookup("AdaC-OFUL")).startswith("zcdp")
+    assert algos.guarantee(algos.lookup("LinUCB")).startswith("none")
     registry = pytest.importorskip("boundcalc.bounds.registry")
     for bid in LinUCBDGS.bound_ids:
         assert any("sqrt(d)" in c and "strict" in c for c in registry.get(bid).caveats)

@@ -402,10 +402,6 @@ class LinUCBDGS(_TreeLinUCB):
         lp = lam0 * t / 4 - 8 * lg - 2 * np.sqrt(t * lg)
         return 2 * self.L / (self.lam + np.maximum(0.0, lp))
 
-    def sensitivity(self, t, T: int):
-        """Delta_t of seed 004 Lemma 1 (L2), scalar in, float out (kept for callers of the scalar form)."""
-        return float(self.sensitivity_l2(np.array([t]), T)[0])
-
     def node_sensitivity(self, t, T, d):
         """Delta_t ("paper": L2, as seed 004 Alg. 1 uses it) or sqrt(d) Delta_t ("strict": an L1 bound)."""
         s = self.sensitivity_l2(t, T)
