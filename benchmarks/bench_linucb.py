@@ -61,6 +61,9 @@ def makers(mod):
 
 
 def main(quick: bool = False) -> str:
+    import os
+
+    load0 = os.getloadavg()[0]
     env = make_contextual_env("dgs-synthetic")
     horizons = (10**3, 10**4) if quick else (10**4, 10**5)
     runs = 20 if quick else RUNS
@@ -97,7 +100,8 @@ def main(quick: bool = False) -> str:
              f"Machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}, "
              f"numpy {np.__version__}; single process, shared with other jobs. Instance `{env.name}` (d = {env.d}, "
              f"K = {env.K}, pool contexts, N(0, {env.sigma}^2) noise), one block of {runs} runs, eps = 2, "
-             "delta = 0.1, alpha = 1.", "",
+             f"delta = 0.1, alpha = 1. Load average (1 min) {load0:.1f} at the start, {os.getloadavg()[0]:.1f} at the "
+             "end, on 2 cores.", "",
              f"CPU seconds of the benchmark process. Before = `linucb.py` at {BEFORE_COMMIT} (one Python loop over t, "
              "per-step draws); after = the current engine (the same loop over t, chunked draws from split streams, "
              "batched Sherman-Morrison into preallocated buffers). Mean final regrets differ between the two only by "

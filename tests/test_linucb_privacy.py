@@ -3,7 +3,7 @@
 1. Node scales of both sensitivity modes against the formulas written out here:
    "paper"  DGS: b = Delta_e log2(T)/eps, Private-LinUCB: b = L log2(T)/eps (seed 004 Alg. 1 line 2, §3.1);
    "strict" DGS: b = sqrt(d) Delta_e (ceil(log2 T) + 1)/eps, Private-LinUCB: b = 2 sqrt(d) L (ceil(log2 T) + 1)/eps
-   (sheet §0: L1 sensitivity, ceil(log2 T) + 1 levels; DGS also delta' = delta/(ceil(log2 T) + 1)),
+   (sheet §0: L1 sensitivity, ceil(log2 T) + 1 levels; delta' = delta/log2 T in both modes, sheet §0),
    with Delta_t of seed 004 Lemma 1 under the sheet's "paper" and "safe" schedules; and the drawn noise has the
    variance sum_i 2 b_i^2 over the nodes of t (Monte Carlo), which rejects the other mode's noise.
 2. Private-LinUCB's guarantee: the exact pure-DP epsilon of the released stream, from a brute-force count of the
@@ -33,9 +33,9 @@ from boundcalc.errors import InputError
 EPS, DELTA, LAM, L = 2.0, 0.1, 1.0, 1.0
 
 
-def _delta_t(t, T, lam0, schedule, levels):
-    """seed 004 Lemma 1 with dgs-contextual.md §0: delta' = delta / levels."""
-    dp = DELTA / levels
+def _delta_t(t, T, lam0, schedule):
+    """seed 004 Lemma 1 with dgs-contextual.md §0: delta' = delta / log2 T."""
+    dp = DELTA / math.log2(T)
     if schedule == "paper":
         if t > 32 * math.log(1 / dp) / lam0:
             return min(2 * L / LAM, 32 * L / (lam0 * t))
@@ -50,9 +50,9 @@ def _dgs_scale(i, t, T, d, lam0, schedule, scale_at, mode):
     at = e if scale_at == "end" else max(1, e - 2**i)
     if mode == "paper":
         levels = math.log2(T)
-        return _delta_t(at, T, lam0, schedule, levels) * levels / EPS
+        return _delta_t(at, T, lam0, schedule) * levels / EPS
     levels = math.ceil(math.log2(T)) + 1
-    return math.sqrt(d) * _delta_t(at, T, lam0, schedule, levels) * levels / EPS
+    return math.sqrt(d) * _delta_t(at, T, lam0, schedule) * levels / EPS
 
 
 def _private_scale(T, d, mode):

@@ -19,7 +19,7 @@ Options (dgs-contextual.md §0; each labelled, defaults first):
 * DGS only: node scale at the block's *end* e_i (``scale_at="end"``; ``"start"`` = the labelled variant);
   Delta_t schedule ``"paper"``: 2L/lambda, then min(2L/lambda, 32L/(lambda0 t)) once t > 32 ln(1/delta')/lambda0;
   ``"safe"``: 2L/(lambda + max(0, lambda'(t))), lambda'(t) = lambda0 t/4 - 8 ln((t+3)/delta') - 2 sqrt(t ln((t+3)/delta'));
-  delta' = delta/log2 T (paper) or delta/(ceil(log2 T) + 1) (strict).
+  delta' = delta/log2 T in both sensitivity modes (sheet §0 prescribes it; the strict mode changes eps' only).
 * exploration width ``alpha="theory"``: the consistent version of Lemma 2 (dgs-contextual.md 2),
   alpha_t = sqrt(lambda + L^2 t) etabar_{t-1} + R sqrt(d log((1 + t L^2/lambda)/zeta)) + sqrt(lambda) S with etabar the
   DERIVED high-probability bound on the theta-noise norm of 1.4; or a constant (the paper's experiments tune one).
@@ -348,7 +348,9 @@ class LinUCBDGS(_TreeLinUCB):
     exact sensitivities. ``sensitivity="paper"`` also calibrates Laplace noise per coordinate to the L2
     sensitivity of Lemma 1 with eps/log2 T per node (a pure-DP worst case sqrt(d) larger per node, and
     ceil(log2 T) + 1 levels; dgs-contextual.md 7.4); ``"strict"`` uses sqrt(d) Delta_t (||v||_1 <= sqrt(d) ||v||_2)
-    and eps/(ceil(log2 T) + 1), delta/(ceil(log2 T) + 1) -- it removes those two accounting errors, not ERRATA 6's.
+    and eps/(ceil(log2 T) + 1) -- it removes those two accounting errors, not ERRATA 6's. delta' = delta/log2 T in
+    both modes, as sheet §0 prescribes (composition over ceil(log2 T) + 1 levels would call for delta/(ceil(log2 T) + 1);
+    delta here also absorbs the failure of a bound over contexts, not a DP delta in the usual sense).
     """
 
     name = "LinUCB-DGS"
@@ -383,8 +385,8 @@ class LinUCBDGS(_TreeLinUCB):
                 "rewards must satisfy |r| <= 1")
 
     def delta_prime(self, T: int) -> float:
-        """delta' of Alg. 1 line 2: delta/log2 T ("paper"), delta/(ceil(log2 T) + 1) ("strict")."""
-        return self.delta / self.level_count(T)
+        """delta' = delta/log2 T (seed 004 Alg. 1 line 2; dgs-contextual.md §0), in both sensitivity modes."""
+        return self.delta / math.log2(max(int(T), 2))
 
     def sensitivity_l2(self, t, T: int):
         """Delta_t, the L2 sensitivity of theta_hat (seed 004 Lemma 1) with the schedules of dgs-contextual.md §0
@@ -426,7 +428,7 @@ class LinUCBDGS(_TreeLinUCB):
         lam0 = self._lam0 if self.lambda0 is None else self.lambda0
         at = e if self.scale_at == "end" else max(1, s - 1)
         levels = math.log2(max(T, 2)) if self.sensitivity == "paper" else math.ceil(math.log2(T)) + 1
-        dp = self.delta / levels
+        dp = self.delta / math.log2(max(T, 2))
         if self.schedule == "paper":
             delta_t = 2 * self.L / self.lam
             if at > 32 * math.log(1 / dp) / lam0:
@@ -491,7 +493,8 @@ class PrivateLinUCB(_TreeLinUCB):
         probability -- so the bound is exact. With the paper calibration b = L log2(T)/eps:
             eps_true = 2 sqrt(d) (floor(log2 T) + 1)/log2(T) * eps  (e.g. 6.66 eps at d = 10, T = 1e4);
         with the strict one b = 2 sqrt(d) L (ceil(log2 T) + 1)/eps: eps_true = (floor(log2 T) + 1)/(ceil(log2 T) + 1)
-        * eps <= eps (equality when T is a power of 2). ``noise_mult`` m divides eps_true by m.
+        * eps <= eps (equality when T is a power of 2). ``noise_mult`` m divides eps_true by m. (log2 T is read as 1
+        at T = 1, as in the node scale.)
         Unbounded rewards (Gaussian noise, as in seed 004's synthetic experiment) give no finite eps."""
         T = validate.horizon("T", T)
         d = validate.count("d", d)
