@@ -462,6 +462,9 @@ class DGSThm3(BaseBound):
         "proof gap: Lemma 1 borrows Gentile et al.'s eigenvalue bound, whose variance condition (adaptive arm choice) "
         "and unit-norm contexts Assumption 1 omits (dgs-contextual.md 7.3); that condition cannot hold for d >= 2 "
         "(ERRATA 1, where 'vacuous' is the verdict on seeds 000/003, not on 004's Assumption 1)",
+        "proof gap: the tree noise is Laplace per coordinate scaled to Lemma 1's L2 sensitivity with eps/log2 T per "
+        "node, against ceil(log2 T) + 1 levels: the pure-DP worst case per node is sqrt(d) larger (dgs-contextual.md "
+        "7.4); the bound is stated for that calibration (LinUCB-DGS sensitivity='paper'), not for the 'strict' one",
     )
     regime_note = ("privacy cost = noise term + burn-in; both grow like sqrt(T log T) with the non-private term, so the "
                    "ratio does not vanish: privacy dominates iff 3^{1.5} L log(1/zeta)/(e^{1.5} lam0 eps) > "
