@@ -29,3 +29,5 @@ from . import privacy  # noqa: E402,F401
 from . import bounds  # noqa: E402,F401
 from . import contextual  # noqa: E402,F401
 from . import linear  # noqa: E402,F401
+from . import glm  # noqa: E402,F401
+from . import dgs  # noqa: E402,F401

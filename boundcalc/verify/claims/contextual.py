@@ -7,6 +7,7 @@ probability (ERRATA 13).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -44,40 +45,48 @@ def _max_var_ratio(atoms, p, rng, n_z=1000):
     return float(var.max() / lam0**2), float(var[:n_z].mean() / lam0**2), float(lam0), float(np.trace(sigma @ sigma))
 
 
+@lru_cache(maxsize=4)
+def _assumption2_result(seed: int) -> Result:
+    """Assumption 2 evidence (one computation, shared by the claims of seeds 000 and 003)."""
+    rng = np.random.default_rng(seed)
+    req = 1.0 / (8.0 * math.log(4.0))  # the largest allowed ratio: k = 1 (it only shrinks as k grows)
+    rows, min_found, n_laws = [], math.inf, 0
+    for d in (2, 3, 5, 10):
+        closed = 2.0 * (d - 1) / (d + 2)
+        a = rng.standard_normal((20_000, d))
+        a /= np.linalg.norm(a, axis=1, keepdims=True)
+        r_unif = _max_var_ratio(a, np.full(a.shape[0], 1.0 / a.shape[0]), rng, n_z=200)[0]
+        r_unit, r_ball, avg_gap = math.inf, math.inf, math.inf
+        for _ in range(100):
+            atoms, p = _random_law(rng, d, d + 3)
+            r, avg, lam0, tr2 = _max_var_ratio(atoms, p, rng)
+            r_unit = min(r_unit, r)
+            avg_gap = min(avg_gap, avg / (2 * (1 - tr2) / (d * (d + 2)) / lam0**2))
+            atoms, p = _random_law(rng, d, d + 3, norm_le_1=True)
+            r_ball = min(r_ball, _max_var_ratio(atoms, p, rng)[0])
+            n_laws += 2
+        min_found = min(min_found, r_unif, r_unit, r_ball)
+        rows.append({"d": d, "closed_form_lower_bound": closed, "uniform_sphere_ratio_mc": r_unif,
+                     "uniform_sphere_exact": closed, "uniform_sphere_variance": 2.0 * (d - 1) / (d * d * (d + 2)),
+                     "requirement_lambda0_sq_over_8log4": (1 / d) ** 2 / (8 * math.log(4)),
+                     "min_ratio_random_unit_laws": r_unit, "min_ratio_random_norm_le_1_laws": r_ball,
+                     "z_average_over_closed_form_min": avg_gap})
+    closed_min = min(r["closed_form_lower_bound"] for r in rows)
+    vacuous = closed_min > req and min_found > req
+    return Result(verdict="vacuous" if vacuous else "no counterexample", points=n_laws + 4,
+                  measured=f"max_z Var/λ0² ≥ 2(d−1)/(d+2) ≥ {closed_min:.3f} (closed form) and ≥ {min_found:.3f} over "
+                  f"{n_laws} random laws + uniform sphere (Monte Carlo), vs required ≤ {req:.4f}",
+                  evidence={"required_max_ratio_k1": req, "per_d": rows, "random_laws": n_laws, "seed": seed,
+                            "min_ratio_found": min_found, "sheet": {"uniform_variance": [0.125, 0.0889, 0.0457, 0.0150],
+                                                                    "requirements": [0.0225, 0.0100, 0.0036, 0.0009],
+                                                                    "min_random_ratio": 0.587}})
+
+
+
 def _assumption2(seed: int = 2):
     def ev(dom) -> Result:
-        rng = np.random.default_rng(seed)
-        req = 1.0 / (8.0 * math.log(4.0))  # the largest allowed ratio: k = 1 (it only shrinks as k grows)
-        rows, min_found, n_laws = [], math.inf, 0
-        for d in (2, 3, 5, 10):
-            closed = 2.0 * (d - 1) / (d + 2)
-            a = rng.standard_normal((20_000, d))
-            a /= np.linalg.norm(a, axis=1, keepdims=True)
-            r_unif = _max_var_ratio(a, np.full(a.shape[0], 1.0 / a.shape[0]), rng, n_z=200)[0]
-            r_unit, r_ball, avg_gap = math.inf, math.inf, math.inf
-            for _ in range(100):
-                atoms, p = _random_law(rng, d, d + 3)
-                r, avg, lam0, tr2 = _max_var_ratio(atoms, p, rng)
-                r_unit = min(r_unit, r)
-                avg_gap = min(avg_gap, avg / (2 * (1 - tr2) / (d * (d + 2)) / lam0**2))
-                atoms, p = _random_law(rng, d, d + 3, norm_le_1=True)
-                r_ball = min(r_ball, _max_var_ratio(atoms, p, rng)[0])
-                n_laws += 2
-            min_found = min(min_found, r_unif, r_unit, r_ball)
-            rows.append({"d": d, "closed_form_lower_bound": closed, "uniform_sphere_ratio_mc": r_unif,
-                         "uniform_sphere_exact": closed, "uniform_sphere_variance": 2.0 * (d - 1) / (d * d * (d + 2)),
-                         "requirement_lambda0_sq_over_8log4": (1 / d) ** 2 / (8 * math.log(4)),
-                         "min_ratio_random_unit_laws": r_unit, "min_ratio_random_norm_le_1_laws": r_ball,
-                         "z_average_over_closed_form_min": avg_gap})
-        closed_min = min(r["closed_form_lower_bound"] for r in rows)
-        vacuous = closed_min > req and min_found > req
-        return Result(verdict="vacuous" if vacuous else "no counterexample", points=n_laws + 4,
-                      measured=f"max_z Var/λ0² ≥ 2(d−1)/(d+2) ≥ {closed_min:.3f} (closed form) and ≥ {min_found:.3f} over "
-                      f"{n_laws} random laws + uniform sphere (Monte Carlo), vs required ≤ {req:.4f}",
-                      evidence={"required_max_ratio_k1": req, "per_d": rows, "random_laws": n_laws, "seed": seed,
-                                "min_ratio_found": min_found, "sheet": {"uniform_variance": [0.125, 0.0889, 0.0457, 0.0150],
-                                                                        "requirements": [0.0225, 0.0100, 0.0036, 0.0009],
-                                                                        "min_random_ratio": 0.587}})
+        r = _assumption2_result(seed)
+        return Result(**{k: (dict(v) if isinstance(v, dict) else v) for k, v in r.__dict__.items()})
 
     return ev
 

@@ -408,7 +408,7 @@ def _l2_ball(dom) -> Result:
     for d, eps, R in ((2, 1.0, 1.0), (5, 0.5, 2.0), (10, 5.0, 1.0)):
         x = rng.standard_normal(d)
         x *= R * 0.7 / np.linalg.norm(x)
-        n = 400_000
+        n = 200_000
         z = l2_ball_mechanism(np.tile(x, (n, 1)), eps, R, rng)
         mean = z.mean(axis=0)
         se = z.std(axis=0, ddof=1) / math.sqrt(n)
@@ -427,9 +427,9 @@ def _l2_ball(dom) -> Result:
     sheet_ok = all(abs(ratios[d] - v) < 5e-4 for d, v in ((2, 0.886), (10, 0.975), (100, 0.998))) and \
         abs(ex["r_1_2"] - 3.399) < 5e-4 and abs(ex["r_5_10"] - 3.918) < 5e-4
     ok = not bad and sheet_ok
-    return Result(verdict=verdict_of(ok, "statement violated"), points=3 * 400_000,
+    return Result(verdict=verdict_of(ok, "statement violated"), points=3 * 200_000,
                   measured="E Ψ(x) = x within " + ", ".join(f"{r['max_z_score']:.1f}" for r in rows)
-                  + " standard errors (d = 2, 5, 10; 4e5 draws); ‖Ψ(x)‖ = r exactly; both printed forms of r equal; "
+                  + " standard errors (d = 2, 5, 10; 2e5 draws); ‖Ψ(x)‖ = r exactly; both printed forms of r equal; "
                   f"r/asymptote = {ratios[2]:.3f}, {ratios[10]:.3f}, {ratios[100]:.3f} (sheet 0.886, 0.975, 0.998); "
                   f"r_{{1,2}} = {ex['r_1_2']:.3f}, r_{{5,10}} = {ex['r_5_10']:.3f}",
                   evidence={"rows": rows, "asymptotic_ratios": ratios, "examples": ex, "seed": 21})
