@@ -499,14 +499,22 @@ def parse(text: str) -> Parsed:
 
 def _margin(op, a, b, abs_, max_, strict_shift, eq_tol):
     """Normalised margin (≥ 0 where ``a op b`` holds); strict comparisons are shifted so equality fails; ``==``
-    holds to the relative tolerance ``eq_tol`` (1e-9 in float, 1e-30 at 50 digits)."""
+    holds to the relative tolerance ``eq_tol`` (1e-9 in float, 1e-30 at 50 digits). An infinite side (kl at the
+    boundary) gives ±1 (or NaN for ∞ − ∞: undefined)."""
     scale = max_(max_(abs_(a), abs_(b)), 1.0)
-    if op in (ast.LtE, ast.Lt):
-        m = (b - a) / scale
-    elif op in (ast.GtE, ast.Gt):
-        m = (a - b) / scale
+    if op in (ast.LtE, ast.Lt, ast.Eq):
+        diff = b - a
     else:
-        return eq_tol - abs_(a - b) / scale
+        diff = a - b
+    if isinstance(scale, np.ndarray) or isinstance(diff, np.ndarray):
+        with np.errstate(invalid="ignore"):
+            m = np.where(np.isinf(scale), np.sign(diff), diff / np.where(np.isinf(scale), 1.0, scale))
+    else:
+        import mpmath
+
+        m = (mpmath.sign(diff) if mpmath.isinf(scale) else diff / scale)
+    if op is ast.Eq:
+        return eq_tol - abs_(m)
     return m - strict_shift if op in (ast.Lt, ast.Gt) else m
 
 

@@ -22,15 +22,16 @@ EPS = "docs/formulas/eps-global-dp-bernoulli.md"
 
 
 # ---------------------------------------------------------------------------------------------------
-def _private_mean_tails(n, mu, var, delta, runs, rng):
+def _private_mean_tails(n, mu, var, delta, runs, rng, noise_factor=1.0):
     """Frequencies of {μ̂_n + Z − w ≥ μ} and {μ̂_n + Z + w ≤ μ}, Z ~ N(0, var), w = √((1/(2n) + 2 var) ln(1/δ))
-    (the width of seed 000 Lemma 12 / seed 003 Lemma 2: 2·var is the privacy term α/(ε n²) or 1/(ρ n²))."""
-    mean = rng.binomial(n, mu, runs) / n + rng.normal(0.0, math.sqrt(var), runs)
+    (the width of seed 000 Lemma 12 / seed 003 Lemma 2: 2·var is the privacy term α/(ε n²) or 1/(ρ n²)).
+    ``noise_factor`` multiplies the noise's std only (a broken mechanism, for the tests' mutant)."""
+    mean = rng.binomial(n, mu, runs) / n + rng.normal(0.0, noise_factor * math.sqrt(var), runs)
     w = math.sqrt((1 / (2 * n) + 2 * var) * math.log(1 / delta))
     return int(np.sum(mean - w >= mu)), int(np.sum(mean + w <= mu))
 
 
-def _concentration(var_of, seed, sheet=None):
+def _concentration(var_of, seed, sheet=None, noise_factor=1.0):
     def ev(dom) -> Result:
         rng = np.random.default_rng(seed)
         g = dom.grid([p.name for p in dom.params], 12)
@@ -40,7 +41,7 @@ def _concentration(var_of, seed, sheet=None):
         for vals in zip(*(g[n] for n in names)):
             kw = dict(zip(names, vals))
             n, mu, dl = int(kw["n"]), kw["mu"], kw["delta"]
-            up, lo = _private_mean_tails(n, mu, var_of(n, kw), dl, runs, rng)
+            up, lo = _private_mean_tails(n, mu, var_of(n, kw), dl, runs, rng, noise_factor)
             cu, cl = frequency_below(up, runs, dl), frequency_below(lo, runs, dl)
             rows.append({**{k: float(v) for k, v in kw.items()}, "upper_tail": cu["frequency"],
                          "lower_tail": cl["frequency"], "ci_high": max(cu["ci_high"], cl["ci_high"])})
