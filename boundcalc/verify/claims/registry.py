@@ -205,7 +205,9 @@ def _default_finding(r: Result, method: str) -> str:
         return f"proven on the box ({r.boxes} boxes)"
     if r.points is not None and r.verdict == "no counterexample":
         return f"no counterexample on {r.points} points"
-    return r.verdict
+    first = r.measured.split("; ")[0]
+    return f"{r.verdict}: {first if len(first) <= 160 else first[:157] + '…'}"
+
 
 
 def _short(v) -> str:
