@@ -29,7 +29,16 @@ def register(app: typer.Typer) -> None:
         points: Annotated[str, typer.Option("--points", help="About this many grid points in total (e.g. 1e4).")] = "4096",
         json_out: common.JsonOpt = False,
     ):
-        """Check an inequality over a box: no counterexample on N points, or the counterexample (50 digits)."""
+        """Check an inequality over a box: no counterexample on N points, or the counterexample (50 digits).
+
+        EXPR is parsed against a whitelist, never run as Python. Allowed: numbers, the box parameters, pi, + - * / **, comparisons < <= > >= == (chains, 'and'), and calls of kl(x, y), tv(x, y), kl_inf(mu, mu_star), d_eps(x, y, epsilon), kl_gauss(mu1, mu2), laplace_tail and laplace_chernoff(x, m, epsilon), binom_tail and chernoff(n, p, x), private_tail and private_c0 ... private_c3(n, m, epsilon, mu, x), log, exp, sqrt, abs, log1p, expm1, min, max.
+
+        bound("ID", T=..., ...) evaluates a registered bound (see 'boundcalc bounds'): budget keywords epsilon (with delta), rho, alpha with rdp_epsilon, ldp_epsilon (with ldp_delta); confidence= is the bound's own δ; other keywords (d=, K=, lam0=, ...) override its instance.
+
+        Example: boundcalc check "d_eps(mu, mu_star, epsilon) <= kl(mu, mu_star)" --box mu=0.01:0.99,mu_star=0.02:1,epsilon=1e-3:10
+
+        A grid never proves an inequality: the verdict is "no counterexample on N points" or "counterexample at ...", re-checked with mpmath at 50 digits.
+        """
         from .. import validate
         from ..verify import expression as ex
 
