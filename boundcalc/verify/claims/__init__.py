@@ -24,6 +24,8 @@ from .registry import (  # noqa: F401
     select,
 )
 from . import info  # noqa: E402,F401  (registers the claims, in this order)
+from . import lower_bounds  # noqa: E402,F401
+from . import concentration  # noqa: E402,F401
 from . import finite  # noqa: E402,F401
 from . import privacy  # noqa: E402,F401
 from . import bounds  # noqa: E402,F401
@@ -31,3 +33,4 @@ from . import contextual  # noqa: E402,F401
 from . import linear  # noqa: E402,F401
 from . import glm  # noqa: E402,F401
 from . import dgs  # noqa: E402,F401
+from . import dgs_privacy  # noqa: E402,F401

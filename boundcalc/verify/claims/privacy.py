@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from ..box import above, integer, positive, unit
-from .evaluators import Inequality, f, verdict_of
+from .evaluators import Inequality, verdict_of
 from .registry import Result, claim
 
 RDP = "docs/formulas/rdp-bandits.md"
