@@ -246,8 +246,8 @@ def _check_cost_line(info: dict, setting: str) -> str:
         return f"--check: nothing simulated at T = {T:g}"
     per = s / max(T * runs, 1)
     bigger = [x for x in (1e5, 1e6, 1e7) if x > T][:2]
-    est = ", ".join(f"T = {x:g}: ≈ {_dur(per * x * runs)}" for x in bigger)
-    return (f"--check took {_dur(s)} at T = {T:g} × {runs} runs; the time grows about linearly in T × runs"
+    est = ", ".join(f"T = {common.fmt(x, 2)}: ≈ {_dur(per * x * runs)}" for x in bigger)
+    return (f"--check took {_dur(s)} at T = {common.fmt(T)} × {runs} runs; the time grows about linearly in T × runs"
             + (f" ({est})" if est else ""))
 
 
