@@ -570,6 +570,7 @@ class DPSEExplicit(_Finite):
     form = "explicit"
     params = ("means", "dpse_beta")
     assumptions = ("rewards in [0, 1]", "confidence β (dpse_beta; default 1/T)", "epoch lengths of sheet §7.1")
+    param_notes = {"dpse_beta": "registered for β = 1/T only: any other β makes the bound not applicable"}
     caveats = (
         "DERIVED: Σ_a[(512/3) ln(8K e_a²/β)/Δ_a + 32 ln(4K e_a²/β)/ε + e_a Δ_a] + TΔ_max βπ²/12, "
         "e_a = ⌊log2(1/Δ_a)⌋ + 1, from the elimination argument with the sheet's R_e, h_e, c_e",

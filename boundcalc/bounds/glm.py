@@ -513,6 +513,9 @@ class Thm32Lower(_GLMBound):
     params = ("K", "d", "context")
     assumptions = ("K = 2", "x_{t,a} ~ N(0, I_d/d) independent over arms", "rewards xᵀθ + N(0, 1)",
                    "pure ε-LDP, ε ≤ 1")
+    param_notes = {"K": "a condition only: the theorem's instance has K = 2",
+                   "context": "a condition only: the theorem's instance has N(0, I_d/d) contexts",
+                   "d": "enters only the horizon condition T ≥ d²/(e^ε − 1)² of the proof, not the stated Ω(√T/ε)"}
     caveats = (CAV_LOWER_CTX,)
     regime_note = "the proof gives √(dT)/(e^ε − 1) once T ≳ d²/(e^ε − 1)² (stronger in d than stated)"
 
