@@ -65,6 +65,13 @@ KEY_USES = {"theta": "it sets theta* (assumption checks, the trivial bound and -
             "reward_noise": "it sets the rewards of --check", "context_seed": "it draws theta* (--check)"}
 
 
+def _safe_norm(x) -> float:
+    """Euclidean norm without a floating-point overflow for huge entries."""
+    x = np.asarray(x, dtype=float)
+    m = float(np.max(np.abs(x))) if x.size else 0.0
+    return m if m == 0 or not math.isfinite(m) else m * float(np.linalg.norm(x / m))
+
+
 def instance_lambda0(p: dict) -> float:
     """lambda_min(E[x x^T]) of one context of the instance: for the seed 003 recipe N(mu, I/10), mu = (1/sqrt d) 1,
     exactly 0.1 unprojected (DERIVED, docs/formulas/zcdp-bandits.md §6) and by quadrature projected
@@ -109,8 +116,12 @@ def derive(params: dict) -> dict:
             raise InputError("actions", f"at most {LIMITS['K']} rows and {LIMITS['d']} columns", A.shape)
         p["actions"] = A
         p["K"], p["d"] = int(A.shape[0]), int(A.shape[1])
+        with np.errstate(all="ignore"):
+            if not np.all(np.isfinite(A.T @ A)):
+                raise InputError("actions", "entries small enough that A^T A is finite in floating point", "overflow")
         p["lam0_empirical"] = instance_lambda0(p)
-        p["max_action_norm"] = float(np.linalg.norm(A, axis=1).max())
+        m = float(np.max(np.abs(A)))
+        p["max_action_norm"] = m * float(np.linalg.norm(A / m, axis=1).max()) if m > 0 else 0.0
         p["context_distribution"] = "fixed action set"
     else:
         p["d"] = v.count("d", p.get("d", 3), minimum=1, maximum=LIMITS["d"])
@@ -136,7 +147,7 @@ def derive(params: dict) -> dict:
         if th.size != p["d"] or not np.all(np.isfinite(th)):
             raise InputError("theta", f"a finite vector of length d = {p['d']}", theta)
         p["theta"] = th
-        p["theta_norm"] = float(np.linalg.norm(th))
+        p["theta_norm"] = _safe_norm(th)
         if noise == "rademacher" and p["theta_norm"] * p["max_action_norm"] > 1 + 1e-12:
             raise InputError("theta", "a vector with ||theta*|| <= 1 for +-1 rewards (|<theta*, x>| <= 1)", theta)
     else:

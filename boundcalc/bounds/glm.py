@@ -120,7 +120,7 @@ def derive(params: dict) -> dict:
     th = p.get("theta")
     if th is not None:
         th = np.asarray(th, dtype=float).ravel()
-        if th.size != p["d"] or not np.all(np.isfinite(th)) or np.linalg.norm(th) > 1 + 1e-12:
+        if th.size != p["d"] or not np.all(np.isfinite(th)) or np.max(np.abs(th)) > 1 or np.linalg.norm(th) > 1 + 1e-12:
             raise InputError("theta", f"a finite vector of length d = {p['d']} with ||theta*|| <= 1", list(th)[:8])
         p["theta"] = th
     for key in ("C_B", "c_r", "kappa_u", "kappa_l", "zeta", "L", "gamma", "h_sub"):

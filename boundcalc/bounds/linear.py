@@ -42,6 +42,23 @@ KEY_USES = {"theta": "it sets theta* (gaps, assumption checks, the trivial bound
             "action_seed": "it draws the actions and theta* (gaps, the trivial bound and --check)"}
 
 
+def _norm(x) -> float:
+    """Euclidean norm without overflow for huge entries (scaled by the largest |x_i|); inf only if it is inf."""
+    x = np.asarray(x, dtype=float)
+    m = float(np.max(np.abs(x))) if x.size else 0.0
+    if m == 0 or not math.isfinite(m):
+        return m
+    return m * float(np.linalg.norm(x / m))
+
+
+def _row_norms(A) -> np.ndarray:
+    """Row norms without overflow (scaled by the largest |entry|)."""
+    m = float(np.max(np.abs(A))) if A.size else 0.0
+    if m == 0 or not math.isfinite(m):
+        return np.full(A.shape[0], m)
+    return m * np.linalg.norm(A / m, axis=1)
+
+
 def _unit_sphere(rng, n, d):
     x = rng.standard_normal((n, d))
     return x / np.linalg.norm(x, axis=1, keepdims=True)
@@ -88,13 +105,21 @@ def derive(params: dict) -> dict:
         th = _unit_sphere(rng, 1, p["d"])[0]
     p["actions"] = A
     p["theta"] = th
-    means = A @ th
+    with np.errstate(all="ignore"):  # huge entries: checked below instead of a RuntimeWarning
+        means = A @ th
+        gaps = means.max() - means
+        norms = _row_norms(A)
+        th_norm = _norm(th)
+    if not (np.all(np.isfinite(gaps)) and np.all(np.isfinite(norms)) and math.isfinite(th_norm)):
+        raise InputError("theta" if theta is not None else "actions",
+                         "values small enough that the mean rewards <a, theta*> and the norms are finite in floating point",
+                         "overflow")
     p["means"] = means
-    p["gaps"] = means.max() - means
+    p["gaps"] = gaps
     pos = p["gaps"][p["gaps"] > 1e-12]
     p["Delta_min"] = float(pos.min()) if pos.size else 0.0
-    p["max_action_norm"] = float(np.linalg.norm(A, axis=1).max())
-    p["theta_norm"] = float(np.linalg.norm(th))
+    p["max_action_norm"] = float(norms.max())
+    p["theta_norm"] = th_norm
     p["rank"] = int(np.linalg.matrix_rank(A))
     return p
 
