@@ -182,8 +182,11 @@ def _render(rep, budget, explain: bool, check_info: dict | None):
         for r in checked:
             e = r["empirical"]
             if "mean" in e:
-                v = e["verdict"] if explain or not e["verdict"].startswith("outside") else \
-                    "outside the assumptions (see --explain)"
+                v = e["verdict"]
+                if not explain and v.startswith("outside"):
+                    v = "outside the assumptions (see --explain)"
+                elif not explain and v.startswith("vacuous"):
+                    v = "vacuous at this T (bound ≥ trivial bound)"
                 ct.add_row(r["id"], r["algorithm"], common.fmt(r["value"]), common.fmt(e["mean"]),
                            f"[{common.fmt(e['ci'][0])}, {common.fmt(e['ci'][1])}]", v)
             else:

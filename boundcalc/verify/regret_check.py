@@ -28,8 +28,9 @@ import numpy as np
 PER_STEP_BUDGET = 2e7
 # Largest runs x K x d context entries drawn at once (contextual / GLM): what fits in memory.
 CONTEXT_BUDGET = 2e7
-# Blocks of runs: small enough for a progress bar that moves, large enough to vectorise.
-CHECK_BLOCK_RUNS = 20
+# Blocks of runs: the engine's default (per-step algorithms vectorise across the runs of a block: 20-run blocks
+# took twice as long); progress is shown per algorithm and per block.
+CHECK_BLOCK_RUNS = 50
 # Default horizon of `regret --check` per setting: answers in seconds on one core (benchmarks/RESULTS_regret_check.md).
 DEFAULT_CHECK_T = {"finite": 10**6, "linear": 10**6, "contextual": 10**4, "glm": 10**4}
 
