@@ -132,3 +132,19 @@ def test_hostile_regret_inputs(setting, budget, T, extra):
                 x = v[k]
                 assert x is None or x == "inf" or (isinstance(x, float) and np.isfinite(x)), (b["id"], v)
             assert v["defined"] or v["reason"]
+
+
+@pytest.mark.parametrize("args", [["--setting", "finite", "--epsilon", "1e-320"], ["--setting", "finite", "--epsilon", "1e-20"],
+                                  ["--setting", "linear", "--rho", "1e-300"],
+                                  ["--setting", "contextual", "--epsilon", "1e-300", "--delta", "0.5"],
+                                  ["--setting", "glm", "--ldp-epsilon", "1e-300", "--ldp-delta", "0.01"],
+                                  ["--setting", "glm", "--ldp-epsilon", "1e300", "--ldp-delta", "1e-300"]])
+def test_check_with_extreme_budgets_states_why_instead_of_failing(args):
+    """Old code: RuntimeWarnings, a traceback (numpy binomial n < 0 for GOPE at ρ = 1e-300), an error about an
+    internal 'x', or a simulation that never ends (DP-SE at ε = 1e-20)."""
+    out = _ok_json([*args, "--check", "--T", "200", "--runs", "4"])
+    for b in out["bounds"]:
+        e = b.get("empirical")
+        if e is None:
+            continue
+        assert ("mean" in e and math.isfinite(e["mean"]) and e["verdict"]) or e["status"], (b["id"], e)

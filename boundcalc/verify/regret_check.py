@@ -295,6 +295,36 @@ def _too_big(setting, alg, env, T, runs) -> str:
     return ""
 
 
+# Smallest ε or ρ simulated: below it the noise (scale about 1/ε, 1/√ρ) swamps every reward by 8+ orders of magnitude,
+# the regret is that of uniform play, and some algorithms' epoch lengths leave the exact-integer range of floats
+# (DP-SE does not finish at ε = 1e-20).
+SMALLEST_SIMULATED_BUDGET = 1e-8
+
+
+def _too_extreme(budget) -> str:
+    """A budget whose noise scale is beyond what the simulation can carry is not simulated (stated as such)."""
+    if budget is None:
+        return ""
+    for name in ("epsilon", "rho"):
+        x = getattr(budget, name, None)
+        if x is not None and float(x) < SMALLEST_SIMULATED_BUDGET:
+            return (f"not simulated: {name} = {float(x):.3g} is below {SMALLEST_SIMULATED_BUDGET:g} (the noise would swamp "
+                    "the rewards by 8+ orders of magnitude and leave floating point's exact range)")
+    return ""
+
+
+def _simulate_quietly(montecarlo, alg, env, T, runs, seed, progress):
+    """Run the engine with floating-point warnings off: an extreme budget (noise of scale 1e300) must not print
+    RuntimeWarnings; a non-finite result is reported as such by the caller instead."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        with np.errstate(all="ignore"):
+            return montecarlo.run(alg, env, T, runs, seed=seed, checkpoints=np.array([T]), progress=progress,
+                                  block_runs=CHECK_BLOCK_RUNS)
+
+
 def check_rows(setting, ctx, rows, user_budget, T: int, runs: int, seed: int = 0, progress: bool = False) -> dict:
     """Add ``empirical`` to each applicable upper-bound row with a simulable algorithm (see the module docstring).
 
@@ -319,14 +349,14 @@ def check_rows(setting, ctx, rows, user_budget, T: int, runs: int, seed: int = 0
         budget = _budget_from_dict(r.get("budget_used"))
         key = (r["algorithm"], repr(budget))
         if key not in cache:
-            alg = env = None
+            alg = env = res = None
             try:
                 alg = ad.build(ctx, budget)
                 env = ad.env(ctx)
             except InputError as exc:  # e.g. a budget the algorithm cannot run at (LDP-OLS needs delta > 0)
                 cache[key] = {"status": f"cannot simulate {r['algorithm']} here: {exc}"}
             if alg is not None:
-                big = _too_big(setting, alg, env, T, runs)
+                big = _too_big(setting, alg, env, T, runs) or _too_extreme(budget)
                 if big:
                     cache[key] = {"status": big}
                 else:
@@ -337,13 +367,22 @@ def check_rows(setting, ctx, rows, user_budget, T: int, runs: int, seed: int = 0
                         Console(stderr=True, highlight=False).print(
                             f"[dim]--check {i}/{len(names)}: {r['algorithm']} at T = {T:g}, {runs} runs[/dim]")
                     t0 = time.perf_counter()
-                    res = montecarlo.run(alg, env, T, runs, seed=seed, checkpoints=np.array([T]), progress=progress,
-                                         block_runs=CHECK_BLOCK_RUNS)
+                    try:
+                        res = _simulate_quietly(montecarlo, alg, env, T, runs, seed, progress)
+                    except (ArithmeticError, ValueError) as exc:  # InputError included: no traceback, no verdict
+                        res = None
+                        cache[key] = {"status": f"the simulation of {r['algorithm']} failed at this budget: {exc}"}
                     timing[r["algorithm"]] = timing.get(r["algorithm"], 0.0) + time.perf_counter() - t0
+                if res is not None:
                     lo, hi = res.ci(level=0.95, method="t")
-                    cache[key] = {"mean": float(res.mean()[-1]), "ci": [float(lo[-1]), float(hi[-1])], "runs": runs,
-                                  "T": T, "seed": seed, "interval": "95% Student-t interval of the mean regret",
-                                  "environment": env.describe() if hasattr(env, "describe") else str(env)}
+                    if not (np.isfinite(res.mean()[-1]) and np.isfinite(lo[-1]) and np.isfinite(hi[-1])):
+                        cache[key] = {"status": f"the simulation of {r['algorithm']} gave no finite regret at this "
+                                                "budget (its noise overflows floating point): no verdict"}
+                    else:
+                        cache[key] = {"mean": float(res.mean()[-1]), "ci": [float(lo[-1]), float(hi[-1])],
+                                      "runs": runs, "T": T, "seed": seed,
+                                      "interval": "95% Student-t interval of the mean regret",
+                                      "environment": env.describe() if hasattr(env, "describe") else str(env)}
             cache[key]["_env"] = env
         emp = {k: v for k, v in cache[key].items() if k != "_env"}
         env = cache[key]["_env"]
