@@ -83,11 +83,13 @@ def test_headline_is_never_a_non_private_bound_when_a_budget_is_given(setting, b
 
 
 def test_headline_contextual_was_rs_oful():
-    """Old code: the contextual headline with a budget came from RS-OFUL (non-private)."""
-    out = json.loads(runner.invoke(app, ["regret", "--setting", "contextual", "--epsilon", "8", "--delta", "0.1",
-                                         "--T", "1e4", "--json"]).stdout)
-    assert out["value_id"] == "004-thm3"
-    assert out["value"] < next(b["value"] for b in out["bounds"] if b["id"] == "003-rsoful-explicit") * 2
+    """Old code: `regret --setting contextual --rho 0.1` headlined RS-OFUL (non-private). Now: no private bound
+    qualifies at T = 1e5 (the corrected AdaC-OFUL bound is above the trivial bound), and the output says so."""
+    out = json.loads(runner.invoke(app, ["regret", "--setting", "contextual", "--rho", "0.1", "--T", "1e5",
+                                         "--json"]).stdout)
+    assert out["value_id"] is None and out["value"] is None and "private" in out["value_reason"]
+    r = runner.invoke(app, ["regret", "--setting", "contextual", "--rho", "0.1", "--T", "1e5"])
+    assert "Headline: none" in r.stdout
 
 
 def test_invalid_explicit_form_is_never_the_headline():

@@ -85,6 +85,11 @@ def register(app: typer.Typer) -> None:
             con.print(f"  assumption: {a}")
         if b.regime_note:
             con.print(f"regime: {b.regime_note}")
+        from ..bounds.report import caveat_tags
+
+        tags = caveat_tags(b)
+        if tags:
+            con.print(f"tags: {', '.join(tags)}")
         for c in b.caveats:
             con.print(f"  [yellow]caveat[/yellow]: {c}")
         common.print_symbolic([("non-private part", npx), ("privacy cost", pvx), ("total", npx + pvx)])
