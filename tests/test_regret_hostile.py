@@ -116,7 +116,7 @@ _EXTRA = [[], ["--K", "2"], ["--d", "1"], ["--means", "0,1"], ["--means", "1,1"]
 
 @given(setting=st.sampled_from(["finite", "linear", "contextual", "glm"]), budget=st.sampled_from(_BUDGETS),
        T=st.sampled_from(_TS), extra=st.sampled_from(_EXTRA))
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=150, deadline=None)
 def test_hostile_regret_inputs(setting, budget, T, extra):
     r = _run(["--setting", setting, "--T", T, *budget, *extra, "--json"])
     assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)

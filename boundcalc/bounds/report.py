@@ -103,20 +103,25 @@ def trivial_regret_per_step(setting: str, ctx) -> Trivial:
 
 
 # -- privacy overhead and regime words ---------------------------------------------------------------------------
-def privacy_overhead_pct(nonprivate: float, privacy_cost: float) -> float:
-    """privacy cost ÷ non-private part × 100 (0 when there is no cost, +inf when the non-private part is 0)."""
+def privacy_overhead_pct(nonprivate: float, privacy_cost: float) -> float | None:
+    """privacy cost ÷ non-private part × 100 (0 when there is no cost, +inf when the non-private part is 0 or only
+    the cost is infinite; None when the non-private part itself is infinite: no number can be given)."""
     if not privacy_cost > 0:
         return 0.0
-    if not nonprivate > 0:
+    if math.isinf(nonprivate):
+        return None
+    if not nonprivate > 0 or math.isinf(privacy_cost):
         return math.inf
     with np.errstate(over="ignore"):
         return float(100.0 * np.float64(privacy_cost) / np.float64(nonprivate))
 
 
-def regime_words(bound: Bound, overhead_pct: float) -> str:
+def regime_words(bound: Bound, overhead_pct: float | None) -> str:
     """Words that follow the overhead number (see the module docstring); short, for a table column."""
     if bound.notion == "none":
         return "non-private"
+    if overhead_pct is None:
+        return "unknown (infinite terms)"
     if overhead_pct == 0:
         return "privacy free"
     if bound.combination == "max":
@@ -130,6 +135,7 @@ def regime_words(bound: Bound, overhead_pct: float) -> str:
 
 REGIME_MEANING = {
     "non-private": "non-private bound: no privacy cost",
+    "unknown (infinite terms)": "the non-private part exceeds the floating-point range: no overhead can be given",
     "privacy free": "the privacy cost is 0 at this budget and T",
     "dominates (max)": "max-type bound: the private term is the larger of the two",
     "lower order": f"the privacy cost is at most {OVERHEAD_LOWER_ORDER:g}% of the non-private part",
