@@ -216,3 +216,25 @@ def test_identities_in_sympy():
     H = -e * x - sp.log(1 - y + y * sp.exp(-e))
     expr = sp.expand_log(sp.simplify(kl(x, y) - H - kl(x, z)), force=True)
     assert sp.simplify(expr) == 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.floats(3.0, 9.0), st.floats(0.0, 2.0), st.floats(0.0, 10.0), st.floats(0.0, 10.0),
+       st.sampled_from([(2, 5), (3, 10), (5, 50)]))
+def test_r_phases_enclosure_contains_interior_points(logT, width, r1, r2, dk):
+    """000 Thm 8 explicit (rdp sheet §3.2): the box enclosure of R_phases, built on monotonicity in T and r, contains
+    the scalar reference at interior points (a wrong monotonicity claim would miss some)."""
+    import numpy as np
+
+    from boundcalc.bounds.linear import _phase_min_reference
+    from boundcalc.rigorous.interval import Interval
+    from boundcalc.rigorous.sympy_eval import _r_phases
+
+    d, K = dk
+    T0, T1 = 10**logT, 10 ** (logT + width)
+    r0, r1 = sorted((r1, r2))
+    enc = _r_phases(Interval(T0, T1), Interval(d), Interval(K), Interval(r0, r1))
+    rng = np.random.default_rng(int(logT * 1000 + r1 * 7))
+    for t, r in zip(np.exp(rng.uniform(np.log(T0), np.log(T1), 6)), rng.uniform(r0, r1, 6)):
+        v = _phase_min_reference(t, d, K, r)
+        assert enc.lo <= v * (1 + 1e-12) and v <= enc.hi * (1 + 1e-12), (t, r, v, enc)
