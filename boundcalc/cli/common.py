@@ -44,6 +44,20 @@ def command(fn: Callable) -> Callable:
     return wrapper
 
 
+def option_given(ctx, option: str) -> bool:
+    """Whether the user gave ``option`` (e.g. "--lambda") on the command line, not just its default."""
+    for p in ctx.command.params:
+        if option in getattr(p, "opts", ()):
+            src = ctx.get_parameter_source(p.name)
+            return src is not None and getattr(src, "name", "") not in ("DEFAULT", "DEFAULT_MAP")
+    return False
+
+
+def unused_option_notes(ctx, options, target: str) -> list[str]:
+    """"--X has no effect on TARGET" for each of ``options`` that the user gave."""
+    return [f"{o} has no effect on {target}" for o in options if option_given(ctx, o)]
+
+
 def check_digits(digits: Optional[int]) -> Optional[int]:
     if digits is not None and not (1 <= digits <= 10_000):
         raise InputError("--digits", "an integer in [1, 10000]", digits)
