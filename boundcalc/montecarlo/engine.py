@@ -219,6 +219,9 @@ class Results:
                     fh.write(json.dumps(self.to_dict(per_run=True), default=float).encode())
                 fh.flush()
                 os.fsync(fh.fileno())
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a saved result gets the usual file mode
             os.replace(tmp, path)
         except BaseException:
             try:
