@@ -360,3 +360,83 @@ def test_bad_input(kw, param):
     with pytest.raises(InputError):
         C.private_tail_c0(100, 2, 1.0, 0.5, 0.4, tail="middle")
     assert C.private_tail_c0("1e3", "2", 1.0, 0.5, 0.4).log == C.private_tail_c0(1000, 2, 1.0, 0.5, 0.4).log
+
+
+# ---------------------------------------------------------------- C1 at its minimising η (issue 7 §3)
+def _c1_log_mp(n, m, eps, mu, x, eta):
+    """ln C1(η) = −m ln η − n d_{ε(1−η)}(x, μ) at 50 digits (lower tail), d_ε by its mpmath closed form."""
+    with mpmath.workdps(50):
+        e_eff = mpmath.mpf(eps) * (1 - mpmath.mpf(eta))
+        d = d_epsilon_mp(x, mu, e_eff) if e_eff > 0 else mpmath.mpf(0)
+        return -m * mpmath.log(eta) - n * d
+
+
+def _brute_min_c1_log(n, m, eps, mu, x):
+    """Independent minimisation over η ∈ (0, 1]: a dense grid (log- and linearly spaced, 40 001 points) of the
+    closed form, then bounded Brent on f(η) at 50 digits in the best grid cell."""
+    from boundcalc.info import d_epsilon
+
+    etas = np.unique(np.concatenate([np.logspace(-14, 0, 20001), np.linspace(1e-6, 1.0, 20001)]))
+    ee = eps * (1.0 - etas)
+    d = np.where(ee > 0, d_epsilon(x, mu, np.where(ee > 0, ee, 1.0)), 0.0)
+    f = -m * np.log(etas) - n * d
+    i = int(np.argmin(f))
+    lo, hi = etas[max(i - 1, 0)], etas[min(i + 1, etas.size - 1)]
+    res = optimize.minimize_scalar(lambda e: float(_c1_log_mp(n, m, eps, mu, x, e)), bounds=(lo, hi),
+                                   method="bounded", options={"xatol": 1e-14})
+    return min(float(f[i]), float(res.fun), 0.0)
+
+
+def _old_grid_c1_log(n, m, eps, mu, x):
+    """MUTANT kept for the test: the former 'best η' (min over 500 fixed grid points), 2% above the minimum."""
+    from boundcalc.info import d_epsilon
+
+    etas = np.concatenate([np.logspace(-12, 0, 400), 1.0 - np.logspace(-12, -0.5, 100)])
+    ee = eps * (1.0 - etas)
+    d = np.where(ee > 0, d_epsilon(x, mu, np.where(ee > 0, ee, 1.0)), 0.0)
+    return min(float(np.min(-m * np.log(etas) - n * d)), 0.0)
+
+
+def _c1_is_minimal(value_log, brute_log):
+    # ln-scale tolerance: 1e-9 relative (rounding of the closed form), never above the brute-force minimum
+    return value_log <= brute_log + 1e-9 * max(1.0, abs(brute_log))
+
+
+def test_c1_best_is_the_minimiser_issue_example():
+    n, m, eps, mu, x = 400, 9, 1.0, 0.5, 0.42
+    res = C.private_tail_c1_best(n, m, eps, mu, x)
+    brute = _brute_min_c1_log(n, m, eps, mu, x)
+    assert math.exp(brute) == pytest.approx(0.0909015, abs=1e-7)  # the issue's 0.0909
+    assert _c1_is_minimal(res.log, brute) and res.log >= brute - 1e-9
+    assert not _c1_is_minimal(_old_grid_c1_log(n, m, eps, mu, x), brute)  # the old grid (0.0929) fails
+    eta = C.private_tail_c1_argmin(n, m, eps, mu, x)
+    assert float(_c1_log_mp(n, m, eps, mu, x, eta)) == pytest.approx(res.log, rel=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 10**6), m=st.integers(1, 40), eps=st.floats(0.01, 20.0),
+       mu=st.floats(0.0, 1.0), x=st.floats(0.0, 1.0), tail=st.sampled_from(["lower", "upper"]))
+def test_c1_best_equals_brute_force_minimum(n, m, eps, mu, x, tail):
+    res = C.private_tail_c1_best(n, m, eps, mu, x, tail=tail)
+    mu_l, x_l = (mu, x) if tail == "lower" else (1 - mu, 1 - x)
+    if x_l >= mu_l:
+        assert res.log == 0.0
+        return
+    brute = _brute_min_c1_log(n, m, eps, mu_l, x_l)
+    assert _c1_is_minimal(res.log, brute), (res.log, brute)
+    eta = C.private_tail_c1_argmin(n, m, eps, mu, x, tail=tail)
+    assert 0 < eta <= 1
+    # the value is f at the returned η (so it is a valid bound, not below the true minimum)
+    assert min(float(_c1_log_mp(n, m, eps, mu_l, x_l, eta)), 0.0) == pytest.approx(res.log, rel=1e-9, abs=1e-12)
+    assert res.log >= C.private_tail_c0(n, m, eps, mu, x, tail=tail).log - 1e-9  # C0 <= C1 (sheet §4.3)
+
+
+def test_c1_best_extremes_finite_without_warnings():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for args in [(1e15, 3, 1.0, 0.5, 0.4), (10, 1, 1e-300, 0.5, 0.4), (10, 1, 1e300, 0.5, 0.0),
+                     (1, 10**6, 1.0, 1.0, 0.0), (1e18, 1, 1e308, 0.5, 0.4)]:
+            r = C.private_tail_c1_best(*args)
+            assert math.isfinite(r.log) and 0.0 <= r.value <= 1.0
