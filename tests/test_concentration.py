@@ -440,3 +440,58 @@ def test_c1_best_extremes_finite_without_warnings():
                      (1, 10**6, 1.0, 1.0, 0.0), (1e18, 1, 1e308, 0.5, 0.4)]:
             r = C.private_tail_c1_best(*args)
             assert math.isfinite(r.log) and 0.0 <= r.value <= 1.0
+
+
+# ---------------------------------------------------------------- extreme budgets: correct limits, no warning
+@pytest.fixture
+def no_warnings():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        yield
+
+
+def test_extreme_epsilon_limits(no_warnings):
+    n, m, mu, x = 100, 3, 0.5, 0.405
+    chern = C.chernoff_kl(n, mu, x).log
+    # ε → ∞: the noise vanishes, C0 → the non-private Chernoff bound exp(−n kl) (sheet 001 §4.3, λ < ε free)
+    assert C.private_tail_c0(n, m, 1e308, mu, x).log == pytest.approx(chern, rel=1e-9)
+    # C1's minimiser sits at 1 − η ≈ ε_0/ε ≈ 1e-309 (it returned the trivial 1 when searched in η)
+    assert C.private_tail_c1_best(n, m, 1e308, mu, x).log == pytest.approx(chern, rel=1e-9)
+    assert C.private_tail_c2(n, m, 1e308, mu, x).log == 0.0  # m(1 + ln(nε gap/m)) ≫ n d: trivial, no overflow
+    # ε → 0: the noise is infinite, every bound is the trivial 1 and the exact tail is 1/2
+    for f in (C.private_tail_c0, C.private_tail_c1_best, C.private_tail_c2, C.private_tail_c3, C.private_tail_naive):
+        assert f(n, m, 1e-320, mu, x).log == 0.0
+    assert C.private_tail_exact(n, m, 1e-320, mu, x).value == pytest.approx(0.5, rel=1e-9)
+    # exact at ε = 1e308 is the binomial tail (the noise is below any gap between k and n x)
+    assert C.private_tail_exact(n, m, 1e308, mu, x).log == pytest.approx(C.binomial_tail_exact(n, mu, x).log, rel=1e-12)
+
+
+def test_extreme_sigma_limits(no_warnings):
+    n, m, mu, x = 100, 3, 0.5, 0.405
+    assert C.gaussian_private_tail_chernoff(n, m, 1e-320, mu, x).log == pytest.approx(C.chernoff_kl(n, mu, x).log,
+                                                                                      rel=1e-9)
+    assert C.gaussian_private_tail_chernoff(n, m, 1e308, mu, x).log == 0.0
+    assert C.gaussian_private_tail_exact(n, m, 1e-320, mu, x).log == pytest.approx(
+        C.binomial_tail_exact(n, mu, x).log, rel=1e-12)
+    assert C.gaussian_private_tail_exact(n, m, 1e308, mu, x).value == pytest.approx(0.5, rel=1e-9)
+
+
+def test_laplace_chernoff_when_r_rounds_to_one(no_warnings):
+    # ε x = 4e20: λ*/ε = 1 − O(1e-21) rounds to 1; ln(1 − r) must come from the cancellation-free form
+    x, m, eps = 40.0, 3, 1e19
+    with mpmath.workdps(60):
+        X, M, E = mpmath.mpf(x), mpmath.mpf(m), mpmath.mpf(eps)
+        lam = (mpmath.sqrt(M**2 + E**2 * X**2) - M) / X
+        expect = -lam * X - M * mpmath.log(1 - lam**2 / E**2)
+    got = C.laplace_sum_chernoff(x, m, eps).log
+    assert got == pytest.approx(float(expect), rel=1e-12)
+
+
+def test_laplace_sample_at_tiny_epsilon_is_infinite_not_nan(no_warnings):
+    from boundcalc.concentration.montecarlo import laplace_sum_sample
+
+    s = laplace_sum_sample(np.random.default_rng(0), 3, 1e-320, 1000)
+    assert not np.isnan(s).any() and np.isinf(s).mean() > 0.99
+    assert 0.4 < (s > 0).mean() < 0.6
