@@ -12,6 +12,9 @@ from .common import command
 # Largest T x runs for an algorithm that updates every step: finite per-step loops are cheap (~1e-7 s per
 # run-step); the linear-contextual and GLM ones cost ~1e-5 s per run-step (matrix updates every step).
 PER_STEP_LIMIT = {"finite": 5e8, "linear": 5e7, "contextual": 5e7, "glm": 5e7}
+# The rarely-switching OFUL family scores every step in vectorised chunks: ~1e-6 s per run-step (measured:
+# AdaC-OFUL, T = 1e7, 4 runs, 45 s), so 5e7 run-steps is about a minute.
+CHUNK_LIMIT = 5e7
 
 
 def _parse_params(items) -> dict:
@@ -329,6 +332,9 @@ def register(app: typer.Typer) -> None:
         if gran == "step" and Tn * R > limit:
             raise InputError("--T x --runs", f"at most {limit:g} for {alg.name}, which updates every step (a loop "
                              "over t); lower --T or --runs", f"{Tn * R:g}")
+        if gran == "chunk" and Tn * R > CHUNK_LIMIT:
+            raise InputError("--T x --runs", f"at most {CHUNK_LIMIT:g} for {alg.name}, which scores every step "
+                             "(about a minute at the limit); lower --T or --runs", f"{Tn * R:g}")
         cps = log_checkpoints(Tn, C)
         engine.check_memory(R, cps.size, getattr(environment, "K", 1) or 1, name="--runs")
         n_blocks = len(engine.block_sizes(R, B))
