@@ -283,3 +283,22 @@ def test_ctrl_c_with_two_processes_stops_within_seconds():
     assert elapsed < 3.0, elapsed
     assert p.returncode == 130
     assert "Traceback" not in err and out == ""
+
+
+# -- GLM: single- vs multi-parameter instances (issue 7 §4: LDP-SGD on ldp-multi was an einsum ValueError) ---------
+@pytest.mark.parametrize("algo,env", [("LDP-SGD", "ldp-multi"), ("LDP-OLS", "ldp-multi-sub"),
+                                      ("LDP-SGD (multi-parameter)", "ldp-single"),
+                                      ("LDP-OLS (multi-parameter)", "ldp-logistic")])
+def test_glm_instance_kind_checked_before_the_algorithm(algo, env):
+    r = runner.invoke(app, ["simulate", "--algo", algo, "--env", env, "--ldp-epsilon", "1", "--ldp-delta", "0.01",
+                            "--T", "50", "--runs", "2"])
+    assert r.exit_code == 2, r.output
+    lines = [x for x in r.stderr.splitlines() if x.strip()]
+    assert len(lines) == 1 and lines[0].startswith("boundcalc: error: --env must be"), r.stderr
+
+
+def test_multi_parameter_glm_defaults_to_a_multi_instance():
+    d = _json(["--algo", "LDP-SGD (multi-parameter)", "--ldp-epsilon", "1", "--ldp-delta", "0.01", "--T", "100",
+               "--runs", "2"])
+    lib = _lib("LDP-SGD (multi-parameter)", LocalDP(1.0, 0.01), env=make_named_env("ldp-multi"), T=100, runs=2)
+    assert d["inputs"]["env"] == "ldp-multi" and d["checkpoints"] == lib.table()

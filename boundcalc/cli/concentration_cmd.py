@@ -83,6 +83,7 @@ def concentration_cmd(
     epsv = None if epsilon is None else validate.positive("--epsilon", epsilon)
     sigv = None if sigma is None else validate.positive("--sigma", sigma)
     runs = None if mc_runs is None else validate.count("--mc-runs", mc_runs, maximum=1e10)
+    validate.count("--seed", seed, minimum=0, maximum=2**63 - 1)
     check_digits(digits)
     if digits is not None and sigv is not None:
         raise InputError("--digits", "used with Laplace noise (--epsilon) only", digits)

@@ -238,7 +238,7 @@ def _env_for(alg, env_name, means, family, env_seed):
     """The environment: a named instance of the algorithm's setting (its default when omitted) or, for
     finite-armed algorithms, explicit means."""
     from .. import validate
-    from ..envs import DEFAULT_ENV, make_env, make_named_env, setting_of
+    from ..envs import DEFAULT_ENV, instances_by_setting, make_env, make_named_env, setting_of
     from ..errors import InputError
 
     if family not in ("bernoulli", "gaussian"):
@@ -258,6 +258,18 @@ def _env_for(alg, env_name, means, family, env_seed):
         if mv is not None and family == "bernoulli":
             mv = validate.means("--means", means)
         return make_env(None if means is not None else (env_name or DEFAULT_ENV["finite"]), means=mv, family=family)
+    if alg.setting == "glm":
+        # single- and multi-parameter GLM algorithms take different instances (seed 002 Sec. 3 vs Sec. 4); the
+        # wrong one reached the algorithm as an einsum ValueError (LDP-SGD on ldp-multi, issue 7 §4)
+        wants_multi = type(alg).__module__.endswith(".glm.multi")
+        glm_envs = instances_by_setting()["glm"]
+        name = env_name or ("ldp-multi" if wants_multi else DEFAULT_ENV["glm"])
+        environment = make_named_env(name, seed=env_seed)
+        if bool(getattr(environment, "multi", False)) != wants_multi:
+            kind = "multi" if wants_multi else "single"
+            fits = [n for n in glm_envs if bool(getattr(make_named_env(n, seed=env_seed), "multi", False)) == wants_multi]
+            raise InputError("--env", f"a {kind}-parameter GLM instance ({', '.join(fits)}) for {alg.name}", env_name)
+        return environment
     return make_named_env(env_name or DEFAULT_ENV[alg.setting], seed=env_seed)
 
 

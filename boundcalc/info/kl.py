@@ -151,8 +151,8 @@ def kl_gaussian(mu1, mu2, sigma1=1.0, sigma2=None):
     mu2 = _finite_array("mu2", mu2)
     s1 = positive_array("sigma1", sigma1)
     s2 = s1 if sigma2 is None else positive_array("sigma2", sigma2)
-    r = s1 / s2
     with np.errstate(over="ignore", under="ignore"):
+        r = s1 / s2  # s2 = 1e-320: r = inf and KL = +inf, the value (≈ 1e640) beyond the float range
         # ln(s2/s1) as a difference of logs: the ratio itself under/overflows for s1 = 1e-300, s2 = 1e300
         out = (np.log(s2) - np.log(s1)) + 0.5 * (r * r - 1.0) + 0.5 * ((mu1 - mu2) / s2) ** 2
     out = np.where((mu1 == mu2) & (s1 == s2), 0.0, np.maximum(out, 0.0))
