@@ -1,7 +1,8 @@
 """The claims registry (boundcalc.verify.claims) and the `verify` CLI.
 
 Independent sources: the expected verdicts below are copied from ERRATA.md (the verdict column, mapped to
-boundcalc's vocabulary: ERRATA "correct" on a grid is "no counterexample") and the lists of sheet checks
+boundcalc's vocabulary: ERRATA "correct" is "holds" where the claim has an interval proof, "no counterexample"
+on a grid) and the lists of sheet checks
 from the five formula sheets' "checks a verifier can run" sections — not from the code's output.
 """
 
@@ -42,8 +43,8 @@ ERRATA_VERDICTS = {
     "003-oful-lambda": "proof gap",  # 11
     "003-gamma-increasing": "proof gap",  # 12
     "003-good-event": "not checkable numerically",  # 13 (typo; a union-bound slip no computation separates)
-    "001-deps-closed-form": "no counterexample",  # 14: correct
-    "001-thm31-vs-eq7": "no counterexample",  # 15: correct
+    "001-deps-closed-form": "holds",  # 14: correct (proven by interval arithmetic)
+    "001-thm31-vs-eq7": "holds",  # 15: correct (proven)
     "001-privacy-for-free": "no counterexample",  # 15
     "003-thm9-constant": "proof gap",  # 16
     # smaller items: typos / minor mismatches
