@@ -23,6 +23,7 @@ from boundcalc.rigorous import enclosures as en  # noqa: E402
 from boundcalc.rigorous import interval as ivm  # noqa: E402
 from boundcalc.rigorous import provers as P  # noqa: E402
 from boundcalc.rigorous.claims import inequality  # noqa: E402
+from boundcalc.verify.expression import to_sympy as S  # noqa: E402  (the one restricted parser)
 from boundcalc.rigorous.interval import Interval  # noqa: E402
 
 TARGET_S = 60.0
@@ -38,9 +39,9 @@ def info_rows():
     claims = dict(P.INFO_PROVERS)
     box = {"mu": (0.01, 0.99), "mu_star": (0.02, 1.0), "epsilon": (1e-3, 10.0)}
     claims["generic: d_eps(mu, mu_star, epsilon) <= epsilon (plain enclosures, no identity)"] = \
-        lambda: inequality("d_eps(mu, mu_star, epsilon)", "epsilon", "<=", box).prove()
+        lambda: inequality(S("d_eps(mu, mu_star, epsilon)"), S("epsilon"), "<=", box).prove()
     claims["generic: d_eps(mu, mu_star, epsilon) <= kl(mu, mu_star) (issue's example box)"] = \
-        lambda: inequality("d_eps(mu, mu_star, epsilon)", "kl(mu, mu_star)", "<=", box).prove()
+        lambda: inequality(S("d_eps(mu, mu_star, epsilon)"), S("kl(mu, mu_star)"), "<=", box).prove()
     for name, f in claims.items():
         t0 = time.perf_counter()
         r = f()
