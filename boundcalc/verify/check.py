@@ -121,13 +121,7 @@ def run(text: str, box: str | None, method: str = "auto", points: int = 4096, ma
             raise InputError("--method", f"grid for this box (no proof: {exc})", "proof") from None
         notes.append(f"no proof possible: {exc}; sampled on a grid instead")
         return _grid_outcome(p, dom, points, notes)
-    from ..rigorous.claims import comparisons_claim
-
-    claim = comparisons_claim(pieces, box_iv, functions={n: c.interval for n, c in calls.items()},
-                              mp_functions={n: c.mp for n, c in calls.items()}, name=p.text)
-    r = claim.prove(None, max_seconds=max_seconds, max_boxes=max_boxes)
-    if r.verdict == "counterexample" and p.integers:
-        r = _integer_counterexample(r, claim, p.integers)
+    r = _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, p.integers)
     if calls:
         notes.append("bounds enclosed through their sympy expressions (" + ", ".join(sorted({c.bid for c in calls.values()}))
                      + "); their assumptions were checked at the corners of the keyword ranges")
@@ -145,12 +139,44 @@ def run(text: str, box: str | None, method: str = "auto", points: int = 4096, ma
     # undecided: the grid may still find a counterexample (confirmed at 50 digits)
     g = _grid_outcome(p, dom, points, list(notes), proof=r)
     if g.counterexample is not None:
-        g.notes.append(f"the proof was undecided on {r.n_undecided} boxes ({r.reason}); the grid found the counterexample")
+        g.notes.append(f"the proof was undecided on {boxes_text(r.n_undecided)} ({r.reason}); the grid found the counterexample")
         return g
     notes.append(f"the proof stopped at its limit ({r.reason}); the grid found no counterexample on {g.points} points")
     return CheckOutcome(method="proof", word="undecided", verdict=f"undecided on {boxes_text(r.n_undecided)}", parsed=p,
                         domain=dom, boxes=r.boxes, undecided=r.undecided, n_undecided=r.n_undecided,
                         seconds=r.seconds, notes=notes, proof=r, grid=g.grid, points=None)
+
+
+def _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, integers):
+    """Prove each comparison separately (its own strictness), within one time budget; one ProofResult back:
+    proven if every piece is, the first counterexample, else undecided with every piece's boxes left."""
+    import time
+
+    from ..rigorous.claims import comparisons_claim
+
+    t0 = time.perf_counter()
+    results = []
+    for piece in pieces:
+        claim = comparisons_claim([piece], box_iv, functions={n: c.interval for n, c in calls.items()},
+                                  mp_functions={n: c.mp for n, c in calls.items()})
+        left = max(max_seconds - (time.perf_counter() - t0), 1e-3)
+        r = claim.prove(None, max_seconds=left, max_boxes=max_boxes)
+        if r.verdict == "counterexample" and integers:
+            r = _integer_counterexample(r, claim, integers)
+        results.append(r)
+        if r.verdict == "counterexample":
+            break
+    out = results[-1] if results[-1].verdict == "counterexample" else results[0]
+    total = sum(r.boxes for r in results)
+    und = [r for r in results if r.verdict == "undecided"]
+    if out.verdict != "counterexample" and und:
+        out = und[0]
+        out.undecided = [b for r in und for b in r.undecided][:50]
+        out.n_undecided = sum(r.n_undecided for r in und)
+        out.reason = "; ".join(dict.fromkeys(r.reason for r in und))
+    out.boxes = total
+    out.seconds = time.perf_counter() - t0
+    return out
 
 
 def _check_bound_assumptions(pieces, calls: dict, box_iv: dict) -> None:

@@ -1,7 +1,7 @@
 """A restricted expression language for ``boundcalc check``: inequalities over the registered quantities.
 
 The text is parsed with Python's ``ast`` module and then *walked against a whitelist* — it is never
-evaluated as Python (no ``eval``, no ``sympy.parse_expr``). Allowed: numbers, box parameters, the constants
+evaluated as Python (no eval, no sympy parser on text). Allowed: numbers, box parameters, the constants
 ``pi``, ``+ − * / **``, unary minus, comparisons (``<, <=, >, >=, ==``, chains, ``and``) and calls
 of the functions in :data:`FUNCTIONS`; ``bound("ID", T=..., rho=..., d=...)`` evaluates a registered bound.
 Anything else (attributes, subscripts, lambdas, comprehensions, other names or calls) is a one-line
