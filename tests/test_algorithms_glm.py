@@ -6,7 +6,8 @@
   has norm r_{eps,d} exactly (sheet values r_{1,2} = 3.399, r_{5,10} = 3.918 at R = 1) and is unbiased
   (Monte Carlo mean within 5 standard errors).
 * Regret: private > non-private limit; mean regret below the registry bound where it applies.
-* The simulation (runs vectorised) and the single-run reference agree in distribution (KS, 1e-3).
+* Single parameter: the vectorised simulation against the independent reference, lane by lane on one stream, with
+  mutants: tests/test_algorithms_glm_reference.py.
 * Algorithm 2: every per-arm message uses the (eps/2, delta/2) mechanism (stds re-derived here from Eq. 3.3 and
   sheet 1.4/1.6); synthetic messages are pure noise, independent across arms; only the pulled arm is sent
   during the warm-up; the vectorised simulation and the separate scalar reference agree (two-sample KS on the
@@ -60,16 +61,6 @@ def test_private_worse_than_nonprivate_limit():
         priv = make(1.0).simulate(env, T, runs, np.random.default_rng(2), np.array([T])).regret.mean()
         nonp = make(float("inf")).simulate(env, T, runs, np.random.default_rng(2), np.array([T])).regret.mean()
         assert priv > nonp
-
-
-@pytest.mark.parametrize("make", [lambda: LDPOLS(eps=1.0), lambda: LDPSGD(eps=1.0)], ids=["OLS", "SGD"])
-def test_simulation_matches_reference(make):
-    env = make_glm_env("ldp-single")
-    T, n = 150, 200
-    rng = np.random.default_rng(3)
-    ref = np.array([make().reference(env, T, rng, np.array([T])).regret[0, -1] for _ in range(n)])
-    sim = make().simulate(env, T, n, np.random.default_rng(4), np.array([T])).regret[:, -1]
-    assert stats.ks_2samp(ref, sim).pvalue > 1e-3
 
 
 def test_regret_below_registry_bound():

@@ -47,7 +47,9 @@ def thm5_parts(T, d, lam, lam0, Cc, delta, rho, gamma):
 
 
 def ctx_for(**kw):
-    return Context(params=C.derive({**C.DEFAULT_INSTANCE, **kw}))
+    """The default instance with the sheet's lambda0 = 0.1 (the unprojected recipe's value, zcdp sheet §6/§9),
+    so that the formulas are compared with the sheet's reference numbers."""
+    return Context(params=C.derive({**C.DEFAULT_INSTANCE, "lam0": 0.1, **kw}))
 
 
 # ---- AdaC-OFUL ------------------------------------------------------------------------------------------------
@@ -182,8 +184,11 @@ def test_linpriv_claimed_vs_rectified():
 
 # ---- conditions, derive ----------------------------------------------------------------------------------------
 def test_conditions_give_reasons():
-    ctx = ctx_for(theta=[1.0, 1.0, 0.0])
+    ctx = ctx_for(theta=[1.0, 1.0, 0.0], reward_noise="gaussian")
     assert any("theta" in r for r in BY_ID["003-thm5-paper"].conditions(ctx))
+    ctx = ctx_for(context_distribution="gaussian-003")  # the paper's unprojected contexts: outside Assumption 1
+    assert any("||a|| <= 1" in r for r in BY_ID["003-thm5-corrected"].conditions(ctx))
+    assert any("||x|| <= L" in r for r in BY_ID["004-thm3"].conditions(ctx))
     ctx = ctx_for(lam0=0.5)  # > 1/d for d = 3
     assert any("lam0" in r for r in BY_ID["003-thm5-corrected"].conditions(ctx))
     ctx = ctx_for(S=0.5)
@@ -191,8 +196,13 @@ def test_conditions_give_reasons():
 
 
 def test_derive_recipe_and_actions():
-    p = C.derive(dict(C.DEFAULT_INSTANCE))
+    p = C.derive({**C.DEFAULT_INSTANCE, "context_distribution": "gaussian-003"})
     assert p["lam0_recipe"] == pytest.approx(0.1, abs=1e-12)  # lambda_min(mu mu^T + I/10), sheet section 6
+    assert p["lam0"] == p["lam0_instance"] == p["lam0_recipe"] and p["max_action_norm"] == np.inf
+    assert p["reward_noise"] == "gaussian"
+    p = C.derive(dict(C.DEFAULT_INSTANCE))  # default: projected onto the unit ball, +-1 rewards
+    assert p["max_action_norm"] == 1.0 and p["reward_noise"] == "rademacher"
+    assert p["lam0"] == p["lam0_instance"] and 0.07 < p["lam0"] < 0.073  # Monte Carlo: tests/test_envs_lambda0.py
     assert "003" in C.DEFAULT_INSTANCE["name"]
     A = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]])
     p = C.derive({**C.DEFAULT_INSTANCE, "actions": A, "theta": [0.6, 0.8]})
@@ -202,7 +212,9 @@ def test_derive_recipe_and_actions():
 
 @pytest.mark.parametrize("bad", [{"d": 0}, {"delta": 1.0}, {"zeta": 0}, {"lam": -1}, {"lam0": 0}, {"C": 0},
                                  {"actions": []}, {"actions": [[1.0, 0.0]], "theta": [1.0]},
-                                 {"context_distribution": "x"}])
+                                 {"context_distribution": "x"}, {"reward_noise": "x"},
+                                 {"context_distribution": "gaussian-003", "reward_noise": "rademacher"},
+                                 {"theta": [1.0, 1.0, 0.0]}, {"d": 1001}, {"K": 2e6}])
 def test_derive_rejects_bad_input(bad):
     with pytest.raises(InputError):
         C.derive({**C.DEFAULT_INSTANCE, **bad})

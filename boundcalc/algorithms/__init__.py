@@ -141,6 +141,18 @@ def build(name: str, budget=None, params: dict | None = None):
     return cls(**kw, **params)
 
 
+def guarantee(alg) -> str:
+    """What the algorithm's privacy guarantee is, in words (class or instance): its ``guarantee`` text where it
+    differs from the bare notion (e.g. Private-LinUCB's paper calibration is not eps-DP), else the claimed notion."""
+    if not isinstance(alg, type) and hasattr(alg, "guarantee_text"):
+        return alg.guarantee_text()
+    text = getattr(alg, "guarantee", None)
+    if text:
+        return text
+    notion = getattr(alg, "notion", "none")
+    return "none (non-private)" if notion == "none" else f"{notion} ({NOTION_FLAGS.get(notion, '')}) as claimed by its source"
+
+
 def params_of(alg) -> dict[str, Any]:
     """The constructor parameters of an instance, read back from its attributes."""
     if hasattr(alg, "params"):
@@ -155,4 +167,4 @@ def params_of(alg) -> dict[str, Any]:
 
 
 __all__ = ["SETTINGS", "NOTION_FLAGS", "by_setting", "all_algorithms", "lookup", "granularity", "build",
-           "budget_kwargs", "tunable_params", "constructor_params", "params_of"]
+           "budget_kwargs", "tunable_params", "constructor_params", "params_of", "guarantee"]

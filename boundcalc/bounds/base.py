@@ -102,6 +102,17 @@ class Bound(ABC):
     assumptions: tuple[str, ...] = ()
     caveats: tuple[str, ...] = ()  # "verdict: text" in the ERRATA vocabulary
     regime_note: str = ""  # optional: text on when privacy matters
+    # "sum": value = non-private part + privacy cost (most bounds); "max": value = max(non-private term,
+    # private term), split as non-private + max(0, private - non-private) (seed 003 Thm 9, Thm 17)
+    combination: str = "sum"
+    # non-empty when the value is known NOT to be a valid bound (e.g. an explicit form built on a failed proof
+    # step): shown as a tag and never used as a headline number
+    invalid: str = ""
+    # parameters in ``params`` whose change cannot change the value, with the reason (e.g. a condition-only
+    # parameter); tests/test_regret_options.py changes every other declared parameter through the CLI
+    param_notes: dict = {}
+    # extra text for ``boundcalc bounds show`` when the sympy expression cannot carry the whole formula
+    formula_note: str = ""
 
     # -- to implement -------------------------------------------------------------------------------
     def conditions(self, ctx: Context) -> list[str]:
@@ -133,8 +144,14 @@ class Bound(ABC):
         return BoundValue(T=T, value=nonpriv + priv, nonprivate=nonpriv, privacy_cost=priv)
 
     def privacy_dominates(self, T, ctx: Context, budget=None) -> np.ndarray:
-        """Boolean array over T: is the cost of privacy the larger part? (max-type bounds override this)."""
+        """Boolean array over T: is the private term the larger one?
+
+        "sum" bounds: privacy cost > non-private part. "max" bounds: the private term is the max, i.e. the
+        privacy cost (private term minus the non-private one, floored at 0) is > 0.
+        """
         v = self.evaluate(T, ctx, budget)
+        if self.combination == "max":
+            return v.privacy_cost > 0
         return ~np.isfinite(v.privacy_cost) | (v.privacy_cost > v.nonprivate)
 
     @property
@@ -157,6 +174,7 @@ class Bound(ABC):
             "params": list(self.params),
             "assumptions": list(self.assumptions),
             "caveats": list(self.caveats),
+            "combination": self.combination,
         }
 
 
@@ -168,3 +186,5 @@ def check_metadata(b: Bound) -> None:
     assert b.kind in KINDS, (b.id, b.kind)
     assert b.form in FORMS, (b.id, b.form)
     assert (b.algorithm is None) == b.kind.startswith("lower"), b.id
+    assert b.combination in ("sum", "max"), (b.id, b.combination)
+    assert set(b.param_notes) <= set(b.params), (b.id, "param_notes must name declared params")

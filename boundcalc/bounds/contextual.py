@@ -28,37 +28,83 @@ from ._linear_common import (
 from .base import Context
 
 DEFAULT_INSTANCE = {
-    "name": "seed 003 Sec. VII contextual experiment (AdaC-OFUL vs RS-OFUL): d = 3, K = 10 fresh actions per "
-    "round ~ N((1/sqrt d)1, I/10), theta* on the unit sphere, C = 1, lambda = 0.1, delta = 1e-3, "
-    "lambda0 = 0.1 (DERIVED); L = S = 1, zeta = 0.05 from seed 004 Sec. 4 (LinUCB-DGS)",
+    "name": "seed 003 Sec. VII contextual experiment (AdaC-OFUL vs RS-OFUL) made to meet Assumption 1: K fresh "
+    "actions per round ~ N((1/sqrt d)1, I/10) projected onto the unit ball, +-1 rewards with mean <theta*, x>, "
+    "theta* on the unit sphere (recipe seed 3); C = 1, lambda = 0.1, delta = 1e-3, lambda0 = lambda_min(E xx^T) of "
+    "these contexts; L = S = 1, zeta = 0.05 from seed 004 Sec. 4 (LinUCB-DGS)",
     "d": 3,
     "K": 10,
-    "context_distribution": "gaussian-003",  # K i.i.d. N((1/sqrt d) 1, I_d/10) per round (seed 003 Sec. VII)
+    # "gaussian-003-projected": K i.i.d. N((1/sqrt d) 1, I_d/10) per round, projected onto the unit ball (Assumption 1,
+    # docs/formulas/zcdp-bandits.md §0); "gaussian-003": the paper's unprojected contexts (outside Assumption 1)
+    "context_distribution": "gaussian-003-projected",
+    "reward_noise": "auto",  # "rademacher" (+-1, |r| <= 1) for bounded contexts, "gaussian" N(0, 1) otherwise
     "context_seed": 3,
-    "actions": None,  # optionally a pool (K x d) of actions; then lam0_empirical is reported
+    "actions": None,  # optionally a fixed action set (K x d), offered every round
     "theta": None,  # optionally theta* (length d); default: uniform on the unit sphere (recipe seed)
     "lam": 0.1,  # ridge lambda (experiments; the proofs need lambda >= 1, ERRATA 11)
-    "lam0": 0.1,  # lambda_min(E[A A^T]) = lambda_min(mu mu^T + I/10) = 0.1 (DERIVED, zcdp-bandits.md 6)
+    "lam0": "instance",  # "instance": lambda_min(E[x x^T]) of the context distribution (exact); or a number
     "C": 1.0,  # rarely-switching constant (det doubling)
     "delta": 1e-3,  # confidence of seeds 003 / 000
-    "theta_norm": 1.0,  # ||theta*|| used in beta_t
+    "theta_norm": 1.0,  # ||theta*|| used in beta_t (when theta* is drawn: it is a unit vector)
     "L": 1.0,  # seed 004: ||x|| <= L
     "S": 1.0,  # seed 004: ||theta*|| <= S
     "zeta": 0.05,  # seed 004: failure probability of the regret statement
 }
+CONTEXT_DISTRIBUTIONS = ("gaussian-003-projected", "gaussian-003")
+# What a machine can do: d x d matrices per run in --check and the bounds; K contexts of dimension d per round.
+LIMITS = {"d": 1000, "K": 10**6}
+# CLI options of `regret` that set an instance parameter of this setting (the others are noted as without effect)
+OPTION_KEYS = {"--K": "K", "--d": "d", "--actions": "actions", "--theta": "theta", "--confidence": "delta",
+               "--lambda0": "lam0"}
+ALIASES = {"lambda0": "lam0", "lambda": "lam"}
+# bound parameters an instance key feeds (for the "--X has no effect" notes)
+KEY_FEEDS = {"actions": ("K", "d", "lam0"), "theta": ("theta_norm",), "context_distribution": ("lam0",),
+             "d": ("d", "lam0")}
+KEY_USES = {"theta": "it sets theta* (assumption checks, the trivial bound and --check)",
+            "context_distribution": "it sets the contexts (assumption checks, the trivial bound and --check)",
+            "reward_noise": "it sets the rewards of --check", "context_seed": "it draws theta* (--check)"}
+
+
+def _safe_norm(x) -> float:
+    """Euclidean norm without a floating-point overflow for huge entries."""
+    x = np.asarray(x, dtype=float)
+    m = float(np.max(np.abs(x))) if x.size else 0.0
+    return m if m == 0 or not math.isfinite(m) else m * float(np.linalg.norm(x / m))
+
+
+def instance_lambda0(p: dict) -> float:
+    """lambda_min(E[x x^T]) of one context of the instance: for the seed 003 recipe N(mu, I/10), mu = (1/sqrt d) 1,
+    exactly 0.1 unprojected (DERIVED, docs/formulas/zcdp-bandits.md §6) and by quadrature projected
+    (envs.contextual.projected_gaussian_moments); for a fixed action set, lambda_min of its average A^T A / K."""
+    if p.get("actions") is not None:
+        A = p["actions"]
+        return float(np.linalg.eigvalsh(A.T @ A / A.shape[0])[0])
+    d = p["d"]
+    if p["context_distribution"] == "gaussian-003":
+        return float(np.linalg.eigvalsh(np.outer(np.full(d, 1 / math.sqrt(d)), np.full(d, 1 / math.sqrt(d)))
+                                        + np.eye(d) / 10)[0])
+    from ..envs.contextual import projected_gaussian_moments
+
+    a, b = projected_gaussian_moments(1.0, math.sqrt(0.1), d)
+    return a if d == 1 else min(a, b)
 
 
 def derive(params: dict) -> dict:
-    """Validate (InputError) and add derived quantities (lam0 of the recipe, empirical lam0 of a pool)."""
+    """Validate (InputError) and add derived quantities: lam0 of the instance (lam0_instance), max ||x||, theta*."""
     p = dict(params)
     p.pop("name", None)
     seed = int(v.count("context_seed", p.get("context_seed", 0), minimum=0))
     p["context_seed"] = seed
     rng = np.random.default_rng(seed)
-    for k in ("lam", "lam0", "C", "L", "S"):
+    for k in ("lam", "C", "L", "S"):
         p[k] = v.positive(k, p.get(k, DEFAULT_INSTANCE[k]))
     p["delta"] = v.open_unit("delta", p.get("delta", 1e-3))
     p["zeta"] = v.open_unit("zeta", p.get("zeta", 0.05))
+    dist = p.get("context_distribution", "gaussian-003-projected")
+    if dist not in CONTEXT_DISTRIBUTIONS:
+        raise InputError("context_distribution", "one of " + ", ".join(CONTEXT_DISTRIBUTIONS) + " (or give --actions)",
+                         dist)
+    p["context_distribution"] = dist
     actions = p.get("actions")
     if actions is not None:
         A = np.asarray(actions, dtype=float)
@@ -66,27 +112,44 @@ def derive(params: dict) -> dict:
             A = A.reshape(1, -1)
         if A.ndim != 2 or A.size == 0 or not np.all(np.isfinite(A)):
             raise InputError("actions", "a non-empty finite K x d array", actions)
+        if A.shape[0] > LIMITS["K"] or A.shape[1] > LIMITS["d"]:
+            raise InputError("actions", f"at most {LIMITS['K']} rows and {LIMITS['d']} columns", A.shape)
         p["actions"] = A
         p["K"], p["d"] = int(A.shape[0]), int(A.shape[1])
-        p["lam0_empirical"] = float(np.linalg.eigvalsh(A.T @ A / A.shape[0])[0])
-        p["max_action_norm"] = float(np.linalg.norm(A, axis=1).max())
+        with np.errstate(all="ignore"):
+            if not np.all(np.isfinite(A.T @ A)):
+                raise InputError("actions", "entries small enough that A^T A is finite in floating point", "overflow")
+        p["lam0_empirical"] = instance_lambda0(p)
+        m = float(np.max(np.abs(A)))
+        p["max_action_norm"] = m * float(np.linalg.norm(A / m, axis=1).max()) if m > 0 else 0.0
+        p["context_distribution"] = "fixed action set"
     else:
-        p["d"] = v.count("d", p.get("d", 3), minimum=1)
-        p["K"] = v.count("K", p.get("K", 10), minimum=1)
-        dist = p.get("context_distribution", "gaussian-003")
-        if dist != "gaussian-003":
-            raise InputError("context_distribution", "'gaussian-003' (or pass --actions)", dist)
-        d = p["d"]
-        mu = np.full(d, 1 / math.sqrt(d))
-        p["lam0_recipe"] = float(np.linalg.eigvalsh(np.outer(mu, mu) + np.eye(d) / 10)[0])
-        p["max_action_norm"] = math.inf  # Gaussian contexts are unbounded (break Assumption 1; caveat)
+        p["d"] = v.count("d", p.get("d", 3), minimum=1, maximum=LIMITS["d"])
+        p["K"] = v.count("K", p.get("K", 10), minimum=1, maximum=LIMITS["K"])
+        p["max_action_norm"] = 1.0 if dist == "gaussian-003-projected" else math.inf
+        if dist == "gaussian-003":
+            p["lam0_recipe"] = instance_lambda0(p)
+    p["lam0_instance"] = instance_lambda0(p)
+    lam0 = p.get("lam0", "instance")
+    p["lam0"] = p["lam0_instance"] if lam0 in (None, "instance") else v.positive("lam0", lam0)
+    noise = p.get("reward_noise", "auto")
+    if noise in (None, "auto"):
+        noise = "rademacher" if p["max_action_norm"] <= 1 + 1e-12 else "gaussian"
+    if noise not in ("rademacher", "gaussian"):
+        raise InputError("reward_noise", "one of auto, rademacher, gaussian", noise)
+    if noise == "rademacher" and p["max_action_norm"] > 1 + 1e-12:
+        raise InputError("reward_noise", "gaussian for contexts with ||x|| > 1 (+-1 rewards need |<theta*, x>| <= 1)",
+                         noise)
+    p["reward_noise"] = noise
     theta = p.get("theta")
     if theta is not None:
         th = np.asarray(theta, dtype=float).ravel()
         if th.size != p["d"] or not np.all(np.isfinite(th)):
             raise InputError("theta", f"a finite vector of length d = {p['d']}", theta)
         p["theta"] = th
-        p["theta_norm"] = float(np.linalg.norm(th))
+        p["theta_norm"] = _safe_norm(th)
+        if noise == "rademacher" and p["theta_norm"] * p["max_action_norm"] > 1 + 1e-12:
+            raise InputError("theta", "a vector with ||theta*|| <= 1 for +-1 rewards (|<theta*, x>| <= 1)", theta)
     else:
         x = rng.standard_normal(p["d"])
         p["theta"] = x / np.linalg.norm(x)
@@ -98,12 +161,16 @@ _ASSUMPTION_1 = "Assumption 1 (seed 003 Sec. V-A / seed 000): ||a|| <= 1, |r_t| 
 _ASSUMPTION_2 = ("Assumption 2 (stochastic contexts, Gentile et al.): i.i.d. unit-norm actions, lambda_min(E AA^T) = "
                  "lam0 > 0, Var[(z^T A)^2] <= lam0^2/(8 log 4k)")
 _VACUOUS = "vacuous: Assumption 2 cannot hold for d >= 2 (ERRATA 1)"
-_NOT_BOUNDED = ("the experiments' N(0,1) rewards and Gaussian contexts break the boundedness needed for privacy; "
-                "clip rewards / project contexts (zcdp-bandits.md section 0)")
+_NOT_BOUNDED = ("the seed 003 experiments' N(0,1) rewards and unprojected Gaussian contexts break Assumption 1 (needed "
+                "for privacy); the default instance projects contexts onto the unit ball and uses +-1 rewards "
+                "(docs/formulas/zcdp-bandits.md §0)")
 
 
 def _oful_reasons(ctx: Context, need_lam_ge_1: bool) -> list[str]:
     out = []
+    if ctx.get("max_action_norm", 1.0) > 1 + 1e-9:
+        out.append(f"Assumption 1 needs ||a|| <= 1; the contexts have max ||a|| = {ctx['max_action_norm']:.4g} "
+                   "(context_distribution = gaussian-003 is unprojected)")
     if ctx.get("theta_norm", 0.0) > 1 + 1e-9:
         out.append(f"Assumption 1 needs ||theta*|| <= 1; got {ctx['theta_norm']:.4g}")
     if ctx["lam0"] > 1.0 / ctx["d"] + 1e-12:
@@ -252,6 +319,8 @@ class AdaCOFULExplicit(_OFULExplicit):
     seed = "003"
     source = "seed 003 Thm 5 (proof App. F-B Step 6; Thm 14)"
     notion = "zcdp"
+    invalid = ("built on 'gamma_t increasing', which fails (ERRATA 12, 3): the value is not a valid upper bound; "
+               "use the corrected running-max form")
     caveats = (
         "DERIVED: constants kept from the proof steps (zcdp-bandits.md 4.2-4.3); denominator lam + max(0, g(T))",
         _GAMMA_T_GAP,
@@ -271,6 +340,8 @@ class AdaROFULExplicit(_OFULExplicit):
     seed = "000"
     source = "seed 000 Thm 10 (proof App. D.2, Eq. 14-18; Thm 17)"
     notion = "rdp"
+    invalid = ("built on 'gamma_t increasing', which fails (ERRATA 12, 3): the value is not a valid upper bound; "
+               "use the corrected running-max form")
     caveats = (
         "DERIVED: constants kept from the proof (rdp-bandits.md 3.3), 2/rho -> 2 alpha/eps; safeguard max(D, lam)",
         _GAMMA_T_GAP,
@@ -462,6 +533,9 @@ class DGSThm3(BaseBound):
         "proof gap: Lemma 1 borrows Gentile et al.'s eigenvalue bound, whose variance condition (adaptive arm choice) "
         "and unit-norm contexts Assumption 1 omits (dgs-contextual.md 7.3); that condition cannot hold for d >= 2 "
         "(ERRATA 1, where 'vacuous' is the verdict on seeds 000/003, not on 004's Assumption 1)",
+        "proof gap: the tree noise is Laplace per coordinate scaled to Lemma 1's L2 sensitivity with eps/log2 T per "
+        "node, against ceil(log2 T) + 1 levels: the pure-DP worst case per node is sqrt(d) larger (dgs-contextual.md "
+        "7.4); the bound is stated for that calibration (LinUCB-DGS sensitivity='paper'), not for the 'strict' one",
     )
     regime_note = ("privacy cost = noise term + burn-in; both grow like sqrt(T log T) with the non-private term, so the "
                    "ratio does not vanish: privacy dominates iff 3^{1.5} L log(1/zeta)/(e^{1.5} lam0 eps) > "
@@ -469,6 +543,9 @@ class DGSThm3(BaseBound):
 
     def conditions(self, ctx):
         out = []
+        if ctx.get("max_action_norm", 0.0) > ctx["L"] + 1e-9:
+            out.append(f"Assumption 1 (seed 004) needs ||x|| <= L = {ctx['L']:g}; the contexts have max ||x|| = "
+                       f"{ctx['max_action_norm']:.4g}")
         if ctx.get("theta_norm", 0.0) > ctx["S"] + 1e-9:
             out.append(f"||theta*|| <= S needed; got {ctx['theta_norm']:.4g} > S = {ctx['S']:g}")
         if ctx["lam0"] > ctx["L"] ** 2 / ctx["d"] + 1e-12:

@@ -34,12 +34,20 @@ from .base import Bound, Context
 DEFAULT_INSTANCE = {
     "name": "seed 001 App. G / Sajed–Sheffet μ2 (= seed 003 Sec. VII finite-armed environment)",
     "means": [0.75, 0.625, 0.5, 0.375, 0.25],
+    "K": None,  # None: len(means); a K alone gives the μ2 pattern with K arms (means evenly spaced 0.75 … 0.25)
     "alpha_batch": 2.0,  # DP-KLUCB / DP-IMED batch ratio α (seed 001 §5: α = 2)
     "alpha_adap": 3.1,  # AdaP-UCB / AdaP-KLUCB optimism α (Azize & Basu 2022 experiments; α > 3 needed)
     "dpse_beta": "1/T",  # DP-SE confidence β (seed 001 §5: β = 1/T)
     "beta_adac": 3.5,  # AdaC-UCB β (seed 003 experiments use β = 1 < 3; sheet §9 uses 3.5)
     "beta_adar": 3.1,  # AdaR-UCB β (seed 000 has no experiments; rdp sheet check 6.4)
 }
+# What a machine can do: per-arm sums in the bounds and runs × K pull counts in --check.
+LIMITS = {"K": 10**5}
+# CLI options of `regret` that set an instance parameter of this setting (the others are noted as without effect)
+OPTION_KEYS = {"--means": "means", "--K": "K"}
+ALIASES: dict = {}
+KEY_FEEDS = {"means": ("means", "K"), "K": ("K", "means")}
+KEY_USES: dict = {}
 
 
 # --------------------------------------------------------------------------------------------------
@@ -48,11 +56,28 @@ DEFAULT_INSTANCE = {
 def derive(params: dict) -> dict:
     """Validate a finite-armed instance and add K, mu_star, Delta, Delta_min, n_sub, unique_best, eps_a.
 
-    Raises InputError for means outside [0, 1], an empty list, a batch ratio ≤ 1, non-positive β/α or a
-    DP-SE β outside (0, 1) (other than the string "1/T").
+    ``K`` given with the default means: the μ2 pattern with K arms, means evenly spaced from 0.75 to 0.25
+    (μ2 itself is this pattern with K = 5); ``K`` given with explicit means must equal their number.
+    Raises InputError for means outside [0, 1], an empty list, a batch ratio ≤ 1, non-positive β/α, a
+    DP-SE β outside (0, 1) (other than the string "1/T") or K outside [2, LIMITS["K"]].
     """
     p = dict(params)
-    means = np.asarray(v.means("means", p.get("means", DEFAULT_INSTANCE["means"])), dtype=float)
+    given = p.pop("_given", None)  # keys the caller set (registry.make_context), None: unknown
+    raw = p.get("means", DEFAULT_INSTANCE["means"])
+    K_req = p.get("K")
+    if K_req is not None:
+        K_req = v.count("K", K_req, minimum=2, maximum=LIMITS["K"])
+    means_default = ("means" not in given) if given is not None else _is_default_means(raw)
+    if K_req is not None and means_default:
+        if K_req != len(DEFAULT_INSTANCE["means"]):
+            raw = list(np.linspace(0.75, 0.25, K_req))
+            p["instance_name"] = (f"μ2 pattern with K = {K_req} arms: means evenly spaced from 0.75 to 0.25 "
+                                  "(seed 001 App. G μ2 is the case K = 5)")
+    means = np.asarray(v.means("means", raw), dtype=float)
+    if means.size > LIMITS["K"]:
+        raise InputError("means", f"at most {LIMITS['K']} arm means", means.size)
+    if K_req is not None and K_req != means.size:
+        raise InputError("K", f"equal to the number of arm means given ({means.size})", K_req)
     p["means"] = [float(m) for m in means]
     p["alpha_batch"] = v.greater_than("alpha_batch", p.get("alpha_batch", 2.0), 1.0)
     p["alpha_adap"] = v.positive("alpha_adap", p.get("alpha_adap", 3.1))
@@ -80,6 +105,13 @@ def derive(params: dict) -> dict:
     p["unique_best"] = bool(p["n_best"] == 1)
     p["eps_a"] = [float(e) for e in _eps_threshold(means, mu_star)]
     return p
+
+
+def _is_default_means(raw) -> bool:
+    try:
+        return [float(x) for x in raw] == [float(x) for x in DEFAULT_INSTANCE["means"]]
+    except (TypeError, ValueError):
+        return False
 
 
 def _eps_threshold(means, mu_star):
@@ -538,6 +570,7 @@ class DPSEExplicit(_Finite):
     form = "explicit"
     params = ("means", "dpse_beta")
     assumptions = ("rewards in [0, 1]", "confidence β (dpse_beta; default 1/T)", "epoch lengths of sheet §7.1")
+    param_notes = {"dpse_beta": "registered for β = 1/T only: any other β makes the bound not applicable"}
     caveats = (
         "DERIVED: Σ_a[(512/3) ln(8K e_a²/β)/Δ_a + 32 ln(4K e_a²/β)/ε + e_a Δ_a] + TΔ_max βπ²/12, "
         "e_a = ⌊log2(1/Δ_a)⌋ + 1, from the elimination argument with the sheet's R_e, h_e, c_e",
@@ -809,7 +842,9 @@ class Thm17(_Finite):
         "hard instances are Gaussian: comparing with [0, 1]-reward upper bounds crosses environment classes",
         "T ≥ K − 1 is required and not checked per horizon",
     )
-    regime_note = "privacy term dominates iff ρ·T < (27/124)² ≈ 0.0474 (zcdp sheet §5.2)"
+    regime_note = "privacy term dominates iff ρ·T < (27/124)² ≈ 0.0474 (docs/formulas/zcdp-bandits.md §5.2)"
+    # max-type: the private term √((K−1)/ρ)/124 is the larger one iff the privacy cost is > 0
+    combination = "max"
 
     def conditions(self, ctx):
         out = [] if ctx["K"] > 1 else ["needs K > 1 arms"]
@@ -819,11 +854,6 @@ class Thm17(_Finite):
             if own is not None and own.rho > 1:
                 out.append(f"needs ρ ≤ 1 (got ρ = {own.rho:g}); for ρ > 1 only the non-private term holds")
         return out
-
-    def privacy_dominates(self, T, ctx, budget=None):
-        """Max-type bound: the private term √((K−1)/ρ)/124 is the larger one iff the privacy cost is > 0
-        (the base-class test 'privacy cost > non-private part' would need it to be twice as large)."""
-        return self.evaluate(T, ctx, budget).privacy_cost > 0
 
     def terms(self, T, ctx, budget):
         K = float(ctx["K"])

@@ -98,14 +98,31 @@ DEFAULT_INSTANCE = {
     "beta": 1.0,  # margin exponent β
     "p_prime": 0.5,  # A5 diversity probability p' (multi-parameter)
     "h_sub": 0.1,  # A5 sub-optimality gap (multi-parameter)
+    "theta": None,  # theta* of --check (the bounds hold for every ||theta*|| <= 1); default: drawn from theta_seed
+    "theta_seed": 3,
 }
+# What a machine can do: K contexts of dimension d per round and run in --check.
+LIMITS = {"d": 1000, "K": 10**6}
+# CLI options of `regret` that set an instance parameter of this setting (the others are noted as without effect)
+OPTION_KEYS = {"--K": "K", "--d": "d", "--confidence": "delta", "--theta": "theta"}
+ALIASES: dict = {}
+KEY_FEEDS = {"theta": (), "theta_seed": ()}
+KEY_USES = {"theta": "it sets theta* of --check", "theta_seed": "it draws theta* of --check"}
 
 
 def derive(params: dict) -> dict:
     """Validate the GLM instance (raises InputError) and add derived quantities (seed 002 §2–§4)."""
     p = dict(params)
-    p["d"] = v.count("d", p["d"])
-    p["K"] = v.count("K", p["K"], minimum=2)
+    p.pop("_given", None)
+    p["d"] = v.count("d", p["d"], maximum=LIMITS["d"])
+    p["K"] = v.count("K", p["K"], minimum=2, maximum=LIMITS["K"])
+    p["theta_seed"] = v.count("theta_seed", p.get("theta_seed", 3), minimum=0)
+    th = p.get("theta")
+    if th is not None:
+        th = np.asarray(th, dtype=float).ravel()
+        if th.size != p["d"] or not np.all(np.isfinite(th)) or np.max(np.abs(th)) > 1 or np.linalg.norm(th) > 1 + 1e-12:
+            raise InputError("theta", f"a finite vector of length d = {p['d']} with ||theta*|| <= 1", list(th)[:8])
+        p["theta"] = th
     for key in ("C_B", "c_r", "kappa_u", "kappa_l", "zeta", "L", "gamma", "h_sub"):
         p[key] = v.positive(key, p[key])
     p["sigma_r"] = v.nonnegative("sigma_r", p["sigma_r"])
@@ -141,11 +158,17 @@ def gamma_ratio(d: int) -> float:
     return math.exp(math.lgamma((d + 1) / 2.0) - math.lgamma(d / 2.0))
 
 
+def two_over_expm1(epsilon) -> float:
+    """2/(e^ε − 1), written 2e^{−ε}/(1 − e^{−ε}) so that large ε gives a small number, not an overflow (0 at ε = ∞)."""
+    e = float(epsilon)
+    if math.isinf(e):
+        return 0.0
+    return 2.0 * math.exp(-e) / -math.expm1(-e)
+
+
 def coth_half(epsilon):
     """(e^ε+1)/(e^ε−1) = 1 + 2/(e^ε−1); equals 1 at ε = ∞."""
-    if np.isinf(epsilon):
-        return 1.0
-    return 1.0 + 2.0 / np.expm1(epsilon)
+    return 1.0 + two_over_expm1(epsilon)
 
 
 def r_ball(epsilon, d: int, R: float = 1.0):
@@ -333,7 +356,7 @@ class _SGDCommon(_GLMBound):
         """(r_∞, r_{ε,d} − r_∞)."""
         eps, _ = self._eps_delta(budget)
         r_inf = ctx["R"] * math.sqrt(math.pi) * gamma_ratio(ctx["d"])
-        return r_inf, r_inf * 2.0 / math.expm1(eps)
+        return r_inf, r_inf * two_over_expm1(eps)
 
     @staticmethod
     def _r_parts_sym():
@@ -490,12 +513,16 @@ class Thm32Lower(_GLMBound):
     params = ("K", "d", "context")
     assumptions = ("K = 2", "x_{t,a} ~ N(0, I_d/d) independent over arms", "rewards xᵀθ + N(0, 1)",
                    "pure ε-LDP, ε ≤ 1")
+    param_notes = {"K": "a condition only: the theorem's instance has K = 2",
+                   "context": "a condition only: the theorem's instance has N(0, I_d/d) contexts",
+                   "d": "enters only the horizon condition T ≥ d²/(e^ε − 1)² of the proof, not the stated Ω(√T/ε)"}
     caveats = (CAV_LOWER_CTX,)
     regime_note = "the proof gives √(dT)/(e^ε − 1) once T ≳ d²/(e^ε − 1)² (stronger in d than stated)"
 
     def min_horizon(self, ctx):
         eps = ctx.budget.epsilon if ctx.budget is not None else 1.0
-        return float(ctx["d"]) ** 2 / math.expm1(eps) ** 2
+        em1 = math.expm1(min(float(eps), 700.0))
+        return math.inf if em1 == 0 or (float(ctx["d"]) / em1) ** 2 > 1e308 else (float(ctx["d"]) / em1) ** 2
 
     def conditions(self, ctx):
         out = super().conditions(ctx)

@@ -31,6 +31,32 @@ DEFAULT_INSTANCE = {
 }
 
 _TOL = 1e-9
+# What a machine can do: the K x d action matrix (and the G-optimal design over it in --check) must fit in memory.
+LIMITS = {"K": 10**6, "d": 1000, "Kd": 10**7}
+# CLI options of `regret` that set an instance parameter of this setting (the others are noted as without effect)
+OPTION_KEYS = {"--K": "K", "--d": "d", "--actions": "actions", "--theta": "theta", "--confidence": "delta"}
+ALIASES: dict = {}
+KEY_FEEDS = {"actions": ("K", "d"), "theta": ()}
+KEY_USES = {"theta": "it sets theta* (gaps, assumption checks, the trivial bound T·max gap and --check)",
+            "actions": "it sets the actions (gaps, assumption checks, the trivial bound and --check)",
+            "action_seed": "it draws the actions and theta* (gaps, the trivial bound and --check)"}
+
+
+def _norm(x) -> float:
+    """Euclidean norm without overflow for huge entries (scaled by the largest |x_i|); inf only if it is inf."""
+    x = np.asarray(x, dtype=float)
+    m = float(np.max(np.abs(x))) if x.size else 0.0
+    if m == 0 or not math.isfinite(m):
+        return m
+    return m * float(np.linalg.norm(x / m))
+
+
+def _row_norms(A) -> np.ndarray:
+    """Row norms without overflow (scaled by the largest |entry|)."""
+    m = float(np.max(np.abs(A))) if A.size else 0.0
+    if m == 0 or not math.isfinite(m):
+        return np.full(A.shape[0], m)
+    return m * np.linalg.norm(A / m, axis=1)
 
 
 def _unit_sphere(rng, n, d):
@@ -55,10 +81,16 @@ def derive(params: dict) -> dict:
             raise InputError("actions", "a non-empty K x d array", actions)
         if not np.all(np.isfinite(A)):
             raise InputError("actions", "finite numbers", actions)
+        if A.shape[0] > LIMITS["K"] or A.shape[1] > LIMITS["d"] or A.size > LIMITS["Kd"]:
+            raise InputError("actions", f"at most {LIMITS['K']} rows, {LIMITS['d']} columns and {LIMITS['Kd']:g} "
+                             "entries (what fits in memory)", A.shape)
         p["K"], p["d"] = int(A.shape[0]), int(A.shape[1])
     else:
-        d = v.count("d", p.get("d", 3), minimum=1)
-        K = v.count("K", p.get("K", 10), minimum=1)
+        d = v.count("d", p.get("d", 3), minimum=1, maximum=LIMITS["d"])
+        K = v.count("K", p.get("K", 10), minimum=1, maximum=LIMITS["K"])
+        if K * d > LIMITS["Kd"]:
+            raise InputError("K", f"an integer with K·d ≤ {LIMITS['Kd']:g} (the K×d action matrix must fit in memory; "
+                             f"d = {d})", K)
         dist = p.get("action_distribution", "unit-sphere")
         if dist != "unit-sphere":
             raise InputError("action_distribution", "'unit-sphere' (or pass --actions)", dist)
@@ -73,13 +105,21 @@ def derive(params: dict) -> dict:
         th = _unit_sphere(rng, 1, p["d"])[0]
     p["actions"] = A
     p["theta"] = th
-    means = A @ th
+    with np.errstate(all="ignore"):  # huge entries: checked below instead of a RuntimeWarning
+        means = A @ th
+        gaps = means.max() - means
+        norms = _row_norms(A)
+        th_norm = _norm(th)
+    if not (np.all(np.isfinite(gaps)) and np.all(np.isfinite(norms)) and math.isfinite(th_norm)):
+        raise InputError("theta" if theta is not None else "actions",
+                         "values small enough that the mean rewards <a, theta*> and the norms are finite in floating point",
+                         "overflow")
     p["means"] = means
-    p["gaps"] = means.max() - means
+    p["gaps"] = gaps
     pos = p["gaps"][p["gaps"] > 1e-12]
     p["Delta_min"] = float(pos.min()) if pos.size else 0.0
-    p["max_action_norm"] = float(np.linalg.norm(A, axis=1).max())
-    p["theta_norm"] = float(np.linalg.norm(th))
+    p["max_action_norm"] = float(norms.max())
+    p["theta_norm"] = th_norm
     p["rank"] = int(np.linalg.matrix_rank(A))
     return p
 
@@ -354,6 +394,7 @@ class Thm9(BaseBound):
     )
     c_priv = math.exp(-2.25) / 4
     threshold_const = 4 * math.exp(-0.5)
+    combination = "max"  # privacy dominates iff the private term is the max (privacy cost > 0)
     regime_note = "privacy term dominates (high-privacy regime) iff rho < 4 e^{-0.5}/T ≈ 2.426/T; otherwise Omega(d sqrt T)"
 
     def threshold_rho(self, T):
@@ -370,10 +411,6 @@ class Thm9(BaseBound):
 
     def _priv_c(self):
         return self.c_priv
-
-    def privacy_dominates(self, T, ctx, budget=None):
-        """For this max-type bound: the private term is the larger one, i.e. the privacy cost is > 0."""
-        return self.evaluate(T, ctx, budget).privacy_cost > 0
 
     def terms(self, T, ctx, budget):
         d, rho = ctx["d"], self.rho_of(budget)
@@ -483,19 +520,22 @@ class AdaRGOPEPaperMain(_AdaR):
         return sympy.sqrt(d * T * a), d**2 * sympy.sqrt(al / ep * a * sympy.log(T))
 
 
-class AdaRGOPEExplicit(_AdaR):
-    """Explicit form of seed 000 Thm 8 for E[R_T] with delta = 1/T, same steps as zcdp-bandits.md 3.6 with the
-    sample counts of seed 000 Eq. 8 (L_l = log(4 K l (l+1)/delta) <= Lambda for l <= L_T):
-    E[R_T] <= 64 sqrt(d T Lambda) + 4 d (d+1) + 2  +  16 d L_T sqrt(2 (alpha/eps) d (d+1) Lambda)."""
+class AdaRGOPEExplicitClosed(_AdaR):
+    """Closed (looser) explicit form of seed 000 Thm 8 for E[R_T] with delta = 1/T, same steps as
+    zcdp-bandits.md §3.6 with the sample counts of seed 000 Eq. 8 (L_l = log(4 K l (l+1)/delta) <= Lambda for
+    l <= L_T):
+    E[R_T] <= 64 sqrt(d T Lambda) + 4 d (d+1) + 2  +  16 d L_T sqrt(2 (alpha/eps) d (d+1) Lambda).
+    1.4-1.5x above the phase-by-phase minimum of 000-thm8-explicit; kept for its closed form."""
 
-    id = "000-thm8-explicit"
-    title = "AdaR-GOPE regret, explicit constants (E[R_T], delta = 1/T)"
+    id = "000-thm8-explicit-closed"
+    title = "AdaR-GOPE regret, closed explicit form (E[R_T], delta = 1/T; looser than 000-thm8-explicit)"
     source = "seed 000 Thm 8 (proof App. C.3, Eq. 8)"
     form = "explicit"
     params = ("d", "K")
     caveats = (
         "DERIVED: phase l costs 8 beta_l T_l with T_l <= d(d+1)/2 + 8 d 4^l L_l + 2 d 2^l sqrt(2 (alpha/eps) d(d+1) L_l) "
-        "(rdp-bandits.md 2.3/3.2); summed as in zcdp-bandits.md 3.6 (64 sqrt(dT Lambda)); L_T from T_l >= 8 d 4^l log(8K/delta)",
+        "(docs/formulas/rdp-bandits.md §2.3, §3.2); summed as in docs/formulas/zcdp-bandits.md §3.6 "
+        "(64 sqrt(dT Lambda)); L_T from T_l >= 8 d 4^l log(8K/delta); 1.4-1.5x looser than 000-thm8-explicit",
     )
     regime_note = "privacy cost dominates iff eps/alpha < d^2 (d+1) L_T^2 / (8 T); O(d^2 log^{3/2} T) vs sqrt(T log T)"
 
@@ -517,6 +557,96 @@ class AdaRGOPEExplicit(_AdaR):
         return {"d": ctx["d"], "K": ctx["K"], "alpha": float(budget.alpha), "epsilon": float(budget.epsilon)}
 
 
+def adar_gope_phases(T: float, d: int, K: int, delta: float) -> int:
+    """Number of AdaR-GOPE phases started by T: l(T) = min{L : sum_{l <= L} 8 d L_l 4^l >= T}, L_l =
+    log(4 K l (l+1)/delta), since T_l >= 8 d 4^l L_l (seed 000 Eq. 8; docs/formulas/rdp-bandits.md §2.3)."""
+    total, L = 0.0, 0
+    while total < T:
+        L += 1
+        total += 8.0 * d * math.log(4.0 * K * L * (L + 1) / delta) * 4.0**L
+    return max(L, 1)
+
+
+def adar_gope_min_over_phases(T: float, d: int, K: int, r: float) -> float:
+    """rdp-bandits.md §3.2 explicit bound of seed 000 Thm 8 (DERIVED from App. C.3 Steps 3-5), delta = 1/T:
+    R_T <= min{ sum_{l <= l(T)} 2^{3-l} Tb_l,  min_{m >= 1} [T 2^{2-m} + sum_{l <= min(m, l(T))} 2^{3-l} Tb_l],  2T },
+    Tb_l = min{T, d(d+1)/2 + 8 d 4^l L_l + 2 d 2^l sqrt(2 r d (d+1) L_l)}, r = alpha/eps (r = 0: without the privacy
+    term). For m >= l(T) the bracket decreases to the full sum, so m runs over 1..l(T)."""
+    T = float(T)
+    delta = 1.0 / T
+    lT = adar_gope_phases(T, d, K, delta)
+    partial, best = 0.0, math.inf
+    for m in range(1, lT + 1):
+        Ll = math.log(4.0 * K * m * (m + 1) / delta)
+        Tb = min(T, d * (d + 1) / 2 + 8 * d * 4.0**m * Ll + 2 * d * 2.0**m * math.sqrt(2 * r * d * (d + 1) * Ll))
+        partial += 2.0 ** (3 - m) * Tb
+        best = min(best, T * 2.0 ** (2 - m) + partial)
+    return min(best, partial, 2.0 * T)
+
+
+def _min_over_phases_np(T, d, K, r):
+    return np.array([adar_gope_min_over_phases(t, int(d), int(K), float(r)) for t in np.atleast_1d(T)], dtype=float)
+
+
+class AdaRGOPEExplicit(_AdaR):
+    """seed 000 Thm 8, explicit proof-level bound of rdp-bandits.md §3.2 (minimum over the phase m after which the
+    arms with gap > 2^{2-m} are gone), w.p. >= 1 - delta with delta = 1/T (so E[R_T] <= this + 2):
+    R_T <= min{ sum_{l<=l(T)} 2^{3-l} Tb_l, min_m [T 2^{2-m} + sum_{l<=min(m,l(T))} 2^{3-l} Tb_l], 2T }.
+    Non-private part: the same with alpha/eps -> 0 (the sheet's "without the privacy term" column)."""
+
+    id = "000-thm8-explicit"
+    title = "AdaR-GOPE regret, explicit minimum over phases (w.p. >= 1 - 1/T)"
+    source = "seed 000 Thm 8 (proof App. C.3 Steps 3-5, Eq. 8)"
+    form = "explicit"
+    params = ("d", "K")
+    caveats = (
+        "DERIVED: docs/formulas/rdp-bandits.md §3.2 from App. C.3 Steps 3-5: phase l costs <= 8 beta_l T_l, arms with "
+        "gap > 2^{2-m} are gone after phase m; l(T) = min{L : sum_{l<=L} 8 d L_l 4^l >= T}; delta = 1/T",
+        "high-probability bound on R_T (probability >= 1 - 1/T); E[R_T] <= value + 2 (per-step regret <= 2)",
+    )
+    regime_note = ("privacy cost = the rise of the phase minimum when the 2 d 2^l sqrt(2 (alpha/eps) d (d+1) L_l) "
+                   "term enters the phase lengths; O(d^2 log^{3/2} T) against sqrt(d T log T)")
+    formula_note = ("R_phases(T, d, K, r) = min{ Σ_{l≤l(T)} 2^{3−l} T̄_l,  min_{m≥1} [T 2^{2−m} + Σ_{l≤min(m,l(T))} "
+                    "2^{3−l} T̄_l],  2T },  T̄_l = min{T, d(d+1)/2 + 8d 4^l L_l + 2d 2^l √(2 r d(d+1) L_l)},  "
+                    "L_l = log(4Kl(l+1)T),  l(T) = min{L : Σ_{l≤L} 8d L_l 4^l ≥ T},  r = α/ε "
+                    "(non-private part: r = 0)")
+
+    def terms(self, T, ctx, budget):
+        d, K = ctx["d"], ctx["K"]
+        r = float(budget.alpha) / float(budget.epsilon)
+        npv = _min_over_phases_np(T, d, K, 0.0)
+        return npv, _min_over_phases_np(T, d, K, r) - npv
+
+    def expression(self):
+        from sympy.utilities.lambdify import implemented_function
+
+        T, d, K, al, ep = syms("T", "d", "K", "alpha", "epsilon")
+        # evaluated by a plain scalar loop written from the sheet (not the vectorised path of ``terms``)
+        R = implemented_function("R_phases", np.vectorize(_phase_min_reference, otypes=[float]))
+        return R(T, d, K, 0), R(T, d, K, al / ep) - R(T, d, K, 0)
+
+    def symbol_values(self, ctx, budget):
+        return {"d": ctx["d"], "K": ctx["K"], "alpha": float(budget.alpha), "epsilon": float(budget.epsilon)}
+
+
+def _phase_min_reference(T, d, K, r):
+    """Scalar reference of rdp-bandits.md §3.2 as the sheet writes it: all m from 1 to l(T) + 1 and the full sum."""
+    T, d, K, r = float(T), int(d), int(K), float(r)
+    delta = 1.0 / T
+    L, total = 0, 0.0
+    while total < T:
+        L += 1
+        total += 8 * d * math.log(4 * K * L * (L + 1) / delta) * 4**L
+
+    def Tb(l):
+        Ll = math.log(4 * K * l * (l + 1) / delta)
+        return min(T, d * (d + 1) / 2 + 8 * d * 4**l * Ll + 2 * d * 2**l * math.sqrt(2 * r * d * (d + 1) * Ll))
+
+    cost = [2.0 ** (3 - l) * Tb(l) for l in range(1, L + 1)]
+    cands = [sum(cost), 2 * T] + [T * 2.0 ** (2 - m) + sum(cost[: min(m, L)]) for m in range(1, L + 2)]
+    return min(cands)
+
+
 BOUNDS = [
     AdaCGOPEPaper(),
     AdaCGOPEPaperHP(),
@@ -527,6 +657,7 @@ BOUNDS = [
     AdaRGOPEPaper(),
     AdaRGOPEPaperMain(),
     AdaRGOPEExplicit(),
+    AdaRGOPEExplicitClosed(),
     GOPENonPrivateExplicit(),
     GOPENonPrivatePaper(),
 ]

@@ -58,14 +58,39 @@ def select(setting: str | None = None, notion: str | None = None, kind: str | No
     return res
 
 
+def instance_keys(setting: str) -> list[str]:
+    """Parameter names the setting's instance accepts (``--param name=value``), aliases included."""
+    mod = setting_module(setting)
+    keys = [k for k in mod.DEFAULT_INSTANCE if k != "name"]
+    return sorted(set(keys) | set(getattr(mod, "ALIASES", {})))
+
+
 def make_context(setting: str, overrides: dict | None = None, budget=None) -> Context:
-    """The setting's default instance, overridden by ``overrides`` (None values ignored), derived."""
+    """The setting's default instance, overridden by ``overrides`` (None values ignored), derived.
+
+    Override names are the instance's parameter names or their aliases (e.g. ``lambda0`` for the contextual
+    ``lam0``); an unknown name raises InputError rather than being silently ignored. The derive step may name
+    the instance it built (``instance_name``); otherwise the default name is kept, marked "(modified)".
+    """
     mod = setting_module(setting)
     params = dict(mod.DEFAULT_INSTANCE)
     name = params.pop("name", setting)
-    changed = {k: v for k, v in (overrides or {}).items() if v is not None}
+    aliases = getattr(mod, "ALIASES", {})
+    changed = {}
+    for k, val in (overrides or {}).items():
+        if val is None:
+            continue
+        key = aliases.get(k, k)
+        if key not in params:
+            raise InputError("--param", f"a parameter of the {setting} instance: " + ", ".join(instance_keys(setting)), k)
+        changed[key] = val
     params.update(changed)
+    params["_given"] = tuple(sorted(changed))
     params = mod.derive(params)
-    if changed:
-        name = f"{name}, overridden: {', '.join(sorted(changed))}"
+    params.pop("_given", None)
+    built = params.pop("instance_name", None)
+    if built:
+        name = built
+    elif changed:
+        name = f"{name} (modified)"
     return Context(params=params, budget=budget, instance_name=name)

@@ -28,6 +28,7 @@ COMMAND_MODULES = [
     "episodes_cmd",  # episodes
     "simulate_cmd",  # simulate, algorithms
     "verify_cmd",  # verify
+    "check_cmd",  # check
 ]
 
 for _name in COMMAND_MODULES:

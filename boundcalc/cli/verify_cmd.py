@@ -1,8 +1,11 @@
-"""`boundcalc verify`: run the checks of the papers' claims (boundcalc.verify.claims) and show the verdicts.
+"""`boundcalc verify`: evaluate the papers' claims (boundcalc.verify.claims) and show the verdicts.
 
-``--paper 001`` keeps one paper's claims, ``--claim ID`` one claim; ``--json`` prints one JSON object whose
-``value`` is the number of claims that held (statement as printed survived) and ``claims`` the verdicts with
-their evidence. The mathematics is imported inside the command.
+``--paper 001`` keeps one paper's claims, ``--claim ID`` one claim; ``--box name=lo:hi,...`` evaluates that
+claim over the user's box (only parameters the claim declares); ``--method`` picks one of a claim's
+evaluators (grid, monte-carlo, proof); ``--list`` lists the claims without running them; ``--report FILE.md``
+writes the verdicts per paper with their evidence and figures. ``--json`` prints one JSON object: ``claims``
+(each with ``method``, ``points``/``boxes``, ``counterexample``, ``verdict``, ``finding``, evidence) and
+``value`` = how many statements survived as printed. The mathematics is imported inside the command.
 """
 
 from __future__ import annotations
@@ -14,8 +17,14 @@ import typer
 from . import common
 from .common import command
 
-_STYLE = {"holds": "green", "typo": "yellow", "proof gap": "yellow", "scaling not shown": "yellow",
-          "vacuous": "red", "statement violated": "red"}
+_STYLE = {"holds": "green", "no counterexample": "green", "typo": "yellow", "proof gap": "yellow",
+          "scaling not shown": "yellow", "vacuous": "red", "statement violated": "red",
+          "not checkable numerically": "dim"}
+
+
+def _styled(word: str) -> str:
+    s = _STYLE.get(word, "")
+    return f"[{s}]{word}[/{s}]" if s else word
 
 
 def register(app: typer.Typer) -> None:
@@ -23,31 +32,90 @@ def register(app: typer.Typer) -> None:
     @command
     def verify(
         paper: Annotated[Optional[str], typer.Option("--paper", help="Only this paper's claims: 000, 001, 002, 003 or 004.")] = None,
-        claim: Annotated[Optional[str], typer.Option("--claim", help="Only this claim id (see the table).")] = None,
+        claim: Annotated[Optional[str], typer.Option("--claim", help="Only this claim id (see --list).")] = None,
+        box: Annotated[Optional[str], typer.Option(
+            "--box", help="With --claim: evaluate over this box, e.g. 'x=0.01:0.99,epsilon=1e-3:10' (name=lo:hi or "
+            "name=value; log spacing for ranges spanning two decades or more).")] = None,
+        method: Annotated[Optional[str], typer.Option("--method", help="Evaluator to use: grid, monte-carlo or proof "
+                                                                         "(default: the claim's first).")] = None,
+        list_: Annotated[bool, typer.Option("--list", help="List the claims (id, source, method, parameters) without running them.")] = False,
+        report: Annotated[Optional[str], typer.Option("--report", help="Write the verdicts per paper with evidence and figures to FILE.md.")] = None,
         json_out: common.JsonOpt = False,
     ):
-        """Check the papers' claims (ERRATA items, inequalities over grids, Monte Carlo): verdict + evidence."""
+        """Check the papers' claims (every ERRATA item and sheet check): verdict, method and evidence."""
+        from ..errors import InputError
         from ..verify import claims as cl
 
+        if report is not None:
+            from ..verify import report as rep
+
+            rep.check_path(report)  # a missing directory or an unwritable place fails before any work
+        if box is not None and claim is None:
+            raise InputError("--box", "used together with --claim ID", box)
+        if method is not None and method not in cl.METHODS:
+            raise InputError("--method", "one of " + ", ".join(m for m in cl.METHODS if m != "none"), method)
         ids = cl.select(paper=paper, claim=claim)
-        verdicts = [cl.run([c])[0] for c in common.track(ids, "checking claims", enabled=not json_out)]
-        n_held = sum(v.held for v in verdicts)
-        inputs = {"paper": paper, "claim": claim}
+        inputs = {"paper": paper, "claim": claim, "box": box, "method": method, "report": report}
+        if list_:
+            meta = [cl.get(i).metadata() for i in ids]
+            if json_out:
+                common.emit_json("verify", inputs, value=len(meta), claims=meta)
+                return
+            from rich.table import Table
+
+            t = Table(title="verify — registered claims", header_style="bold")
+            for col in ("claim", "item", "methods", "expected", "parameters (default domain)"):
+                t.add_column(col, style="cyan" if col == "claim" else None)
+            for m in meta:
+                ps = ", ".join(f"{p['name']}={p['default'][0]:g}" + (f":{p['default'][1]:g}" if p['default'][0] != p['default'][1] else "")
+                               for p in m["params"])
+                t.add_row(m["claim_id"], m["item"], ", ".join(m["methods"]), m["expected"], ps or "—")
+            common.console().print(t)
+            return
+        if method is not None and claim is None:  # keep the claims that have this evaluator
+            ids = [i for i in ids if method in cl.get(i).evaluators]
+            if not ids:
+                raise InputError("--method", "a method some selected claim has (see --list)", method)
+        if box is not None:
+            verdicts = [cl.evaluate(claim, box, method)]
+        else:
+            verdicts = [cl.evaluate(i, None, method) for i in common.track(ids, "checking claims", enabled=not json_out)]
+        written = None
+        if report is not None:
+            import datetime
+
+            from .. import __version__
+            from ..verify import report as rep
+
+            written = rep.write(report, verdicts, generated=f"boundcalc {__version__}, "
+                                f"{datetime.date.today().isoformat()}; {len(verdicts)} claims")
+        n_held = sum(bool(v.held) for v in verdicts)
         if json_out:
+            extra = {}
+            if len(verdicts) == 1:
+                v = verdicts[0]
+                extra = {"method": v.method, "points": v.points, "counterexample": v.counterexample,
+                         "verdict": v.verdict, "finding": v.finding}
+                if v.boxes is not None:
+                    extra["boxes"] = v.boxes
             common.emit_json("verify", inputs, value=n_held, n_claims=len(verdicts),
-                             claims=[v.as_dict() for v in verdicts])
+                             claims=[v.as_dict() for v in verdicts], report=written, **extra)
             return
         from rich.table import Table
 
         t = Table(title="verify — claims of the papers", header_style="bold",
-                  caption=f"{n_held} of {len(verdicts)} statements held as printed (verdicts: ERRATA vocabulary)")
+                  caption=f"{n_held} of {len(verdicts)} statements survived as printed; verdicts in the ERRATA vocabulary "
+                  "('holds' only from a proof; grids and samples say 'no counterexample')")
         t.add_column("claim", style="cyan", no_wrap=True)
-        t.add_column("paper")
+        t.add_column("paper / item")
+        t.add_column("method", no_wrap=True)
         t.add_column("verdict", no_wrap=True)
-        t.add_column("held")
-        t.add_column("key evidence")
+        t.add_column("evidence")
         for v in verdicts:
-            style = _STYLE.get(v.verdict, "")
-            t.add_row(v.claim_id, f"{v.paper} {v.item}", f"[{style}]{v.verdict}[/{style}]" if style else v.verdict,
-                      "yes" if v.held else "no", v.measured)
-        common.console().print(t)
+            t.add_row(v.claim_id, f"{v.paper} {v.item}", v.method, _styled(v.verdict), v.measured)
+        con = common.console()
+        con.print(t)
+        if len(verdicts) == 1 and verdicts[0].domain:
+            con.print(f"domain: {verdicts[0].domain} — {verdicts[0].finding}")
+        if written:
+            con.print(f"report written to {written['report']} ({written['figure_note']})")

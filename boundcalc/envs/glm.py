@@ -5,7 +5,10 @@ Each round K context vectors x_{t,1..K} in R^d are drawn i.i.d.; the reward of a
 r = mu(x_{t,a}^T theta*) + noise. Regret: sum_t mu(x_{t,a*}^T theta*) - mu(x_{t,a_t}^T theta*) (seed 002 Sec. 2).
 
 * ``link="linear"``: mu(z) = z, Gaussian noise N(0, sigma^2) (sigma = 0.1 by default: the paper does not state
-  it; the sheet's sigma_r default);
+  it; the sheet's sigma_r default), or ``noise="uniform"``: U(-sqrt(3) sigma, sqrt(3) sigma), bounded and
+  sigma-sub-Gaussian (the uniform law is strictly sub-Gaussian: its variance proxy equals its variance a^2/3), so
+  |r| <= |x^T theta*| + sqrt(3) sigma and the standing assumption |r| <= c_r of seed 002 §2 can hold (the regret
+  checks use it);
 * ``link="logistic"``: mu(z) = 1/(1 + e^-z), Bernoulli rewards in {0, 1} (c_r = 1).
 Contexts: ``"sphere"`` Unif(S^{d-1}) per arm (seed 002 Sec. 5, synthetic data) or ``"gaussian"`` N(0, I_d/d)
 (Thm 3.2's lower-bound instance; unbounded).
@@ -17,6 +20,7 @@ sum_t mu(X_t^T theta*_{a*_t}) - mu(X_t^T theta*_{a_t}) (sheet 2.1).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -32,7 +36,8 @@ LINKS = ("linear", "logistic")
 class GLMEnv(Env):
     setting = "glm"
 
-    def __init__(self, theta, K: int, link: str = "linear", contexts: str = "sphere", sigma: float = 0.1, name: str = ""):
+    def __init__(self, theta, K: int, link: str = "linear", contexts: str = "sphere", sigma: float = 0.1, name: str = "",
+                 noise: str = "gaussian"):
         super().__init__(name)
         self.theta = _finite_matrix("theta", np.ravel(np.asarray(theta, dtype=float)), 1)
         self.d = int(self.theta.size)
@@ -44,7 +49,19 @@ class GLMEnv(Env):
         self.link, self.contexts_kind = link, contexts
         self.family = "gaussian" if link == "linear" else "bernoulli"
         self.sigma = validate.positive("sigma", sigma)
+        if noise not in ("gaussian", "uniform"):
+            raise InputError("noise", "one of gaussian, uniform", noise)
+        self.noise = noise
         self.C_B = 1.0 if contexts == "sphere" else float("inf")
+
+    @property
+    def max_abs_reward(self) -> float:
+        """sup |r| (inf unless the contexts and the noise are bounded)."""
+        if self.link == "logistic":
+            return 1.0
+        if self.noise != "uniform" or not math.isfinite(self.C_B):
+            return math.inf
+        return self.C_B * float(np.linalg.norm(self.theta)) + math.sqrt(3.0) * self.sigma
 
     def mu(self, z):
         z = np.asarray(z, dtype=float)
@@ -73,12 +90,15 @@ class GLMEnv(Env):
         """Rewards for linear scores z = x^T theta* of the chosen arms."""
         m = self.mu(z)
         if self.link == "linear":
+            if self.noise == "uniform":
+                a = math.sqrt(3.0) * self.sigma
+                return m + rng.uniform(-a, a, m.shape)
             return m + self.sigma * rng.standard_normal(m.shape)
         return (rng.random(m.shape) < m).astype(float)
 
     def describe(self) -> dict[str, Any]:
         d = super().describe()
-        d.update(K=self.K, d=self.d, link=self.link, contexts=self.contexts_kind, sigma=self.sigma)
+        d.update(K=self.K, d=self.d, link=self.link, contexts=self.contexts_kind, sigma=self.sigma, noise=self.noise)
         return d
 
 

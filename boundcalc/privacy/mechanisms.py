@@ -254,6 +254,94 @@ def tree_prefix_noise(T, node_scale, rng, kind: str = "laplace", size: int | Non
     return out[0] if size is None else out
 
 
+TREE_MODES = ("memo", "fresh")
+
+
+class TreeNoise:
+    """Noise of the binary-tree (continual counting) mechanism for the prefix sums 1..t, t = 1, 2, …, T, of a
+    vector stream, for a batch of runs, produced chunk by chunk (Dwork, Naor, Pitassi & Rothblum 2010; Chan,
+    Shi & Song 2011; per-node scales as in seed 004 Alg. 1).
+
+    The prefix 1..t is the disjoint union of the dyadic nodes [e_i − 2^i + 1, e_i], e_i = 2^i⌊t/2^i⌋, one for
+    each set bit i of t (``tree_prefix_nodes``); the released noise of prefix t is the sum of its nodes' noises.
+    Node (level i, end e) has scale ``node_scale(i, e)`` (vectorised: integer arrays in, floats out).
+
+    * ``tree="memo"`` — the tree mechanism: a node's noise is drawn once, when it is first part of a released
+      prefix (at t = e, where it is the node of t's lowest set bit), and reused for every later t whose
+      decomposition contains it. Exactly one new node per step; η_t = (nodes of the set bits of t above its
+      lowest) + (the new node).
+    * ``tree="fresh"`` — a labelled variant, *not* the tree mechanism: every node of t's decomposition is
+      redrawn at every t (popcount(t) independent draws per step; consecutive releases share no noise). This is
+      the reading of seed 004 Alg. 1 under which ERRATA 7 finds the (ε, δ) claim false; kept for audits.
+
+    Draw order (so that a step-by-step implementation consumes the same stream): for t ascending, for the
+    nodes drawn at t in ascending level, one standard ``kind`` array of shape ``shape`` from ``rng``, times the
+    node's scale. ``next(c)`` takes a chunk's draws at once (the same numbers as one call per node).
+    """
+
+    def __init__(self, T, shape, node_scale, rng, tree: str = "memo", kind: str = "laplace"):
+        self.T = int(v.count("T", T))
+        if tree not in TREE_MODES:
+            raise InputError("tree", "one of " + ", ".join(TREE_MODES), tree)
+        if kind not in ("laplace", "gaussian"):
+            raise InputError("kind", "'laplace' or 'gaussian'", kind)
+        self.shape = tuple(int(s) for s in shape)
+        self.node_scale, self.rng, self.tree, self.kind = node_scale, rng, tree, kind
+        self.levels = self.T.bit_length()
+        self.t = 0  # steps produced so far
+        # acc[i] = sum of the current nodes at levels >= i among the set bits of the last t (memo only)
+        self.acc = np.zeros((self.levels + 1,) + self.shape)
+
+    def _draw(self, n):
+        size = (n,) + self.shape
+        return self.rng.laplace(0.0, 1.0, size) if self.kind == "laplace" else self.rng.standard_normal(size)
+
+    def scales(self, t0: int, c: int) -> np.ndarray:
+        """(c, levels) node scales of the decompositions of t = t0+1..t0+c (0 where the bit is not set)."""
+        ts = np.arange(t0 + 1, t0 + c + 1, dtype=np.int64)
+        lv = np.arange(self.levels, dtype=np.int64)
+        bits = ((ts[:, None] >> lv) & 1).astype(bool)
+        ends = (ts[:, None] >> lv) << lv
+        out = np.zeros(bits.shape)
+        out[bits] = self.node_scale(np.broadcast_to(lv, ends.shape)[bits], ends[bits])
+        return out
+
+    _MAX_DRAWS = 2**22  # entries drawn at once (fresh trees draw up to `levels` nodes per step)
+
+    def next(self, c: int):
+        """(noise (c,)+shape of the prefixes t+1..t+c, their node scales (c, levels))."""
+        c = int(c)
+        if c < 1 or self.t + c > self.T:
+            raise InputError("c", f"in [1, {self.T - self.t}] (steps left up to T)", c)
+        per_step = int(np.prod(self.shape, dtype=np.int64)) * (self.levels if self.tree == "fresh" else 1)
+        piece = max(1, self._MAX_DRAWS // max(per_step, 1))
+        if c > piece:  # bounded memory; the same numbers (the draws are sequential)
+            parts = [self.next(min(piece, c - k)) for k in range(0, c, piece)]
+            return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+        t0 = self.t
+        sc = self.scales(t0, c)
+        out = np.empty((c,) + self.shape)
+        ts = np.arange(t0 + 1, t0 + c + 1, dtype=np.int64)
+        if self.tree == "memo":
+            low = np.log2(ts & -ts).astype(np.int64)  # level of the node first released at t (exact: a power of 2)
+            new = self._draw(c)
+            new *= sc[np.arange(c), low].reshape((c,) + (1,) * len(self.shape))
+            acc = self.acc
+            for s in range(c):
+                lo = low[s]
+                eta = acc[lo + 1] + new[s]
+                acc[: lo + 1] = eta
+                out[s] = eta
+        else:
+            rows, cols = np.nonzero(((ts[:, None] >> np.arange(self.levels)) & 1).astype(bool))  # row-major: t ascending, then level ascending (the draw order)
+            z = self._draw(rows.size)
+            z *= sc[rows, cols].reshape((-1,) + (1,) * len(self.shape))
+            starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
+            out[:] = np.add.reduceat(z, starts, axis=0)
+        self.t += c
+        return out, sc
+
+
 # --------------------------------------------------------------------------------------------------
 # seed-specific calibrations
 

@@ -1,4 +1,7 @@
-"""Verification: checks that confront the papers' claims and bounds with computations.
+"""Verification: computations that confront the papers' claims and bounds.
 
-``claims``: paper inequalities / ERRATA items over grids, each returning a Verdict with its evidence.
+``claims``: every ERRATA item and sheet check as a Claim record (evaluators by method: grid, monte-carlo,
+proof); ``box``: parameter domains and grids (``--box``); ``expression`` / ``functions``: the restricted
+inequality language of ``boundcalc check``; ``report``: ``verify --report FILE.md``; ``regret_check``: bounds
+against simulated regret.
 """

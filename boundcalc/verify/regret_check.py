@@ -1,19 +1,24 @@
-"""Bound against reality: simulate each bound's algorithm on the bound's own instance and budget.
+"""Bound against reality: simulate each bound's algorithm on the bound's own instance, parameters and budget.
 
-For every applicable upper bound with an algorithm, ``check_rows`` runs the algorithm (boundcalc.montecarlo)
-at the bound's horizon, with the budget the bound was evaluated at, and attaches the empirical mean regret,
-its 95% interval and a verdict:
+For every applicable upper bound with an algorithm, ``check_rows`` builds the algorithm from the bound's context
+(the same λ, λ0, S, L, C, δ, … the bound was evaluated with) and the environment the context describes, runs it
+(boundcalc.montecarlo) at the bound's horizon with the budget the bound was evaluated at, and attaches to the row
+an ``empirical`` entry: mean regret, 95% interval, ``assumptions_met`` / ``assumptions_note`` (does the simulated
+instance satisfy the theorem's assumptions?) and a verdict:
 
+- ``outside the assumptions: …`` when the instance does not meet the theorem's assumptions (no verdict then);
+- ``vacuous at this T …`` when the bound is at or above the trivial bound (it says nothing, so "held" would too);
 - ``held``: the upper end of the interval is below the bound;
-- ``violated (significant)``: the lower end is above the bound — for a bound in its exact/explicit form
-  and non-asymptotic kind this is a computed counterexample; for a ``paper`` form (constants set to 1) or an
-  ``upper-asymptotic`` bound (only a limit as T → ∞ is claimed) it is *not* a refutation of the theorem and
-  is labelled so;
+- ``violated (significant)``: the lower end is above the bound — for a bound in its exact/explicit form and
+  non-asymptotic kind this is a computed counterexample; for a ``paper`` form (constants set to 1) or an
+  ``upper-asymptotic`` bound (only a limit as T → ∞ is claimed) it is *not* a refutation and is labelled so;
 - ``inconclusive``: the interval contains the bound.
 """
 
 from __future__ import annotations
 
+import math
+import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -21,16 +26,26 @@ import numpy as np
 
 # Largest T x runs simulated for an algorithm that updates every step (the others are episode-level).
 PER_STEP_BUDGET = 2e7
+# Largest runs x K x d context entries drawn at once (contextual / GLM): what fits in memory.
+CONTEXT_BUDGET = 2e7
+# Blocks of runs: the engine's default (per-step algorithms vectorise across the runs of a block: 20-run blocks
+# took twice as long); progress is shown per algorithm and per block.
+CHECK_BLOCK_RUNS = 50
+# Default horizon of `regret --check` per setting: answers in seconds on one core (benchmarks/RESULTS_regret_check.md).
+DEFAULT_CHECK_T = {"finite": 10**6, "linear": 10**6, "contextual": 10**4, "glm": 10**4}
 
 
 @dataclass
 class Adapter:
-    """How to build an algorithm and its environment from a bound's context and budget."""
+    """How to build an algorithm and its environment from a bound's context, and whether the theorem's
+    assumptions hold on that environment."""
 
     build: Callable[[Any, Any], Any]  # (ctx, budget) -> Algorithm
     env: Callable[[Any], Any]  # ctx -> environment
+    assumptions: Callable[[Any, Any, dict], tuple[bool, str]]  # (ctx, env, row) -> (met, note)
 
 
+# -- environments built from a bound's context -----------------------------------------------------------------
 def _finite_env(ctx):
     from ..envs import BernoulliEnv
 
@@ -38,38 +53,152 @@ def _finite_env(ctx):
 
 
 def _linear_env(ctx):
+    """The linear instance with +-1 rewards of mean <a, theta*> (bounded: Assumption 1's |r| <= 1) when
+    |<a, theta*>| <= 1, else N(0, 1) noise (outside Assumption 1)."""
     from ..envs.linear import LinearEnv
 
-    return LinearEnv(ctx["actions"], ctx["theta"], sigma=float(ctx.get("sigma", 1.0)))
+    A, th = np.asarray(ctx["actions"]), np.asarray(ctx["theta"])
+    bounded = bool(np.all(np.abs(A @ th) <= 1 + 1e-12))
+    return LinearEnv(A, th, noise="rademacher" if bounded else "gaussian", sigma=float(ctx.get("sigma", 1.0)))
 
 
 def _contextual_env(ctx):
+    """The contextual instance of the bounds' context: seed 003 Sec. VII recipe (projected onto the unit ball by
+    default) or the given action set, with the context's reward noise (+-1 rewards, or N(0, 1))."""
     from ..envs.contextual import ContextualLinearEnv
 
     d, K = int(ctx["d"]), int(ctx["K"])
+    noise = ctx.get("reward_noise", "gaussian")
     if ctx.get("actions") is not None:
-        return ContextualLinearEnv(ctx["theta"], K, contexts="pool", pool=ctx["actions"])
-    # seed 003 Sec. VII: K fresh contexts per round ~ N((1/sqrt d) 1, I/10)
-    return ContextualLinearEnv(ctx["theta"], K, contexts="gaussian", mean=np.full(d, 1 / np.sqrt(d)), scale=np.sqrt(0.1))
+        return ContextualLinearEnv(ctx["theta"], K, contexts="pool", pool=ctx["actions"], noise=noise,
+                                   name="fixed action set")
+    project = ctx.get("context_distribution") == "gaussian-003-projected"
+    return ContextualLinearEnv(ctx["theta"], K, contexts="gaussian", mean=np.full(d, 1 / np.sqrt(d)),
+                               scale=np.sqrt(0.1), project=project, noise=noise,
+                               name="seed 003 Sec. VII contexts" + (", projected" if project else ""))
+
+
+def glm_check_theta(ctx) -> np.ndarray:
+    """θ* of the GLM check: ctx["theta"] if given; else a unit vector from ``theta_seed`` (as envs.glm.make_glm_env),
+    shrunk to norm min(1, (c_r − √3 σ_r)/C_B) so that |r| ≤ C_B‖θ*‖ + √3 σ_r ≤ c_r with uniform noise (the bounds
+    hold for every ‖θ*‖ ≤ 1)."""
+    from ..envs.linear import unit_sphere
+
+    th = ctx.get("theta")
+    if th is not None:
+        return np.asarray(th, dtype=float)
+    u = unit_sphere(np.random.default_rng(int(ctx.get("theta_seed", 3))), 1, int(ctx["d"]))[0]
+    scale = min(1.0, (float(ctx["c_r"]) - math.sqrt(3.0) * float(ctx["sigma_r"])) / float(ctx["C_B"]))
+    return u * max(scale, 0.0)
 
 
 def _glm_env(ctx):
-    """The GLM DEFAULT_INSTANCE (bounds/glm.py): K arms with contexts Unif(S^{d-1}) ("sphere") or N(0, I_d/d)
-    ("gaussian"), linear link (zeta = L = 1), N(0, sigma_r^2) reward noise; theta* (not fixed by the instance, the
-    bounds do not depend on it) is ctx["theta"] if given, else uniform on the unit sphere from recipe seed 3
-    (as envs.glm.make_glm_env)."""
+    """The GLM default instance (bounds/glm.py): K arms with contexts Unif(S^{d-1}) ("sphere") or N(0, I_d/d)
+    ("gaussian"), linear link, uniform reward noise with the instance's σ_r (bounded, σ_r-sub-Gaussian), θ* of
+    ``glm_check_theta``."""
     from ..envs.glm import GLMEnv
-    from ..envs.linear import unit_sphere
 
-    d, K = int(ctx["d"]), int(ctx["K"])
-    th = ctx.get("theta")
-    if th is None:
-        th = unit_sphere(np.random.default_rng(int(ctx.get("theta_seed", 3))), 1, d)[0]
     sigma = max(float(ctx.get("sigma_r", 0.1)), 1e-300)  # sigma_r = 0: noiseless rewards
-    return GLMEnv(th, K, link="linear", contexts=ctx.get("context", "sphere"), sigma=sigma,
-                  name="glm default instance")
+    return GLMEnv(glm_check_theta(ctx), int(ctx["K"]), link="linear", contexts=ctx.get("context", "sphere"),
+                  sigma=sigma, noise="uniform", name="glm default instance")
 
 
+# -- the theorems' assumptions on the simulated instance --------------------------------------------------------
+def _join(problems: list[str], ok: str) -> tuple[bool, str]:
+    return (False, "; ".join(problems)) if problems else (True, ok)
+
+
+def _finite_assumptions(ctx, env, row):
+    return True, "Bernoulli rewards in [0, 1]; the bound's own conditions hold on these means"
+
+
+def _linear_assumptions(ctx, env, row):
+    probs = []
+    if ctx["max_action_norm"] > 1 + 1e-9:
+        probs.append(f"Assumption 1 needs ||a|| <= 1 (max ||a|| = {ctx['max_action_norm']:.4g})")
+    if ctx["theta_norm"] > 1 + 1e-9:
+        probs.append(f"Assumption 1 needs ||theta*|| <= 1 (got {ctx['theta_norm']:.4g})")
+    if env.noise != "rademacher":
+        probs.append("Assumption 1 needs |r_t| <= 1; the rewards are N(<a, theta*>, 1)")
+    return _join(probs, f"Assumption 1 holds (max ||a|| = {ctx['max_action_norm']:.4g}, ||theta*|| = "
+                        f"{ctx['theta_norm']:.4g}, +-1 rewards, 1-sub-Gaussian); the actions span R^d")
+
+
+def _contextual_common(ctx, env, L: float, S: float, who: str) -> list[str]:
+    probs = []
+    xmax = env.max_context_norm
+    if xmax > L + 1e-9:
+        probs.append(f"{who} needs ||x|| <= {L:g}; the contexts have sup ||x|| = {xmax:.4g} (unprojected Gaussian)")
+    th = float(np.linalg.norm(env.theta))
+    if th > S + 1e-9:
+        probs.append(f"{who} needs ||theta*|| <= {S:g} (got {th:.4g})")
+    if env.noise != "rademacher":
+        probs.append(f"{who} needs |r| <= 1; the rewards are N(<theta*, x>, {env.sigma:g}^2)")
+    lam0_env = env.lambda0
+    if ctx["lam0"] > lam0_env * (1 + 1e-9):
+        probs.append(f"the bound uses lambda0 = {ctx['lam0']:.4g} > lambda_min(E xx^T) = {lam0_env:.4g} of these "
+                     "contexts (a lambda0 at most the instance's is needed)")
+    return probs
+
+
+def _oful_assumptions(ctx, env, row):
+    probs = _contextual_common(ctx, env, 1.0, 1.0, "Assumption 1 (seeds 000/003)")
+    if row.get("algorithm") in ("AdaC-OFUL", "AdaR-OFUL"):
+        probs.insert(0, "Assumption 2 of seeds 000/003 (||A|| = 1 and Var[(z^T A)^2] <= lambda0^2/(8 log 4k)) cannot "
+                        "hold for d >= 2 (ERRATA 1: vacuous) and does not hold for these contexts")
+    return _join(probs, f"Assumption 1 holds (sup ||x|| = {env.max_context_norm:.4g}, ||theta*|| = "
+                        f"{np.linalg.norm(env.theta):.4g}, +-1 rewards); lambda0 = {ctx['lam0']:.4g} <= "
+                        f"lambda_min(E xx^T) = {env.lambda0:.4g}")
+
+
+def _dgs_assumptions(ctx, env, row):
+    probs = _contextual_common(ctx, env, float(ctx["L"]), float(ctx["S"]), "Assumption 1 (seed 004)")
+    return _join(probs, f"Assumption 1 of seed 004 holds: i.i.d. contexts with sup ||x|| = "
+                        f"{env.max_context_norm:.4g} <= L = {ctx['L']:g}, ||theta*|| <= S = {ctx['S']:g}, "
+                        f"|r| <= 1, lambda0 = {ctx['lam0']:.4g} <= lambda_min(E xx^T) = {env.lambda0:.4g}")
+
+
+def _margin_refuted(ctx, env, n: int = 20000, seed: int = 12345) -> str:
+    """Monte Carlo test of A4 ((γ, β)-margin, seed 002): P(Δ ≤ h) ≤ γ h^β on a grid of h; returns the refuting
+    evidence (empty if not refuted). Δ = gap between the best and second-best mean reward of a decision set; the
+    DKW band (level 1e-3) makes a refutation significant."""
+    rng = np.random.default_rng(seed)
+    x = env.contexts(rng, (n,))
+    m = np.sort(env.mu(x @ env.theta), axis=-1)
+    gap = m[:, -1] - m[:, -2]
+    band = math.sqrt(math.log(2 / 1e-3) / (2 * n))
+    g, b = float(ctx["gamma"]), float(ctx["beta"])
+    for h in (1e-3, 1e-2, 0.05, 0.1, 0.2, 0.5):
+        F = float(np.mean(gap <= h))
+        if F - band > g * h**b:
+            return (f"A4 ((gamma, beta) = ({g:g}, {b:g})-margin) fails on this instance: P(gap <= {h:g}) = {F:.3g} > "
+                    f"gamma h^beta = {g * h ** b:.3g} (Monte Carlo, {n} decision sets)")
+    return ""
+
+
+def _glm_assumptions(ctx, env, row):
+    probs = []
+    if env.max_abs_reward > float(ctx["c_r"]) + 1e-12:
+        probs.append(f"|r| <= c_r = {ctx['c_r']:g} fails (sup |r| = {env.max_abs_reward:.4g})")
+    if env.C_B > float(ctx["C_B"]) + 1e-12:
+        probs.append(f"||x|| <= C_B = {ctx['C_B']:g} fails (contexts {env.contexts_kind})")
+    if float(np.linalg.norm(env.theta)) > 1 + 1e-12:
+        probs.append("||theta*|| <= 1 fails")
+    a3_default = (env.contexts_kind == "sphere" and env.d == 2 and env.K == 10 and float(ctx["kappa_l"]) <= 0.085
+                  and float(ctx["p_star"]) <= 0.5)
+    if not a3_default:
+        probs.append("A3 (kappa_l, p_*) is verified only for Unif(S^1) contexts, d = 2, K = 10, kappa_l <= 0.085, "
+                     "p_* <= 0.5 (Monte Carlo, bounds/glm.py); not for this instance")
+    if "margin" in row.get("title", "") or "A4" in " ".join(row.get("assumptions", [])):
+        why = _margin_refuted(ctx, env)
+        if why:
+            probs.append(why)
+    return _join(probs, f"|r| <= c_r (uniform noise, sup |r| = {env.max_abs_reward:.4g}), ||x|| <= C_B, "
+                        "||theta*|| <= 1, A2 (Sigma = I/d), A3 with the Monte Carlo constants"
+                        + ("; A4 not refuted by Monte Carlo" if "A4" in " ".join(row.get("assumptions", [])) else ""))
+
+
+# -- algorithms built from a bound's context ---------------------------------------------------------------------
 def _dgs(c, b):
     """LinUCB-DGS (seed 004 Algs. 1-2) with the contextual instance's lam, L, S, zeta and lam0."""
     from ..algorithms.contextual import linucb
@@ -99,25 +228,29 @@ def _adapters() -> dict[str, Adapter]:
     from ..algorithms.contextual import oful
     from ..algorithms.linear import gope
 
+    F, Lin, Ctx = _finite_assumptions, _linear_assumptions, _oful_assumptions
+    # OFUL family: the bound's lam, C, delta, lambda0 (lam0) and ||theta*|| bound S (theta_norm, used in beta_t)
+    def _of(c):
+        return {"lam": c["lam"], "C": c["C"], "delta": c["delta"], "lambda0": c["lam0"], "S": c["theta_norm"]}
+
     return {
-        "DP-KLUCB": Adapter(lambda c, b: fa.DPKLUCB(b.epsilon, alpha=c["alpha_batch"]), _finite_env),
-        "DP-IMED": Adapter(lambda c, b: fa.DPIMED(b.epsilon, alpha=c["alpha_batch"]), _finite_env),
-        "AdaP-UCB": Adapter(lambda c, b: fa.AdaPUCB(b.epsilon, beta=c["alpha_adap"]), _finite_env),
-        "AdaP-KLUCB": Adapter(lambda c, b: fa.AdaPKLUCB(b.epsilon, beta=c["alpha_adap"]), _finite_env),
-        "DP-SE": Adapter(lambda c, b: fa.DPSE(b.epsilon, beta=_dpse_beta(c)), _finite_env),
-        "AdaC-UCB": Adapter(lambda c, b: fa.AdaCUCB(b.rho, beta=c["beta_adac"]), _finite_env),
-        "AdaR-UCB": Adapter(lambda c, b: fa.AdaRUCB(b.alpha, b.epsilon, beta=c["beta_adar"]), _finite_env),
-        "GOPE": Adapter(lambda c, b: gope.GOPE(delta=c["delta"]), _linear_env),
-        "AdaC-GOPE": Adapter(lambda c, b: gope.AdaCGOPE(b.rho, delta=c["delta"]), _linear_env),
-        "AdaR-GOPE": Adapter(lambda c, b: gope.AdaRGOPE(b.alpha, b.epsilon, delta=c["delta"]), _linear_env),
-        "RS-OFUL": Adapter(lambda c, b: oful.RSOFUL(lam=c["lam"], C=c["C"], delta=c["delta"]), _contextual_env),
-        "OFUL": Adapter(lambda c, b: oful.OFUL(lam=c["lam"], delta=c["delta"]), _contextual_env),
-        "AdaC-OFUL": Adapter(lambda c, b: oful.AdaCOFUL(b.rho, lam=c["lam"], C=c["C"], delta=c["delta"]), _contextual_env),
-        "AdaR-OFUL": Adapter(lambda c, b: oful.AdaROFUL(b.alpha, b.epsilon, lam=c["lam"], C=c["C"], delta=c["delta"]),
-                             _contextual_env),
-        "LinUCB-DGS": Adapter(_dgs, _contextual_env),
-        "LDP-OLS": Adapter(_ldp_ols, _glm_env),
-        "LDP-SGD": Adapter(_ldp_sgd, _glm_env),
+        "DP-KLUCB": Adapter(lambda c, b: fa.DPKLUCB(b.epsilon, alpha=c["alpha_batch"]), _finite_env, F),
+        "DP-IMED": Adapter(lambda c, b: fa.DPIMED(b.epsilon, alpha=c["alpha_batch"]), _finite_env, F),
+        "AdaP-UCB": Adapter(lambda c, b: fa.AdaPUCB(b.epsilon, beta=c["alpha_adap"]), _finite_env, F),
+        "AdaP-KLUCB": Adapter(lambda c, b: fa.AdaPKLUCB(b.epsilon, beta=c["alpha_adap"]), _finite_env, F),
+        "DP-SE": Adapter(lambda c, b: fa.DPSE(b.epsilon, beta=_dpse_beta(c)), _finite_env, F),
+        "AdaC-UCB": Adapter(lambda c, b: fa.AdaCUCB(b.rho, beta=c["beta_adac"]), _finite_env, F),
+        "AdaR-UCB": Adapter(lambda c, b: fa.AdaRUCB(b.alpha, b.epsilon, beta=c["beta_adar"]), _finite_env, F),
+        "GOPE": Adapter(lambda c, b: gope.GOPE(delta=c["delta"]), _linear_env, Lin),
+        "AdaC-GOPE": Adapter(lambda c, b: gope.AdaCGOPE(b.rho, delta=c["delta"]), _linear_env, Lin),
+        "AdaR-GOPE": Adapter(lambda c, b: gope.AdaRGOPE(b.alpha, b.epsilon, delta=c["delta"]), _linear_env, Lin),
+        "RS-OFUL": Adapter(lambda c, b: oful.RSOFUL(**_of(c)), _contextual_env, Ctx),
+        "OFUL": Adapter(lambda c, b: oful.OFUL(lam=c["lam"], delta=c["delta"], S=c["theta_norm"]), _contextual_env, Ctx),
+        "AdaC-OFUL": Adapter(lambda c, b: oful.AdaCOFUL(b.rho, **_of(c)), _contextual_env, Ctx),
+        "AdaR-OFUL": Adapter(lambda c, b: oful.AdaROFUL(b.alpha, b.epsilon, **_of(c)), _contextual_env, Ctx),
+        "LinUCB-DGS": Adapter(_dgs, _contextual_env, _dgs_assumptions),
+        "LDP-OLS": Adapter(_ldp_ols, _glm_env, _glm_assumptions),
+        "LDP-SGD": Adapter(_ldp_sgd, _glm_env, _glm_assumptions),
     }
 
 
@@ -130,8 +263,14 @@ def _budget_from_dict(d):
     return cls(**{k: v for k, v in d.items() if k != "notion"})
 
 
-def verdict(bound_value: float, lo: float, hi: float, form: str, kind: str) -> str:
-    """Three-valued verdict of E[Reg_T] <= bound from a confidence interval [lo, hi] of E[Reg_T]."""
+def verdict(bound_value: float, lo: float, hi: float, form: str, kind: str, *, assumptions_met: bool = True,
+            assumptions_note: str = "", trivial_bound: float | None = None) -> str:
+    """Verdict on E[Reg_T] <= bound from a confidence interval [lo, hi] of E[Reg_T] (see the module docstring)."""
+    if not assumptions_met:
+        return f"outside the assumptions: {assumptions_note}"
+    if trivial_bound is not None and kind.startswith("upper") and bound_value >= trivial_bound:
+        return (f"vacuous at this T: the bound is at or above the trivial bound {trivial_bound:.6g}, so any algorithm "
+                "meets it")
     if hi <= bound_value:
         return "held"
     if lo > bound_value:
@@ -143,44 +282,119 @@ def verdict(bound_value: float, lo: float, hi: float, form: str, kind: str) -> s
     return "inconclusive"
 
 
-def check_rows(setting, ctx, rows, user_budget, T: int, runs: int, seed: int = 0, progress: bool = False) -> None:
-    """Add ``empirical`` (mean, ci, runs, verdict) to each applicable upper-bound row with a simulable algorithm.
+def _too_big(setting, alg, env, T, runs) -> str:
+    from ..algorithms import granularity
 
-    Each algorithm is simulated once (shared by its several bound forms). Rows without a simulable algorithm get
-    ``empirical = {"status": reason}``.
+    if granularity(alg) == "step" and T * runs > PER_STEP_BUDGET:
+        return f"per-step algorithm: T × runs = {T * runs:.3g} above {PER_STEP_BUDGET:g}; lower --T or --runs"
+    if setting in ("contextual", "glm"):
+        n = min(runs, CHECK_BLOCK_RUNS) * int(env.K) * int(env.d)
+        if n > CONTEXT_BUDGET:
+            return (f"runs per block × K × d = {n:.3g} context entries per round, above {CONTEXT_BUDGET:g} (memory); "
+                    "lower --K or --d")
+    return ""
+
+
+# Smallest ε or ρ simulated: below it the noise (scale about 1/ε, 1/√ρ) swamps every reward by 8+ orders of magnitude,
+# the regret is that of uniform play, and some algorithms' epoch lengths leave the exact-integer range of floats
+# (DP-SE does not finish at ε = 1e-20).
+SMALLEST_SIMULATED_BUDGET = 1e-8
+
+
+def _too_extreme(budget) -> str:
+    """A budget whose noise scale is beyond what the simulation can carry is not simulated (stated as such)."""
+    if budget is None:
+        return ""
+    for name in ("epsilon", "rho"):
+        x = getattr(budget, name, None)
+        if x is not None and float(x) < SMALLEST_SIMULATED_BUDGET:
+            return (f"not simulated: {name} = {float(x):.3g} is below {SMALLEST_SIMULATED_BUDGET:g} (the noise would swamp "
+                    "the rewards by 8+ orders of magnitude and leave floating point's exact range)")
+    return ""
+
+
+def _simulate_quietly(montecarlo, alg, env, T, runs, seed, progress):
+    """Run the engine with floating-point warnings off: an extreme budget (noise of scale 1e300) must not print
+    RuntimeWarnings; a non-finite result is reported as such by the caller instead."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        with np.errstate(all="ignore"):
+            return montecarlo.run(alg, env, T, runs, seed=seed, checkpoints=np.array([T]), progress=progress,
+                                  block_runs=CHECK_BLOCK_RUNS)
+
+
+def check_rows(setting, ctx, rows, user_budget, T: int, runs: int, seed: int = 0, progress: bool = False) -> dict:
+    """Add ``empirical`` to each applicable upper-bound row with a simulable algorithm (see the module docstring).
+
+    Each algorithm is simulated once per budget (shared by its several bound forms). Rows without a simulable
+    algorithm get ``empirical = {"status": reason, "assumptions_met": None, …}``. Returns timing
+    {"seconds": total, "per_algorithm": {name: seconds}, "T": T, "runs": runs}.
     """
     from .. import montecarlo
-    from ..algorithms import granularity
     from ..errors import InputError
 
     adapters = _adapters()
     cache: dict[tuple, Any] = {}
-    for r in rows:
-        if not (r["applicable"] and r["kind"].startswith("upper") and r.get("algorithm")):
-            continue
+    timing: dict[str, float] = {}
+    todo = [r for r in rows if r["applicable"] and r["kind"].startswith("upper") and r.get("algorithm")]
+    names = sorted({r["algorithm"] for r in todo if r["algorithm"] in adapters})
+    for r in todo:
         ad = adapters.get(r["algorithm"])
         if ad is None:
-            r["empirical"] = {"status": f"no simulation adapter for {r['algorithm']} in the {setting} setting yet"}
+            r["empirical"] = {"status": f"no simulation adapter for {r['algorithm']} in the {setting} setting yet",
+                              "assumptions_met": None, "assumptions_note": "not simulated"}
             continue
         budget = _budget_from_dict(r.get("budget_used"))
         key = (r["algorithm"], repr(budget))
         if key not in cache:
+            alg = env = res = None
             try:
                 alg = ad.build(ctx, budget)
                 env = ad.env(ctx)
             except InputError as exc:  # e.g. a budget the algorithm cannot run at (LDP-OLS needs delta > 0)
                 cache[key] = {"status": f"cannot simulate {r['algorithm']} here: {exc}"}
-                alg = None
-            if alg is None:
-                pass
-            elif granularity(alg) == "step" and T * runs > PER_STEP_BUDGET:
-                cache[key] = {"status": f"per-step algorithm: T × runs above {PER_STEP_BUDGET:g}; lower --T or --runs"}
-            else:
-                res = montecarlo.run(alg, env, T, runs, seed=seed, checkpoints=np.array([T]), progress=progress)
-                lo, hi = res.ci(level=0.95, method="t")
-                cache[key] = {"mean": float(res.mean()[-1]), "ci": [float(lo[-1]), float(hi[-1])], "runs": runs,
-                              "T": T, "seed": seed, "interval": "95% Student-t interval of the mean regret"}
-        emp = dict(cache[key])
+            if alg is not None:
+                big = _too_big(setting, alg, env, T, runs) or _too_extreme(budget)
+                if big:
+                    cache[key] = {"status": big}
+                else:
+                    if progress:
+                        from rich.console import Console
+
+                        i = names.index(r["algorithm"]) + 1 if r["algorithm"] in names else 0
+                        Console(stderr=True, highlight=False).print(
+                            f"[dim]--check {i}/{len(names)}: {r['algorithm']} at T = {T:g}, {runs} runs[/dim]")
+                    t0 = time.perf_counter()
+                    try:
+                        res = _simulate_quietly(montecarlo, alg, env, T, runs, seed, progress)
+                    except (ArithmeticError, ValueError) as exc:  # InputError included: no traceback, no verdict
+                        res = None
+                        cache[key] = {"status": f"the simulation of {r['algorithm']} failed at this budget: {exc}"}
+                    timing[r["algorithm"]] = timing.get(r["algorithm"], 0.0) + time.perf_counter() - t0
+                if res is not None:
+                    lo, hi = res.ci(level=0.95, method="t")
+                    if not (np.isfinite(res.mean()[-1]) and np.isfinite(lo[-1]) and np.isfinite(hi[-1])):
+                        cache[key] = {"status": f"the simulation of {r['algorithm']} gave no finite regret at this "
+                                                "budget (its noise overflows floating point): no verdict"}
+                    else:
+                        cache[key] = {"mean": float(res.mean()[-1]), "ci": [float(lo[-1]), float(hi[-1])],
+                                      "runs": runs, "T": T, "seed": seed,
+                                      "interval": "95% Student-t interval of the mean regret",
+                                      "environment": env.describe() if hasattr(env, "describe") else str(env)}
+            cache[key]["_env"] = env
+        emp = {k: v for k, v in cache[key].items() if k != "_env"}
+        env = cache[key]["_env"]
+        if env is not None:
+            met, note = ad.assumptions(ctx, env, r)
+        else:
+            met, note = None, "not simulated"
+        emp["assumptions_met"] = met
+        emp["assumptions_note"] = note
         if "mean" in emp:
-            emp["verdict"] = verdict(r["value"], emp["ci"][0], emp["ci"][1], r["form"], r["kind"])
+            emp["verdict"] = verdict(r["value"], emp["ci"][0], emp["ci"][1], r["form"], r["kind"],
+                                     assumptions_met=bool(met), assumptions_note=note,
+                                     trivial_bound=r.get("trivial_bound"))
         r["empirical"] = emp
+    return {"seconds": float(sum(timing.values())), "per_algorithm": timing, "T": T, "runs": runs}

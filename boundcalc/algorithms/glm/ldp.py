@@ -16,9 +16,16 @@ a_t = argmax_a x_{t,a}^T theta_hat_{t-1} (lowest index on ties), observes r_t an
   theta_hat on the unit ball (off by default, sheet §0).
 Rewards are clipped to [-c_r, c_r] before release (|r| <= c_r is assumed by the privacy proofs).
 
-The estimate changes every step: the loop over t is vectorised across runs; ``reference`` is the same loop
-for a single run. The baselines LDP-UCB / LDP-GLOC of Zheng et al. 2020 are not specified in the sheet and
-are not implemented; ``eps=inf`` gives the non-private greedy limits.
+The estimate changes every step: ``simulate`` loops over t vectorised across runs. ``reference`` is a separate
+plain step-by-step implementation (``boundcalc.algorithms.glm.reference``, written from seed 002 Algorithm 1 and the
+sheet, sharing no code with this module) that consumes the same random stream in the same order -- per step: the
+(runs, K, d) decision sets, one reward per run, then the mechanism's draws (OLS: the (runs, d, d) normals of W, whose
+upper triangle is used, then the (runs, d) normals of xi; SGD: Psi's (runs,) uniforms for the sign, (runs, d) normals
+for the direction, (runs,) uniforms for the hemisphere); nothing is drawn when eps = inf (no mechanism). So run j of a
+``simulate`` block equals ``reference(..., lane=j, lanes=runs)`` up to floating-point rounding.
+``eps=inf`` gives the non-private greedy limits. These single-parameter algorithms take the single-parameter GLM
+instances only (``ldp-single``, ``ldp-logistic``); the multi-parameter instances need Algorithm 2
+(``LDP-OLS (multi-parameter)``, ``LDP-SGD (multi-parameter)``).
 """
 
 from __future__ import annotations
@@ -47,11 +54,22 @@ def l2_ball_mechanism(x: np.ndarray, eps: float, R: float, rng: np.random.Genera
     u = x * (sgn / np.where(nrm > 0, nrm, 1.0))[:, None]
     v = rng.standard_normal((n, d))
     v /= np.linalg.norm(v, axis=1, keepdims=True)
-    want = np.where(rng.random(n) < math.exp(eps) / (1 + math.exp(eps)) if eps < 700 else np.ones(n, bool), 1.0, -1.0)
+    want = np.where(rng.random(n) < 1.0 / (1.0 + math.exp(-eps)), 1.0, -1.0)  # e^eps/(1+e^eps), no overflow
     side = np.sign(np.einsum("nd,nd->n", v, u))
     side[side == 0] = 1.0
     flip = np.where(nrm > 0, side * want, 1.0)
     return l2_ball_radius(eps, d, R) * v * flip[:, None]
+
+
+def single_parameter_env(env, name: str):
+    """``env`` if it is a single-parameter GLM instance, else InputError naming the instances it takes."""
+    if getattr(env, "multi", False) or getattr(env, "setting", "glm") != "glm":
+        from ...envs.glm import GLM_INSTANCES
+
+        single = ", ".join(k for k in GLM_INSTANCES if not k.startswith("ldp-multi"))
+        raise InputError("env", f"a single-parameter GLM instance ({single}) for {name}; on a multi-parameter "
+                         f"instance use '{name} (multi-parameter)'", getattr(env, "name", type(env).__name__))
+    return env
 
 
 class _Greedy(Algorithm):
@@ -66,26 +84,17 @@ class _Greedy(Algorithm):
         return T, c
 
     def simulate(self, env, T, runs, rng, checkpoints) -> BlockResult:
-        T, c = self._check(T, checkpoints)
+        env = single_parameter_env(env, self.name)
+        T, cps = self._check(T, checkpoints)
         runs = validate.count("runs", runs)
-        return self._run(env, T, runs, rng, c, False)
-
-    def reference(self, env, T, rng, checkpoints) -> BlockResult:
-        """Plain single run (the estimate changes every step, so this is the same loop with runs = 1)."""
-        T, c = self._check(T, checkpoints)
-        return self._run(env, T, 1, rng, c, True)
-
-    def _run(self, env, T, runs, rng, cps, single):
-        d = env.d
         state = self._init(env, T, runs)
         cps_int = np.ceil(cps).astype(np.int64)
         out = np.zeros((runs, cps.size))
         cum = np.zeros(runs)
         ridx = np.arange(runs)
         for t in range(1, T + 1):
-            X = env.contexts(rng, ()) [None] if single else env.contexts(rng, (runs,))
-            theta = self._theta(state)
-            a = np.argmax((X @ theta[:, :, None])[..., 0], axis=1)
+            X = env.contexts(rng, (runs,))
+            a = np.argmax((X @ state["theta"][:, :, None])[..., 0], axis=1)
             x = X[ridx, a]
             z = X @ env.theta
             r = env.rewards(z[ridx, a], rng)
@@ -93,10 +102,17 @@ class _Greedy(Algorithm):
             mz = env.mu(z)
             cum += mz.max(axis=1) - mz[ridx, a]
             out[:, cps_int == t] = cum[:, None]
-        return BlockResult(regret=out, pulls=np.zeros((runs, 0)), episodes=np.full(runs, T), extra=self._extra(state))
+        return BlockResult(regret=out, pulls=np.zeros((runs, 0)), episodes=np.full(runs, T),
+                           extra={"theta_err": np.linalg.norm(state["theta"] - env.theta, axis=1)})
 
-    def _extra(self, state):
-        return {}
+    def reference(self, env, T, rng, checkpoints, lane: int = 0, lanes: int = 1) -> BlockResult:
+        """Plain step-by-step run written from seed 002 Algorithm 1 (``boundcalc.algorithms.glm.reference``),
+        lane ``lane`` of a batch of ``lanes`` runs sharing one stream (``lanes=1``: an ordinary single run)."""
+        from .reference import ldp_greedy_reference
+
+        env = single_parameter_env(env, self.name)
+        T, cps = self._check(T, checkpoints)
+        return ldp_greedy_reference(self, env, T, rng, cps, lane=lane, lanes=lanes)
 
 
 class LDPOLS(_Greedy):
@@ -129,13 +145,17 @@ class LDPOLS(_Greedy):
         return math.sqrt(2) * self.C_B**2 * g, 2 * self.c_r * self.C_B * g
 
     def release(self, x, r, rng):
-        """The user's message (M, u) for rows x (n, d) and rewards r (n,) (Eq. 3.3)."""
+        """The user's message (M, u) for rows x (n, d) and rewards r (n,) (Eq. 3.3); no noise (and no draw) at
+        eps = inf."""
         n, d = x.shape
         sW, sx = self.noise_stds()
+        r = np.clip(r, -self.c_r, self.c_r)
+        M, u = x[:, :, None] * x[:, None, :], x * r[:, None]
+        if math.isinf(self.eps):
+            return M, u
         W = np.triu(sW * rng.standard_normal((n, d, d)))
         W = W + np.transpose(np.triu(W, 1), (0, 2, 1))
-        r = np.clip(r, -self.c_r, self.c_r)
-        return x[:, :, None] * x[:, None, :] + W, x * r[:, None] + sx * rng.standard_normal((n, d))
+        return M + W, u + sx * rng.standard_normal((n, d))
 
     def _init(self, env, T, runs):
         d = env.d
@@ -143,19 +163,21 @@ class LDPOLS(_Greedy):
         ctil = sW * (4 * math.sqrt(d) + 2 * math.log(2 * T / self.alpha)) if self.shift else 0.0
         return {"M": np.zeros((runs, d, d)), "u": np.zeros((runs, d)), "theta": np.zeros((runs, d)), "ctil": ctil}
 
-    def _theta(self, s):
-        return s["theta"]
-
     def _update(self, s, t, x, r, env, T, rng):
         M, u = self.release(x, r, rng)
         s["M"] += M
         s["u"] += u
         d = x.shape[1]
-        A = s["M"] + (s["ctil"] * math.sqrt(t) + 1e-12) * np.eye(d)
-        try:
-            s["theta"] = np.linalg.solve(A, s["u"][:, :, None])[..., 0]
-        except np.linalg.LinAlgError:
-            s["theta"] = np.einsum("nij,nj->ni", np.linalg.pinv(A), s["u"])
+        if s["ctil"] > 0:
+            A = s["M"] + s["ctil"] * math.sqrt(t) * np.eye(d)
+            try:
+                s["theta"] = np.linalg.solve(A, s["u"][:, :, None])[..., 0]
+                return
+            except np.linalg.LinAlgError:
+                pass
+        else:
+            A = s["M"]  # no shift (shift=False or eps = inf): least-squares (minimum-norm) solution
+        s["theta"] = np.einsum("nij,nj->ni", np.linalg.pinv(A), s["u"])
 
 
 class LDPSGD(_Greedy):
@@ -188,9 +210,6 @@ class LDPSGD(_Greedy):
 
     def _init(self, env, T, runs):
         return {"theta": np.zeros((runs, env.d)), "zeta": env.zeta if self.zeta is None else self.zeta}
-
-    def _theta(self, s):
-        return s["theta"]
 
     def _update(self, s, t, x, r, env, T, rng):
         th = s["theta"]

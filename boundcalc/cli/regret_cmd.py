@@ -1,0 +1,383 @@
+"""`boundcalc regret`: every applicable bound at T (a thin renderer of boundcalc.bounds.report)."""
+
+from __future__ import annotations
+
+from typing import Annotated, List, Optional
+
+import typer
+
+from . import common
+from .common import command
+
+SETTINGS = ("finite", "linear", "contextual", "glm")
+# options of `regret` that describe the instance, with the text used when a setting has no such parameter
+INSTANCE_OPTIONS = ("--means", "--K", "--d", "--actions", "--theta", "--confidence", "--lambda0")
+
+
+def _parse_params(items: list[str] | None) -> dict:
+    from .. import validate
+    from ..errors import InputError
+
+    out = {}
+    for it in items or []:
+        if "=" not in it:
+            raise InputError("--param", "of the form name=value", it)
+        k, v = it.split("=", 1)
+        k = k.strip().replace("-", "_")
+        if not k:
+            raise InputError("--param", "of the form name=value", it)
+        v = v.strip()
+        try:
+            float(v)
+        except ValueError:
+            out[k] = v  # a named choice, e.g. context=gaussian; the setting's derive() validates it
+        else:
+            out[k] = validate.finite(f"--param {k}", v)
+    return out
+
+
+def _load_actions(path: str):
+    import numpy as np
+
+    from ..errors import InputError
+
+    try:
+        arr = np.load(path) if path.endswith(".npy") else np.loadtxt(path, delimiter=",", ndmin=2)
+    except (OSError, ValueError) as exc:
+        raise InputError("--actions", "a readable CSV or .npy file of a K×d action matrix", f"{path}: {exc}") from None
+    arr = np.atleast_2d(np.asarray(arr, dtype=float))
+    if arr.size == 0:
+        raise InputError("--actions", "a non-empty K×d action matrix", path)
+    if not np.isfinite(arr).all():
+        raise InputError("--actions", "finite numbers only", path)
+    return arr
+
+
+def _instance_options(setting, means, K, d, actions, theta, confidence, lambda0):
+    """Validate every instance option (whatever the setting) and map it to the setting's parameter.
+
+    Returns (overrides for the registry, {option: key or None}, {option: validated value}); an option whose key
+    is None has no such parameter in this setting (it is validated and then reported as without effect)."""
+    from .. import validate
+    from ..bounds import registry
+
+    mod = registry.setting_module(setting)
+    keys, limits = getattr(mod, "OPTION_KEYS", {}), getattr(mod, "LIMITS", {})
+    vals = {}
+    if means is not None:
+        vals["--means"] = validate.means("--means", means)
+    if K is not None:
+        kmin = 2 if setting in ("finite", "glm") else 1
+        vals["--K"] = validate.count("--K", K, minimum=kmin, maximum=limits.get("K", 10**6))
+    if d is not None:
+        vals["--d"] = validate.count("--d", d, maximum=limits.get("d", 1000))
+    if "--K" in vals and "--d" in vals and "Kd" in limits and vals["--K"] * vals["--d"] > limits["Kd"]:
+        from ..errors import InputError
+
+        raise InputError("--K", f"an integer with K·d ≤ {limits['Kd']:g} (the K×d action matrix must fit in memory; "
+                         f"d = {vals['--d']})", K)
+    if actions is not None:
+        vals["--actions"] = _load_actions(actions)
+    if theta is not None:
+        vals["--theta"] = validate.float_list("--theta", theta)
+    from ..errors import InputError
+
+    if "--K" in vals and "--means" in vals and setting == "finite" and vals["--K"] != len(vals["--means"]):
+        raise InputError("--K", f"equal to the number of --means values ({len(vals['--means'])}), or left out", K)
+    if "--actions" in vals and setting in ("linear", "contextual"):
+        shape = vals["--actions"].shape
+        for opt, n, what in (("--K", shape[0], "rows"), ("--d", shape[1], "columns")):
+            if opt in vals and vals[opt] != n:
+                raise InputError(opt, f"equal to the number of {what} of --actions ({n}), or left out",
+                                 K if opt == "--K" else d)
+    if confidence is not None:
+        vals["--confidence"] = validate.open_unit("--confidence", confidence)
+    if lambda0 is not None:
+        vals["--lambda0"] = validate.positive("--lambda0", lambda0)
+    overrides, given = {}, {}
+    for opt, val in vals.items():
+        key = keys.get(opt)
+        given[opt] = key
+        if key is not None:
+            overrides[key] = val
+    return overrides, given, vals
+
+
+def _fmt_pct(x):
+    import math
+
+    if x is None:
+        return "—"
+    if math.isinf(x):
+        return "∞"
+    if x == 0:
+        return "0%"
+    if x < 0.1:
+        return "<0.1%"
+    if x < 999.5:
+        return f"{x:.3g}%"
+    if x < 1e5:
+        return f"{x:.0f}%"
+    return f"{x:.2e}%".replace("e+0", "e").replace("e+", "e")
+
+
+_KIND_SHORT = {"upper-problem-dependent": "upper, instance", "upper-minimax": "upper, minimax",
+               "upper-asymptotic": "upper, asympt.", "lower-problem-dependent": "lower, instance",
+               "lower-minimax": "lower, minimax", "lower-asymptotic": "lower, asympt."}
+
+
+def _caption_values(vals: dict) -> str:
+    from ..cli.common import fmt
+
+    names = {"lam": "λ", "lam0": "λ0", "lam0_instance": "λ0 of the contexts", "delta": "δ", "theta_norm": "‖θ*‖",
+             "max_action_norm": "max‖x‖", "mu_star": "μ*", "Delta_min": "Δmin", "Delta_max": "Δmax", "zeta": "ζ",
+             "max_gap": "max gap", "kappa_l": "κ_l", "kappa_u": "κ_u", "p_star": "p_*", "sigma_r": "σ_r",
+             "gamma": "γ", "beta": "β", "p_prime": "p'", "h_sub": "h_sub"}
+    parts = []
+    for k, v in vals.items():
+        if isinstance(v, list):
+            if len(v) > 10:
+                continue
+            v = "(" + ", ".join(fmt(x, 4) for x in v) + ")"
+        elif not isinstance(v, str):
+            v = fmt(v, 4)
+        parts.append(f"{names.get(k, k)} = {v}")
+    return ", ".join(parts)
+
+
+def _render(rep, budget, explain: bool, check_info: dict | None):
+    from rich.table import Table
+
+    con = common.console()
+    rows, T = rep.rows, rep.T
+    title = f"Regret bounds — {rep.setting} — T = {common.fmt(T[-1])}"
+    cap = (f"instance: {rep.ctx.instance_name}\nvalues used: {_caption_values(rep.instance_values)}\n"
+           f"budget: {budget.describe() if budget else 'none (non-private)'}; trivial bound {rep.trivial.label} = "
+           f"{common.fmt(rep.trivial.per_step * T[-1])}")
+    from rich import box
+
+    t = Table(title=title, caption=cap, header_style="bold", show_lines=False, caption_justify="left",
+              box=box.SIMPLE_HEAD, pad_edge=False)
+    for col, kw in (("id / algorithm", {"no_wrap": True}), ("kind", {"no_wrap": True}), ("form", {"no_wrap": True}),
+                    ("value", {"justify": "right", "no_wrap": True}),
+                    ("privacy cost", {"justify": "right", "no_wrap": True}),
+                    ("overhead", {"justify": "right", "no_wrap": True}), ("regime", {"no_wrap": True}),
+                    ("caveats", {"ratio": 1})):
+        t.add_column(col, **kw)
+    for r in rows:
+        if r["applicable"]:
+            kind = r["kind"].replace("problem-dependent", "instance").replace("asymptotic", "asympt.").split("-")
+            regime = r["regime"] + ("\n[red]vacuous at this T[/red]" if r.get("vacuous") else "")
+            tags = [x for x in r["tags"] if x != "vacuous at this T"]
+            t.add_row(f"[cyan]{r['id']}[/cyan]\n[dim]{r['algorithm'] or '(any algorithm)'}[/dim]", "\n".join(kind),
+                      r["form"], common.fmt(r["value"]), common.fmt(r["privacy_cost"]), _fmt_pct(r["overhead_pct"]),
+                      regime, ", ".join(tags) or "—")
+    con.print(t)
+    checked = [r for r in rows if "empirical" in r]
+    if checked:
+        ct = Table(title=f"Bounds against simulation at T = {common.fmt(T[-1])}", header_style="bold")
+        for col in ("id", "algorithm", "bound", "empirical mean", "95% interval", "verdict"):
+            ct.add_column(col, style="cyan" if col == "id" else None, no_wrap=col != "verdict",
+                          justify="right" if col in ("bound", "empirical mean") else "left")
+        for r in checked:
+            e = r["empirical"]
+            if "mean" in e:
+                v = e["verdict"]
+                if not explain and v.startswith("outside"):
+                    v = "outside the assumptions (see --explain)"
+                elif not explain and v.startswith("vacuous"):
+                    v = "vacuous at this T (bound ≥ trivial bound)"
+                ct.add_row(r["id"], r["algorithm"], common.fmt(r["value"]), common.fmt(e["mean"]),
+                           f"[{common.fmt(e['ci'][0])}, {common.fmt(e['ci'][1])}]", v)
+            else:
+                ct.add_row(r["id"], r["algorithm"], common.fmt(r["value"]), "—", "—", e["status"])
+        con.print(ct)
+    if len(T) > 1:
+        tt = Table(title="Value against T", header_style="bold")
+        tt.add_column("id", style="cyan", no_wrap=True)
+        for x in T:
+            tt.add_column(f"T={common.fmt(x, 3)}", justify="right")
+        for r in rows:
+            if r["values"]:
+                tt.add_row(r["id"], *[(common.fmt(v["value"]) + (" (vacuous)" if v.get("vacuous") else ""))
+                                      if v["defined"] else "not defined" for v in r["values"]])
+        con.print(tt)
+    if explain:
+        for r in rows:
+            if r["applicable"]:
+                extra = f" — {r['regime_note']}" if r["regime_note"] else ""
+                conv = "" if r["conversion"] in ("same notion", "non-private") else f" [via: {r['conversion']}]"
+                con.print(f"[cyan]{r['id']}[/cyan] ({r['source']}): overhead {_fmt_pct(r['overhead_pct'])}, "
+                          f"{r['regime']}{extra}{conv}")
+                if r.get("invalid"):
+                    con.print(f"    [red]not a valid bound[/red] {r['invalid']}")
+                for c in r["caveats"]:
+                    con.print(f"    [yellow]caveat[/yellow] {c}")
+                for v in r["values"]:
+                    if not v["defined"] or v.get("reason"):
+                        con.print(f"    [dim]T = {common.fmt(v['T'])}: {v['reason']}[/dim]")
+                if "empirical" in r and r["empirical"].get("assumptions_note"):
+                    e = r["empirical"]
+                    con.print(f"    check: assumptions {'met' if e['assumptions_met'] else 'NOT met'}: "
+                              f"{e['assumptions_note']}")
+    na = [r for r in rows if not r["applicable"]]
+    if na and explain:
+        con.print("[bold]Not applicable:[/bold]")
+        for r in na:
+            con.print(f"  [dim]{r['id']}[/dim] ({r['source']}): {r['reason']}")
+    elif na:
+        con.print(f"[dim]Not applicable here ({len(na)}): {', '.join(r['id'] for r in na)} — --explain gives the "
+                  "reasons and every caveat's full text.[/dim]")
+    for n in rep.notes:
+        con.print(f"[yellow]note[/yellow]: {n}")
+    if check_info:
+        con.print(f"[dim]{_check_cost_line(check_info, rep.setting)}[/dim]")
+    h = rep.headline
+    if h.value is None:
+        con.print(f"[bold]Headline[/bold]: none — {h.reason}.")
+    else:
+        r = next(x for x in rows if x["id"] == h.bound_id)
+        con.print(f"[bold]Headline[/bold]: regret ≤ [bold]{common.fmt(h.value)}[/bold] at T = {common.fmt(h.T)} — "
+                  f"{h.bound_id} ({r['algorithm']}, {r['form']}), the smallest applicable "
+                  f"{'private ' if budget is not None else ''}upper bound with explicit constants below the trivial "
+                  f"bound {common.fmt(rep.trivial.per_step * h.T)}.")
+
+
+def _check_cost_line(info: dict, setting: str) -> str:
+    s, T, runs = info["seconds"], info["T"], info["runs"]
+    if s <= 0:
+        return f"--check: nothing simulated at T = {T:g}"
+    per = s / max(T * runs, 1)
+    bigger = [x for x in (1e5, 1e6, 1e7) if x > T][:2]
+    est = ", ".join(f"T = {common.fmt(x, 2)}: ≈ {_dur(per * x * runs)}" for x in bigger)
+    return (f"--check took {_dur(s)} at T = {common.fmt(T)} × {runs} runs; the time grows about linearly in T × runs"
+            + (f" ({est})" if est else ""))
+
+
+def _dur(sec: float) -> str:
+    if sec < 90:
+        return f"{sec:.1f} s"
+    if sec < 5400:
+        return f"{sec / 60:.0f} min"
+    return f"{sec / 3600:.1f} h"
+
+
+def _plot(path, rows, setting, budget):
+    """Bounds against T on log axes: upper bounds solid, lower bounds dashed, one distinct colour each."""
+    import numpy as np
+
+    plt = common.pyplot()
+    shown = [r for r in rows if r["applicable"]]
+    colours = plt.cm.tab20(np.linspace(0, 1, max(len(shown), 1), endpoint=False))
+    fig, ax = plt.subplots(figsize=(10, 5.5))
+    for r, c in zip(shown, colours):
+        pts = [(v["T"], v["value"]) for v in r["values"] if v["defined"] and np.isfinite(v["value"])]
+        if not pts:
+            continue
+        ts, vs = np.array(pts).T
+        style = "-" if r["kind"].startswith("upper") else "--"
+        ax.plot(ts, vs, style, color=c, label=f"{r['id']} ({r['form']})")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("T")
+    ax.set_ylabel("regret bound")
+    ax.set_title(f"boundcalc regret — {setting} — {budget.describe() if budget else 'non-private'}")
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    common.save_figure(fig, path)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("regret")
+    @command
+    def regret(
+        setting: Annotated[str, typer.Option("--setting", help="finite | linear | contextual | glm")],
+        T: Annotated[Optional[str], typer.Option("--T", help="Horizon(s), e.g. 1e6 or 1e4,1e5,1e6 (default 1e6; with "
+                                                            "--check 1e4 in the contextual and glm settings).")] = None,
+        epsilon: common.EpsilonOpt = None,
+        rho: common.RhoOpt = None,
+        alpha: common.AlphaOpt = None,
+        rdp_epsilon: common.RdpEpsilonOpt = None,
+        delta: common.DeltaOpt = None,
+        ldp_epsilon: common.LdpEpsilonOpt = None,
+        ldp_delta: common.LdpDeltaOpt = None,
+        means: Annotated[Optional[str], typer.Option("--means", help="Arm means, e.g. 0.75,0.5 (finite).")] = None,
+        K: Annotated[Optional[str], typer.Option("--K", help="Number of arms/actions.")] = None,
+        d: Annotated[Optional[str], typer.Option("--d", help="Dimension.")] = None,
+        actions: Annotated[Optional[str], typer.Option("--actions", help="Action set: CSV or .npy, K×d.")] = None,
+        theta: Annotated[Optional[str], typer.Option("--theta", help="Parameter θ*, comma-separated.")] = None,
+        confidence: Annotated[Optional[float], typer.Option("--confidence", help="Confidence level δ of high-probability bounds, in (0,1).")] = None,
+        lambda0: Annotated[Optional[float], typer.Option("--lambda0", help="Minimum eigenvalue λ0 of the context covariance (contextual).")] = None,
+        param: Annotated[Optional[List[str]], typer.Option("--param", help="Algorithm/instance parameter name=value (repeatable).")] = None,
+        symbolic: common.SymbolicOpt = False,
+        plot: common.PlotOpt = None,
+        check: Annotated[bool, typer.Option("--check", help="Add the empirical regret of each algorithm (Monte Carlo).")] = False,
+        runs: Annotated[str, typer.Option("--runs", help="Monte Carlo runs for --check.")] = "100",
+        seed: Annotated[int, typer.Option("--seed", help="Seed for --check.")] = 0,
+        explain: Annotated[bool, typer.Option("--explain", help="Full caveat texts, regime notes, conversions and the reasons a bound does not apply.")] = False,
+        json_out: common.JsonOpt = False,
+    ):
+        """Every regret bound that applies to a setting, budget and horizon."""
+        from .. import validate
+        from ..errors import InputError
+
+        common.check_plot_path(plot)
+        if setting not in SETTINGS:
+            raise InputError("--setting", "one of " + ", ".join(SETTINGS), setting)
+        from ..verify.regret_check import DEFAULT_CHECK_T
+
+        T_text = T if T is not None else (str(DEFAULT_CHECK_T[setting]) if check else "1e6")
+        Ts = validate.horizons("--T", T_text)
+        budget = common.budget_from_options(epsilon, rho, alpha, rdp_epsilon, delta, ldp_epsilon, ldp_delta)
+        n_runs = validate.count("--runs", runs, minimum=2, maximum=10**6)
+        validate.count("--seed", seed, minimum=0, maximum=2**63 - 1)
+        overrides, given, vals = _instance_options(setting, means, K, d, actions, theta, confidence, lambda0)
+        params = _parse_params(param)
+        options = {k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in vals.items()}
+        options.update({f"--param {k}": v for k, v in params.items()})
+        from ..bounds import registry
+
+        aliases = getattr(registry.setting_module(setting), "ALIASES", {})
+        for k, v in params.items():
+            overrides[k] = v
+            given[f"--param {k}"] = aliases.get(k, k)
+        import numpy as np
+
+        from ..bounds.report import regret_report
+
+        Tarr = np.array(Ts, dtype=float)
+        rep = regret_report(setting, budget, Tarr, overrides, given)
+        check_info = None
+        if check:
+            from ..verify.regret_check import check_rows
+
+            check_info = check_rows(setting, rep.ctx, rep.rows, budget, int(Ts[-1]), n_runs, seed,
+                                    progress=not json_out)
+        if plot:
+            prow = rep.rows
+            if len(Tarr) <= 2:
+                from ..bounds.report import rows_for
+
+                _, prow = rows_for(setting, budget, np.logspace(2, np.log10(max(Tarr[-1], 1e3)), 30), overrides)
+            _plot(plot, prow, setting, budget)
+        if json_out:
+            h = rep.headline
+            common.emit_json(
+                "regret",
+                {"setting": setting, "T": Ts, "budget": common.budget_inputs(budget), "instance": rep.ctx.instance_name,
+                 "instance_values": rep.instance_values, "options": options},
+                value=h.value, value_label=h.label, value_id=h.bound_id, value_reason=h.reason,
+                trivial_bound={"per_step": rep.trivial.per_step, "label": rep.trivial.label,
+                               "at_T": [rep.trivial.per_step * float(t) for t in Tarr]},
+                notes=rep.notes, check=check_info, bounds=rep.rows,
+            )
+            return
+        _render(rep, budget, explain, check_info)
+        if symbolic:
+            pairs = []
+            for r in rep.rows:
+                b = registry.get(r["id"])
+                npx, pvx = b.expression()
+                pairs.append((f"{b.id}  ({b.source}) — total = non-private + privacy cost", npx + pvx))
+            common.print_symbolic(pairs)
+        if plot:
+            common.console().print(f"plot written to {plot}")

@@ -1,0 +1,258 @@
+"""Figures a paper would print: regret curves with their 95% ribbons, bounds on the same axes, regret against
+the privacy budget. One module for every picture boundcalc draws (``simulate --plot``, ``regret --plot``,
+``regret --check --plot``, ``budget --plot``, the worksheets), so that they share one look:
+
+- the title names the instance, the budget, T and the number of runs (:func:`title`);
+- axes fit the data (log x; y from 0, or log y when the values span decades; limits from what is drawn);
+- the legend lists only what is drawn (a curve with no finite point is left out, and so is its label);
+- a colour-blind-safe palette (Okabe & Ito 2008, "Color Universal Design"; then Tol's "muted" scheme);
+- PNG, SVG or PDF by the file's extension (:func:`check_path` validates the path before any work).
+
+matplotlib is imported only inside the functions (Agg backend), so importing this module costs nothing.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from .errors import InputError
+
+FORMATS = (".png", ".svg", ".pdf")
+# Okabe & Ito (2008) without black, then Paul Tol's "muted" qualitative scheme: distinguishable under the common
+# colour-vision deficiencies.
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442",
+           "#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#CC6677", "#882255", "#AA4499")
+LINESTYLES = ("-", "--", "-.", ":")
+MIN_PLOT_CHECKPOINTS = 50  # default number of log-spaced checkpoints when a regret curve is drawn
+
+
+def colour(i: int) -> str:
+    """The i-th colour of the palette (cycled)."""
+    return PALETTE[i % len(PALETTE)]
+
+
+def check_path(path: str | None, option: str = "--plot") -> str | None:
+    """Validate a figure path before any work: a .png, .svg or .pdf file in an existing, writable directory."""
+    if path is None:
+        return None
+    ext = os.path.splitext(path)[1].lower()
+    folder = os.path.dirname(os.path.abspath(path))
+    if ext not in FORMATS or os.path.isdir(path):
+        raise InputError(option, "a FILE.png, FILE.svg or FILE.pdf path", path)
+    if not os.path.isdir(folder):
+        raise InputError(option, "a file in an existing directory", path)
+    if not os.access(folder, os.W_OK):
+        raise InputError(option, "a file in a writable directory", path)
+    return path
+
+
+def pyplot():
+    """matplotlib.pyplot on the Agg backend, or a one-line error when matplotlib is not installed."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise InputError("--plot", "used with matplotlib installed (pip install 'boundcalc[plot]')", None) from None
+    return plt
+
+
+def save(fig, path: str, option: str = "--plot") -> str:
+    """Lay out and write a figure in the format its extension names (atomically: a temporary file in the same
+    directory, then renamed), and close it. Returns the path."""
+    plt = pyplot()
+    check_path(path, option)
+    ext = os.path.splitext(path)[1].lower()
+    tmp = os.path.join(os.path.dirname(os.path.abspath(path)), f".{os.path.basename(path)}.{os.getpid()}.tmp{ext}")
+    try:
+        try:
+            fig.tight_layout()
+        except Exception:  # noqa: BLE001 - layout is cosmetic (a legend outside the axes can defeat it)
+            pass
+        fig.savefig(tmp, dpi=150, format=ext[1:], bbox_inches="tight")
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise InputError(option, "a writable figure path", f"{path}: {exc.strerror}") from None
+    finally:
+        plt.close(fig)
+        if os.path.exists(tmp):
+            os.remove(tmp)
+    return path
+
+
+def title(what: str, instance: str = "", budget: str = "", T: float | None = None, runs: int | None = None) -> str:
+    """'what — instance — budget — T = … — N runs', leaving out the parts that are not given."""
+    parts = [what]
+    if instance:
+        parts.append(instance)
+    parts.append(budget or "non-private")
+    if T is not None:
+        parts.append(f"T = {_num(T)}")
+    if runs is not None:
+        parts.append(f"{runs} runs")
+    return " — ".join(parts)
+
+
+def _num(x: float) -> str:
+    x = float(x)
+    if x >= 1e4 and float(x).is_integer():
+        e = int(math.floor(math.log10(x)))
+        m = x / 10**e
+        return f"10^{e}" if m == 1 else f"{m:g}·10^{e}"
+    return f"{x:g}"
+
+
+@dataclass
+class Curve:
+    """A simulated mean regret curve with its 95% interval (the ribbon)."""
+
+    label: str
+    t: Any
+    mean: Any
+    lo: Any = None
+    hi: Any = None
+
+
+@dataclass
+class Line:
+    """A bound (or any deterministic curve) drawn against the x of a figure."""
+
+    label: str
+    x: Any
+    y: Any
+    kind: str = "upper"  # upper | lower | other: upper solid, lower dashed
+    style: dict = field(default_factory=dict)
+
+
+def _finite_xy(x, y):
+    import numpy as np
+
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    ok = np.isfinite(x) & np.isfinite(y)
+    return x[ok], y[ok]
+
+
+def _fit_axes(ax, ys: list, log_y: bool | None):
+    """y limits from what is drawn: 0 to 1.08 × max on a linear axis, or the decades spanned on a log axis."""
+    import numpy as np
+
+    vals = np.concatenate([np.asarray(v, dtype=float).ravel() for v in ys]) if ys else np.array([])
+    vals = vals[np.isfinite(vals)]
+    if vals.size == 0:
+        return
+    pos = vals[vals > 0]
+    if log_y is None:
+        log_y = pos.size > 0 and pos.max() / max(pos.min(), 1e-300) > 1e3
+    if log_y and pos.size:
+        ax.set_yscale("log")
+        ax.set_ylim(pos.min() / 1.5, pos.max() * 1.5)
+    else:
+        top = vals.max()
+        ax.set_ylim(min(0.0, vals.min()), top * 1.08 if top > 0 else 1.0)
+
+
+def regret_figure(curves: Sequence[Curve], lines: Sequence[Line] = (), *, title_text: str = "",
+                  xlabel: str = "t", ylabel: str = "pseudo-regret", log_y: bool | None = False, ax=None):
+    """Mean regret curves with 95% ribbons, and bounds (upper solid, lower dashed) on the same log-x axes.
+
+    Bounds are drawn only over the range of t the curves cover and only up to a few times the largest simulated
+    value (a vacuous bound would otherwise flatten every curve); a bound left entirely off-scale is listed in the
+    legend as "(off scale)" rather than silently dropped. Returns the figure."""
+    import numpy as np
+
+    plt = pyplot()
+    fig = None
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(7.5, 4.6))
+    drawn_y = []
+    tmin, tmax = math.inf, -math.inf
+    for i, c in enumerate(curves):
+        t, m = _finite_xy(c.t, c.mean)
+        if t.size == 0:
+            continue
+        col = colour(i)
+        ax.plot(t, m, color=col, lw=1.8, label=c.label)
+        drawn_y.append(m)
+        if c.lo is not None and c.hi is not None:
+            lo = np.asarray(c.lo, dtype=float)
+            hi = np.asarray(c.hi, dtype=float)
+            ok = np.isfinite(np.asarray(c.t, dtype=float)) & np.isfinite(lo) & np.isfinite(hi)
+            ax.fill_between(np.asarray(c.t, dtype=float)[ok], lo[ok], hi[ok], color=col, alpha=0.22, lw=0)
+            drawn_y.append(hi[ok])
+        tmin, tmax = min(tmin, t.min()), max(tmax, t.max())
+    ymax = max((float(np.max(y)) for y in drawn_y if np.size(y)), default=None)
+    for j, ln in enumerate(lines):
+        x, y = _finite_xy(ln.x, ln.y)
+        if math.isfinite(tmin):
+            keep = (x >= tmin) & (x <= tmax)
+            x, y = x[keep], y[keep]
+        if x.size == 0:
+            continue
+        col = colour(len(curves) + j)
+        style = {"ls": "-" if ln.kind == "upper" else ("--" if ln.kind == "lower" else ":"), "lw": 1.3, "color": col}
+        style.update(ln.style)
+        label = ln.label
+        if ymax is not None and not log_y and y.min() > 4 * ymax:
+            label += " (off scale)"
+            ax.plot([], [], label=label, **style)
+            continue
+        ax.plot(x, y, label=label, **style)
+        drawn_y.append(y if ymax is None or log_y else np.minimum(y, 4 * ymax))
+    ax.set_xscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if math.isfinite(tmin):
+        ax.set_xlim(tmin, tmax)
+    _fit_axes(ax, drawn_y, log_y)
+    if title_text:
+        ax.set_title(title_text, fontsize=9)
+    handles, labels = ax.get_legend_handles_labels()
+    if handles:
+        ax.legend(fontsize=7, loc="upper left", frameon=False)
+    ax.grid(True, which="major", alpha=0.25)
+    return fig if fig is not None else ax.figure
+
+
+def lines_figure(lines: Sequence[Line], *, title_text: str = "", xlabel: str = "T", ylabel: str = "regret bound",
+                 log_x: bool = True, log_y: bool | None = None, markers: Sequence[tuple[str, float]] = ()):
+    """Deterministic curves (bounds against T or against a budget), upper solid and lower dashed, with vertical
+    markers (label, x) for chosen values (e.g. the recommended budget). Returns the figure."""
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(8.5, 4.8))
+    drawn = []
+    for j, ln in enumerate(lines):
+        x, y = _finite_xy(ln.x, ln.y)
+        if log_y is not False:
+            keep = y > 0
+            x, y = x[keep], y[keep]
+        if x.size == 0:
+            continue
+        style = {"ls": "-" if ln.kind == "upper" else ("--" if ln.kind == "lower" else ":"), "lw": 1.4,
+                 "color": colour(j)}
+        style.update(ln.style)
+        ax.plot(x, y, label=ln.label, **style)
+        drawn.append(y)
+    for k, (label, xv) in enumerate(markers):
+        if xv is not None and math.isfinite(xv) and xv > 0:
+            ax.axvline(xv, color="#000000", ls=LINESTYLES[(k + 1) % len(LINESTYLES)], lw=1.0, label=label)
+    if log_x:
+        ax.set_xscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    _fit_axes(ax, drawn, log_y)
+    if title_text:
+        ax.set_title(title_text, fontsize=9)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
+    ax.grid(True, which="major", alpha=0.25)
+    return fig
+
+
+def curve_from_results(res, label: str | None = None, level: float = 0.95) -> Curve:
+    """A Curve from boundcalc.montecarlo Results (mean and its Student-t interval at every checkpoint)."""
+    lo, hi = res.ci(level=level, method="t")
+    return Curve(label or str(res.algorithm.get("name", "algorithm")), res.checkpoints, res.mean(), lo, hi)

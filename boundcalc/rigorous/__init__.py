@@ -1,0 +1,18 @@
+"""Rigorous proofs by interval arithmetic with adaptive box subdivision (issue 10 §3).
+
+A verdict is one of "proven on the box" (every box of a finite cover certified by enclosures; never by
+samples), "counterexample" (a point where the margin is negative, re-checked at 50 digits with mpmath) or
+"undecided" (the boxes left at a limit, listed). Modules (import them directly; this package imports
+nothing heavy):
+
+* ``interval``     Interval with outward-rounded float endpoints; elementary functions through python-flint's
+                   arb balls (the ``proofs`` extra) or mpmath.iv.
+* ``enclosures``   kl, TV, d_eps (seed 001) over boxes, and the identity margins kl - d_eps, eps TV - d_eps.
+* ``sympy_eval``   natural interval extension of any sympy expression (the bounds' ``expression()``).
+* ``prover``       ``prove(margin, box, ...) -> ProofResult``.
+* ``claims``       ``Claim`` (margin + 50-digit point margin + natural box + statement) and
+                   ``inequality(lhs, rhs, op, box)`` for user inequalities over kl / d_eps / tv.
+* ``provers``      ready-made: d_eps <= kl, d_eps <= eps TV, closed form of d_eps = definition,
+                   seed 001 Thm 3.1 >= Eq. 7 (c = 1, 6).
+* ``bound_pairs``  every registered lower <= upper pair (incl. seed 003 Thm 9 <= Thm 4 explicit).
+"""

@@ -1,0 +1,190 @@
+"""Claims: an inequality with its margin enclosure, its 50-digit point margin, its natural box and its
+statement; ``Claim.prove(box)`` runs the prover (``prover.prove``).
+
+``inequality(lhs, rhs, op, box)`` builds a claim from two sympy expressions over the registered quantities
+(``kl``, ``d_eps``, ``tv``) and plain arithmetic (what ``boundcalc check "…" --box …`` needs): the margin is
+rhs - lhs (or lhs - rhs for >=, tol - |lhs - rhs| for ==), rewritten by ``sympy_eval.rewrite_identities``
+and enclosed by ``sympy_eval.interval_eval``; the point margin is the same expression in mpmath with
+d_eps taken from its definition (seed 001 Eq. 6) by a 50-digit minimisation, independent of the closed form.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Mapping
+
+from .interval import Interval
+from .prover import ProofResult, as_box, prove
+
+
+@dataclass
+class Claim:
+    """An inequality margin(x) >= 0 (or > 0, or >= -tol) to prove over a box of named parameters."""
+
+    name: str
+    statement: str
+    margin: Callable[[dict], Interval]
+    point_margin: Callable[[dict], object] | None
+    box: dict  # natural box: name -> (lo, hi)
+    source: str = ""
+    tol: float = 0.0
+    strict: bool = False
+    constraint: Callable[[dict], Interval] | None = None
+    scales: dict = field(default_factory=dict)
+
+    @property
+    def variables(self) -> list[str]:
+        return list(self.box)
+
+    def full_box(self, box: Mapping | None = None) -> dict:
+        """The natural box with the given entries replaced (unknown names are an error)."""
+        out = dict(self.box)
+        for k, v in (box or {}).items():
+            if k not in out:
+                raise ValueError(f"{self.name}: unknown box variable {k!r} (variables: {', '.join(out)})")
+            out[k] = v
+        return out
+
+    def prove(self, box: Mapping | None = None, **limits) -> ProofResult:
+        """Prove on ``box`` (default: the natural box; entries given replace the natural ones)."""
+        b = self.full_box(box)
+        return prove(self.margin, b, point_margin=self.point_margin, claim=self.name, statement=self.statement,
+                     tol=self.tol, strict=self.strict, constraint=self.constraint, scales=self.scales or None,
+                     **limits)
+
+
+# ----------------------------------------------------------------------------------------------------
+# d_eps from its definition at any precision (independent of the closed form): for 50-digit re-checks
+# ----------------------------------------------------------------------------------------------------
+def d_eps_definition_mp(x, y, eps):
+    """inf_{z in [min(x,y), max(x,y)]} eps |z - x| + kl(z, y) (seed 001 Eq. 6) by golden-section search at the
+    current mpmath precision (the objective is convex in z), plus both ends of the segment."""
+    import mpmath
+
+    from ..info import kl_bernoulli_mp
+
+    x, y, eps = mpmath.mpf(x), mpmath.mpf(y), mpmath.mpf(eps)
+    if x == y:
+        return mpmath.mpf(0)
+    lo, hi = min(x, y), max(x, y)
+
+    def G(z):
+        return eps * abs(z - x) + kl_bernoulli_mp(z, y)
+
+    best = min(G(lo), G(hi))
+    g = (mpmath.sqrt(5) - 1) / 2
+    a, b = lo, hi
+    c, d = b - g * (b - a), a + g * (b - a)
+    fc, fd = G(c), G(d)
+    n = int(mpmath.mp.prec * 1.5) + 20
+    for _ in range(n):
+        if fc <= fd:
+            b, d, fd = d, c, fc
+            c = b - g * (b - a)
+            fc = G(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + g * (b - a)
+            fd = G(d)
+        if b - a <= mpmath.mpf(2) ** (-mpmath.mp.prec) * max(1, abs(a)):
+            break
+    return min(best, fc, fd)
+
+
+def _mp_quantities():
+    import mpmath
+
+    from ..info import kl_bernoulli_mp, tv_bernoulli_mp
+
+    def kl(a, b):
+        return kl_bernoulli_mp(a, b)
+
+    def d(a, b, e):
+        return d_eps_definition_mp(a, b, e)
+
+    def tv(a, b):
+        return tv_bernoulli_mp(a, b)
+
+    def m1(a, b, e):
+        return kl_bernoulli_mp(a, b) - d_eps_definition_mp(a, b, e)
+
+    def m2(a, b, e, c=1):
+        return c * e * mpmath.fabs(a - b) - d_eps_definition_mp(a, b, e)
+
+    return {"kl": kl, "kl_bernoulli": kl, "d_eps": d, "d_epsilon": d, "tv": tv, "tv_bernoulli": tv,
+            "_margin_kl_d_eps": m1, "_margin_eps_tv_d_eps": m2}
+
+
+def parse(text: str):
+    """sympy expression from text in the restricted namespace of the quantities (no arbitrary Python)."""
+    import sympy
+    from sympy.parsing.sympy_parser import parse_expr, standard_transformations
+
+    ns = {n: sympy.Function(n) for n in ("kl", "d_eps", "tv")}
+    ns.update({"log": sympy.log, "exp": sympy.exp, "sqrt": sympy.sqrt, "Abs": sympy.Abs, "abs": sympy.Abs,
+               "min": sympy.Min, "max": sympy.Max, "Min": sympy.Min, "Max": sympy.Max, "pi": sympy.pi,
+               "E": sympy.E, "floor": sympy.floor})
+    return parse_expr(text, local_dict=ns, global_dict={"Integer": sympy.Integer, "Float": sympy.Float,
+                                                        "Rational": sympy.Rational, "Symbol": sympy.Symbol},
+                      transformations=standard_transformations, evaluate=True)
+
+
+def inequality(lhs, rhs, op: str = "<=", box: Mapping | None = None, *, tol: float = 0.0, name: str = "",
+               statement: str = "", rewrite: bool = True) -> Claim:
+    """Claim ``lhs op rhs`` (op in <=, <, >=, >, ==; == means |lhs - rhs| <= tol) over ``box``.
+
+    lhs/rhs are sympy expressions or strings (parsed by ``parse``). Every free symbol needs a box entry.
+    """
+    import mpmath
+    import sympy
+
+    from .sympy_eval import interval_eval, rewrite_identities
+
+    L = parse(lhs) if isinstance(lhs, str) else sympy.sympify(lhs)
+    R = parse(rhs) if isinstance(rhs, str) else sympy.sympify(rhs)
+    if op in ("<=", "<"):
+        m = R - L
+    elif op in (">=", ">"):
+        m = L - R
+    elif op == "==":
+        m = None
+    else:
+        raise ValueError(f"op must be one of <=, <, >=, >, == (got {op!r})")
+    names = sorted({s.name for s in (L.free_symbols | R.free_symbols)})
+    box = dict(box or {})
+    missing = [n for n in names if n not in box]
+    if missing:
+        raise ValueError(f"no box range for {', '.join(missing)}")
+    if m is not None:
+        m_iv = rewrite_identities(m) if rewrite else m
+        diff = None
+    else:
+        diff = L - R
+        m_iv = None
+    syms = sorted(L.free_symbols | R.free_symbols, key=lambda s: s.name)
+    mods = [_mp_quantities(), "mpmath"]
+    f_m = sympy.lambdify(syms, m if m is not None else diff, modules=mods)
+
+    def margin(b):
+        if m_iv is not None:
+            return interval_eval(m_iv, b)
+        d = interval_eval(diff, b)
+        from .interval import abs_
+
+        return Interval(tol) - abs_(d)
+
+    def point_margin(p):
+        v = f_m(*(p[s.name] for s in syms))
+        if m is None:
+            return mpmath.mpf(tol) - abs(v)
+        return v
+
+    title = name or f"{L} {op} {R}"
+    what = statement or (f"for every point of the box: {L} {op} {R}" +
+                         (f" (within {tol:g})" if (op == "==" or tol) else ""))
+    return Claim(name=title, statement=what, margin=margin, point_margin=point_margin,
+                 box={k: tuple(v) if not isinstance(v, Interval) else (v.lo, v.hi) for k, v in box.items()},
+                 tol=0.0 if op == "==" else tol, strict=op in ("<", ">"))
+
+
+__all__ = ["Claim", "inequality", "parse", "d_eps_definition_mp", "as_box"]

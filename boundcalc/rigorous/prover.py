@@ -1,0 +1,326 @@
+"""The prover: certify margin(x) >= 0 for every x in a box by interval enclosures and adaptive bisection.
+
+``prove(margin, box, ...)`` takes ``margin``, a function from a box (dict name -> Interval) to an Interval
+enclosing h(x) - g(x) over that box, for the claim g <= h (write ">=" claims as h - g the other way, an
+equality within tol as tol - |h - g|). On each box:
+
+* enclosure lower end >= -tol (> -tol for ``strict``): the box is **proven** (every point satisfies it);
+* enclosure upper end < -tol: every point violates it; the box midpoint is a **counterexample candidate**;
+* otherwise the box is bisected (along the coordinate with the largest width relative to the initial box;
+  in log scale for a positive coordinate spanning two decades or more, e.g. eps in [1e-3, 10], T in
+  [10, 1e9]). Undecided boxes also get their midpoint evaluated (a degenerate box): a certainly violated
+  midpoint is a counterexample candidate.
+
+A candidate is reported only after ``point_margin`` (an mpmath function of the point, run at 50 digits)
+confirms margin < -tol there; a candidate that the 50-digit value does not confirm is kept as undecided
+with that reason (it would mean a defective enclosure). With ``constraint`` (an enclosure of c(x), the
+domain being c >= 0) boxes where c < 0 certainly are dropped as outside the domain.
+
+Limits: ``max_boxes`` evaluated boxes, ``max_depth`` bisections of one box, ``max_seconds``. At a limit the
+verdict is "undecided" with the boxes left (all of them in ``undecided``). "proven on the box" is returned
+only when every box of the cover is proven: the verdict never rests on samples.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Mapping
+
+from .interval import INF, DomainError, Interval, backend_name
+
+PROVEN = "proven on the box"
+COUNTEREXAMPLE = "counterexample"
+UNDECIDED = "undecided"
+
+Box = dict  # name -> Interval
+
+
+@dataclass
+class ProofResult:
+    """Outcome of ``prove``. ``verdict`` in {"proven on the box", "counterexample", "undecided"}."""
+
+    claim: str
+    verdict: str
+    box: dict  # the box proven over: name -> [lo, hi]
+    boxes: int  # boxes in the final cover (proven + undecided + outside the domain)
+    undecided: list = field(default_factory=list)  # list of {name: [lo, hi]} (at most ``max_listed``)
+    n_undecided: int = 0
+    counterexample: dict | None = None  # {"point": {name: float}, "value": "50-digit string", "value_float": f}
+    seconds: float = 0.0
+    evaluations: int = 0
+    max_depth: int = 0
+    outside: int = 0  # boxes dropped as outside the domain constraint
+    statement: str = ""  # what exactly is proven (the claim's own words)
+    backend: str = ""
+    tol: float = 0.0
+    reason: str = ""  # why undecided (limit reached, enclosure disagreement, ...)
+    method: str = "proof"
+
+    @property
+    def proven(self) -> bool:
+        return self.verdict == PROVEN
+
+    def summary(self) -> str:
+        if self.verdict == PROVEN:
+            return f"proven on the box ({self.boxes} boxes, {self.seconds:.2f} s)"
+        if self.verdict == COUNTEREXAMPLE:
+            pt = ", ".join(f"{k}={v:.6g}" for k, v in self.counterexample["point"].items())
+            return f"counterexample at {pt}: margin = {self.counterexample['value'][:24]} (50 digits)"
+        return f"undecided on {self.n_undecided} boxes ({self.reason})"
+
+    def to_json(self) -> dict:
+        return {
+            "claim": self.claim,
+            "verdict": self.verdict,
+            "method": self.method,
+            "box": self.box,
+            "boxes": self.boxes,
+            "undecided": self.undecided,
+            "n_undecided": self.n_undecided,
+            "counterexample": self.counterexample,
+            "seconds": self.seconds,
+            "evaluations": self.evaluations,
+            "max_depth": self.max_depth,
+            "outside": self.outside,
+            "statement": self.statement,
+            "backend": self.backend,
+            "tol": self.tol,
+            "reason": self.reason,
+        }
+
+
+def as_box(box: Mapping) -> dict:
+    """Normalise {name: (lo, hi) | Interval | number} to {name: Interval} (validated: finite order)."""
+    out = {}
+    for k, v in box.items():
+        if isinstance(v, Interval):
+            iv = v
+        elif isinstance(v, (tuple, list)):
+            if len(v) != 2:
+                raise ValueError(f"box entry {k!r} must be (lo, hi), got {v!r}")
+            iv = Interval(float(v[0]), float(v[1]))
+        else:
+            iv = Interval(float(v))
+        if math.isnan(iv.lo) or math.isnan(iv.hi):
+            raise ValueError(f"box entry {k!r} is nan")
+        out[k] = iv
+    return out
+
+
+def default_scales(box: Mapping[str, Interval]) -> dict:
+    """'log' for a positive coordinate spanning a factor >= 100, else 'lin'."""
+    return {k: ("log" if v.lo > 0 and not math.isinf(v.hi) and v.hi >= 100 * v.lo else "lin") for k, v in box.items()}
+
+
+def _split_point(iv: Interval, scale: str) -> float:
+    if scale == "log" and iv.lo > 0:
+        m = math.sqrt(iv.lo) * math.sqrt(iv.hi)
+    else:
+        m = iv.mid
+    if not (iv.lo < m < iv.hi):
+        m = iv.mid
+    return m
+
+
+def _measure(iv: Interval, scale: str) -> float:
+    if iv.is_point():
+        return 0.0
+    if scale == "log" and iv.lo > 0:
+        return math.log(iv.hi / iv.lo)
+    return iv.hi - iv.lo
+
+
+def _midpoint(box: dict, scales: dict) -> dict:
+    return {k: (v.lo if v.is_point() else _split_point(v, scales[k])) for k, v in box.items()}
+
+
+def _box_json(box: dict) -> dict:
+    return {k: [v.lo, v.hi] for k, v in box.items()}
+
+
+def prove(
+    margin: Callable[[dict], Interval],
+    box: Mapping,
+    *,
+    point_margin: Callable[[dict], object] | None = None,
+    claim: str = "",
+    statement: str = "",
+    tol: float = 0.0,
+    strict: bool = False,
+    constraint: Callable[[dict], Interval] | None = None,
+    scales: Mapping[str, str] | None = None,
+    max_boxes: int = 200_000,
+    max_depth: int = 80,
+    max_seconds: float = 120.0,
+    max_listed: int = 50,
+    point_digits: int = 50,
+    split: str = "influence",
+) -> ProofResult:
+    """Prove margin >= -tol (or > -tol if strict) on the box, find a counterexample, or give up at a limit.
+
+    ``margin(box) -> Interval`` must enclose the margin over every point of the box (and may raise
+    ``DomainError`` for a box entirely outside its domain: that box then stays undecided with the reason).
+    ``point_margin(point) -> mpmath number`` is the same margin at a point, used only to re-check a
+    counterexample at ``point_digits`` digits (required for a counterexample to be reported).
+    ``split``: "influence" (default) bisects the coordinate whose halves give the best worst lower end
+    (the two halves of each coordinate are evaluated; the chosen pair is kept, so nothing is evaluated
+    twice); "widest" bisects the coordinate widest relative to the initial box (cheaper per box).
+    """
+    if split not in ("influence", "widest"):
+        raise ValueError("split must be 'influence' or 'widest'")
+    import mpmath
+
+    t0 = time.perf_counter()
+    root = as_box(box)
+    names = list(root)
+    sc = dict(default_scales(root))
+    if scales:
+        sc.update(scales)
+    init_measure = {k: (_measure(root[k], sc[k]) or 1.0) for k in names}
+
+    proven = 0
+    outside = 0
+    evals = 0
+    deepest = 0
+    undecided: list[dict] = []
+    reasons: list[str] = []
+    counter = 0  # heap tie-breaker
+    heap: list = []
+
+    def ok(iv: Interval) -> bool:
+        return iv.lo > -tol if strict else iv.lo >= -tol
+
+    def violated(iv: Interval) -> bool:
+        return iv.hi <= -tol if strict else iv.hi < -tol
+
+    def confirm(point: dict):
+        """50-digit check of a candidate point: (confirmed, value string, float value)."""
+        if point_margin is None:
+            return False, "", float("nan")
+        with mpmath.workdps(point_digits):
+            try:
+                v = point_margin({k: mpmath.mpf(x) for k, x in point.items()})
+            except (ValueError, ZeroDivisionError, DomainError):
+                return False, "", float("nan")
+            thr = -mpmath.mpf(tol)
+            conf = (v <= thr) if strict else (v < thr)
+            # beyond the 50-digit noise: the margin must be below -tol by more than 10^-(digits - 10) (relative)
+            noise = mpmath.mpf(10) ** (-(point_digits - 10)) * max(1, abs(v))
+            conf = bool(conf and (thr - v) > noise)
+            return conf, mpmath.nstr(v, point_digits), float(v)
+
+    def in_domain_point(point: dict) -> bool:
+        if constraint is None:
+            return True
+        c = constraint({k: Interval(v) for k, v in point.items()})
+        return c.lo >= 0
+
+    def result(verdict, cex=None, reason=""):
+        ud = undecided[:max_listed]
+        return ProofResult(
+            claim=claim, verdict=verdict, box=_box_json(root),
+            boxes=proven + len(undecided) + outside, undecided=[_box_json(b) for b in ud],
+            n_undecided=len(undecided), counterexample=cex, seconds=time.perf_counter() - t0,
+            evaluations=evals, max_depth=deepest, outside=outside, statement=statement,
+            backend=backend_name(), tol=tol, reason=reason,
+        )
+
+    def push(b: dict, depth: int, known=None):
+        nonlocal counter
+        counter += 1
+        heapq.heappush(heap, (depth, counter, b, known))
+
+    def evaluate(b):
+        nonlocal evals
+        evals += 1
+        try:
+            return margin(b), ""
+        except DomainError as exc:
+            return None, f"outside the domain of the margin: {exc}"
+
+    push(root, 0)
+    limit_reason = ""
+    while heap:
+        depth, _, b, known = heapq.heappop(heap)
+        deepest = max(deepest, depth)
+        if constraint is not None:
+            c = constraint(b)
+            if c.hi < 0:
+                outside += 1
+                continue
+        m, why = known if known is not None else evaluate(b)
+        if m is not None and ok(m):
+            proven += 1
+            continue
+        # counterexample search: the whole box violated, or its midpoint
+        mid = _midpoint(b, sc)
+        cand = None
+        if m is not None and violated(m):
+            cand = mid
+        else:
+            try:
+                mm = margin({k: Interval(v) for k, v in mid.items()})
+                evals += 1
+                if violated(mm):
+                    cand = mid
+            except DomainError:
+                pass
+        if cand is not None and in_domain_point(cand):
+            conf, sval, fval = confirm(cand)
+            if conf:
+                return result(COUNTEREXAMPLE, {"point": cand, "value": sval, "value_float": fval})
+            if m is not None and violated(m):
+                undecided.append(b)
+                reasons.append("an enclosure below the bound was not confirmed at 50 digits"
+                               if point_margin is not None else "violated on a box; no point check given")
+                continue
+        # split
+        elapsed = time.perf_counter() - t0
+        if depth >= max_depth or evals >= max_boxes or elapsed >= max_seconds:
+            undecided.append(b)
+            if m is None:
+                reasons.append(why)
+            limit_reason = (f"max_depth {max_depth}" if depth >= max_depth else
+                            f"max_boxes {max_boxes}" if evals >= max_boxes else f"max_seconds {max_seconds:g}")
+            continue
+        splittable = [n for n in names if _measure(b[n], sc[n]) > 0]
+        if not splittable:
+            undecided.append(b)
+            reasons.append("cannot split further (a point box is undecided)")
+            continue
+
+        def halves(n):
+            iv = b[n]
+            s = _split_point(iv, sc[n])
+            left, right = dict(b), dict(b)
+            left[n] = Interval(iv.lo, s)
+            right[n] = Interval(s, iv.hi)
+            return left, right
+
+        if split == "widest" or len(splittable) == 1:
+            k = max(splittable, key=lambda n: _measure(b[n], sc[n]) / init_measure[n])
+            left, right = halves(k)
+            push(left, depth + 1)
+            push(right, depth + 1)
+            continue
+        best = None
+        for n in splittable:
+            left, right = halves(n)
+            ml, ml_why = evaluate(left)
+            mr, mr_why = evaluate(right)
+            score = min(ml.lo if ml is not None else -INF, mr.lo if mr is not None else -INF)
+            key = (score, _measure(b[n], sc[n]) / init_measure[n])
+            if best is None or key > best[0]:
+                best = (key, left, (ml, ml_why), right, (mr, mr_why))
+        _, left, kl_, right, kr_ = best
+        push(left, depth + 1, kl_)
+        push(right, depth + 1, kr_)
+    if undecided:
+        reason = limit_reason or (reasons[0] if reasons else "undecided")
+        if reasons and limit_reason and reasons[0] not in limit_reason:
+            reason = f"{limit_reason}; {reasons[0]}"
+        return result(UNDECIDED, reason=reason)
+    return result(PROVEN)

@@ -1,0 +1,398 @@
+"""Evaluate a sympy expression over intervals (its natural interval extension), and at a point in mpmath.
+
+``interval_eval(expr, env)`` walks the expression tree: numbers become tight enclosures (a Float or
+Rational that is not a double gets its neighbours), Add/Mul/Pow/log/exp/sqrt/Abs/floor/ceiling/Max/Min
+use ``interval``'s outward-rounded operations, Piecewise takes the hull of the pieces whose condition may
+hold on the box (stopping at the first certainly true one), and an applied function (``kl``, ``d_eps``,
+``tv`` …) is looked up in ``functions`` (default: the range enclosures of ``enclosures``). Every bound of
+the registry has a sympy ``expression()``; this gives each an enclosure without writing its formula again.
+
+``rewrite_identities(expr)`` replaces the sub-sums ``kl(a,b) - d_eps(a,b,e)`` and ``c e tv(a,b) - d_eps(a,b,e)``
+(c >= 1; also with ``Abs(a - b)`` for tv) by the identity margins of ``enclosures`` (their difference is 0
+on whole regions, which no subtraction of enclosures can certify).
+
+``point_function(expr, names)`` returns an mpmath function of a point (used to re-check counterexamples at
+50 digits), with ``kl``/``d_eps``/``tv`` evaluated by boundcalc.info's mpmath views.
+"""
+
+from __future__ import annotations
+
+import math
+
+from . import enclosures as en
+from . import interval as iv
+from .interval import Interval
+
+
+# ----------------------------------------------------------------------------------------------------
+# the quantity functions a claim may use (names as `boundcalc check` parses them)
+# ----------------------------------------------------------------------------------------------------
+def _kl(X, Y):
+    return en.kl_range(X, Y)
+
+
+def _d_eps(X, Y, E):
+    return en.d_eps_range(X, Y, E)
+
+
+def _tv(X, Y):
+    return en.tv_range(X, Y)
+
+
+def _margin_kl_d(X, Y, E):
+    return en.margin_kl_minus_d_eps(X, Y, E)
+
+
+def _margin_tv_d(X, Y, E, C=None):
+    c = 1.0 if C is None else C.lo
+    return en.margin_eps_tv_minus_d_eps(X, Y, E, c)
+
+
+def _r_phases_at(T: float, d: int, K: int, r: Interval) -> Interval:
+    """Enclosure of R_phases (seed 000 Thm 8, docs/formulas/rdp-bandits.md §3.2; boundcalc.bounds.linear
+    ``_phase_min_reference``) at a point T, integer d and K and an interval of r = α/ε, in outward-rounded
+    interval arithmetic. The phase count l(T) = min{L : Σ_{l≤L} 8 d L_l 4^l ≥ T} is decided by interval
+    comparisons; where a comparison is undecided the two candidate counts are both evaluated and hulled (R with
+    one more phase is never smaller: the full sum gains a non-negative term and the new candidates m ≥ l(T)
+    are dominated by it)."""
+    Ti = Interval(T)
+    delta_inv = Ti  # δ = 1/T, so log(4 K l (l + 1)/δ) = log(4 K l (l + 1) T)
+
+    def Ll(l):
+        return iv.log(Interval(4.0 * K * l * (l + 1)) * delta_inv)
+
+    total, L = Interval(0.0), 0
+    counts = []
+    while True:
+        L += 1
+        total = total + Interval(8.0 * d) * Ll(L) * Interval(4.0) ** L
+        if total.hi >= T and not counts:
+            counts.append(L)  # possibly the phase count
+        if total.lo >= T:
+            if counts[-1] != L:
+                counts.append(L)  # surely the phase count from here
+            break
+
+    def value(nphases: int) -> Interval:
+        cost = []
+        for l in range(1, nphases + 1):
+            Lv = Ll(l)
+            inner = (Interval(d * (d + 1) / 2) + Interval(8.0 * d) * Interval(4.0) ** l * Lv
+                     + Interval(2.0 * d) * Interval(2.0) ** l * iv.sqrt(Interval(2.0) * r * Interval(d * (d + 1.0)) * Lv))
+            cost.append(Interval(2.0) ** (3 - l) * iv.imin(Ti, inner))
+        full = cost[0]
+        for c in cost[1:]:
+            full = full + c
+        cands = [full, Interval(2.0) * Ti]
+        partial = Interval(0.0)
+        for m in range(1, nphases + 2):
+            if m <= nphases:
+                partial = partial + cost[m - 1]
+            cands.append(Ti * Interval(2.0) ** (2 - m) + partial)
+        return iv.imin(*cands)
+
+    return Interval.hull(*(value(n) for n in counts))
+
+
+def _r_phases(T: Interval, D: Interval, K: Interval, R: Interval) -> Interval:
+    """R_phases over a box: non-decreasing in T (every candidate grows with T, and a new phase only adds a
+    dominated candidate and a non-negative term to the full sum) and in r (each phase cost grows with r), so the
+    range is [R(T.lo, r.lo), R(T.hi, r.hi)]; d and K must be integers fixed on the box."""
+    if not (D.is_point() and K.is_point()) or D.lo != int(D.lo) or K.lo != int(K.lo):
+        raise iv.DomainError("R_phases needs integer d and K fixed on the box")
+    d, k = int(D.lo), int(K.lo)
+    lo = _r_phases_at(T.lo, d, k, Interval(R.lo))
+    hi = _r_phases_at(T.hi, d, k, Interval(R.hi))
+    return Interval(lo.lo, hi.hi)
+
+
+QUANTITY_FUNCTIONS = {
+    "R_phases": _r_phases,
+    "kl": _kl,
+    "kl_bernoulli": _kl,
+    "d_eps": _d_eps,
+    "d_epsilon": _d_eps,
+    "tv": _tv,
+    "tv_bernoulli": _tv,
+    "_margin_kl_d_eps": _margin_kl_d,
+    "_margin_eps_tv_d_eps": _margin_tv_d,
+}
+
+
+def _mp_functions():
+    import mpmath
+
+    from ..info import d_epsilon_mp, kl_bernoulli_mp, tv_bernoulli_mp
+
+    def mkl(a, b):
+        return kl_bernoulli_mp(a, b)
+
+    def md(a, b, e):
+        return d_epsilon_mp(a, b, e)
+
+    def mtv(a, b):
+        return tv_bernoulli_mp(a, b)
+
+    def mm1(a, b, e):
+        return kl_bernoulli_mp(a, b) - d_epsilon_mp(a, b, e)
+
+    def mm2(a, b, e, c=1):
+        return c * e * mpmath.fabs(a - b) - d_epsilon_mp(a, b, e)
+
+    return {"kl": mkl, "kl_bernoulli": mkl, "d_eps": md, "d_epsilon": md, "tv": mtv, "tv_bernoulli": mtv,
+            "_margin_kl_d_eps": mm1, "_margin_eps_tv_d_eps": mm2}
+
+
+# ----------------------------------------------------------------------------------------------------
+# numbers
+# ----------------------------------------------------------------------------------------------------
+def _number(x) -> Interval:
+    import sympy
+
+    if x is sympy.pi:
+        return iv.const("pi")
+    if x is sympy.E:
+        return iv.const("e")
+    if x.is_Integer:
+        n = int(x)
+        f = float(n)
+        if int(f) == n:
+            return Interval(f)
+        return Interval(math.nextafter(f, -math.inf), math.nextafter(f, math.inf))
+    if x.is_Rational:
+        return _number(sympy.Integer(x.p)) / _number(sympy.Integer(x.q))
+    if x.is_Float:
+        f = float(x)
+        if sympy.Float(f, x._prec) == x:
+            return Interval(f)
+        return Interval(math.nextafter(f, -math.inf), math.nextafter(f, math.inf))
+    if x is sympy.oo:
+        return Interval(math.inf)
+    if x is sympy.S.NegativeInfinity:
+        return Interval(-math.inf)
+    if x.is_number:
+        # any other constant (exp(-9/4), log(4), …): evaluate its tree
+        return None
+    raise TypeError(f"not a number: {x!r}")
+
+
+# ----------------------------------------------------------------------------------------------------
+# tri-state relations
+# ----------------------------------------------------------------------------------------------------
+def _truth(cond, env, functions):
+    """True / False / None (undecided on the box) for a sympy condition."""
+    import sympy
+
+    if cond is sympy.true or cond is True:
+        return True
+    if cond is sympy.false or cond is False:
+        return False
+    if isinstance(cond, sympy.And):
+        vals = [_truth(c, env, functions) for c in cond.args]
+        if all(v is True for v in vals):
+            return True
+        if any(v is False for v in vals):
+            return False
+        return None
+    if isinstance(cond, sympy.Or):
+        vals = [_truth(c, env, functions) for c in cond.args]
+        if any(v is True for v in vals):
+            return True
+        if all(v is False for v in vals):
+            return False
+        return None
+    if isinstance(cond, sympy.Not):
+        v = _truth(cond.args[0], env, functions)
+        return None if v is None else not v
+    if isinstance(cond, sympy.core.relational.Relational):
+        d = interval_eval(cond.lhs - cond.rhs, env, functions)
+        op = cond.rel_op
+        if op in (">=", ">"):
+            if (d.lo >= 0 if op == ">=" else d.lo > 0):
+                return True
+            if (d.hi < 0 if op == ">=" else d.hi <= 0):
+                return False
+            return None
+        if op in ("<=", "<"):
+            if (d.hi <= 0 if op == "<=" else d.hi < 0):
+                return True
+            if (d.lo > 0 if op == "<=" else d.lo >= 0):
+                return False
+            return None
+        if op == "==":
+            if d.is_point() and d.lo == 0:
+                return True
+            if d.lo > 0 or d.hi < 0:
+                return False
+            return None
+        if op == "!=":
+            if d.lo > 0 or d.hi < 0:
+                return True
+            if d.is_point() and d.lo == 0:
+                return False
+            return None
+    raise TypeError(f"unsupported condition {cond!r}")
+
+
+# ----------------------------------------------------------------------------------------------------
+# the evaluator
+# ----------------------------------------------------------------------------------------------------
+def interval_eval(expr, env: dict, functions: dict | None = None) -> Interval:
+    """Enclosure of the sympy expression ``expr`` when each symbol s ranges over env[s.name]."""
+    import sympy
+
+    fns = QUANTITY_FUNCTIONS if functions is None else functions
+    e = expr
+
+    if e.is_Symbol:
+        try:
+            return env[e.name]
+        except KeyError:
+            raise KeyError(f"no interval for the symbol {e.name!r}") from None
+    if e.is_Number or e is sympy.pi or e is sympy.E or e is sympy.oo:
+        r = _number(e)
+        if r is not None:
+            return r
+    if e.is_Add:
+        out = interval_eval(e.args[0], env, fns)
+        for a in e.args[1:]:
+            out = out + interval_eval(a, env, fns)
+        return out
+    if e.is_Mul:
+        out = interval_eval(e.args[0], env, fns)
+        for a in e.args[1:]:
+            out = out * interval_eval(a, env, fns)
+        return out
+    if e.is_Pow:
+        base, ex = e.args
+        b = interval_eval(base, env, fns)
+        if ex.is_Integer:
+            return b ** int(ex)
+        if ex == sympy.Rational(1, 2):
+            return iv.sqrt(b)
+        if ex == sympy.Rational(-1, 2):
+            return iv.sqrt(b).reciprocal()
+        if ex.is_Rational and ex.q == 2:  # b^(p/2) = sqrt(b)^p
+            return iv.sqrt(b) ** int(ex.p)
+        if base is sympy.E:
+            return iv.exp(interval_eval(ex, env, fns))
+        return iv.pow_real(b, interval_eval(ex, env, fns))
+    if isinstance(e, sympy.exp):
+        return iv.exp(interval_eval(e.args[0], env, fns))
+    if isinstance(e, sympy.log):
+        if len(e.args) == 2:
+            return iv.log(interval_eval(e.args[0], env, fns)) / iv.log(interval_eval(e.args[1], env, fns))
+        return iv.log(interval_eval(e.args[0], env, fns))
+    if isinstance(e, sympy.Abs):
+        return iv.abs_(interval_eval(e.args[0], env, fns))
+    if isinstance(e, sympy.floor):
+        return iv.floor(interval_eval(e.args[0], env, fns))
+    if isinstance(e, sympy.ceiling):
+        return iv.ceil(interval_eval(e.args[0], env, fns))
+    if isinstance(e, sympy.Max):
+        return iv.imax(*(interval_eval(a, env, fns) for a in e.args))
+    if isinstance(e, sympy.Min):
+        return iv.imin(*(interval_eval(a, env, fns) for a in e.args))
+    if isinstance(e, sympy.Piecewise):
+        parts = []
+        for piece, cond in e.args:
+            t = _truth(cond, env, fns)
+            if t is False:
+                continue
+            parts.append(interval_eval(piece, env, fns))
+            if t is True:
+                break
+        if not parts:
+            raise iv.DomainError(f"no piece of {e} applies on the box")
+        return Interval.hull(*parts)
+    if isinstance(e, sympy.Function) or isinstance(e, sympy.core.function.AppliedUndef):
+        name = type(e).__name__
+        if name in fns:
+            return fns[name](*(interval_eval(a, env, fns) for a in e.args))
+    raise TypeError(f"no interval rule for {type(e).__name__}: {e}")
+
+
+# ----------------------------------------------------------------------------------------------------
+# identity rewrites for tight margins
+# ----------------------------------------------------------------------------------------------------
+def _is_fn(t, names):
+    import sympy
+
+    return isinstance(t, sympy.core.function.AppliedUndef) or isinstance(t, sympy.Function) and type(t).__name__ in names
+
+
+def rewrite_identities(expr):
+    """Replace kl(a,b) - d_eps(a,b,e) and c*e*tv(a,b) - d_eps(a,b,e) (c >= 1, tv or Abs(a - b)) inside sums
+    by single identity margins (see the module docstring of ``enclosures``)."""
+    import sympy
+
+    margin1 = sympy.Function("_margin_kl_d_eps")
+    margin2 = sympy.Function("_margin_eps_tv_d_eps")
+
+    def name(t):
+        return type(t).__name__
+
+    def rw(e):
+        if not e.args:
+            return e
+        e = e.func(*[rw(a) for a in e.args]) if not e.is_Atom else e
+        if not e.is_Add:
+            return e
+        terms = list(e.args)
+        changed = True
+        while changed:
+            changed = False
+            negs = [t for t in terms if t.could_extract_minus_sign() and name(-t) in ("d_eps", "d_epsilon")]
+            for nt in negs:
+                d = -nt
+                a, b, eps = d.args
+                for t in terms:
+                    if t is nt:
+                        continue
+                    if name(t) in ("kl", "kl_bernoulli") and tuple(t.args) == (a, b):
+                        terms.remove(t)
+                        terms.remove(nt)
+                        terms.append(margin1(a, b, eps))
+                        changed = True
+                        break
+                    # c * eps * tv(a, b)  or  c * eps * Abs(a - b)
+                    if t.is_Mul:
+                        coeff, rest = t.as_coeff_Mul()
+                        facs = list(sympy.Mul.make_args(rest))
+                        if eps in facs and coeff >= 1:
+                            others = list(facs)
+                            others.remove(eps)
+                            if len(others) == 1:
+                                o = others[0]
+                                is_tv = name(o) in ("tv", "tv_bernoulli") and tuple(o.args) == (a, b)
+                                is_abs = isinstance(o, sympy.Abs) and sympy.expand(o.args[0] - (a - b)) == 0
+                                is_abs = is_abs or (isinstance(o, sympy.Abs) and sympy.expand(o.args[0] + (a - b)) == 0)
+                                if is_tv or is_abs:
+                                    terms.remove(t)
+                                    terms.remove(nt)
+                                    terms.append(margin2(a, b, eps, coeff))
+                                    changed = True
+                                    break
+                if changed:
+                    break
+        return sympy.Add(*terms)
+
+    return rw(sympy.sympify(expr))
+
+
+# ----------------------------------------------------------------------------------------------------
+# point evaluation in mpmath (for the 50-digit re-check of a counterexample)
+# ----------------------------------------------------------------------------------------------------
+def point_function(expr, names=None):
+    """mpmath function point(dict name -> mpf) -> mpf evaluating ``expr`` at the current mpmath precision."""
+    import sympy
+
+    syms = sorted(expr.free_symbols, key=lambda s: s.name) if names is None else [sympy.Symbol(n) for n in names]
+    by_name = {s.name: s for s in expr.free_symbols}
+    syms = [by_name.get(s.name, s) for s in syms]
+    f = sympy.lambdify(syms, expr, modules=[_mp_functions(), "mpmath"])
+
+    def point(p):
+        return f(*(p[s.name] for s in syms))
+
+    return point

@@ -1,0 +1,195 @@
+"""Parameter domains ("boxes") of claims and of ``boundcalc check``: parsing, validation and grids.
+
+A box assigns each parameter a closed range ``lo:hi`` (or one value). ``--box mu=0.01:0.99,epsilon=1e-3:10``
+is parsed by :func:`parse_box`; unknown names, reversed or empty ranges, values outside a parameter's allowed
+range, NaN and inf are one-line :class:`~boundcalc.errors.InputError` s. :meth:`Domain.grid` lays a grid on
+the box: log spacing on an axis whose positive range spans two decades or more, integers on integer axes.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
+
+import numpy as np
+
+from ..errors import InputError
+
+LOG_RATIO = 100.0  # an axis with lo > 0 and hi/lo >= LOG_RATIO gets log spacing
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a claim: its default range (``lo == hi``: a fixed value) and its allowed range.
+
+    ``allowed`` is (low, high, low_open, high_open); ``integer`` axes get integer grid values.
+    """
+
+    name: str
+    lo: float
+    hi: float | None = None
+    allowed: tuple[float, float, bool, bool] = (-math.inf, math.inf, True, True)
+    integer: bool = False
+    doc: str = ""
+
+    @property
+    def default(self) -> tuple[float, float]:
+        return (float(self.lo), float(self.lo if self.hi is None else self.hi))
+
+    def allowed_text(self) -> str:
+        a, b, ao, bo = self.allowed
+        kind = "an integer" if self.integer else "a number"
+        if a == -math.inf and b == math.inf:
+            return f"{kind}"
+        if b == math.inf:
+            return f"{kind} {'>' if ao else '>='} {a:g}"
+        if a == -math.inf:
+            return f"{kind} {'<' if bo else '<='} {b:g}"
+        return f"{kind} in {'(' if ao else '['}{a:g}, {b:g}{')' if bo else ']'}"
+
+    def admits(self, x: float) -> bool:
+        a, b, ao, bo = self.allowed
+        if not math.isfinite(x):
+            return False
+        if self.integer and x != int(x):
+            return False
+        return (x > a if ao else x >= a) and (x < b if bo else x <= b)
+
+
+def unit(name: str, lo: float, hi: float | None = None, open_ends: bool = False, doc: str = "") -> Param:
+    """A parameter in [0, 1] (a mean, a probability), or (0, 1) with ``open_ends``."""
+    return Param(name, lo, hi, (0.0, 1.0, open_ends, open_ends), doc=doc)
+
+
+def positive(name: str, lo: float, hi: float | None = None, doc: str = "") -> Param:
+    return Param(name, lo, hi, (0.0, math.inf, True, True), doc=doc)
+
+
+def integer(name: str, lo: float, hi: float | None = None, minimum: float = 1, doc: str = "") -> Param:
+    return Param(name, lo, hi, (minimum, math.inf, False, True), integer=True, doc=doc)
+
+
+def above(name: str, lo: float, hi: float | None, bound: float, doc: str = "") -> Param:
+    return Param(name, lo, hi, (bound, math.inf, True, True), doc=doc)
+
+
+@dataclass
+class Domain:
+    """The ranges a claim is evaluated on: the claim's defaults with the user's box applied."""
+
+    params: tuple[Param, ...]
+    ranges: dict[str, tuple[float, float]] = field(default_factory=dict)
+    user: dict[str, tuple[float, float]] = field(default_factory=dict)  # what --box changed
+
+    @classmethod
+    def of(cls, params: Iterable[Param], box: Mapping[str, tuple[float, float]] | None = None) -> "Domain":
+        ps = tuple(params)
+        ranges = {p.name: p.default for p in ps}
+        user = dict(box or {})
+        ranges.update(user)
+        return cls(ps, ranges, user)
+
+    # -- access ------------------------------------------------------------------------------------------
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def range(self, name: str) -> tuple[float, float]:
+        return self.ranges[name]
+
+    def value(self, name: str) -> float:
+        """The parameter's value when its range is a single point (else its lower end, for scalar uses)."""
+        return self.ranges[name][0]
+
+    def is_point(self, name: str) -> bool:
+        lo, hi = self.ranges[name]
+        return lo == hi
+
+    def changed(self) -> bool:
+        return bool(self.user)
+
+    def describe(self) -> str:
+        parts = []
+        for p in self.params:
+            lo, hi = self.ranges[p.name]
+            parts.append(f"{p.name}={lo:g}" if lo == hi else f"{p.name}={lo:g}:{hi:g}")
+        return ",".join(parts)
+
+    # -- grids -------------------------------------------------------------------------------------------
+    def axis(self, name: str, n: int) -> np.ndarray:
+        """``n`` values on the parameter's range: log spacing when lo > 0 and hi/lo >= 100."""
+        p = self.param(name)
+        lo, hi = self.ranges[name]
+        if lo == hi:
+            return np.array([lo])
+        n = max(2, int(n))
+        if lo > 0 and hi / lo >= LOG_RATIO:
+            vals = np.geomspace(lo, hi, n)
+        else:
+            vals = np.linspace(lo, hi, n)
+        vals[0], vals[-1] = lo, hi
+        if p.integer:
+            vals = np.unique(np.round(vals))
+        return vals
+
+    def grid(self, names: Iterable[str] | None = None, points: int = 4096) -> dict[str, np.ndarray]:
+        """A full grid over ``names`` (default: every parameter) with about ``points`` points in total,
+        flattened to 1-D arrays of equal length."""
+        names = list(names) if names is not None else [p.name for p in self.params]
+        free = [n for n in names if not self.is_point(n)]
+        per_axis = max(2, int(math.floor(points ** (1.0 / len(free))))) if free else 1
+        axes = [self.axis(n, per_axis) if n in free else np.array([self.value(n)]) for n in names]
+        mesh = np.meshgrid(*axes, indexing="ij")
+        return {n: m.ravel() for n, m in zip(names, mesh)}
+
+
+def _number(text: str, where: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        raise InputError("--box", "name=lo:hi or name=value with finite numbers", where) from None
+    if not math.isfinite(x):
+        raise InputError("--box", "finite numbers (no nan or inf)", where)
+    return x
+
+
+def parse_box(text: str | None, params: Iterable[Param], owner: str = "the claim") -> dict[str, tuple[float, float]]:
+    """Parse ``name=lo:hi,name=value,...`` against ``params``; every error is a one-line InputError."""
+    if text is None:
+        return {}
+    ps = {p.name: p for p in params}
+    out: dict[str, tuple[float, float]] = {}
+    items = [s.strip() for s in str(text).split(",")]
+    if not any(items):
+        raise InputError("--box", "name=lo:hi[,name=lo:hi...]", text)
+    for item in items:
+        if not item:
+            raise InputError("--box", "name=lo:hi items separated by single commas", text)
+        name, eq, rng = item.partition("=")
+        name = name.strip()
+        if not eq or not name:
+            raise InputError("--box", "name=lo:hi or name=value", item)
+        if name not in ps:
+            known = ", ".join(ps) if ps else "none"
+            raise InputError("--box", f"a parameter of {owner} ({known})", name)
+        if name in out:
+            raise InputError("--box", "each parameter once", name)
+        rng = rng.strip()
+        if not rng:
+            raise InputError("--box", "a non-empty range lo:hi or a value", item)
+        if ":" in rng:
+            a, _, b = rng.partition(":")
+            lo, hi = _number(a.strip(), item), _number(b.strip(), item)
+            if not lo < hi:
+                raise InputError(f"--box {name}", "a range lo:hi with lo < hi (not reversed, not empty)", rng)
+        else:
+            lo = hi = _number(rng, item)
+        p = ps[name]
+        for x in (lo, hi):
+            if not p.admits(x):
+                raise InputError(f"--box {name}", p.allowed_text(), x)
+        out[name] = (lo, hi)
+    return out

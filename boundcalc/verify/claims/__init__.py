@@ -1,0 +1,36 @@
+"""Claims of the five papers as data: every ERRATA item and every sheet check is a :class:`Claim`.
+
+``CLAIMS`` maps a claim id to its record; :func:`run` evaluates claims on their default domains,
+:func:`evaluate` one claim on a user's box. Evaluators live beside the claims, one module per area
+(info: seed 001 quantities; finite; privacy; linear; contextual; glm). See registry.py for the verdict
+vocabulary ("holds" is reserved for a proof).
+"""
+
+from .registry import (  # noqa: F401
+    CLAIM_PAPERS,
+    CLAIMS,
+    ERRATA_WORDS,
+    METHODS,
+    PAPERS,
+    PASS_WORDS,
+    VERDICT_WORDS,
+    Claim,
+    Result,
+    Verdict,
+    add_evaluator,
+    evaluate,
+    get,
+    run,
+    select,
+)
+from . import info  # noqa: E402,F401  (registers the claims, in this order)
+from . import lower_bounds  # noqa: E402,F401
+from . import concentration  # noqa: E402,F401
+from . import finite  # noqa: E402,F401
+from . import privacy  # noqa: E402,F401
+from . import bounds  # noqa: E402,F401
+from . import contextual  # noqa: E402,F401
+from . import linear  # noqa: E402,F401
+from . import glm  # noqa: E402,F401
+from . import dgs  # noqa: E402,F401
+from . import dgs_privacy  # noqa: E402,F401

@@ -1,0 +1,234 @@
+"""The claims registry: every checkable statement of the five papers (and of ERRATA) as a record.
+
+A :class:`Claim` is data — id, paper, item, sources, statement, parameters with their default domain,
+evaluators (one per method), expected verdict — like a row of a parametrised test table. An *evaluator*
+is a small callable ``evaluator(domain) -> Result``; a claim may hold several, keyed by method:
+
+- ``"grid"``: the statement evaluated on a deterministic grid of its parameters (exact or float
+  arithmetic; a float counterexample is re-checked with mpmath at 50 digits before it is reported);
+- ``"monte-carlo"``: frequencies with Clopper–Pearson intervals, seeded numpy Generators;
+- ``"proof"``: a rigorous proof on the box (interval arithmetic); added by :func:`add_evaluator`;
+- ``"none"``: the claim cannot be checked numerically, and :class:`Result` says why.
+
+The verdict words are ERRATA's ("statement violated", "vacuous", "proof gap", "scaling not shown",
+"typo") plus "holds" — reserved for a *proof* — "no counterexample" (a grid or a sample found nothing)
+and "not checkable numerically". A :class:`Verdict` is a claim's result with the claim's metadata.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable
+
+from ...errors import InputError
+from ..box import Domain, Param, parse_box
+
+ERRATA_WORDS = ("statement violated", "vacuous", "proof gap", "scaling not shown", "typo")
+VERDICT_WORDS = ("holds", "no counterexample") + ERRATA_WORDS + ("not checkable numerically",)
+METHODS = ("proof", "grid", "monte-carlo", "none")
+PAPERS = ("000", "001", "002", "003", "004")
+PASS_WORDS = ("holds", "no counterexample")
+
+
+@dataclass
+class Result:
+    """What an evaluator found: a verdict word, a one-line ``measured``, the evidence, and the numbers
+    that make the verdict reproducible (``points`` evaluated or ``boxes`` proved, the counterexample)."""
+
+    verdict: str
+    measured: str
+    evidence: dict[str, Any] = field(default_factory=dict)
+    points: int | None = None
+    boxes: int | None = None
+    counterexample: dict[str, Any] | None = None
+    finding: str = ""  # "no counterexample on N points", "counterexample at ...", "proven on the box (k boxes)"
+    figure: Any = None  # optional: data for a figure (see report.py)
+
+    def __post_init__(self):
+        if self.verdict not in VERDICT_WORDS:
+            raise ValueError(f"verdict {self.verdict!r} is not one of {VERDICT_WORDS}")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One checkable statement. ``evaluators`` maps a method to ``f(domain) -> Result``; the first one is
+    the default. ``expected`` is the verdict the independent source (ERRATA or the sheet) leads to."""
+
+    id: str
+    paper: str
+    item: str
+    statement: str
+    sources: tuple[str, ...]
+    evaluators: dict[str, Callable[[Domain], Result]]
+    expected: str
+    params: tuple[Param, ...] = ()
+    errata: tuple[int, ...] = ()  # ERRATA item numbers this claim covers
+    smaller: tuple[str, ...] = ()  # ERRATA "smaller items" / "corrections to the sheets' wording" covered
+    sheet_checks: tuple[str, ...] = ()  # e.g. "zcdp-bandits.md §8.10"
+    note: str = ""
+    inequality: Any = None  # for pointwise claims: the Inequality (margins) a prover can consume
+
+    def __post_init__(self):
+        assert self.paper in PAPERS, (self.id, self.paper)
+        assert self.id.startswith(self.paper), self.id
+        assert self.expected in VERDICT_WORDS, (self.id, self.expected)
+        assert self.evaluators and all(m in METHODS for m in self.evaluators), (self.id, list(self.evaluators))
+        assert self.sources, self.id
+
+    @property
+    def method(self) -> str:
+        return next(iter(self.evaluators))
+
+    def domain(self, box: dict | None = None) -> Domain:
+        return Domain.of(self.params, box)
+
+    def metadata(self) -> dict[str, Any]:
+        return {"claim_id": self.id, "paper": self.paper, "item": self.item, "statement": self.statement,
+                "sources": list(self.sources), "expected": self.expected, "methods": list(self.evaluators),
+                "params": [{"name": p.name, "default": list(p.default), "allowed": p.allowed_text()}
+                           for p in self.params]}
+
+
+@dataclass
+class Verdict:
+    """A claim's outcome with its metadata (what was claimed, where, what was measured, the verdict)."""
+
+    claim_id: str
+    paper: str
+    item: str
+    statement: str
+    verdict: str
+    measured: str
+    method: str
+    sources: list[str] = field(default_factory=list)
+    expected: str = ""
+    evidence: dict[str, Any] = field(default_factory=dict)
+    points: int | None = None
+    boxes: int | None = None
+    counterexample: dict[str, Any] | None = None
+    finding: str = ""
+    domain: str = ""
+    held: bool | None = None  # did the statement as printed survive? (None: not checkable)
+    figure: Any = field(default=None, repr=False)
+
+    def __post_init__(self):
+        assert self.verdict in VERDICT_WORDS, self.verdict
+        assert self.paper in PAPERS, self.paper
+        if self.verdict == "holds" and self.method != "proof":
+            raise ValueError(f"{self.claim_id}: 'holds' is reserved for a proof (method {self.method})")
+
+    def as_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d.pop("figure", None)
+        if self.boxes is None:
+            d.pop("boxes")
+        if self.points is None and self.method == "proof":
+            d.pop("points")
+        return d
+
+
+CLAIMS: dict[str, Claim] = {}
+CLAIM_PAPERS: dict[str, str] = {}
+
+
+def register(claim: Claim) -> Claim:
+    if claim.id in CLAIMS:
+        raise ValueError(f"duplicate claim id {claim.id}")
+    CLAIMS[claim.id] = claim
+    CLAIM_PAPERS[claim.id] = claim.paper
+    return claim
+
+
+def add_evaluator(claim_id: str, method: str, evaluator: Callable[[Domain], Result], default: bool = False) -> None:
+    """Wire another evaluator (e.g. an interval-arithmetic proof) into a registered claim."""
+    if method not in METHODS:
+        raise ValueError(f"method {method!r} not in {METHODS}")
+    c = CLAIMS[claim_id]
+    evs = dict(c.evaluators)
+    evs.pop(method, None)
+    evs = ({method: evaluator} | evs) if default else (evs | {method: evaluator})
+    object.__setattr__(c, "evaluators", evs)
+
+
+def get(claim_id: str) -> Claim:
+    if claim_id not in CLAIMS:
+        raise InputError("--claim", "a registered claim id (see 'boundcalc verify --list')", claim_id)
+    return CLAIMS[claim_id]
+
+
+def _paper(paper: str) -> str:
+    p = str(paper).strip()
+    if p.isdigit() and len(p) < 3:
+        p = p.zfill(3)
+    if p not in PAPERS:
+        raise InputError("--paper", "one of " + ", ".join(PAPERS), paper)
+    return p
+
+
+def select(paper: str | None = None, claim: str | None = None) -> list[str]:
+    """Claim ids matching ``paper`` and/or ``claim``; InputError for an unknown paper or claim id."""
+    if paper is not None:
+        paper = _paper(paper)
+    if claim is not None:
+        get(claim)
+    return [c for c in CLAIMS if (paper is None or CLAIM_PAPERS[c] == paper) and (claim is None or c == claim)]
+
+
+def evaluate(claim_id: str, box: str | dict | None = None, method: str | None = None) -> Verdict:
+    """Evaluate one claim on its default domain, or on ``box`` (text ``name=lo:hi,...`` or a dict)."""
+    c = get(claim_id)
+    if method is None:
+        method = c.method
+    elif method not in c.evaluators:
+        raise InputError("--method", f"a method of claim {claim_id} ({', '.join(c.evaluators)})", method)
+    if isinstance(box, str) or box is None:
+        if box is not None and not c.params:
+            raise InputError("--box", f"used with a claim that has parameters ({claim_id} has none)", box)
+        box = parse_box(box, c.params, owner=f"claim {claim_id}")
+    dom = c.domain(box)
+    r = c.evaluators[method](dom)
+    finding = r.finding or _default_finding(r, method)
+    held = None if r.verdict == "not checkable numerically" else r.verdict in PASS_WORDS
+    return Verdict(claim_id=c.id, paper=c.paper, item=c.item, statement=c.statement, verdict=r.verdict,
+                   measured=r.measured, method=method, sources=list(c.sources), expected=c.expected,
+                   evidence=r.evidence, points=r.points, boxes=r.boxes, counterexample=r.counterexample,
+                   finding=finding, domain=dom.describe(), held=held, figure=r.figure)
+
+
+def _default_finding(r: Result, method: str) -> str:
+    if r.verdict == "not checkable numerically":
+        return "not checkable numerically"
+    if r.counterexample is not None:
+        return "counterexample at " + ", ".join(f"{k}={_short(v)}" for k, v in r.counterexample.items()
+                                                if not isinstance(v, dict))
+    if method == "proof" and r.verdict == "holds":
+        return f"proven on the box ({r.boxes} boxes)"
+    if r.points is not None and r.verdict == "no counterexample":
+        return f"no counterexample on {r.points} points"
+    first = r.measured.split("; ")[0]
+    return f"{r.verdict}: {first if len(first) <= 160 else first[:157] + '…'}"
+
+
+
+def _short(v) -> str:
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    return str(v)
+
+
+def run(ids: list[str] | None = None, method: str | None = None) -> list[Verdict]:
+    """Run the given claims (all by default) on their default domains, in registry order."""
+    return [evaluate(c, None, method if method in CLAIMS[c].evaluators else None)
+            for c in (ids if ids is not None else list(CLAIMS))]
+
+
+def claim(id: str, item: str, statement: str, sources, expected: str, evaluators=None, *, params=(),
+          errata=(), smaller=(), sheet_checks=(), note: str = "", inequality=None, method: str = "grid",
+          evaluator=None) -> Claim:
+    """Register a claim (``evaluator`` + ``method`` is the short form of ``evaluators={method: evaluator}``)."""
+    if evaluators is None:
+        evaluators = {method: evaluator if evaluator is not None else inequality}
+    return register(Claim(id=id, paper=id[:3], item=item, statement=statement, sources=tuple(sources),
+                          evaluators=dict(evaluators), expected=expected, params=tuple(params),
+                          errata=tuple(errata), smaller=tuple(smaller), sheet_checks=tuple(sheet_checks),
+                          note=note, inequality=inequality))

@@ -1,0 +1,318 @@
+"""A restricted expression language for ``boundcalc check``: inequalities over the registered quantities.
+
+The text is parsed with Python's ``ast`` module and then *walked against a whitelist* — it is never
+evaluated as Python (no ``eval``, no ``sympy.parse_expr``). Allowed: numbers, box parameters, the constants
+``pi``, ``+ − * / **``, unary minus, comparisons (``<, <=, >, >=, ==``, chains, ``and``) and calls
+of the functions in :data:`FUNCTIONS`; ``bound("ID", T=..., rho=..., d=...)`` evaluates a registered bound.
+Anything else (attributes, subscripts, lambdas, comprehensions, other names or calls) is a one-line
+:class:`~boundcalc.errors.InputError`. The walk builds three evaluators from the same tree: numpy
+(vectorised over the box grid), mpmath (the 50-digit re-check of a counterexample) and sympy (display).
+
+A comparison ``a OP b`` becomes a normalised margin (b − a)/max(1, |a|, |b|) (≥ 0 where it holds; strict
+comparisons are shifted so that equality counts as a violation), and the claim's :class:`Inequality`
+evaluator does the rest: grid, candidates, re-check at 50 digits.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from ..errors import InputError
+from .box import Param
+from .functions import ALLOWED, CONSTANTS, FUNCTIONS, _bound_mp, _bound_values  # noqa: F401
+
+MAX_LENGTH = 2000
+MAX_DEPTH = 40
+FLOAT_STRICT = 2e-12  # strict comparisons: equality (to float noise) counts as a violation
+MP_STRICT = 2e-40
+
+
+# ---------------------------------------------------------------------------------------------------
+@dataclass
+class Parsed:
+    """A checked expression: its variables, and evaluators built from the AST."""
+
+    text: str
+    variables: tuple[str, ...]
+    margin_np: Callable[..., np.ndarray]
+    margin_mp: Callable[..., Any] | None
+    sympy_text: str
+    float_only: tuple[str, ...] = ()  # functions without an arbitrary-precision form
+    bounds: tuple[str, ...] = field(default=())
+    integers: tuple[str, ...] = ()  # parameters used as counts (integer grid values)
+
+
+def _err(rule: str, node: ast.AST | None, text: str) -> InputError:
+    """One-line error: 'expression must be <rule> (got <the offending piece>)'."""
+    seg = ast.get_source_segment(text, node) if node is not None else None
+    return InputError("expression", rule, seg if seg else None)
+
+
+class _Builder:
+    """Walks the AST against the whitelist and builds numpy / mpmath / sympy evaluators (closures)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.names: list[str] = []
+        self.float_only: set[str] = set()
+        self.bounds: set[str] = set()
+        self.integers: set[str] = set()
+
+    # each build_* returns (np_fn(env), mp_fn(env), sympy_fn())
+    def expr(self, node, depth=0):
+        if depth > MAX_DEPTH:
+            raise _err(f"nested at most {MAX_DEPTH} levels deep", node, self.text)
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
+                raise _err("made of numbers (a string only as a bound id)", node, self.text)
+            v = float(node.value)
+            if not math.isfinite(v):
+                raise _err("made of finite numbers", node, self.text)
+            return (lambda env: v), (lambda env: _mpf(v)), (lambda: _sym_num(v))
+        if isinstance(node, ast.Name):
+            if node.id in CONSTANTS:
+                v = CONSTANTS[node.id]
+                return (lambda env: v), (lambda env: _mp_const(node.id)), (lambda: _sym_const(node.id))
+            if node.id in FUNCTIONS or node.id == "bound":
+                raise _err(f"calling '{node.id}' with arguments", node, self.text)
+            if node.id.startswith("_"):
+                raise _err("using only box parameters and pi as names", node, self.text)
+            if node.id not in self.names:
+                self.names.append(node.id)
+            name = node.id
+            return (lambda env: env[name]), (lambda env: env[name]), (lambda: _sym_var(name))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            n, m, s = self.expr(node.operand, depth + 1)
+            sign = -1.0 if isinstance(node.op, ast.USub) else 1.0
+            return (lambda env: sign * n(env)), (lambda env: sign * m(env)), (lambda: sign * s())
+        if isinstance(node, ast.BinOp):
+            ops = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+                   ast.Div: lambda a, b: a / b, ast.Pow: lambda a, b: a**b}
+            op = ops.get(type(node.op))
+            if op is None:
+                raise _err("using only the operators + - * / **", node, self.text)
+            ln, lm, ls = self.expr(node.left, depth + 1)
+            rn, rm, rs = self.expr(node.right, depth + 1)
+            return (lambda env: op(ln(env), rn(env))), (lambda env: op(lm(env), rm(env))), (lambda: op(ls(), rs()))
+        if isinstance(node, ast.Call):
+            return self.call(node, depth)
+        kind = {ast.Attribute: "attribute access", ast.Subscript: "subscripts", ast.Lambda: "lambda",
+                ast.ListComp: "comprehensions", ast.SetComp: "comprehensions", ast.DictComp: "comprehensions",
+                ast.GeneratorExp: "comprehensions", ast.Compare: "a comparison inside an expression"}.get(type(node))
+        raise _err(f"free of {kind or type(node).__name__}", node, self.text)
+
+    def call(self, node: ast.Call, depth):
+        if not isinstance(node.func, ast.Name):
+            raise _err("calling only " + ", ".join(sorted(FUNCTIONS)) + ", bound", node, self.text)
+        fname = node.func.id
+        if fname == "bound":
+            return self.bound_call(node, depth)
+        if fname not in FUNCTIONS:
+            raise _err("calling only " + ", ".join(sorted(FUNCTIONS)) + ", bound", node.func, self.text)
+        fn = FUNCTIONS[fname]
+        if node.keywords or len(node.args) != len(fn.args):
+            raise _err(f"calling {fname}({', '.join(fn.args)})", node, self.text)
+        parts = [self.expr(a, depth + 1) for a in node.args]
+        for an, a in zip(fn.args, node.args):
+            if an in fn.integer_args and isinstance(a, ast.Name):
+                self.integers.add(a.id)
+        if fn.mp is None:
+            self.float_only.add(fname)
+
+        def np_fn(env):
+            vals = [p[0](env) for p in parts]
+            try:
+                with np.errstate(all="ignore"):
+                    return fn.np(*vals)
+            except InputError as exc:
+                raise InputError(f"{fname}() argument {exc.parameter}", exc.allowed, exc.got) from None
+
+        def mp_fn(env):
+            vals = [p[1](env) for p in parts]
+            if fn.mp is None:
+                return _mpf(float(np.asarray(fn.np(*[float(v) for v in vals])).reshape(-1)[0]))
+            return fn.mp(*vals)
+
+        def sym_fn():
+            import sympy
+
+            return sympy.Function(fname)(*[p[2]() for p in parts])
+
+        return np_fn, mp_fn, sym_fn
+
+    def bound_call(self, node: ast.Call, depth):
+        from ..bounds import registry
+
+        if len(node.args) != 1 or not isinstance(node.args[0], ast.Constant) or not isinstance(node.args[0].value, str):
+            raise _err("calling bound with the id as a string, then keywords: bound(\"003-thm9\", T=T, rho=rho)", node, self.text)
+        b = registry.get(node.args[0].value)
+        self.bounds.add(b.id)
+        kws = {}
+        for k in node.keywords:
+            if k.arg is None:
+                raise _err("calling bound with keyword arguments only", node, self.text)
+            kws[k.arg] = self.expr(k.value, depth + 1)
+            if k.arg in ("d", "K") and isinstance(k.value, ast.Name):
+                self.integers.add(k.value.id)
+        if "T" not in kws:
+            raise _err("calling bound with a horizon T=...", node, self.text)
+        bid = b.id
+
+        def np_fn(env):
+            vals = {k: np.asarray(v[0](env), dtype=float) for k, v in kws.items()}
+            return _bound_values(bid, vals)
+
+        def mp_fn(env):
+            vals = {k: v[1](env) for k, v in kws.items()}
+            return _bound_mp(bid, vals)
+
+        seg = ast.get_source_segment(self.text, node) or f"bound({bid!r}, ...)"
+
+        def sym_fn():
+            import sympy
+
+            return sympy.Symbol(seg)
+
+        return np_fn, mp_fn, sym_fn
+
+
+def _mpf(v):
+    import mpmath
+
+    return mpmath.mpf(v)
+
+
+def _mp_const(name):
+    import mpmath
+
+    return mpmath.pi if name == "pi" else mpmath.e
+
+
+def _sym_num(v):
+    import sympy
+
+    return sympy.Float(v) if v != int(v) else sympy.Integer(int(v))
+
+
+def _sym_const(name):
+    import sympy
+
+    return sympy.pi if name == "pi" else sympy.E
+
+
+def _sym_var(name):
+    import sympy
+
+    return sympy.Symbol(name)
+
+
+# ---------------------------------------------------------------------------------------------------
+def parse(text: str) -> Parsed:
+    """Parse and check ``text`` (a comparison, a chain of them, or an ``and`` of comparisons)."""
+    if not isinstance(text, str) or not text.strip():
+        raise InputError("expression", "a non-empty inequality, e.g. \"d_eps(x, y, epsilon) <= kl(x, y)\"", text)
+    if len(text) > MAX_LENGTH:
+        raise InputError("expression", f"at most {MAX_LENGTH} characters", f"{len(text)} characters")
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError as exc:
+        raise InputError("expression", "valid syntax (a comparison of arithmetic expressions)",
+                         f"syntax error at column {exc.offset}") from None
+    text = text.strip()
+    body = tree.body
+    comps = body.values if isinstance(body, ast.BoolOp) and isinstance(body.op, ast.And) else [body]
+    b = _Builder(text)
+    pieces = []
+    for c in comps:
+        if not isinstance(c, ast.Compare):
+            raise _err("a comparison (<, <=, >, >=, ==), a chain of them or an 'and' of them", c, text)
+        terms = [c.left] + list(c.comparators)
+        built = [b.expr(t) for t in terms]
+        for i, op in enumerate(c.ops):
+            if not isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq)):
+                raise _err("comparing with <, <=, >, >= or == only", c, text)
+            pieces.append((type(op), built[i], built[i + 1]))
+
+    def margin_np(**env):
+        out = None
+        for op, (ln, _, _), (rn, _, _) in pieces:
+            a, bb = np.asarray(ln(env), dtype=float), np.asarray(rn(env), dtype=float)
+            m = _margin(op, a, bb, np.abs, np.maximum, FLOAT_STRICT, 1e-9)
+            out = m if out is None else np.minimum(out, m)
+        return out
+
+    def margin_mp(**env):
+        import mpmath
+
+        out = None
+        for op, (_, lm, _), (_, rm, _) in pieces:
+            a, bb = lm(env), rm(env)
+            if mpmath.isnan(a) or mpmath.isnan(bb):
+                raise ValueError("undefined at this point")
+            m = _margin(op, a, bb, abs, max, MP_STRICT, 1e-30)
+            out = m if out is None else min(out, m)
+        return out
+
+    def sym_text():
+        import sympy
+
+        rel = {ast.Lt: sympy.Lt, ast.LtE: sympy.Le, ast.Gt: sympy.Gt, ast.GtE: sympy.Ge, ast.Eq: sympy.Eq}
+        return " ∧ ".join(sympy.sstr(rel[op](l[2](), r[2](), evaluate=False)) for op, l, r in pieces)
+
+    try:
+        stext = sym_text()
+    except Exception:  # noqa: BLE001 - display only
+        stext = text
+    return Parsed(text=text, variables=tuple(b.names), margin_np=margin_np, margin_mp=margin_mp, sympy_text=stext,
+                  float_only=tuple(sorted(b.float_only)), bounds=tuple(sorted(b.bounds)),
+                  integers=tuple(sorted(b.integers)))
+
+
+def _margin(op, a, b, abs_, max_, strict_shift, eq_tol):
+    """Normalised margin (≥ 0 where ``a op b`` holds); strict comparisons are shifted so equality fails; ``==``
+    holds to the relative tolerance ``eq_tol`` (1e-9 in float, 1e-30 at 50 digits). An infinite side (kl at the
+    boundary) gives ±1 (or NaN for ∞ − ∞: undefined)."""
+    scale = max_(max_(abs_(a), abs_(b)), 1.0)
+    if op in (ast.LtE, ast.Lt, ast.Eq):
+        diff = b - a
+    else:
+        diff = a - b
+    if isinstance(scale, np.ndarray) or isinstance(diff, np.ndarray):
+        with np.errstate(invalid="ignore"):
+            m = np.where(np.isinf(scale), np.sign(diff), diff / np.where(np.isinf(scale), 1.0, scale))
+    else:
+        import mpmath
+
+        m = (mpmath.sign(diff) if mpmath.isinf(scale) else diff / scale)
+    if op is ast.Eq:
+        return eq_tol - abs_(m)
+    return m - strict_shift if op in (ast.Lt, ast.Gt) else m
+
+
+def check(text: str, box: str | None, points: int = 4096):
+    """``boundcalc check``: parse ``text``, lay a grid on ``box`` over its variables and evaluate.
+
+    Returns (Result of the Inequality evaluator, Parsed, Domain)."""
+    from .box import Domain, parse_box
+    from .claims.evaluators import Inequality
+
+    p = parse(text)
+    if not p.variables:
+        raise InputError("expression", "at least one box parameter (a name that is not a function or constant)", text)
+    params = [Param(v, 1.0, 1.0, (1.0, math.inf, False, True), integer=True) if v in p.integers else Param(v, 0.0, 0.0)
+              for v in p.variables]
+    if box is None:
+        raise InputError("--box", f"a range for every parameter of the expression ({', '.join(p.variables)})", None)
+    rng = parse_box(box, params, owner="the expression")
+    missing = [v for v in p.variables if v not in rng]
+    if missing:
+        raise InputError("--box", f"a range for every parameter of the expression (missing: {', '.join(missing)})", box)
+    dom = Domain.of(params, rng)
+    ineq = Inequality(p.variables, p.margin_np, p.margin_mp, text=p.text, points=points, mp_tol=1e-40)
+    res = ineq.evaluate(dom)
+    return res, p, dom

@@ -1,0 +1,239 @@
+"""The functions ``boundcalc check`` may call (the whitelist of boundcalc.verify.expression), each with a
+numpy implementation (vectorised over a grid) and, where one exists, an mpmath one (the 50-digit re-check),
+and the evaluation of registered bounds for ``bound("ID", T=..., ...)``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from ..errors import InputError
+
+BUDGET_KEYS = ("epsilon", "delta", "rho", "alpha", "rdp_epsilon", "ldp_epsilon", "ldp_delta")
+
+
+def _np_info(name):
+    def f(*args):
+        from .. import info
+
+        return np.asarray(getattr(info, name)(*args), dtype=float)
+
+    return f
+
+
+def _mp_info(name):
+    def f(*args):
+        from .. import info
+
+        return getattr(info, name)(*args)
+
+    return f
+
+
+def _pointwise(fn):
+    """Vectorise a scalar-only function over broadcast arrays."""
+
+    def f(*args):
+        b = np.broadcast_arrays(*[np.asarray(a, dtype=float) for a in args])
+        out = np.empty(b[0].shape)
+        for idx in np.ndindex(out.shape):
+            out[idx] = fn(*(float(a[idx]) for a in b))
+        return out
+
+    return f
+
+
+def _laplace_tail(x, m, eps):
+    from ..concentration.laplace_sum import laplace_sum_logsf
+
+    return float(np.exp(laplace_sum_logsf(x, int(m), eps)))
+
+
+def _laplace_tail_mp(x, m, eps):
+    from .claims.concentration import _laplace_exact_mp
+
+    return _laplace_exact_mp(x, int(m), eps)
+
+
+def _laplace_chernoff(x, m, eps):
+    from ..concentration import laplace_sum_chernoff
+
+    return float(laplace_sum_chernoff(x, m, eps).value)
+
+
+def _laplace_chernoff_mp(x, m, eps):
+    import mpmath
+
+    if x <= 0:
+        return mpmath.mpf(1)
+    lam = (mpmath.sqrt(m**2 + eps**2 * x**2) - m) / x
+    return mpmath.exp(-lam * x) * (1 - lam**2 / eps**2) ** (-m)
+
+
+def _binom_tail(n, p, x):
+    from ..concentration.exact import binomial_tail_exact
+
+    return float(binomial_tail_exact(int(n), p, x).value)
+
+
+def _binom_tail_mp(n, p, x):
+    import mpmath
+
+    n = int(n)
+    return mpmath.fsum(mpmath.binomial(n, k) * p**k * (1 - p) ** (n - k) for k in range(0, int(mpmath.floor(n * x)) + 1))
+
+
+def _chernoff(n, p, x):
+    from ..concentration import chernoff
+
+    return float(chernoff.chernoff_kl(int(n), p, x).value)
+
+
+def _private_tail(n, m, eps, mu, x):
+    from ..concentration.exact import private_tail_exact
+
+    return float(private_tail_exact(int(n), int(m), eps, mu, x).value)
+
+
+def _private(which):
+    def f(n, m, eps, mu, x):
+        from ..concentration import private_sum as ps
+
+        fn = {"c0": ps.private_tail_c0, "c1": ps.private_tail_c1_best, "c2": ps.private_tail_c2,
+              "c3": ps.private_tail_c3}[which]
+        return float(fn(int(n), int(m), eps, mu, x).value)
+
+    return f
+
+
+def _private_c2_mp(n, m, eps, mu, x):
+    from ..concentration.mp import private_tail_c2_mp
+
+    return private_tail_c2_mp(int(n), int(m), eps, mu, x)
+
+
+def _mp_math(name):
+    def f(*a):
+        import mpmath
+
+        return {"log": mpmath.log, "exp": mpmath.exp, "sqrt": mpmath.sqrt, "abs": mpmath.fabs, "log1p": mpmath.log1p,
+                "expm1": mpmath.expm1, "min": min, "max": max}[name](*a)
+
+    return f
+
+
+@dataclass(frozen=True)
+class Function:
+    np: Callable
+    mp: Callable | None
+    args: tuple[str, ...]
+    doc: str
+
+    @property
+    def integer_args(self) -> tuple[str, ...]:
+        return tuple(a for a in self.args if a in ("m", "n"))
+
+
+FUNCTIONS: dict[str, Function] = {
+    "kl": Function(_np_info("kl_bernoulli"), _mp_info("kl_bernoulli_mp"), ("x", "y"), "Bernoulli KL kl(x, y) (seed 001 §2)"),
+    "tv": Function(_np_info("tv_bernoulli"), _mp_info("tv_bernoulli_mp"), ("x", "y"), "TV(Ber(x), Ber(y)) = |x − y|"),
+    "kl_inf": Function(_np_info("kl_inf_bernoulli"), _mp_info("kl_inf_bernoulli_mp"), ("mu", "mu_star"),
+                       "KL_inf for Bernoulli arms (= kl(μ, μ*), seed 001 Eq. 3)"),
+    "d_eps": Function(_np_info("d_epsilon"), _mp_info("d_epsilon_mp"), ("x", "y", "epsilon"),
+                      "d_ε(x, y) (seed 001 Eq. 6 / Eq. 8)"),
+    "kl_gauss": Function(_np_info("kl_gaussian"), _mp_info("kl_gaussian_mp"), ("mu1", "mu2"),
+                         "KL(N(μ1, 1), N(μ2, 1)) = (μ1 − μ2)²/2"),
+    "laplace_tail": Function(_pointwise(_laplace_tail), _laplace_tail_mp, ("x", "m", "epsilon"),
+                             "exact P(L_m ≥ x), L_m a sum of m Lap(1/ε) (seed 001 Lemma D.1 setting)"),
+    "laplace_chernoff": Function(_pointwise(_laplace_chernoff), _laplace_chernoff_mp, ("x", "m", "epsilon"),
+                                 "Chernoff bound on P(L_m ≥ x) (seed 001 Lemma D.1)"),
+    "binom_tail": Function(_pointwise(_binom_tail), _binom_tail_mp, ("n", "p", "x"), "exact P(Bin(n, p) ≤ nx)"),
+    "chernoff": Function(_pointwise(_chernoff), None, ("n", "p", "x"), "exp(−n kl(x, p)) (seed 001 Lemma H.6, lower tail)"),
+    "private_tail": Function(_pointwise(_private_tail), None, ("n", "m", "epsilon", "mu", "x"),
+                             "exact P(S_n + L_m ≤ nx) (seed 001 Lemma D.3 setting)"),
+    "private_c0": Function(_pointwise(_private("c0")), None, ("n", "m", "epsilon", "mu", "x"), "coupled Chernoff C0"),
+    "private_c1": Function(_pointwise(_private("c1")), None, ("n", "m", "epsilon", "mu", "x"), "C1 at the best η"),
+    "private_c2": Function(_pointwise(_private("c2")), _private_c2_mp, ("n", "m", "epsilon", "mu", "x"), "closed form C2"),
+    "private_c3": Function(_pointwise(_private("c3")), None, ("n", "m", "epsilon", "mu", "x"), "convolution route C3"),
+}
+for _n, _f in (("log", np.log), ("exp", np.exp), ("sqrt", np.sqrt), ("abs", np.abs), ("log1p", np.log1p),
+               ("expm1", np.expm1)):
+    FUNCTIONS[_n] = Function(_f, _mp_math(_n), ("x",), f"{_n}(x)")
+FUNCTIONS["min"] = Function(np.minimum, _mp_math("min"), ("a", "b"), "min(a, b)")
+FUNCTIONS["max"] = Function(np.maximum, _mp_math("max"), ("a", "b"), "max(a, b)")
+CONSTANTS = {"pi": math.pi}  # e is left free as a parameter name; write exp(1)
+ALLOWED = ("numbers, box parameters, pi, + - * / **, comparisons (<, <=, >, >=, ==, and) and calls of "
+           + ", ".join(sorted(FUNCTIONS)) + ", bound(\"ID\", T=..., ...)")
+
+
+
+def _budget(vals: dict):
+    from ..privacy import RDP, ZCDP, ApproxDP, LocalDP, PureDP
+
+    g = {k: float(v) for k, v in vals.items() if k in BUDGET_KEYS}
+    if "rho" in g:
+        return ZCDP(g["rho"])
+    if "alpha" in g or "rdp_epsilon" in g:
+        if "alpha" not in g or "rdp_epsilon" not in g:
+            raise InputError("bound()", "alpha= and rdp_epsilon= together (an RDP budget)", sorted(g))
+        return RDP(g["alpha"], g["rdp_epsilon"])
+    if "ldp_epsilon" in g:
+        return LocalDP(g["ldp_epsilon"], g.get("ldp_delta", 0.0))
+    if "epsilon" in g:
+        return ApproxDP(g["epsilon"], g["delta"]) if "delta" in g else PureDP(g["epsilon"])
+    return None
+
+
+def _context(bid: str, vals: dict):
+    from ..bounds import registry
+
+    b = registry.get(bid)
+    over = {("delta" if k == "confidence" else k): float(v) for k, v in vals.items() if k not in BUDGET_KEYS + ("T",)}
+    for k in ("d", "K"):
+        if k in over:
+            over[k] = int(round(over[k]))
+    return b, registry.make_context(b.setting, over, budget=_budget(vals))
+
+
+def _bound_values(bid: str, vals: dict) -> np.ndarray:
+    """Registered bound ``bid`` at every point of broadcast keyword arrays (T vectorised; one context per
+    distinct combination of the other keywords). NaN where the bound's conditions fail (outside its assumptions)."""
+    arrs = np.broadcast_arrays(*vals.values())
+    keys = list(vals)
+    flat = {k: a.ravel() for k, a in zip(keys, arrs)}
+    out = np.full(arrs[0].size, np.nan)
+    others = [k for k in keys if k != "T"]
+    combo = np.stack([flat[k] for k in others], axis=1) if others else np.zeros((out.size, 0))
+    uniq, inv = np.unique(combo, axis=0, return_inverse=True)
+    for i, row in enumerate(uniq):
+        sel = np.flatnonzero(inv.ravel() == i)
+        b, ctx = _context(bid, dict(zip(others, row)))
+        if b.conditions(ctx):
+            continue
+        try:
+            out[sel] = b.evaluate(flat["T"][sel], ctx).value
+        except ValueError as exc:
+            raise InputError("bound()", f"a budget {b.id} can use ({b.notion})", str(exc)) from None
+    return out.reshape(arrs[0].shape)
+
+
+def _bound_mp(bid: str, vals: dict):
+    """The bound at one point, from its sympy expression lambdified to mpmath (symbol values in float)."""
+    import mpmath
+    import sympy
+
+    b, ctx = _context(bid, {k: float(v) for k, v in vals.items()})
+    if b.conditions(ctx):
+        return mpmath.nan
+    budget, _ = ctx.budget_for(b) if b.notion != "none" else (None, "")
+    npart, ppart = b.expression()
+    expr = npart + ppart
+    sv = b.symbol_values(ctx, budget)
+    syms = sorted(expr.free_symbols, key=lambda s: s.name)
+    f = sympy.lambdify(syms, expr, "mpmath")
+    args = [vals["T"] if s.name == "T" else mpmath.mpf(float(sv[s.name])) for s in syms]
+    return f(*args)
