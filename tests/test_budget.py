@@ -249,3 +249,69 @@ def test_plan_dict_has_the_issue_fields():
         assert k in row
     for k in ("rho", "epsilon", "approx_simple", "approx_tight", "rdp"):
         assert k in row["equivalents"]
+
+
+# -- --min-T: the horizon from which a bound is informative / its overhead is under the target -------------------
+def _at_T(setting, budget, bound_id, T):
+    ctx = registry.make_context(setting, {}, budget)
+    ctx.params["T"] = float(T)
+    b = registry.get(bound_id)
+    own = ctx.budget_for(b)[0] if b.notion != "none" else None
+    if b.conditions(ctx):
+        return None
+    v = b.evaluate([float(T)], ctx, own)
+    return float(v.value[0]), float(v.nonprivate[0]), float(v.privacy_cost[0])
+
+
+@pytest.mark.parametrize("setting,budget", [("linear", "rho"), ("finite", "epsilon"), ("contextual", "rho"),
+                                            ("glm", "ldp")])
+def test_min_horizon_answers_are_the_boundary(setting, budget):
+    from boundcalc.bounds.report import trivial_regret_per_step
+    from boundcalc.budget.horizon import min_horizon
+    from boundcalc.privacy import ZCDP, LocalDP, PureDP
+
+    bud = {"rho": ZCDP(0.1), "epsilon": PureDP(0.5), "ldp": LocalDP(1.0)}[budget]
+    per = trivial_regret_per_step(setting, registry.make_context(setting, {}, bud).params).per_step
+    rows = min_horizon(setting, bud, 0.1)
+    n = 0
+    for r in rows:
+        if r.informative_status == "met" and r.T_informative > 1:
+            T = r.T_informative
+            for t in (T, 2 * T, 10 * T):
+                v = _at_T(setting, bud, r.id, t)
+                assert v is not None and v[0] < per * t, (r.id, t)
+            v = _at_T(setting, bud, r.id, T - 1)
+            assert v is None or v[0] >= per * (T - 1), (r.id, T)
+            n += 1
+        if r.overhead_status == "met" and r.T_overhead > 1:
+            T = r.T_overhead
+            v = _at_T(setting, bud, r.id, T)
+            assert v[2] <= 0.1 * v[1], (r.id, T, v)
+            v = _at_T(setting, bud, r.id, T - 1)
+            assert v is None or v[2] > 0.1 * v[1], (r.id, T)
+            n += 1
+    assert n >= 2
+
+
+def test_min_horizon_linear_thm9_corrected_overhead_threshold():
+    """003 Thm 9 (proved form) pays for privacy only while ρ < e^-0.5/T, i.e. T < e^-0.5/ρ: with any positive
+    overhead target the answer is the first T with T ≥ e^-0.5/ρ (at ρ = 1e-4: 6066)."""
+    from boundcalc.budget.horizon import min_horizon
+    from boundcalc.privacy import ZCDP
+
+    rho = 1e-4
+    row = next(r for r in min_horizon("linear", ZCDP(rho), 1e-12) if r.id == "003-thm9-corrected")
+    assert row.overhead_status == "met"
+    assert row.T_overhead == math.ceil(math.exp(-0.5) / rho)
+
+
+def test_min_horizon_non_monotone_in_the_final_bracket_is_caught():
+    from boundcalc.budget.horizon import _search
+
+    # met pattern switching inside the last grid interval (between 1e5 and ~3.2e5)
+    status, T, reason = _search(lambda t: t >= 10**6 or (120_000 <= t < 150_000) or (200_000 <= t < 250_000)
+                                or t >= 300_000, "x")
+    assert status == "non-monotone" and T is None
+    status, T, _ = _search(lambda t: t >= 12_345, "x")
+    assert (status, T) == ("met", 12_345)
+    assert _search(lambda t: False, "x")[0] == "never"

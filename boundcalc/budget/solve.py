@@ -39,6 +39,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..errors import InputError
+from ..bounds.report import caveat_tags
 from .notions import UserNotion, equivalents, scalar_of
 
 BUDGET_RANGE = (1e-40, 1e40)
@@ -139,20 +140,10 @@ class BudgetPlan:
 
 
 # -- classification ------------------------------------------------------------------------------------------
-def caveat_tags(bound) -> list[str]:
-    """Short tags of a bound's caveats and form: the ERRATA verdict words found, plus the form."""
-    words = ("statement violated", "vacuous", "proof gap", "scaling not shown", "typo", "DERIVED", "UNCERTAIN")
-    tags = [w for w in words if any(c.lower().startswith(w.lower()) or f"{w.lower()}:" in c.lower()
-                                    or f"{w.lower()} (" in c.lower() for c in bound.caveats)]
-    if bound.form == "paper":
-        tags.insert(0, "paper form")
-    if bound.kind.endswith("asymptotic"):
-        tags.insert(0, "asymptotic")
-    return tags
-
-
 def is_rigorous(bound) -> tuple[bool, str]:
     """(True, "") when a bound may carry a recommendation; else (False, why it is indicative only)."""
+    if bound.invalid:
+        return False, f"not a valid bound: {bound.invalid}"
     if bound.form == "paper":
         return False, "paper form: constants hidden in O(·) set to 1"
     if bound.kind.endswith("asymptotic"):
