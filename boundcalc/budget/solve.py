@@ -335,7 +335,13 @@ def _solve_one(bound, ctx, T, target, notion, delta, grid, lowers) -> BudgetRow:
     ok = ~np.isnan(qs)
     if not ok.any():
         first = ev(grid[len(grid) // 2])
-        row.reason = first if isinstance(first, str) else "undefined at every budget searched"
+        if isinstance(first, str):
+            row.reason = first
+        elif target.kind == "ratio":
+            row.reason = (f"no comparable lower bound ({', '.join(lb.id for lb in ratio_lowers)}) applies to "
+                          f"{notion.describe()}")
+        else:
+            row.reason = "undefined at every budget searched"
         return row
     if not _contiguous(ok):
         row.status, row.reason = "non-monotone", "applies on a non-contiguous set of budgets"
@@ -400,8 +406,12 @@ def _plan(setting, T, target, notion, ctx, rows) -> BudgetPlan:
     notes = []
     if best is None:
         ind = [r for r in rows if r.is_upper and r.status in ("met", "any budget")]
-        notes.append("no rigorous upper bound meets the target here" +
-                     (f"; indicative only: {', '.join(r.id for r in ind)}" if ind else ""))
+        if not any(r.is_upper and r.status != "not applicable" for r in rows):
+            why = next((r.reason for r in rows if r.is_upper and r.notion != "none"), "")
+            notes.append(f"no {setting} upper bound applies to {notion.describe()}" + (f" ({why})" if why else ""))
+        else:
+            notes.append("no rigorous upper bound meets the target here" +
+                         (f"; indicative only: {', '.join(r.id for r in ind)}" if ind else ""))
     elif "proof gap" in best.tags:
         notes.append(f"the recommendation rests on {best.id}, whose proof has a gap (see its caveats)")
     if best is not None and low is not None and low.user_budget > best.user_budget:
