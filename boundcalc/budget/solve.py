@@ -15,13 +15,13 @@ which *every* algorithm misses the target": ``b* = sup{b : q(b) ≥ target}`` (f
 for an overhead target, the lower bound's own privacy part is at least x times its non-private part).
 
 Method, like scipy.stats' generic ``ppf`` (root finding on ``cdf``): evaluate q on a log grid of b over
-``BUDGET_RANGE`` (two points per decade); the grid's met set must be an up-set for an upper bound (every
+``BUDGET_RANGE`` (one point per decade); the grid's met set must be an up-set for an upper bound (every
 larger budget meets the target too) and a down-set for a lower bound, else the bound is reported
 "non-monotone" and not solved; inside the grid interval that brackets the crossing, q must be non-increasing
 on a finer grid (else "non-monotone" again); then bisect in log b, keeping the side that meets the target,
 to a relative width of 1e-12. Statuses: ``met``;
-``any budget`` (the target holds already at the smallest budget searched, 1e-40, hence at every budget of
-the range); ``unreachable`` (even the largest budget searched, 1e40, which is the non-private limit to
+``any budget`` (the target holds already at the smallest budget searched, 1e-30, hence at every budget of
+the range); ``unreachable`` (even the largest budget searched, 1e30, which is the non-private limit to
 within rounding, misses the target); ``not applicable`` (with the reason); ``non-monotone``; ``undefined``.
 
 The recommendation comes from rigorous bounds only: exact, explicit or corrected forms, non-asymptotic, and
@@ -42,8 +42,8 @@ from ..errors import InputError
 from ..bounds.report import caveat_tags
 from .notions import UserNotion, equivalents, scalar_of
 
-BUDGET_RANGE = (1e-40, 1e40)
-GRID_PER_DECADE = 2
+BUDGET_RANGE = (1e-30, 1e30)
+GRID_PER_DECADE = 1
 REL_TOL = 1e-12
 TARGET_KINDS = ("overhead", "regret", "ratio")
 _NOT_RIGOROUS_CAVEATS = ("statement violated", "vacuous", "proof gap (constant)")
@@ -165,13 +165,21 @@ class _Eval:
     conversion: str
 
 
-def _evaluator(bound, ctx, T: float, notion: UserNotion) -> Callable[[float], _Eval | str]:
-    """b ↦ the bound at the user's budget b (an _Eval), or the reason it does not apply there (a str)."""
+def _evaluator(bound, ctx, T: float, notion: UserNotion, conversions: dict | None = None
+               ) -> Callable[[float], _Eval | str]:
+    """b ↦ the bound at the user's budget b (an _Eval), or the reason it does not apply there (a str).
+
+    ``conversions`` caches the budget conversion per (b, notion, direction), shared by the bounds of one solve (the
+    tight (ε, δ) calibrations cost milliseconds each)."""
     Tarr = np.array([T], dtype=float)
+    cache = {} if conversions is None else conversions
 
     def at(b: float):
         ctx.budget = notion.budget(b)
-        own, conv = ctx.budget_for(bound)
+        key = (b, bound.notion, bound.is_upper)
+        if key not in cache:
+            cache[key] = ctx.budget_for(bound)
+        own, conv = cache[key]
         if own is None:
             return conv
         try:
@@ -290,13 +298,14 @@ def solve(setting: str, T: float, target: Target, notion: UserNotion | str = "rh
     all_bounds = bounds if bounds is not None else registry.select(setting=setting)
     grid = _grid()
     lowers = [b for b in all_bounds if not b.is_upper]
+    conversions: dict = {}
     rows = []
     for b in all_bounds:
-        rows.append(_solve_one(b, ctx, T, target, notion, delta, grid, lowers))
+        rows.append(_solve_one(b, ctx, T, target, notion, delta, grid, lowers, conversions))
     return _plan(setting, T, target, notion, ctx, rows)
 
 
-def _solve_one(bound, ctx, T, target, notion, delta, grid, lowers) -> BudgetRow:
+def _solve_one(bound, ctx, T, target, notion, delta, grid, lowers, conversions=None) -> BudgetRow:
     rig, why_not = is_rigorous(bound)
     row = BudgetRow(id=bound.id, kind=bound.kind, form=bound.form, notion=bound.notion, algorithm=bound.algorithm,
                     source=bound.source, status="not applicable", rigorous=rig, indicative=why_not,
@@ -307,7 +316,7 @@ def _solve_one(bound, ctx, T, target, notion, delta, grid, lowers) -> BudgetRow:
     if target.kind == "ratio" and not bound.is_upper:
         row.reason = "a ratio-to-lower target concerns upper bounds"
         return row
-    at = _evaluator(bound, ctx, T, notion)
+    at = _evaluator(bound, ctx, T, notion, conversions)
     cache: dict[float, Any] = {}
 
     def ev(b):
@@ -328,7 +337,8 @@ def _solve_one(bound, ctx, T, target, notion, delta, grid, lowers) -> BudgetRow:
             return e.value
         if target.kind == "overhead":
             return _overhead(e)
-        lv = [x.value for x in (_eval_lower(lb, ctx, T, notion, b) for lb in ratio_lowers) if x is not None]
+        lv = [x.value for x in (_eval_lower(lb, ctx, T, notion, b, conversions) for lb in ratio_lowers)
+              if x is not None]
         return e.value / max(lv) if lv and max(lv) > 0 else None
 
     qs = np.array([np.nan if (x := q_of(b)) is None else x for b in grid], dtype=float)
@@ -393,8 +403,8 @@ def _matching_lowers(upper, lowers):
     return rig or same
 
 
-def _eval_lower(lb, ctx, T, notion, b):
-    e = _evaluator(lb, ctx, T, notion)(b)
+def _eval_lower(lb, ctx, T, notion, b, conversions=None):
+    e = _evaluator(lb, ctx, T, notion, conversions)(b)
     return None if isinstance(e, str) else e
 
 
