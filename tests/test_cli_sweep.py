@@ -171,3 +171,11 @@ def test_broadcast_mutant_is_caught(monkeypatch):
     monkeypatch.setattr(sweep, "broadcast", first_only)
     o = js("kl", "--p", "0.1,0.3", "--q", "0.5")
     assert o["values"][1]["kl"] != float(info.kl_bernoulli(0.3, 0.5))
+
+
+@pytest.mark.parametrize("cmd", ["kl", "kl-inf", "d-eps", "concentration"])
+def test_help_documents_the_syntax(cmd):
+    r = CliRunner().invoke(app, [cmd, "--help"], env={"COLUMNS": "200"})
+    assert r.exit_code == 0
+    text = " ".join(r.stdout.split())
+    assert "lo:hi:n" in text and "log" in text and "a,b,c" in text
