@@ -6,6 +6,11 @@ The reward goes to the buffer of the pulled arm; when it holds 2^(r_j + 1) rewar
 mu~_j = (sum + Lap(1/eps))/|buffer|, O_j = |buffer|, r_j += 1, buffer emptied (old data discarded).
 The arm choice changes every round, so the simulation is a per-step loop vectorised across runs.
 ``offset`` (3 by default; sheet: moderate confidence) is exposed. ``episodes`` counts statistic updates.
+Initial pulls in a random order and random tie-breaking by default (``ties``, see ``_common``).
+
+``record_noise=True`` adds to ``BlockResult.extra``: ``noise_draws`` (every released private mean minus the
+mean of the rewards it summarises, i.e. the noise actually in the statistic, 1-D) and ``noise_O`` (the
+number O of rewards behind each, so that noise * eps * O ~ Lap(1)).
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import validate
-from ._common import FiniteAlgorithm, RefRun, Runs
+from ._common import FiniteAlgorithm, RefRun, Runs, argbest, check_ties, init_order
 
 
 class LazyDPTS(FiniteAlgorithm):
@@ -23,12 +28,18 @@ class LazyDPTS(FiniteAlgorithm):
     granularity = "step"
     budget_params = ("epsilon",)
 
-    def __init__(self, epsilon: float, offset: float = 3.0):
+    def __init__(self, epsilon: float, offset: float = 3.0, ties: str = "random", record_noise: bool = False):
         self.epsilon = validate.positive("epsilon", epsilon)
         self.offset = validate.nonnegative("offset", offset)
+        self.ties = check_ties(ties)
+        self.record_noise = bool(record_noise)
 
     def params(self):
-        return {"epsilon": self.epsilon, "offset": self.offset}
+        return {"epsilon": self.epsilon, "offset": self.offset, "ties": self.ties}
+
+    def sum_noise(self, rng, size):
+        """Laplace noise Lap(1/eps) added to the sum of an epoch's rewards (sensitivity 1; sheet 001 §7.3)."""
+        return rng.laplace(0.0, 1.0 / self.epsilon, size)
 
     def simulate(self, env, T, runs, rng, checkpoints):
         self._check_env(env)
@@ -40,41 +51,55 @@ class LazyDPTS(FiniteAlgorithm):
         r = np.zeros((runs, K), dtype=np.int64)
         bs = np.zeros((runs, K))
         bn = np.zeros((runs, K), dtype=np.int64)
-        for k in range(min(K, T)):
-            x = st.step(np.full(runs, k), rng)
-            mut[:, k] = x + rng.laplace(0.0, 1.0 / eps, runs)
+        draws: list[np.ndarray] = []
+        draw_O: list[np.ndarray] = []
+        order = init_order(rng, K, runs, self.ties)
+        for j in range(min(K, T)):
+            a = order[:, j]
+            x = st.step(a, rng)
+            mut[rows, a] = x + self.sum_noise(rng, runs)
+            if self.record_noise:
+                draws.append(mut[rows, a] - x)
+                draw_O.append(np.ones(runs))
         for t in range(K + 1, T + 1):
             mu = np.clip(mut + self.offset * np.log(t) / (eps * O), 0.0, 1.0)
-            a = np.argmax(rng.beta(mu * O + 1, (1 - mu) * O + 1), axis=1)
+            a = argbest(rng.beta(mu * O + 1, (1 - mu) * O + 1), rng, self.ties)
             x = st.step(a, rng)
             bs[rows, a] += x
             bn[rows, a] += 1
             full = bn[rows, a] == 2 ** (r[rows, a] + 1)
             if full.any():
                 fr, fa = rows[full], a[full]
-                mut[fr, fa] = (bs[fr, fa] + rng.laplace(0.0, 1.0 / eps, fr.size)) / bn[fr, fa]
+                mut[fr, fa] = (bs[fr, fa] + self.sum_noise(rng, fr.size)) / bn[fr, fa]
+                if self.record_noise:
+                    draws.append(mut[fr, fa] - bs[fr, fa] / bn[fr, fa])
+                    draw_O.append(bn[fr, fa].astype(float))
                 O[fr, fa] = bn[fr, fa]
                 r[fr, fa] += 1
                 bs[fr, fa] = 0.0
                 bn[fr, fa] = 0
                 st.episodes[fr] += 1
-        return st.result()
+        extra = {}
+        if self.record_noise:
+            extra = {"noise_draws": np.concatenate(draws) if draws else np.zeros(0),
+                     "noise_O": np.concatenate(draw_O) if draw_O else np.zeros(0)}
+        return st.result(**extra)
 
     def reference(self, env, T, rng, checkpoints):
         self._check_env(env)
         K, eps = env.K, self.epsilon
         st = RefRun(env, T, checkpoints)
         mut, O, r, bs, bn = [0.0] * K, [1.0] * K, [0] * K, [0.0] * K, [0] * K
-        for k in range(min(K, T)):
-            mut[k] = st.step(k, rng) + rng.laplace(0.0, 1.0 / eps)
+        for k in init_order(rng, K, 1, self.ties)[0][: min(K, T)]:
+            mut[k] = st.step(int(k), rng) + float(self.sum_noise(rng, 1)[0])
         for t in range(K + 1, T + 1):
             mu = np.clip(np.array(mut) + self.offset * np.log(t) / (eps * np.array(O)), 0.0, 1.0)
             Oa = np.array(O)
-            a = int(np.argmax(rng.beta(mu * Oa + 1, (1 - mu) * Oa + 1)))
+            a = int(argbest(rng.beta(mu * Oa + 1, (1 - mu) * Oa + 1)[None], rng, self.ties)[0])
             bs[a] += st.step(a, rng)
             bn[a] += 1
             if bn[a] == 2 ** (r[a] + 1):
-                mut[a] = (bs[a] + rng.laplace(0.0, 1.0 / eps)) / bn[a]
+                mut[a] = (bs[a] + float(self.sum_noise(rng, 1)[0])) / bn[a]
                 O[a] = float(bn[a])
                 r[a] += 1
                 bs[a], bn[a] = 0.0, 0
