@@ -152,6 +152,27 @@ class Runs:
             self.episodes += L > 0
         return L, S
 
+    def credit(self, rows, arm, L) -> None:
+        """Runs ``rows`` play ``arm`` for ``L`` rounds whose rewards were drawn elsewhere (t + L <= T): time,
+        pulls, pseudo-regret and the checkpoints inside the stretch (linear interpolation, exact)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        if rows.size == 0:
+            return
+        arm = np.asarray(arm, dtype=np.int64)
+        L = np.asarray(L, dtype=np.int64)
+        slope = self.gaps[arm]
+        t0 = self.t[rows]
+        t1 = t0 + L
+        R0 = self.R[rows]
+        lo = np.searchsorted(self.cps, t0, side="right")  # first checkpoint > t0
+        hi = np.searchsorted(self.cps, t1, side="right")  # first checkpoint > t1
+        for i in np.nonzero(hi > lo)[0]:
+            j = np.arange(lo[i], hi[i])
+            self.reg[rows[i], j] = R0[i] + (self.cps[j] - t0[i]) * slope[i]
+        self.R[rows] = R0 + L * slope
+        self.pulls[rows, arm] += L
+        self.t[rows] = t1
+
     def step(self, arm, rng: np.random.Generator) -> np.ndarray:
         """Per-step fast path: every run plays one round of ``arm[r]`` (runs in lockstep, t < T)."""
         arm = np.asarray(arm, dtype=np.int64)
