@@ -131,7 +131,8 @@ class Box:
 
     ``mean1``: the leader's exact empirical mean at the block's first step; ``mean_lo``: its lowest possible
     mean over the block's steps (all the block's zeros first); ``n_lo``/``n_hi``: its pull count before the
-    block's first/last step; ``r_lo``/``r_hi``: the rounds of the first/last step; ``S``/``N``: (n, K) counts
+    block's first/last step; ``r_lo``/``r_hi``: the rounds of the first/last step (``r0``: the round of the
+    stretch's first step); ``S``/``N``: (n, K) counts
     of every arm at the stretch start (the leader's column is stale: use the fields above); ``others``:
     (n, K) mask of the other arms; ``pre``: the policy's per-stretch precomputations, gathered per block.
     """
@@ -143,6 +144,7 @@ class Box:
     n_hi: np.ndarray
     r_lo: np.ndarray
     r_hi: np.ndarray
+    r0: np.ndarray
     S: np.ndarray
     N: np.ndarray
     others: np.ndarray
@@ -168,38 +170,43 @@ def _firsts(run_ids):
     return out
 
 
-def _within_run_exclusive_cumsum(flag, first):
+def _within_run_exclusive_cumsum(flag, first, run_ids):
     """For sorted blocks, the number of True flags before each block within its run."""
-    flag = flag.astype(np.int64)
-    c = np.cumsum(flag)
-    starts = np.nonzero(first)[0]
-    base = np.repeat(c[starts] - flag[starts], np.diff(np.append(starts, flag.size)))
-    return c - flag - base
+    excl = np.cumsum(flag, dtype=np.int64)
+    excl -= flag
+    base = np.zeros(int(run_ids.max()) + 1 if run_ids.size else 0, dtype=np.int64)
+    base[run_ids[first]] = excl[first]
+    return excl - base[run_ids]
 
 
 class _Blocks:
     """Blocks [s1, s2] of the current stretches, flattened over runs and sorted by (run, s1); A = P(s1 - 1),
-    B = P(s2) are the leader's reward counts since the stretch start, ``st`` the status."""
+    B = P(s2) are the leader's reward counts since the stretch start, ``st`` the status. Stored as the rows
+    of one (6, n) integer array, so that reordering is one indexing operation."""
 
     FIELDS = ("run", "s1", "s2", "A", "B", "st")
 
     def __init__(self):
-        for f in self.FIELDS:
-            setattr(self, f, np.zeros(0, dtype=np.int8 if f == "st" else np.int64))
+        self.d = np.zeros((6, 0), dtype=np.int64)
+
+    run = property(lambda self: self.d[0])
+    s1 = property(lambda self: self.d[1])
+    s2 = property(lambda self: self.d[2])
+    A = property(lambda self: self.d[3])
+    B = property(lambda self: self.d[4])
+    st = property(lambda self: self.d[5])
 
     def take(self, idx):
-        for f in self.FIELDS:
-            setattr(self, f, getattr(self, f)[idx])
+        self.d = self.d[:, idx]
 
     def append(self, other: dict):
-        for f in self.FIELDS:
-            setattr(self, f, np.concatenate([getattr(self, f), other[f]]))
-        o = np.lexsort((self.s1, self.run))
-        self.take(o)
+        self.d = np.concatenate([self.d, np.stack([np.asarray(other[f], dtype=np.int64) for f in self.FIELDS])],
+                                axis=1)
+        self.take(np.lexsort((self.s1, self.run)))
 
     @property
     def size(self):
-        return self.run.size
+        return self.d.shape[1]
 
 
 # ------------------------------------------------------------------------------------------------------
@@ -265,6 +272,7 @@ def simulate(policy, means, T: int, runs: int, source, checkpoints, split_levels
         (``scores``: the exact indexes at that step)."""
         lead[rows] = leaders
         t0[rows] = st.t[rows]
+        st.episodes[rows] += 1
         c_len[rows] = 0
         c_sum[rows] = 0
         setup = policy.stretch_setup(S[rows], N[rows], leaders, t0[rows], scores)
@@ -306,28 +314,37 @@ def simulate(policy, means, T: int, runs: int, source, checkpoints, split_levels
         N[rows, a] += steps
 
     def split(idx):
-        """Cut blocks ``idx`` into up to 2**split_levels parts (exact conditional counts)."""
+        """Cut blocks ``idx`` into up to 2**split_levels parts (exact conditional counts), in place."""
+        r = blk.run[idx]
+        # pieces of the blocks being cut, kept in order: (owner, s1, s2, A, B)
+        own, s1, s2, A, B = np.arange(idx.size), blk.s1[idx], blk.s2[idx], blk.A[idx], blk.B[idx]
         for _ in range(split_levels):
-            n = blk.s2[idx] - blk.s1[idx] + 1
-            idx = idx[n > 1]
-            if not idx.size:
-                return
-            r = blk.run[idx]
-            s1, s2, A, B = blk.s1[idx], blk.s2[idx], blk.A[idx], blk.B[idx]
-            mid = (s1 + s2) // 2
-            pos = N[r, lead[r]].astype(np.int64) + s1 - 1
-            left = A + source.split(r, lead[r], pos, mid - s1 + 1, s2 - s1 + 1, B - A)
-            rep = np.ones(blk.size, dtype=np.int64)
-            rep[idx] = 2
-            at = np.repeat(np.arange(blk.size), rep)
-            blk.take(at)
-            new_pos = np.cumsum(rep) - rep  # where each old block's first copy now sits
-            ls = new_pos[idx]
-            blk.s2[ls] = mid
-            blk.B[ls] = left
-            blk.s1[ls + 1] = mid + 1
-            blk.A[ls + 1] = left
-            idx = np.sort(np.concatenate([ls, ls + 1]))
+            cut = s2 > s1
+            if not cut.any():
+                break
+            c = np.nonzero(cut)[0]
+            rc = r[own[c]]
+            mid = (s1[c] + s2[c]) // 2
+            pos = N[rc, lead[rc]].astype(np.int64) + s1[c] - 1
+            left = A[c] + source.split(rc, lead[rc], pos, mid - s1[c] + 1, s2[c] - s1[c] + 1, B[c] - A[c])
+            rep = cut.astype(np.int64) + 1
+            at = np.repeat(np.arange(own.size), rep)
+            ls = (np.cumsum(rep) - rep)[c]  # new position of each cut piece's left half
+            own, s1, s2, A, B = own[at], s1[at], s2[at], A[at], B[at]
+            s2[ls] = mid
+            B[ls] = left
+            s1[ls + 1] = mid + 1
+            A[ls + 1] = left
+        # replace each cut block by its pieces (same order)
+        rep = np.ones(blk.size, dtype=np.int64)
+        rep[idx] = np.bincount(own, minlength=idx.size)
+        at = np.repeat(np.arange(blk.size), rep)
+        blk.take(at)
+        dest = np.nonzero(np.isin(at, idx))[0]
+        blk.s1[dest] = s1
+        blk.s2[dest] = s2
+        blk.A[dest] = A
+        blk.B[dest] = B
 
     # first decision (round K + 1)
     scores = policy.index(S, N, np.full((runs, 1), float(K + 1)))
@@ -338,7 +355,7 @@ def simulate(policy, means, T: int, runs: int, source, checkpoints, split_levels
         # 1. evaluate pending blocks: certificate / refutation, else the exact decision (unit blocks) or a split
         first = _firsts(blk.run)
         pend = blk.st == PENDING
-        rank = _within_run_exclusive_cumsum(pend, first)
+        rank = _within_run_exclusive_cumsum(pend, first, blk.run)
         look = np.nonzero(pend & (rank < MAX_EVAL_PER_RUN))[0]
         to_split = np.zeros(0, dtype=np.int64)
         if look.size:
@@ -352,7 +369,7 @@ def simulate(policy, means, T: int, runs: int, source, checkpoints, split_levels
             others[np.arange(look.size), a] = False
             box = Box(lead=a, mean1=(SA0 + A) / (NA0 + s1 - 1), mean_lo=(SA0 + A) / (NA0 + kink - 1),
                       n_lo=NA0 + s1 - 1, n_hi=NA0 + s2 - 1, r_lo=(t0[r] + s1).astype(float),
-                      r_hi=(t0[r] + s2).astype(float), S=S[r], N=N[r], others=others,
+                      r_hi=(t0[r] + s2).astype(float), r0=(t0[r] + 1).astype(float), S=S[r], N=N[r], others=others,
                       pre={k: v[r] for k, v in pre.items()})
             ok = policy.certify(box)
             bad = ~ok & policy.refute(box)
@@ -367,7 +384,7 @@ def simulate(policy, means, T: int, runs: int, source, checkpoints, split_levels
             to_split = look[und & ~unit]
         # 2. drop the blocks after the first beaten step of each run
         first = _firsts(blk.run)
-        after_lose = _within_run_exclusive_cumsum(blk.st == LOSE, first) > 0
+        after_lose = _within_run_exclusive_cumsum(blk.st == LOSE, first, blk.run) > 0
         if after_lose.any():
             keep = ~after_lose
             to_split = (np.cumsum(keep) - 1)[to_split[keep[to_split]]]
@@ -379,7 +396,7 @@ def simulate(policy, means, T: int, runs: int, source, checkpoints, split_levels
         while True:
             first = _firsts(blk.run)
             bad = blk.st != CERT
-            lead_cert = ~bad & (_within_run_exclusive_cumsum(bad, first) == 0)
+            lead_cert = ~bad & (_within_run_exclusive_cumsum(bad, first, blk.run) == 0)
             if lead_cert.any():
                 li = np.nonzero(lead_cert)[0]
                 last = np.ones(li.size, dtype=bool)

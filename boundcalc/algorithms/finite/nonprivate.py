@@ -1,5 +1,6 @@
 """Non-private index policies: UCB, KL-UCB, IMED (the index is recomputed every round).
 
+``episodes`` counts the stretches: maximal runs of pulls of one arm after the initial round-robin.
 On Bernoulli arms ``simulate`` is the leader-stretch engine (``_stretch``): exact in distribution, its cost
 grows with the number of changes of the pulled arm rather than with T. Each policy supplies a sound
 certificate that its leader stays the strict argmax over a block of steps (``certify``), derived from the
@@ -69,8 +70,11 @@ class _PerStep(FiniteAlgorithm):
             x = st.step(a, rng)
             S[rows, a] += x
             N[rows, a] += 1
+        prev = np.full(runs, -1)
         for t in range(K + 1, T + 1):
             a = argbest(self.index(S, N, np.array([[float(t)]])), rng, self.ties)
+            st.episodes += a != prev  # stretches: maximal runs of one arm after the initialisation
+            prev = a
             x = st.step(a, rng)
             S[rows, a] += x
             N[rows, a] += 1
@@ -85,9 +89,12 @@ class _PerStep(FiniteAlgorithm):
         for k in init_order(rng, K, 1, self.ties)[0][: min(K, T)]:
             S[k] += st.step(int(k), rng)
             N[k] += 1
+        prev = -1
         for t in range(K + 1, T + 1):
             scores = self.index(np.array([S]), np.array([N], dtype=float), np.array([[float(t)]]))
             a = int(argbest(scores, rng, self.ties)[0])
+            st.episodes += a != prev
+            prev = a
             S[a] += st.step(a, rng)
             N[a] += 1
         return st.result()
