@@ -226,3 +226,84 @@ def test_engine_reproducible_and_consistent():
         assert (a.pulls.sum(axis=1) == 7000).all()
         np.testing.assert_allclose(a.regret[:, -1], a.pulls @ env.gaps, atol=1e-9)
         assert (np.diff(a.regret, axis=1) >= -1e-12).all()
+
+
+# ---------------------------------------------------------------------------------------------------
+# Lazy-DP-TS by thinning (algorithms/finite/_thinned_ts.py)
+# ---------------------------------------------------------------------------------------------------
+from boundcalc.algorithms.finite import LazyDPTS  # noqa: E402
+from boundcalc.algorithms.finite import _thinned_ts  # noqa: E402
+
+
+def test_theta_given_open_is_the_conditional_law():
+    # the conditional sampler against rejection sampling from the unconditional product law restricted to D
+    rng = np.random.default_rng(3)
+    A = np.array([[60.0, 20.0, 9.0, 3.0]])
+    B = np.array([[25.0, 15.0, 11.0, 2.0]])
+    a, c = 0, 0.62
+    is_lead = np.array([[True, False, False, False]])
+    from scipy import special as sp
+
+    lo, hi = sp.betainc(A, B, c), sp.betainc(B, A, 1 - c)
+    bad = np.where(is_lead, lo, hi)
+    n = 20000
+    cond = _thinned_ts.theta_given_open(rng, np.repeat(A, n, 0), np.repeat(B, n, 0), np.repeat(lo, n, 0),
+                                        np.repeat(hi, n, 0), np.repeat(is_lead, n, 0), np.repeat(bad, n, 0))
+    free = rng.beta(np.repeat(A, 4 * n, 0), np.repeat(B, 4 * n, 0))
+    inD = (free[:, a] < c) | (np.delete(free, a, axis=1) > c).any(axis=1)
+    ref = free[inD]
+    assert inD.mean() == pytest.approx(1 - (1 - lo[0, a]) * np.prod(1 - np.delete(bad[0], a)), abs=0.01)
+    for k in range(4):
+        assert stats.ks_2samp(cond[:, k], ref[:, k]).pvalue > ALPHA
+    wins = np.bincount(cond.argmax(axis=1), minlength=4), np.bincount(ref.argmax(axis=1), minlength=4)
+    assert stats.chi2_contingency(np.array(wins)).pvalue > ALPHA
+    # power: unconditional draws are not that law
+    assert stats.ks_2samp(free[: cond.shape[0], 0], ref[:, 0]).pvalue < ALPHA
+
+
+def _lazy_p():
+    env = BernoulliEnv([0.7, 0.5, 0.4])
+    T, runs = 1500, 400
+    cps = np.array([10, 30, 100, 300, 1000, T])
+    alg = LazyDPTS(epsilon=1.0)
+    steps = _lazy_steps(T, runs)
+    fast = alg.simulate(env, T, runs, np.random.default_rng([2, 2]), cps)
+    return min(_two_sample_p(steps.regret, fast.regret), _two_sample_p(steps.pulls, fast.pulls),
+               _two_sample_p(steps.episodes[:, None], fast.episodes[:, None]))
+
+
+@functools.lru_cache(maxsize=None)
+def _lazy_steps(T, runs):
+    return LazyDPTS(epsilon=1.0).simulate_steps(BernoulliEnv([0.7, 0.5, 0.4]), T, runs,
+                                                np.random.default_rng([1, 2]), np.array([10, 30, 100, 300, 1000, T]))
+
+
+@pytest.mark.parametrize("mutant", [None, "unconditional theta", "first bad uniform"])
+def test_lazy_dp_ts_thinning_matches_per_step_loop(monkeypatch, mutant):
+    # thinning from round 31 on (the per-step phase shortened), against the per-step loop
+    monkeypatch.setattr(_thinned_ts, "PER_STEP_ROUNDS_PER_ARM", 10)
+    if mutant == "unconditional theta":  # an open round drawn from the unconditional law
+        monkeypatch.setattr(_thinned_ts, "theta_given_open", lambda rng, A, B, lo, hi, isl, bad: rng.beta(A, B))
+    if mutant == "first bad uniform":  # the leaving coordinate drawn uniformly instead of by its probability
+        real = _thinned_ts.theta_given_open
+
+        def wrong(rng, A, B, lo, hi, isl, bad):
+            return real(rng, A, B, lo, hi, isl, np.full_like(bad, 0.5))
+        monkeypatch.setattr(_thinned_ts, "theta_given_open", wrong)
+    p = _lazy_p()
+    if mutant is None:
+        assert p > ALPHA
+    else:
+        assert p < ALPHA
+
+
+def test_lazy_dp_ts_thinning_noise_and_bookkeeping(monkeypatch):
+    # thinning keeps the release schedule: noise of every release is Lap(1/(eps O)), O = 1, 2, 4, ...
+    monkeypatch.setattr(_thinned_ts, "PER_STEP_ROUNDS_PER_ARM", 10)
+    eps = 0.6
+    out = LazyDPTS(epsilon=eps, record_noise=True).simulate(BernoulliEnv([0.7, 0.5, 0.3]), 20000, 40,
+                                                          np.random.default_rng(9), np.array([100, 20000]))
+    z, O = out.extra["noise_draws"], out.extra["noise_O"]
+    assert stats.kstest(z * eps * O, "laplace").pvalue > ALPHA and O.max() >= 1024
+    assert z.size == out.episodes.sum() + 3 * 40 and (out.pulls.sum(axis=1) == 20000).all()
+    np.testing.assert_allclose(out.regret[:, -1], out.pulls @ np.array([0.0, 0.2, 0.4]), atol=1e-9)

@@ -4,7 +4,10 @@ Pull each arm once: mu~_j = x + Lap(1/eps), O_j = 1, r_j = 0, empty buffer. Each
 mu_j = [mu~_j + 3 ln t/(eps O_j)]_0^1, theta_j ~ Beta(mu_j O_j + 1, (1 - mu_j) O_j + 1), pull argmax theta.
 The reward goes to the buffer of the pulled arm; when it holds 2^(r_j + 1) rewards:
 mu~_j = (sum + Lap(1/eps))/|buffer|, O_j = |buffer|, r_j += 1, buffer emptied (old data discarded).
-The arm choice changes every round, so the simulation is a per-step loop vectorised across runs.
+The arm choice is made every round (only the statistics are lazy). On Bernoulli arms ``simulate`` is exact
+thinning (``_thinned_ts``): the rounds the current leader wins are drawn in bulk and only the rounds where
+another arm may win are looked at; ``simulate_steps`` is the per-step loop vectorised across runs (any
+reward family) and ``reference`` the plain step-by-step run.
 ``offset`` (3 by default; sheet: moderate confidence) is exposed. ``episodes`` counts statistic updates.
 Initial pulls in a random order and random tie-breaking by default (``ties``, see ``_common``).
 
@@ -18,7 +21,8 @@ from __future__ import annotations
 import numpy as np
 
 from ... import validate
-from ._common import FiniteAlgorithm, RefRun, Runs, argbest, check_ties, init_order
+from . import _stretch, _thinned_ts
+from ._common import FiniteAlgorithm, RefRun, Runs, argbest, check_ties, init_order  # noqa: F401
 
 
 class LazyDPTS(FiniteAlgorithm):
@@ -42,48 +46,20 @@ class LazyDPTS(FiniteAlgorithm):
         return rng.laplace(0.0, 1.0 / self.epsilon, size)
 
     def simulate(self, env, T, runs, rng, checkpoints):
+        """Thinned simulation on Bernoulli arms (exact, fast); the per-step loop otherwise."""
         self._check_env(env)
-        K, eps = env.K, self.epsilon
+        if _stretch.step_rewards_env(env):
+            return _thinned_ts.simulate(self, env.means, T, runs, rng, checkpoints)
+        return self.simulate_steps(env, T, runs, rng, checkpoints)
+
+    def simulate_steps(self, env, T, runs, rng, checkpoints):
+        """Per-step loop over t, vectorised across runs (any reward family)."""
+        self._check_env(env)
         st = Runs(env, T, runs, checkpoints)
-        rows = st.rows
-        mut = np.zeros((runs, K))
-        O = np.ones((runs, K))
-        r = np.zeros((runs, K), dtype=np.int64)
-        bs = np.zeros((runs, K))
-        bn = np.zeros((runs, K), dtype=np.int64)
-        draws: list[np.ndarray] = []
-        draw_O: list[np.ndarray] = []
-        order = init_order(rng, K, runs, self.ties)
-        for j in range(min(K, T)):
-            a = order[:, j]
-            x = st.step(a, rng)
-            mut[rows, a] = x + self.sum_noise(rng, runs)
-            if self.record_noise:
-                draws.append(mut[rows, a] - x)
-                draw_O.append(np.ones(runs))
-        for t in range(K + 1, T + 1):
-            mu = np.clip(mut + self.offset * np.log(t) / (eps * O), 0.0, 1.0)
-            a = argbest(rng.beta(mu * O + 1, (1 - mu) * O + 1), rng, self.ties)
-            x = st.step(a, rng)
-            bs[rows, a] += x
-            bn[rows, a] += 1
-            full = bn[rows, a] == 2 ** (r[rows, a] + 1)
-            if full.any():
-                fr, fa = rows[full], a[full]
-                mut[fr, fa] = (bs[fr, fa] + self.sum_noise(rng, fr.size)) / bn[fr, fa]
-                if self.record_noise:
-                    draws.append(mut[fr, fa] - bs[fr, fa] / bn[fr, fa])
-                    draw_O.append(bn[fr, fa].astype(float))
-                O[fr, fa] = bn[fr, fa]
-                r[fr, fa] += 1
-                bs[fr, fa] = 0.0
-                bn[fr, fa] = 0
-                st.episodes[fr] += 1
-        extra = {}
-        if self.record_noise:
-            extra = {"noise_draws": np.concatenate(draws) if draws else np.zeros(0),
-                     "noise_O": np.concatenate(draw_O) if draw_O else np.zeros(0)}
-        return st.result(**extra)
+        ts = _thinned_ts.TSState(self, runs, env.K, rng)
+        _thinned_ts.init_rounds(self, st, ts, rng, env.K, T)
+        _thinned_ts.step_rounds(self, st, ts, rng, env.K + 1, T)
+        return st.result(**ts.extra())
 
     def reference(self, env, T, rng, checkpoints):
         self._check_env(env)
