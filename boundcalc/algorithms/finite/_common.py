@@ -231,7 +231,9 @@ class FiniteAlgorithm(Algorithm):
     """Base of the finite-armed algorithms: parameters, budget handling, metadata."""
 
     setting = "finite"
-    granularity = "episode"  # "episode" (exact batch draws) or "step" (per-step loop vectorised across runs)
+    # "episode" (exact batch draws), "stretch"/"thinning" (exact bulk draws between possible switches of the
+    # pulled arm, Bernoulli arms; per-step loop otherwise) or "step" (per-step loop vectorised across runs)
+    granularity = "episode"
     budget_params: tuple[str, ...] = ()  # which of epsilon / rho / (alpha, rdp_epsilon) it needs
     rewards = "[0,1]"  # reward assumption of its privacy proof
 

@@ -224,7 +224,7 @@ def _grid(Lmax: int) -> tuple[np.ndarray, np.ndarray]:
     return np.array(s1, dtype=np.int64), np.array(s2, dtype=np.int64)
 
 
-def simulate(policy, means, T: int, runs: int, source, checkpoints, split_levels: int = 3):
+def simulate(policy, means, T: int, runs: int, source, checkpoints, split_levels: int = 2):
     """Leader-stretch simulation of ``runs`` runs of ``policy`` on Bernoulli arms with ``means``.
 
     ``policy`` provides ``index(S, N, t)`` (scores, argmax pulled; t broadcastable to (n, 1)), ``ties``,
@@ -340,7 +340,9 @@ def simulate(policy, means, T: int, runs: int, source, checkpoints, split_levels
         rep[idx] = np.bincount(own, minlength=idx.size)
         at = np.repeat(np.arange(blk.size), rep)
         blk.take(at)
-        dest = np.nonzero(np.isin(at, idx))[0]
+        mark = np.zeros(rep.size, dtype=bool)
+        mark[idx] = True
+        dest = np.nonzero(mark[at])[0]
         blk.s1[dest] = s1
         blk.s2[dest] = s2
         blk.A[dest] = A

@@ -29,7 +29,9 @@ class LazyDPTS(FiniteAlgorithm):
     name = "Lazy-DP-TS"
     source = "Hu & Hegde 2022 (Lazy-DP-TS), baseline of seed 001 §5 (sheet §7.3)"
     notion = "pure"
-    granularity = "step"
+    # "thinning": on Bernoulli arms only the rounds another arm may win are looked at; on other reward
+    # families ``simulate`` falls back to the per-step loop
+    granularity = "thinning"
     budget_params = ("epsilon",)
 
     def __init__(self, epsilon: float, offset: float = 3.0, ties: str = "random", record_noise: bool = False):

@@ -28,7 +28,9 @@ MARGIN = 1e-9  # certificates keep this distance to the others' indexes (roundin
 
 
 class _PerStep(FiniteAlgorithm):
-    granularity = "step"
+    # "stretch": on Bernoulli arms, exact bulk draws between possible changes of the pulled arm (cost ~ the
+    # number of switches, not T); on other reward families ``simulate`` falls back to the per-step loop
+    granularity = "stretch"
     ties = "random"
 
     @abstractmethod
