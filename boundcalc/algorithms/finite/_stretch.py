@@ -13,11 +13,12 @@ by sampling the leader's reward path hierarchically, never reward by reward:
   at every step of the block for every path with the block's end counts (``policy.certify``: the leader's
   index at its worst point -- lowest possible mean (the bridge envelope: all the block's zeros first),
   latest pull count, earliest round -- against the others' indices at the block's last round, with a margin
-  of ~1e-9 that absorbs the rounding of the reference's own index computation);
-* at the first step of every other block the exact decision is computed with the policy's own ``index``
-  (as the step-by-step reference computes it): leader strictly best, tied, or beaten. A beaten first step
-  ends the stretch there at the latest (later blocks are dropped); blocks that are neither certified nor
-  decided are split in two;
+  of ~1e-9 that absorbs the rounding of the reference's own index computation); it is *refuted* when
+  another arm's index exceeds the leader's at its first step by the margin (``policy.refute``): the stretch
+  ends there at the latest, and later blocks are dropped;
+* a one-step block that is neither gets the exact decision of the policy's own ``index`` (as the
+  step-by-step reference computes it): leader strictly best, tied, or beaten; a longer one is cut into
+  2**split_levels parts;
 * the first step that is not the leader's (beaten, or a tie drawn against it) is the *crossing*: the leader
   is credited with the steps before it (its reward count there is known exactly), and the arm chosen at
   the crossing starts the next stretch. Rewards drawn past the crossing are discarded: the crossing is a
@@ -43,7 +44,7 @@ from ._common import Runs, argbest, init_order
 
 PENDING, CERT, TIE, LOSE = 0, 1, 2, 3
 SPLIT_MAX = 2**29  # hypergeometric populations stay below numpy's limit of 1e9
-MAX_EVAL_PER_RUN = 32  # exact decisions per run and pass (later undecided blocks wait their turn)
+MAX_EVAL_PER_RUN = 32  # pending blocks looked at per run and pass (later ones wait their turn)
 
 
 # ------------------------------------------------------------------------------------------------------
@@ -423,6 +424,8 @@ def simulate(policy, means, T: int, runs: int, source, checkpoints, split_levels
             sc = policy.index(Sx, Nx, rr)
             choice = source.choose(r, sc, policy.ties)
             cont = choice == lead[r]
+            if (cont & (blk.s2[res] > blk.s1[res])).any():  # pragma: no cover - only a unit block can tie
+                raise RuntimeError("leader-stretch engine: a refuted block's leader was chosen (unsound refute)")
             blk.st[res[cont]] = CERT  # a tie drawn for the leader: the step is its own
             cross = ~cont
             if cross.any():

@@ -8,7 +8,10 @@ The arm choice is made every round (only the statistics are lazy). On Bernoulli 
 thinning (``_thinned_ts``): the rounds the current leader wins are drawn in bulk and only the rounds where
 another arm may win are looked at; ``simulate_steps`` is the per-step loop vectorised across runs (any
 reward family) and ``reference`` the plain step-by-step run.
-``offset`` (3 by default; sheet: moderate confidence) is exposed. ``episodes`` counts statistic updates.
+``offset`` (3 by default; sheet 001 §7.3: moderate confidence, from a secondary summary of the paper) is
+exposed. [UNC: the offset 3 ln t/(eps O_j), the Lap(1/eps) noise per epoch of 2^r rewards and the clipping to
+[0, 1] agree with a second, independent secondary summary of Hu & Hegde 2022; the paper's own text could not
+be consulted here.] ``episodes`` counts statistic updates.
 Initial pulls in a random order and random tie-breaking by default (``ties``, see ``_common``).
 
 ``record_noise=True`` adds to ``BlockResult.extra``: ``noise_draws`` (every released private mean minus the
