@@ -1,8 +1,8 @@
 """Run every benchmark (each in a fresh interpreter, one after the other) and rewrite its RESULTS_*.md file,
 then refresh the "Latest figures" block of benchmarks/README.md from those files.
 
-    python3 benchmarks/run_all.py                 # everything (about 4 minutes on 2 cores)
-    python3 benchmarks/run_all.py contextual cli  # only some (names: info, engine, contextual, cli)
+    python3 benchmarks/run_all.py                 # everything (about 4 minutes on 2 cores, plus ~25 for perstep)
+    python3 benchmarks/run_all.py contextual cli  # only some (names: info, engine, contextual, cli, perstep)
     python3 benchmarks/run_all.py --readme-only   # only refresh README.md from the existing RESULTS files
 
 Benchmarks run sequentially on purpose: two timed jobs on a 2-core machine would disturb each other.
@@ -28,6 +28,7 @@ BENCHMARKS = {
                    or "full run measured" in l or "plain OFUL loop (a)" in l or "env.contexts`" in l),
     "cli": ("bench_regret_cli.py", "RESULTS_regret_cli.md",
             lambda l: l.startswith("| `boundcalc") or l.startswith("| command | bytecode") or l.startswith("|---|---|---|---|---|---|---|")),
+    "perstep": ("bench_perstep.py", "RESULTS_perstep.md", lambda l: l.startswith("|")),
 }
 START, END = "<!-- figures:start (written by run_all.py) -->", "<!-- figures:end -->"
 

@@ -120,6 +120,76 @@ def test_released_means_carry_calibrated_noise(alg, scale_fn, dist):
     assert out.extra["noise_last"].shape == (300, 5)
 
 
+# DP-SE (Sajed & Sheffet 2019; sheet 001 §7.1): the epoch mean of arm i is released as
+# mean + Lap(1/(eps R_e)), R_e = floor(max{32 ln(8|S|e^2/beta)/Delta_e^2, 8 ln(4|S|e^2/beta)/(eps Delta_e)} + 1),
+# Delta_e = 2^-e. The scale is recomputed here from (e, |S|) with the sheet's formula, independently of the code.
+def _dp_se_scale(eps, e, nS, T):
+    beta = 1.0 / T
+    d = 2.0 ** (-e)
+    R = math.floor(max(32 * math.log(8 * nS * e * e / beta) / d**2, 8 * math.log(4 * nS * e * e / beta) / (eps * d)) + 1)
+    return 1.0 / (eps * R)
+
+
+def _dp_se_noise_p(cls, eps=0.5, T=150000, runs=300, seed=6):
+    from boundcalc.algorithms.finite import DPSE
+
+    env = BernoulliEnv([0.6, 0.56, 0.45])  # gaps below the first epoch's threshold: epochs 2 and 3 happen
+    out = cls(epsilon=eps, record_noise=True).simulate(env, T, runs, np.random.default_rng(seed), np.array([T]))
+    z, e, nS = out.extra["noise_draws"], out.extra["noise_epoch"], out.extra["noise_active"]
+    assert z.size == e.size == nS.size and set(np.unique(e)) >= {1, 2, 3} and set(np.unique(nS)) >= {2, 3}
+    scale = np.array([_dp_se_scale(eps, int(ei), int(si), T) for ei, si in zip(e, nS)])
+    return stats.kstest(z / scale, "laplace").pvalue
+
+
+def _scaled_noise_subclass(base, factor):
+    class Mutant(base):
+        def sum_noise(self, rng, size):
+            return factor * super().sum_noise(rng, size)
+
+    return Mutant
+
+
+@pytest.mark.parametrize("factor", [1, 2, 4])
+def test_dp_se_noise_scale_is_one_over_eps_R_e(factor):
+    # factor 1: the algorithm as written must pass; factors 2 and 4 are mutants (noise x2, x4) kept to show
+    # that the statistic (KS against Lap(1) after dividing by the sheet's scale) rejects a mis-scaled noise.
+    from boundcalc.algorithms.finite import DPSE
+
+    cls = DPSE if factor == 1 else _scaled_noise_subclass(DPSE, factor)
+    p = _dp_se_noise_p(cls)
+    if factor == 1:
+        assert p > ALPHA
+    else:
+        assert p < ALPHA
+
+
+# Lazy-DP-TS (Hu & Hegde 2022; sheet 001 §7.3): at the end of an epoch of O = 2^r rewards the private mean is
+# (sum + Lap(1/eps)) / O, i.e. the released mean carries Lap(1/(eps O)); O = 1 after the initial pull.
+def _lazy_noise(cls, eps=0.7):
+    from boundcalc.algorithms.finite import LazyDPTS
+
+    env = BernoulliEnv([0.7, 0.5, 0.3])
+    out = cls(epsilon=eps, record_noise=True).simulate(env, 600, 200, np.random.default_rng(8), np.array([600]))
+    return out.extra["noise_draws"], out.extra["noise_O"], out
+
+
+@pytest.mark.parametrize("factor", [1, 2, 4])
+def test_lazy_dp_ts_noise_scale_is_one_over_eps_O(factor):
+    from boundcalc.algorithms.finite import LazyDPTS
+
+    eps = 0.7
+    cls = LazyDPTS if factor == 1 else _scaled_noise_subclass(LazyDPTS, factor)
+    z, O, out = _lazy_noise(cls, eps)
+    p = stats.kstest(z * eps * O, "laplace").pvalue
+    if factor == 1:
+        assert p > ALPHA
+        # epoch sizes 1, 2, 4, ...: every O is a power of two, several sizes occur, one release per update
+        assert ((O.astype(np.int64) & (O.astype(np.int64) - 1)) == 0).all() and O.max() >= 32
+        assert z.size == out.episodes.sum() + 3 * 200
+    else:
+        assert p < ALPHA
+
+
 def test_adac_init_uses_n_half():
     # sheet 003 §0: n_a = 1/2 right after initialisation (variance 1/(2 rho (1/2)^2) = 2/rho)
     env = BernoulliEnv([0.5, 0.5, 0.5])
@@ -340,7 +410,8 @@ def test_geometric_batches_counts():
 @pytest.mark.parametrize("eps", [0.05, 1.0])  # the privacy branch of the max wins at 0.05, the other at 1
 def test_dp_se_first_epoch_length(eps):
     # sheet 001 §7.1: R_1 = floor(max{32 ln(8|S|/beta)/(1/2)^2, 8 ln(4|S|/beta)/(eps/2)} + 1), beta = 1/T;
-    # arms are pulled one after the other, so a horizon T = R_1 + 5 gives pulls (R_1, 5)
+    # arms are pulled one after the other, so a horizon T = R_1 + 5 gives pulls (R_1, 5) in index order
+    # (ties="lowest") and (R_1, 5) or (5, R_1) in a random order (default)
     from boundcalc.algorithms.finite import DPSE
 
     def r1(T):
@@ -352,8 +423,13 @@ def test_dp_se_first_epoch_length(eps):
     R1 = r1(T)
     assert R1 + 5 == T
     env = BernoulliEnv([0.5, 0.5])
-    alg = DPSE(epsilon=eps)
+    alg = DPSE(epsilon=eps, ties="lowest")
     out = alg.simulate(env, T, 5, np.random.default_rng(0), np.array([T]))
     assert (out.pulls == [R1, 5]).all()
     ref = alg.reference(env, T, np.random.default_rng(1), np.array([T]))
     assert ref.pulls[0].tolist() == [R1, 5]
+    alg = DPSE(epsilon=eps)
+    out = alg.simulate(env, T, 40, np.random.default_rng(0), np.array([T]))
+    assert (np.sort(out.pulls, axis=1) == [5, R1]).all() and len({tuple(p) for p in out.pulls}) == 2
+    for i in range(4):
+        assert sorted(alg.reference(env, T, np.random.default_rng([1, i]), np.array([T])).pulls[0]) == [5, R1]

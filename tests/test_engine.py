@@ -62,9 +62,10 @@ def test_pulls_sum_to_T_and_pseudo_regret_identity(alg):
 
 def test_interpolation_exact_on_deterministic_instance():
     # means 1 and 0: rewards are deterministic; non-private AdaC-UCB (rho = inf) is then deterministic,
-    # so the episode-level simulation must equal the step-by-step reference at every round.
+    # so the episode-level simulation must equal the step-by-step reference at every round (with
+    # lowest-index ties: random tie-breaking, the default, would make the two arms with mean 0 a coin toss).
     env = BernoulliEnv([0.0, 1.0, 0.0])
-    alg = AdaCUCB(rho=math.inf, beta=3.5)
+    alg = AdaCUCB(rho=math.inf, beta=3.5, ties="lowest")
     T = 400
     cps = np.arange(1, T + 1)
     sim = alg.simulate(env, T, 3, np.random.default_rng(0), cps)

@@ -4,8 +4,11 @@ Conventions used by every finite algorithm (documented choices where the sheets 
 
 * **Rounds.** t counts rounds already played; the index computed before an episode starting at round
   t + 1 uses ``t_l = t + 1`` where the paper writes t_l, and ``t`` where it writes "ln t" for the current time.
-* **Tie-breaking.** Lowest arm index (``numpy.argmax``/``argmin``) everywhere, in ``simulate`` and
-  ``reference`` alike (sheet 001 §5 and 003 §0: "tie-break by lowest index").
+* **Tie-breaking.** Uniformly at random among the tied arms by default (``ties="random"``), drawn from the
+  run's own Generator and only when there is a tie; the initial round-robin pulls are in a uniformly random
+  order (the unpulled arms are tied). ``ties="lowest"`` gives the lowest arm index and index-order
+  initialisation (the reading "tie-break by lowest index" of sheet 001 §5 / 003 §0), whose early regret
+  depends on the order in which the arms are listed (issue 7 §3). Both in ``simulate`` and ``reference``.
 * **Truncation at T.** Every episode/batch/epoch is cut so that a run stops exactly at T (sheet 001 §5,
   003 §0). The noise of a truncated last episode is still drawn (it is never used).
 * **Episodes.** ``BlockResult.episodes`` counts the episodes (batches, epochs) after initialisation,
@@ -149,6 +152,27 @@ class Runs:
             self.episodes += L > 0
         return L, S
 
+    def credit(self, rows, arm, L) -> None:
+        """Runs ``rows`` play ``arm`` for ``L`` rounds whose rewards were drawn elsewhere (t + L <= T): time,
+        pulls, pseudo-regret and the checkpoints inside the stretch (linear interpolation, exact)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        if rows.size == 0:
+            return
+        arm = np.asarray(arm, dtype=np.int64)
+        L = np.asarray(L, dtype=np.int64)
+        slope = self.gaps[arm]
+        t0 = self.t[rows]
+        t1 = t0 + L
+        R0 = self.R[rows]
+        lo = np.searchsorted(self.cps, t0, side="right")  # first checkpoint > t0
+        hi = np.searchsorted(self.cps, t1, side="right")  # first checkpoint > t1
+        for i in np.nonzero(hi > lo)[0]:
+            j = np.arange(lo[i], hi[i])
+            self.reg[rows[i], j] = R0[i] + (self.cps[j] - t0[i]) * slope[i]
+        self.R[rows] = R0 + L * slope
+        self.pulls[rows, arm] += L
+        self.t[rows] = t1
+
     def step(self, arm, rng: np.random.Generator) -> np.ndarray:
         """Per-step fast path: every run plays one round of ``arm[r]`` (runs in lockstep, t < T)."""
         arm = np.asarray(arm, dtype=np.int64)
@@ -207,7 +231,9 @@ class FiniteAlgorithm(Algorithm):
     """Base of the finite-armed algorithms: parameters, budget handling, metadata."""
 
     setting = "finite"
-    granularity = "episode"  # "episode" (exact batch draws) or "step" (per-step loop vectorised across runs)
+    # "episode" (exact batch draws), "stretch"/"thinning" (exact bulk draws between possible switches of the
+    # pulled arm, Bernoulli arms; per-step loop otherwise) or "step" (per-step loop vectorised across runs)
+    granularity = "episode"
     budget_params: tuple[str, ...] = ()  # which of epsilon / rho / (alpha, rdp_epsilon) it needs
     rewards = "[0,1]"  # reward assumption of its privacy proof
 
@@ -235,6 +261,48 @@ class FiniteAlgorithm(Algorithm):
     def _check_env(self, env):
         if getattr(env, "setting", None) != "finite":
             raise InputError("env", "a finite-armed environment", type(env).__name__)
+
+
+TIES = ("random", "lowest")
+
+
+def check_ties(ties: str) -> str:
+    if ties not in TIES:
+        raise InputError("ties", "one of " + ", ".join(TIES), ties)
+    return ties
+
+
+def argbest(scores, rng: np.random.Generator, ties: str = "random", minimize: bool = False) -> np.ndarray:
+    """Row-wise argmax (argmin if ``minimize``) of an (n, K) score array.
+
+    ``ties="random"``: uniformly among the exactly equal best scores, one ``rng.integers`` draw for the rows
+    that have a tie (rows without a tie consume nothing); ``ties="lowest"``: the lowest index.
+    """
+    s = np.asarray(scores, dtype=float)
+    if minimize:
+        s = -s
+    best = s.max(axis=1, keepdims=True)
+    is_best = s == best
+    out = np.argmax(is_best, axis=1)
+    nan_rows = np.isnan(best[:, 0])
+    if nan_rows.any():  # numpy's convention: the first NaN wins
+        out[nan_rows] = np.argmax(np.isnan(s[nan_rows]), axis=1)
+    if ties == "random":
+        count = is_best.sum(axis=1)
+        tied = np.nonzero(count > 1)[0]
+        if tied.size:
+            pick = rng.integers(0, count[tied])
+            out[tied] = np.argmax(np.cumsum(is_best[tied], axis=1) > pick[:, None], axis=1)
+    return out
+
+
+def init_order(rng: np.random.Generator, K: int, runs: int, ties: str = "random") -> np.ndarray:
+    """(runs, K) order of the initial pulls: a uniform random permutation per run (``ties="random"``, the
+    unpulled arms being tied) or 0, 1, ..., K-1."""
+    base = np.broadcast_to(np.arange(K), (runs, K))
+    if ties == "random":
+        return rng.permuted(base, axis=1)
+    return np.array(base)
 
 
 def positive_eps(name, x):

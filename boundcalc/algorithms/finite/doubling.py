@@ -12,6 +12,8 @@ Initial sample size (UNC in sheets 003 §0 / 000 §2.2 note 1): right after init
 n_a = N_a/2 = 1/2. ``init_n="half"`` (default, the sheets' reading "literally 1/2 in the noise variance and
 bonus, the mean is the actual sample mean") or ``init_n="one"`` (the true count).
 
+Initial pulls in a random order and random tie-breaking of the index by default (``ties``, see ``_common``;
+ties are frequent for AdaP-KLUCB, whose index is clipped at 1).
 Episode-level simulation: one Binomial and one noise draw per episode for all runs at once.
 ``record_noise=True`` adds ``noise_draws``/``noise_n`` (every noise draw and the n of its scale, 1-D),
 ``noise_last`` (the noise in each arm's current released mean) and ``n_last`` to ``BlockResult.extra``.
@@ -27,7 +29,7 @@ import numpy as np
 
 from ... import validate
 from ...errors import InputError
-from ._common import FiniteAlgorithm, RefRun, Runs, kl_ucb
+from ._common import FiniteAlgorithm, RefRun, Runs, argbest, check_ties, init_order, kl_ucb
 
 INIT_N = ("half", "one")
 
@@ -35,8 +37,9 @@ INIT_N = ("half", "one")
 class _Doubling(FiniteAlgorithm):
     init_n_default = "one"
 
-    def _setup(self, beta: float, init_n: str | None, record_noise: bool, beta_min: float = 0.0):
+    def _setup(self, beta: float, init_n: str | None, record_noise: bool, ties: str = "random"):
         self.beta = validate.positive("beta", beta)
+        self.ties = check_ties(ties)
         init_n = init_n or self.init_n_default
         if init_n not in INIT_N:
             raise InputError("init_n", "one of " + ", ".join(INIT_N), init_n)
@@ -63,18 +66,20 @@ class _Doubling(FiniteAlgorithm):
         N = np.zeros((runs, K))
         draws: list[np.ndarray] = []
         draw_n: list[np.ndarray] = []
-        for k in range(K):
+        order = init_order(rng, K, runs, self.ties)
+        for j in range(K):
+            k = order[:, j]
             L, x = st.play(k, 1, rng, count_episode=False)
             z = self.noise(np.full(runs, n0), rng, runs)
-            released[:, k] = x / np.maximum(L, 1) + z
-            noise_last[:, k] = z
-            N[:, k] += L
+            released[rows, k] = x / np.maximum(L, 1) + z
+            noise_last[rows, k] = z
+            N[rows, k] += L
             if self.record_noise:
                 draws.append(z[L > 0])
                 draw_n.append(np.full(int((L > 0).sum()), n0))
         while not st.done():
             t_l = (st.t + 1).astype(float)
-            a = np.argmax(self.index(released, n, t_l[:, None]), axis=1)
+            a = argbest(self.index(released, n, t_l[:, None]), rng, self.ties)
             L, x = st.play(a, N[rows, a].astype(np.int64), rng)
             act = L > 0
             Lf = np.maximum(L, 1).astype(float)
@@ -100,15 +105,16 @@ class _Doubling(FiniteAlgorithm):
         released = [0.0] * K
         n = [n0] * K
         N = [0] * K
-        for k in range(K):
+        for k in init_order(rng, K, 1, self.ties)[0]:
             if st.left == 0:
                 break
+            k = int(k)
             x = st.step(k, rng)
             released[k] = x + float(self.noise(np.array([n0]), rng, 1)[0])
             N[k] = 1
         while st.left > 0:
-            idx = self.index(np.array([released]), np.array([n]), np.array([[float(st.t + 1)]]))[0]
-            a = int(np.argmax(idx))
+            idx = self.index(np.array([released]), np.array([n]), np.array([[float(st.t + 1)]]))
+            a = int(argbest(idx, rng, self.ties)[0])
             L = min(N[a], st.left)
             s = 0.0
             for _ in range(L):
@@ -137,12 +143,13 @@ class AdaPUCB(_Doubling):
     budget_params = ("epsilon",)
     bound_ids = ("001-adap-ucb",)
 
-    def __init__(self, epsilon: float, beta: float = 3.1, init_n: str | None = None, record_noise: bool = False):
+    def __init__(self, epsilon: float, beta: float = 3.1, init_n: str | None = None, ties: str = "random",
+                 record_noise: bool = False):
         self.epsilon = validate.positive("epsilon", epsilon)
-        self._setup(beta, init_n, record_noise)
+        self._setup(beta, init_n, record_noise, ties)
 
     def params(self):
-        return {"epsilon": self.epsilon, "beta": self.beta, "init_n": self.init_n}
+        return {"epsilon": self.epsilon, "beta": self.beta, "init_n": self.init_n, "ties": self.ties}
 
     def noise(self, n, rng, size):
         return rng.laplace(0.0, 1.0 / (self.epsilon * np.asarray(n, float)), size)
@@ -185,12 +192,13 @@ class AdaCUCB(_Doubling):
     bound_ids = ("003-thm10", "003-thm11-paper", "003-thm11-explicit")
     init_n_default = "half"
 
-    def __init__(self, rho: float, beta: float = 3.5, init_n: str | None = None, record_noise: bool = False):
+    def __init__(self, rho: float, beta: float = 3.5, init_n: str | None = None, ties: str = "random",
+                 record_noise: bool = False):
         self.rho = validate.positive("rho", rho, allow_inf=True)
-        self._setup(beta, init_n, record_noise)
+        self._setup(beta, init_n, record_noise, ties)
 
     def params(self):
-        return {"rho": self.rho, "beta": self.beta, "init_n": self.init_n}
+        return {"rho": self.rho, "beta": self.beta, "init_n": self.init_n, "ties": self.ties}
 
     def noise(self, n, rng, size):
         sd = np.sqrt(1.0 / (2 * self.rho)) / np.asarray(n, float)
@@ -214,10 +222,12 @@ class AdaRUCB(AdaCUCB):
     bound_ids = ("000-thm5", "000-cor6-paper", "000-cor6-explicit")
 
     def __init__(self, alpha: float, rdp_epsilon: float, beta: float = 3.1, init_n: str | None = None,
-                 record_noise: bool = False):
+                 ties: str = "random", record_noise: bool = False):
         self.rdp_alpha = validate.greater_than("alpha (RDP order)", alpha, 1.0)
         self.rdp_epsilon = validate.positive("rdp_epsilon", rdp_epsilon)
-        super().__init__(rho=self.rdp_epsilon / self.rdp_alpha, beta=beta, init_n=init_n, record_noise=record_noise)
+        super().__init__(rho=self.rdp_epsilon / self.rdp_alpha, beta=beta, init_n=init_n, ties=ties,
+                         record_noise=record_noise)
 
     def params(self):
-        return {"alpha": self.rdp_alpha, "rdp_epsilon": self.rdp_epsilon, "beta": self.beta, "init_n": self.init_n}
+        return {"alpha": self.rdp_alpha, "rdp_epsilon": self.rdp_epsilon, "beta": self.beta, "init_n": self.init_n,
+                "ties": self.ties}

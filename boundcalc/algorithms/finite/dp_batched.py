@@ -11,7 +11,9 @@ Choices where the sheet lists ambiguities (all exposed as parameters):
 * schedule (Eq. 14, UNC): ``"cumulative"`` (default; n_m = ceil(n_1 alpha^{m-1}), b_m = n_m - n_{m-1},
   so alpha = 2, n_1 = 1 gives 1, 2, 4, 8, … cumulative) or ``"geometric"`` (b_m = ceil(n_1 alpha^{m-1}));
   b_m >= 1 enforced;
-* tie-breaking: lowest index; truncation of the last batch at T;
+* tie-breaking: uniformly at random by default, lowest index with ``ties="lowest"`` (see ``_common``; ties are
+  frequent here: the DP-KLUCB index is 1 for every arm with N eps (1 - mu~) <= ln t); initial batches in a
+  random order of the arms by default; truncation of the last batch at T;
 * DP-KLUCB exploration ln t with t = rounds played so far (no ln ln t term), DP-IMED with ln N_i.
 
 ``record_noise=True`` adds ``noise_sum`` (runs, K: S~ minus the true sum) and ``n_noises`` (runs, K: number
@@ -29,7 +31,7 @@ import numpy as np
 
 from ... import validate
 from ...errors import InputError
-from ._common import FiniteAlgorithm, RefRun, Runs, dp_imed, dp_klucb
+from ._common import FiniteAlgorithm, RefRun, Runs, argbest, check_ties, dp_imed, dp_klucb, init_order
 
 SCHEDULES = ("cumulative", "geometric")
 
@@ -49,22 +51,30 @@ class _DPBatched(FiniteAlgorithm):
     budget_params = ("epsilon",)
     source = "seed 001 Algorithm 1"
 
+    minimize = False  # the policy pulls argmax of ``scores`` (argmin if True)
+
     def __init__(self, epsilon: float, alpha: float = 2.0, n1: int = 1, schedule: str = "cumulative",
-                 record_noise: bool = False):
+                 ties: str = "random", record_noise: bool = False):
         self.epsilon = validate.positive("epsilon", epsilon)
         self.alpha = validate.greater_than("alpha (batch ratio)", alpha, 1.0)
         self.n1 = validate.count("n1", n1)
         if schedule not in SCHEDULES:
             raise InputError("schedule", "one of " + ", ".join(SCHEDULES), schedule)
         self.schedule = schedule
+        self.ties = check_ties(ties)
         self.record_noise = bool(record_noise)
 
     def params(self):
-        return {"epsilon": self.epsilon, "alpha": self.alpha, "n1": self.n1, "schedule": self.schedule}
+        return {"epsilon": self.epsilon, "alpha": self.alpha, "n1": self.n1, "schedule": self.schedule,
+                "ties": self.ties}
 
     @abstractmethod
-    def choose(self, mu, N, t):
-        """Arm per run from clipped private means mu (runs, K), pulls N, rounds played t (runs,)."""
+    def scores(self, mu, N, t):
+        """Index per run and arm from clipped private means mu (runs, K), pulls N, rounds played t (runs,)."""
+
+    def choose(self, mu, N, t, rng):
+        """Arm per run: argmax (argmin if ``minimize``) of the scores, ties by ``self.ties``."""
+        return argbest(self.scores(mu, N, t), rng, self.ties, minimize=self.minimize)
 
     def simulate(self, env, T, runs, rng, checkpoints):
         self._check_env(env)
@@ -76,19 +86,21 @@ class _DPBatched(FiniteAlgorithm):
         noise = np.zeros((runs, K)) if self.record_noise else None
         draws: list[np.ndarray] = []
         rows = st.rows
-        for k in range(K):
+        order = init_order(rng, K, runs, self.ties)
+        for j in range(K):
+            k = order[:, j]
             L, x = st.play(k, self.n1, rng, count_episode=False)
             y = rng.laplace(0.0, 1.0 / eps, runs)
-            S[:, k] += x + y
-            N[:, k] += L
-            m[:, k] = 1
+            S[rows, k] += x + y
+            N[rows, k] += L
+            m[rows, k] = 1
             if noise is not None:
-                noise[:, k] += y
+                noise[rows, k] += y
                 draws.append(y)
         while not st.done():
             t = np.maximum(st.t, 1).astype(float)
             mu = np.clip(S / np.maximum(N, 1), 0.0, 1.0)
-            a = self.choose(mu, np.maximum(N, 1), t)
+            a = self.choose(mu, np.maximum(N, 1), t, rng)
             b = batch_size(m[rows, a] + 1, self.n1, self.alpha, self.schedule)
             L, x = st.play(a, b, rng)
             y = rng.laplace(0.0, 1.0 / eps, runs)
@@ -110,7 +122,8 @@ class _DPBatched(FiniteAlgorithm):
         K, eps = env.K, self.epsilon
         st = RefRun(env, T, checkpoints)
         S, N, m = [0.0] * K, [0] * K, [0] * K
-        for k in range(K):
+        for k in init_order(rng, K, 1, self.ties)[0]:
+            k = int(k)
             n = min(self.n1, st.left)
             for _ in range(n):
                 S[k] += st.step(k, rng)
@@ -119,7 +132,7 @@ class _DPBatched(FiniteAlgorithm):
             m[k] = 1
         while st.left > 0:
             mu = np.clip(np.array([S]) / np.maximum(np.array([N], dtype=float), 1), 0.0, 1.0)
-            a = int(self.choose(mu, np.maximum(np.array([N], dtype=float), 1), np.array([float(max(st.t, 1))]))[0])
+            a = int(self.choose(mu, np.maximum(np.array([N], dtype=float), 1), np.array([float(max(st.t, 1))]), rng)[0])
             b = int(batch_size(m[a] + 1, self.n1, self.alpha, self.schedule))
             n = min(b, st.left)
             for _ in range(n):
@@ -141,8 +154,8 @@ class DPKLUCB(_DPBatched):
     source = "seed 001 Algorithm 1 (Eq. 12 index)"
     bound_ids = ("001-thm4.3-dp-klucb",)
 
-    def choose(self, mu, N, t):
-        return np.argmax(dp_klucb(mu, N, t[:, None], self.epsilon), axis=1)
+    def scores(self, mu, N, t):
+        return dp_klucb(mu, N, t[:, None], self.epsilon)
 
 
 class DPIMED(_DPBatched):
@@ -155,5 +168,7 @@ class DPIMED(_DPBatched):
     source = "seed 001 Algorithm 1 (Eq. 13 index)"
     bound_ids = ("001-thm4.3-dp-imed",)
 
-    def choose(self, mu, N, t):
-        return np.argmin(dp_imed(mu, N, self.epsilon), axis=1)
+    minimize = True
+
+    def scores(self, mu, N, t):
+        return dp_imed(mu, N, self.epsilon)

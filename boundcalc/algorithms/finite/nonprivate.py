@@ -1,7 +1,17 @@
-"""Non-private per-step baselines: UCB, KL-UCB, IMED (decisions change every round).
+"""Non-private index policies: UCB, KL-UCB, IMED (the index is recomputed every round).
 
-These are simulated with a per-step loop vectorised across runs (one Bernoulli/Gaussian draw per run and
-round), so keep T moderate. Initialisation: each arm once, in index order (rounds 1..K).
+``episodes`` counts the stretches: maximal runs of pulls of one arm after the initial round-robin.
+On Bernoulli arms ``simulate`` is the leader-stretch engine (``_stretch``): exact in distribution, its cost
+grows with the number of changes of the pulled arm rather than with T. Each policy supplies a sound
+certificate that its leader stays the strict argmax over a block of steps (``certify``), derived from the
+monotonicity of its index: UCB and KL-UCB indexes increase with the empirical mean and with the round and
+decrease with the pull count; IMED's index (argmin) of the leader is at most n kl(mean, mu*) + ln n and the
+others' at least N_b kl(mu_b, max(mean, max_other)) + ln N_b. On other reward families ``simulate`` is the
+per-step loop ``simulate_steps``.
+Initialisation: each arm once (rounds 1..K), in a uniformly random order (``ties="random"``, default) or in
+index order (``ties="lowest"``); later ties are broken the same way (see ``_common``).
+``simulate_steps`` is the per-step loop vectorised across runs (one reward draw per run and round);
+``reference`` is the plain step-by-step single run.
 """
 
 from __future__ import annotations
@@ -11,29 +21,62 @@ from abc import abstractmethod
 import numpy as np
 
 from ... import validate
-from ._common import FiniteAlgorithm, RefRun, Runs, kl_bernoulli, kl_ucb
+from . import _stretch
+from ._common import FiniteAlgorithm, RefRun, Runs, argbest, check_ties, init_order, kl_bernoulli, kl_ucb
+
+MARGIN = 1e-9  # certificates keep this distance to the others' indexes (rounding of the reference's index)
 
 
 class _PerStep(FiniteAlgorithm):
-    granularity = "step"
+    # "stretch": on Bernoulli arms, exact bulk draws between possible changes of the pulled arm (cost ~ the
+    # number of switches, not T); on other reward families ``simulate`` falls back to the per-step loop
+    granularity = "stretch"
+    ties = "random"
 
     @abstractmethod
     def index(self, S, N, t):
-        """Scores (runs, K) at round t (the round about to be played); the argmax is pulled."""
+        """Scores (n, K) at round t (the round about to be played; t broadcastable to (n, 1)); argmax pulled."""
+
+    def certify(self, box) -> np.ndarray:
+        """Sound check that the leader is the strict argmax at every step of each block (see ``_stretch.Box``)."""
+        return np.zeros(box.lead.shape, dtype=bool)
+
+    def refute(self, box) -> np.ndarray:
+        """Sound check that another arm's index exceeds the leader's at the block's first step."""
+        return np.zeros(box.lead.shape, dtype=bool)
+
+    def stretch_setup(self, S, N, lead, t0, scores) -> dict:
+        """Per-stretch precomputations for ``certify`` (arrays with one row per run); ``scores`` are the exact
+        indexes at the stretch's first round t0 + 1."""
+        return {}
 
     def simulate(self, env, T, runs, rng, checkpoints):
+        """Leader-stretch engine on Bernoulli arms (exact, fast); the per-step loop otherwise."""
+        self._check_env(env)
+        if _stretch.step_rewards_env(env):
+            return _stretch.simulate(self, env.means, T, runs, _stretch.BernoulliSource(env.means, rng),
+                                     checkpoints)
+        return self.simulate_steps(env, T, runs, rng, checkpoints)
+
+    def simulate_steps(self, env, T, runs, rng, checkpoints):
+        """Per-step loop over t, vectorised across runs (any reward family)."""
         self._check_env(env)
         st = Runs(env, T, runs, checkpoints)
         K = env.K
         S = np.zeros((runs, K))
         N = np.zeros((runs, K))
-        for k in range(min(K, T)):
-            x = st.step(np.full(runs, k), rng)
-            S[:, k] += x
-            N[:, k] += 1
         rows = st.rows
+        order = init_order(rng, K, runs, self.ties)
+        for j in range(min(K, T)):
+            a = order[:, j]
+            x = st.step(a, rng)
+            S[rows, a] += x
+            N[rows, a] += 1
+        prev = np.full(runs, -1)
         for t in range(K + 1, T + 1):
-            a = np.argmax(self.index(S, N, t), axis=1)
+            a = argbest(self.index(S, N, np.array([[float(t)]])), rng, self.ties)
+            st.episodes += a != prev  # stretches: maximal runs of one arm after the initialisation
+            prev = a
             x = st.step(a, rng)
             S[rows, a] += x
             N[rows, a] += 1
@@ -45,15 +88,48 @@ class _PerStep(FiniteAlgorithm):
         K = env.K
         S = [0.0] * K
         N = [0] * K
-        for k in range(min(K, T)):
-            S[k] += st.step(k, rng)
+        for k in init_order(rng, K, 1, self.ties)[0][: min(K, T)]:
+            S[k] += st.step(int(k), rng)
             N[k] += 1
+        prev = -1
         for t in range(K + 1, T + 1):
-            scores = self.index(np.array([S]), np.array([N], dtype=float), t)[0]
-            a = int(np.argmax(scores))
+            scores = self.index(np.array([S]), np.array([N], dtype=float), np.array([[float(t)]]))
+            a = int(argbest(scores, rng, self.ties)[0])
+            st.episodes += a != prev
+            prev = a
             S[a] += st.step(a, rng)
             N[a] += 1
         return st.result()
+
+
+def _kl(x, q):
+    """kl(x, q) for x in [0, 1], q in [0, 1] (log1p forms, accurate when q ~ x; exact limits at the edges).
+    A lean version of boundcalc.info.kl for the certificates (called on every pass of the engine)."""
+    x, q = np.broadcast_arrays(np.asarray(x, dtype=float), np.asarray(q, dtype=float))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        d = x - q
+        t1 = np.where(x > 0, x * np.log1p(d / q), 0.0)
+        t2 = np.where(x < 1, (1 - x) * np.log1p(-d / (1 - q)), 0.0)
+        out = t1 + t2
+    out = np.where(np.isnan(out), np.inf, out)  # x > 0 = q or x < 1 = q
+    return np.where(d == 0, 0.0, np.maximum(out, 0.0))
+
+
+def _newton_kl_ucb(x, level, q):
+    """One Newton step on kl(x, q) = level from q (a guess of the kl-UCB index; kept inside (x, 1))."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        q = np.clip(q, np.nextafter(x, 1.0), np.nextafter(1.0, 0.0))
+        step = (_kl(x, q) - level) * q * (1 - q) / (q - x)
+        out = np.clip(q - step, x, 1.0)
+    return np.where(np.isfinite(out), out, q)
+
+
+def _others_max(values, others):
+    return np.where(others, values, -np.inf).max(axis=1)
+
+
+def _others_min(values, others):
+    return np.where(others, values, np.inf).min(axis=1)
 
 
 class UCB(_PerStep):
@@ -67,14 +143,26 @@ class UCB(_PerStep):
     source = "Auer et al. 2002 (UCB1); non-private baseline"
     notion = "none"
 
-    def __init__(self, c: float = 2.0):
+    def __init__(self, c: float = 2.0, ties: str = "random"):
         self.c = validate.positive("c", c)
+        self.ties = check_ties(ties)
 
     def params(self):
-        return {"c": self.c}
+        return {"c": self.c, "ties": self.ties}
 
     def index(self, S, N, t):
         return S / N + np.sqrt(self.c * np.log(t) / N)
+
+    def certify(self, box):
+        # leader: lowest mean, earliest round, latest count; others: latest round of the block
+        lead_lo = box.mean_lo + np.sqrt(self.c * np.log(box.r_lo) / box.n_hi)
+        other_hi = box.S / box.N + np.sqrt(self.c * np.log(box.r_hi)[:, None] / box.N)
+        return lead_lo > _others_max(other_hi, box.others) + MARGIN
+
+    def refute(self, box):
+        lead1 = box.mean1 + np.sqrt(self.c * np.log(box.r_lo) / box.n_lo)
+        other1 = box.S / box.N + np.sqrt(self.c * np.log(box.r_lo)[:, None] / box.N)
+        return lead1 < _others_max(other1, box.others) - MARGIN
 
 
 class KLUCB(_PerStep):
@@ -87,16 +175,82 @@ class KLUCB(_PerStep):
     source = "Cappé et al. 2013 (sheet 001 §7.5); template of DP-KLUCB"
     notion = "none"
 
-    def __init__(self, c: float = 0.0):
+    def __init__(self, c: float = 0.0, ties: str = "random"):
         self.c = validate.nonnegative("c", c)
+        self.ties = check_ties(ties)
 
     def params(self):
-        return {"c": self.c}
+        return {"c": self.c, "ties": self.ties}
+
+    def _explore(self, t):
+        """ln t + c max(0, ln ln t) (nondecreasing in t)."""
+        lt = np.log(t)
+        if self.c == 0:
+            return lt
+        return lt + self.c * np.log(np.maximum(lt, 1.0))
 
     def index(self, S, N, t):
-        lt = np.log(t)
-        level = (lt + self.c * max(0.0, np.log(lt) if lt > 0 else 0.0)) / N
-        return kl_ucb(np.clip(S / N, 0.0, 1.0), level)
+        return kl_ucb(np.clip(S / N, 0.0, 1.0), self._explore(np.asarray(t, dtype=float)) / N)
+
+    def stretch_setup(self, S, N, lead, t0, scores):
+        # first-order models of the indexes along the stretch; they only choose the threshold theta of the
+        # certificate, whose two inequalities are then checked exactly (so their accuracy is not critical)
+        m = np.clip(S / N, 0.0, 1.0)
+        e0 = self._explore((t0 + 1).astype(float))[:, None]
+        q = scores
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            dq_dlev = q * (1 - q) / (q - m)
+            lq = np.log(q) - np.log1p(-q)
+            lm = np.log(m) - np.log1p(-m)
+            dq_dx = (lq - lm) * dq_dlev
+        return {"m0": m, "q0": q, "dlev": dq_dlev, "dx": dq_dx, "e0": e0[:, 0]}
+
+    def _theta(self, box, mean, lev_lead, e_oth):
+        """Threshold between the leader's index (at ``mean``, level ``lev_lead``) and the best other index (at
+        exploration ``e_oth``): first-order models from the stretch start, refined by one Newton step on
+        kl(x, q) = level. Only a guess: the certificates then check both sides exactly."""
+        p = box.pre
+        j = np.arange(box.lead.size)
+        a = box.lead
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            q_lead = (p["q0"][j, a] + p["dx"][j, a] * (mean - p["m0"][j, a])
+                      + p["dlev"][j, a] * (lev_lead - p["e0"] / box.N[j, a]))
+            q_lead = _newton_kl_ucb(mean, lev_lead, q_lead)
+            m = np.clip(box.S / box.N, 0.0, 1.0)
+            lev_o = e_oth[:, None] / box.N
+            q_oth = p["q0"] + p["dlev"] * ((e_oth - p["e0"])[:, None] / box.N)
+            q_oth = _newton_kl_ucb(m, lev_o, q_oth)
+            return 0.5 * (q_lead + _others_max(q_oth, box.others))
+
+    def certify(self, box):
+        # leader >= theta + margin over the block (lowest mean, earliest round, latest count), every other arm
+        # < theta - margin at the block's last round: kl(x, q) <= level <=> q <= kl-UCB(x, level), q >= x
+        lev_lead = self._explore(box.r_lo) / box.n_hi
+        e_hi = self._explore(box.r_hi)
+        theta = self._theta(box, box.mean_lo, lev_lead, e_hi)
+        up, dn = theta + MARGIN, theta - MARGIN
+        with np.errstate(invalid="ignore"):
+            lead_ok = (up < 1.0) & ((box.mean_lo >= up) | (_kl(box.mean_lo, np.clip(up, 0.0, 1.0)) * (1 + 1e-12)
+                                                            <= lev_lead))
+            m = np.clip(box.S / box.N, 0.0, 1.0)
+            dn_c = np.clip(dn, 0.0, 1.0)[:, None]
+            oth_ok = (dn_c > m) & (_kl(m, dn_c) > (e_hi[:, None] / box.N) * (1 + 1e-12))
+        oth_ok = np.where(box.others, oth_ok, True).all(axis=1)
+        return lead_ok & oth_ok & np.isfinite(theta) & (dn > 0)
+
+    def refute(self, box):
+        # at the first step: leader < theta - margin and some other arm > theta + margin
+        lev_lead = self._explore(box.r_lo) / box.n_lo
+        e1 = self._explore(box.r_lo)
+        theta = self._theta(box, box.mean1, lev_lead, e1)
+        up, dn = theta + MARGIN, theta - MARGIN
+        with np.errstate(invalid="ignore"):
+            lead_low = (dn > box.mean1) & (_kl(box.mean1, np.clip(dn, 0.0, 1.0)) > lev_lead * (1 + 1e-12))
+            m = np.clip(box.S / box.N, 0.0, 1.0)
+            up_c = np.clip(up, 0.0, 1.0)[:, None]
+            oth_high = (up_c < 1.0) & ((m > up_c) | (_kl(m, up_c) * (1 + 1e-12) < e1[:, None] / box.N))
+        oth_high = np.where(box.others, oth_high, False).any(axis=1)
+        return lead_low & oth_high & np.isfinite(theta)
 
 
 class IMED(_PerStep):
@@ -109,7 +263,33 @@ class IMED(_PerStep):
     source = "Honda & Takemura 2015 (sheet 001 §7.4); non-private benchmark of seed 001 §5"
     notion = "none"
 
+    def __init__(self, ties: str = "random"):
+        self.ties = check_ties(ties)
+
+    def params(self):
+        return {"ties": self.ties}
+
     def index(self, S, N, t):
         mu = np.clip(S / N, 0.0, 1.0)
         top = mu.max(axis=1, keepdims=True)
         return -(N * kl_bernoulli(mu, top) + np.log(N))
+
+    def certify(self, box):
+        m = np.clip(box.S / box.N, 0.0, 1.0)
+        m_o = _others_max(m, box.others)  # best mean among the others (fixed during the stretch)
+        x = np.clip(box.mean_lo, 0.0, 1.0)
+        with np.errstate(invalid="ignore", over="ignore"):
+            lead_hi = np.where(x < m_o, box.n_hi * _kl(x, m_o), 0.0) + np.log(box.n_hi)
+            top_lo = np.maximum(x, m_o)[:, None]
+            oth_lo = _others_min(box.N * _kl(m, top_lo) + np.log(box.N), box.others)
+            return lead_hi < oth_lo - MARGIN * np.maximum(1.0, np.abs(oth_lo))
+
+    def refute(self, box):
+        m = np.clip(box.S / box.N, 0.0, 1.0)
+        m_o = _others_max(m, box.others)
+        x = np.clip(box.mean1, 0.0, 1.0)
+        top = np.maximum(x, m_o)
+        with np.errstate(invalid="ignore", over="ignore"):
+            lead1 = box.n_lo * _kl(x, top) + np.log(box.n_lo)
+            oth1 = _others_min(box.N * _kl(m, top[:, None]) + np.log(box.N), box.others)
+            return lead1 > oth1 + MARGIN * np.maximum(1.0, np.abs(oth1))

@@ -1,0 +1,309 @@
+"""The leader-stretch engine of UCB, KL-UCB and IMED (algorithms/finite/_stretch.py) against the per-step
+algorithms (issue 9 §4).
+
+1. Exact: the engine and the plain step-by-step ``reference`` read one reward tape (the j-th pull of arm a
+   gets tape[a][j]) and one tie Generator per run; they must make the same decisions: equal pull counts and
+   regret at every checkpoint, run by run. Mutants of the engine's certificate kept as parametrised cases
+   (the others' exploration growth ignored; the leader's bridge envelope or own growth ignored) must break
+   that equality: the comparison has power.
+2. In distribution, with fresh draws: the engine (Binomial/Hypergeometric draws) against the vectorised
+   per-step loop ``simulate_steps`` (one Bernoulli draw per step), regret at several checkpoints and pull
+   counts and the number of stretches (Kolmogorov-Smirnov and Welch, Bonferroni, level ALPHA); the same
+   statistic rejects the mutants (and the naive shortcut: accept a block when the leader leads at its first
+   step).
+"""
+
+import dataclasses
+import functools
+import warnings
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from boundcalc.algorithms.finite import IMED, KLUCB, UCB
+from boundcalc.algorithms.finite import _stretch
+from boundcalc.envs import BernoulliEnv, GaussianEnv
+
+ALPHA = 1e-3
+
+
+# ---------------------------------------------------------------------------------------------------
+# mutants: certificates with a shortcut (each accepts blocks the true policy would not play in full)
+# ---------------------------------------------------------------------------------------------------
+class UCBNoGrowth(UCB):
+    """Mutant: the others' exploration bonus taken at the stretch's first round (its growth ignored)."""
+
+    def certify(self, box):
+        return super().certify(dataclasses.replace(box, r_hi=box.r0))
+
+
+class UCBNoEnvelope(UCB):
+    """Mutant: the leader's mean at the block's first step used for the whole block (no bridge envelope)."""
+
+    def certify(self, box):
+        return super().certify(dataclasses.replace(box, mean_lo=box.mean1))
+
+
+class KLUCBNoGrowth(KLUCB):
+    """Mutant: the others' kl-UCB level taken at the stretch's first round (its growth ignored)."""
+
+    def certify(self, box):
+        return super().certify(dataclasses.replace(box, r_hi=box.r0))
+
+
+class KLUCBNoEnvelope(KLUCB):
+    """Mutant: the leader's mean at the block's first step used for the whole block (no bridge envelope)."""
+
+    def certify(self, box):
+        return super().certify(dataclasses.replace(box, mean_lo=box.mean1))
+
+
+class IMEDNoGrowth(IMED):
+    """Mutant: the leader's ln n and n kl(.) taken at the block's first step (its own growth ignored)."""
+
+    def certify(self, box):
+        return super().certify(dataclasses.replace(box, n_hi=box.n_lo, mean_lo=box.mean1))
+
+
+def _tapes(means, runs, T, seed):
+    rng = np.random.default_rng(seed)
+    return (rng.random((runs, len(means), T + 1)) < np.asarray(means)[None, :, None]).astype(np.int64)
+
+
+def _mismatches(alg, means, T, runs=8, seed=0):
+    """Runs in which the engine and the reference, on one tape and one tie stream, disagree."""
+    tapes = _tapes(means, runs, T, seed)
+    cps = np.unique(np.geomspace(1, T, 25).astype(np.int64))
+    fast = _stretch.simulate(alg, means, T, runs,
+                             _stretch.TapeSource(tapes, [np.random.default_rng([seed, r]) for r in range(runs)]), cps)
+    bad = 0
+    for r in range(runs):
+        ref = alg.reference(_stretch.TapeEnv(means, tapes[r]), T, np.random.default_rng([seed, r]), cps)
+        same = np.array_equal(ref.pulls[0], fast.pulls[r]) and np.allclose(ref.regret[0], fast.regret[r], rtol=0,
+                                                                            atol=1e-9)
+        bad += not same
+    return bad
+
+
+POLICIES = [UCB(), UCB(c=0.5), KLUCB(), KLUCB(c=3.0), IMED(), UCB(ties="lowest"), KLUCB(ties="lowest"),
+            IMED(ties="lowest")]
+MU2 = [0.75, 0.625, 0.5, 0.375, 0.25]
+EDGE_MEANS = [[0.7, 0.5, 0.4], [0.5, 0.5, 0.3, 0.5], [1.0, 1.0, 0.0], [0.0, 0.0, 0.0], [0.9, 0.1],
+              [0.02, 0.01, 0.015]]
+
+
+@pytest.mark.parametrize("alg", POLICIES, ids=lambda a: f"{a.name}-{a.params()}")
+def test_engine_equals_reference_on_one_tape(alg):
+    # T = 1 and T = K (initial round-robin only), K + 1 (one decision), short and long horizons
+    for T in (1, 5, 6, 40, 1500):
+        assert _mismatches(alg, MU2, T, runs=4, seed=T) == 0, (alg.name, T)
+
+
+@pytest.mark.parametrize("alg", [UCB(), KLUCB(), IMED()], ids=lambda a: a.name)
+@pytest.mark.parametrize("means", EDGE_MEANS, ids=str)
+def test_engine_equals_reference_on_one_tape_edge_means(alg, means):
+    # means at 0 and 1 (deterministic rewards, exact ties), equal arms, tiny means
+    for T in (len(means), 30, 300):
+        assert _mismatches(alg, means, T, runs=4, seed=T) == 0, (alg.name, means, T)
+
+
+def test_tape_runs_exercise_ties():
+    # equal arms with deterministic rewards: every decision after the first rounds is a tie; the random
+    # tie-breaks must be drawn identically by the engine and the reference (and not all go to one arm)
+    means = [1.0, 1.0, 1.0]
+    T, runs = 61, 8
+    tapes = _tapes(means, runs, T, 1)
+    fast = _stretch.simulate(UCB(), means, T, runs,
+                             _stretch.TapeSource(tapes, [np.random.default_rng([1, r]) for r in range(runs)]),
+                             np.array([T]))
+    assert len({tuple(p) for p in fast.pulls}) > 1
+    assert _mismatches(UCB(), means, T, runs=runs, seed=1) == 0
+
+
+@pytest.mark.parametrize("mutant", [UCBNoGrowth(), UCBNoEnvelope(), KLUCBNoGrowth(), KLUCBNoEnvelope(),
+                                    IMEDNoGrowth()], ids=lambda m: type(m).__name__)
+def test_tape_comparison_catches_a_shortcut(mutant):
+    assert _mismatches(mutant, MU2, 1500, runs=6, seed=3) >= 3
+
+
+# ---------------------------------------------------------------------------------------------------
+# in distribution, fresh draws
+# ---------------------------------------------------------------------------------------------------
+def _two_sample_p(a, b):
+    """Bonferroni-corrected smallest p-value over checkpoints/arms (KS on the laws, Welch on the means)."""
+    ps = []
+    warnings.simplefilter("ignore", RuntimeWarning)
+    for j in range(a.shape[1]):
+        x, y = np.round(a[:, j], 9), np.round(b[:, j], 9)
+        if np.ptp(np.concatenate([x, y])) == 0:
+            continue
+        ps.append(stats.ks_2samp(x, y).pvalue)
+        ps.append(stats.ttest_ind(x, y, equal_var=False).pvalue)
+    return min(1.0, min(ps) * len(ps))
+
+
+class StartOnly:
+    """Mutant mixin: a block is accepted whenever the leader is ahead at its first step (the envelope, the
+    leader's own growth and the others' growth all ignored): the naive shortcut."""
+
+    def certify(self, box):
+        return super().certify(dataclasses.replace(box, mean_lo=box.mean1, n_hi=box.n_lo, r_hi=box.r_lo))
+
+
+class UCBStartOnly(StartOnly, UCB):
+    pass
+
+
+class KLUCBStartOnly(StartOnly, KLUCB):
+    pass
+
+
+class IMEDStartOnly(StartOnly, IMED):
+    pass
+
+
+# (policy, mutant or None, means): T = 3000, 400 runs each. The statistic includes the number of stretches
+# (``episodes``: maximal runs of one arm), which a shortcut that accepts too much merges; regret and pull
+# counts alone barely move (an index policy makes up a delayed pull). KL-UCB's no-growth mutant is caught by
+# the exact tape comparison above, not reliably at this sample size.
+DIST_CASES = [
+    (UCB(), None, MU2),
+    (KLUCB(), None, MU2),
+    (IMED(), None, MU2),
+    (UCB(), None, [0.9, 0.8, 0.2]),
+    (KLUCB(), None, [0.99, 0.9, 0.5]),
+    (IMED(), None, [0.9, 0.8, 0.2]),
+    (UCB(), UCBStartOnly(), MU2),
+    (KLUCB(), KLUCBStartOnly(), MU2),
+    (IMED(), IMEDStartOnly(), MU2),
+    (UCB(), UCBNoGrowth(), MU2),
+    (UCB(), UCBNoEnvelope(), MU2),
+    (KLUCB(), KLUCBNoEnvelope(), MU2),
+    (IMED(), IMEDNoGrowth(), MU2),
+]
+
+
+@functools.lru_cache(maxsize=None)
+def _per_step(cls, means, T, runs):
+    """The per-step loop's sample (shared by the cases that compare against it)."""
+    return cls().simulate_steps(BernoulliEnv(list(means)), T, runs, np.random.default_rng([1, 1]),
+                                np.array([10, 30, 100, 300, 1000, T]))
+
+
+@pytest.mark.parametrize("alg,mutant,means", DIST_CASES,
+                         ids=[f"{c[0].name}-{type(c[1]).__name__ if c[1] else 'engine'}-{c[2]}" for c in DIST_CASES])
+def test_engine_matches_per_step_loop_in_distribution(alg, mutant, means):
+    env = BernoulliEnv(means)
+    T, runs = 3000, 400
+    cps = np.array([10, 30, 100, 300, 1000, T])
+    steps = _per_step(type(alg), tuple(means), T, runs)
+    fast = (mutant or alg).simulate(env, T, runs, np.random.default_rng([2, 1]), cps)
+    p = min(_two_sample_p(steps.regret, fast.regret), _two_sample_p(steps.pulls, fast.pulls),
+            _two_sample_p(steps.episodes[:, None], fast.episodes[:, None]))
+    if mutant is None:
+        assert p > ALPHA, (steps.regret.mean(0), fast.regret.mean(0), steps.episodes.mean(), fast.episodes.mean())
+    else:  # power: the same statistic rejects the shortcut
+        assert p < ALPHA, (steps.regret.mean(0), fast.regret.mean(0), steps.episodes.mean(), fast.episodes.mean())
+
+
+def test_engine_used_on_bernoulli_only():
+    # Gaussian rewards: no exact sufficient-statistic path with bounded rewards; the per-step loop runs
+    env = GaussianEnv([0.5, 0.2], sigma=0.1)
+    a = UCB().simulate(env, 300, 5, np.random.default_rng(0), np.array([300]))
+    b = UCB().simulate_steps(env, 300, 5, np.random.default_rng(0), np.array([300]))
+    np.testing.assert_array_equal(a.pulls, b.pulls)
+    assert _stretch.step_rewards_env(BernoulliEnv([0.5, 0.2])) and not _stretch.step_rewards_env(env)
+
+
+def test_engine_reproducible_and_consistent():
+    env = BernoulliEnv([0.75, 0.625, 0.5, 0.375, 0.25])
+    cps = np.array([7, 70, 700, 7000])
+    for alg in (UCB(), KLUCB(), IMED()):
+        a = alg.simulate(env, 7000, 20, np.random.default_rng(4), cps)
+        b = alg.simulate(env, 7000, 20, np.random.default_rng(4), cps)
+        np.testing.assert_array_equal(a.regret, b.regret)
+        assert (a.pulls.sum(axis=1) == 7000).all()
+        np.testing.assert_allclose(a.regret[:, -1], a.pulls @ env.gaps, atol=1e-9)
+        assert (np.diff(a.regret, axis=1) >= -1e-12).all()
+
+
+# ---------------------------------------------------------------------------------------------------
+# Lazy-DP-TS by thinning (algorithms/finite/_thinned_ts.py)
+# ---------------------------------------------------------------------------------------------------
+from boundcalc.algorithms.finite import LazyDPTS  # noqa: E402
+from boundcalc.algorithms.finite import _thinned_ts  # noqa: E402
+
+
+def test_theta_given_open_is_the_conditional_law():
+    # the conditional sampler against rejection sampling from the unconditional product law restricted to D
+    rng = np.random.default_rng(3)
+    A = np.array([[60.0, 20.0, 9.0, 3.0]])
+    B = np.array([[25.0, 15.0, 11.0, 2.0]])
+    a, c = 0, 0.62
+    is_lead = np.array([[True, False, False, False]])
+    from scipy import special as sp
+
+    lo, hi = sp.betainc(A, B, c), sp.betainc(B, A, 1 - c)
+    bad = np.where(is_lead, lo, hi)
+    n = 20000
+    cond = _thinned_ts.theta_given_open(rng, np.repeat(A, n, 0), np.repeat(B, n, 0), np.repeat(lo, n, 0),
+                                        np.repeat(hi, n, 0), np.repeat(is_lead, n, 0), np.repeat(bad, n, 0))
+    free = rng.beta(np.repeat(A, 4 * n, 0), np.repeat(B, 4 * n, 0))
+    inD = (free[:, a] < c) | (np.delete(free, a, axis=1) > c).any(axis=1)
+    ref = free[inD]
+    assert inD.mean() == pytest.approx(1 - (1 - lo[0, a]) * np.prod(1 - np.delete(bad[0], a)), abs=0.01)
+    for k in range(4):
+        assert stats.ks_2samp(cond[:, k], ref[:, k]).pvalue > ALPHA
+    wins = np.bincount(cond.argmax(axis=1), minlength=4), np.bincount(ref.argmax(axis=1), minlength=4)
+    assert stats.chi2_contingency(np.array(wins)).pvalue > ALPHA
+    # power: unconditional draws are not that law
+    assert stats.ks_2samp(free[: cond.shape[0], 0], ref[:, 0]).pvalue < ALPHA
+
+
+def _lazy_p():
+    env = BernoulliEnv([0.7, 0.5, 0.4])
+    T, runs = 1500, 400
+    cps = np.array([10, 30, 100, 300, 1000, T])
+    alg = LazyDPTS(epsilon=1.0)
+    steps = _lazy_steps(T, runs)
+    fast = alg.simulate(env, T, runs, np.random.default_rng([2, 2]), cps)
+    return min(_two_sample_p(steps.regret, fast.regret), _two_sample_p(steps.pulls, fast.pulls),
+               _two_sample_p(steps.episodes[:, None], fast.episodes[:, None]))
+
+
+@functools.lru_cache(maxsize=None)
+def _lazy_steps(T, runs):
+    return LazyDPTS(epsilon=1.0).simulate_steps(BernoulliEnv([0.7, 0.5, 0.4]), T, runs,
+                                                np.random.default_rng([1, 2]), np.array([10, 30, 100, 300, 1000, T]))
+
+
+@pytest.mark.parametrize("mutant", [None, "unconditional theta", "first bad uniform"])
+def test_lazy_dp_ts_thinning_matches_per_step_loop(monkeypatch, mutant):
+    # thinning from round 31 on (the per-step phase shortened), against the per-step loop
+    monkeypatch.setattr(_thinned_ts, "PER_STEP_ROUNDS_PER_ARM", 10)
+    if mutant == "unconditional theta":  # an open round drawn from the unconditional law
+        monkeypatch.setattr(_thinned_ts, "theta_given_open", lambda rng, A, B, lo, hi, isl, bad: rng.beta(A, B))
+    if mutant == "first bad uniform":  # the leaving coordinate drawn uniformly instead of by its probability
+        real = _thinned_ts.theta_given_open
+
+        def wrong(rng, A, B, lo, hi, isl, bad):
+            return real(rng, A, B, lo, hi, isl, np.full_like(bad, 0.5))
+        monkeypatch.setattr(_thinned_ts, "theta_given_open", wrong)
+    p = _lazy_p()
+    if mutant is None:
+        assert p > ALPHA
+    else:
+        assert p < ALPHA
+
+
+def test_lazy_dp_ts_thinning_noise_and_bookkeeping(monkeypatch):
+    # thinning keeps the release schedule: noise of every release is Lap(1/(eps O)), O = 1, 2, 4, ...
+    monkeypatch.setattr(_thinned_ts, "PER_STEP_ROUNDS_PER_ARM", 10)
+    eps = 0.6
+    out = LazyDPTS(epsilon=eps, record_noise=True).simulate(BernoulliEnv([0.7, 0.5, 0.3]), 20000, 40,
+                                                          np.random.default_rng(9), np.array([100, 20000]))
+    z, O = out.extra["noise_draws"], out.extra["noise_O"]
+    assert stats.kstest(z * eps * O, "laplace").pvalue > ALPHA and O.max() >= 1024
+    assert z.size == out.episodes.sum() + 3 * 40 and (out.pulls.sum(axis=1) == 20000).all()
+    np.testing.assert_allclose(out.regret[:, -1], out.pulls @ np.array([0.0, 0.2, 0.4]), atol=1e-9)
