@@ -84,8 +84,15 @@ def save(fig, path: str, option: str = "--plot") -> str:
     return path
 
 
-def title(what: str, instance: str = "", budget: str = "", T: float | None = None, runs: int | None = None) -> str:
-    """'what — instance — budget — T = … — N runs', leaving out the parts that are not given."""
+TITLE_WIDTH = 100  # characters per title line; longer titles wrap between their parts
+
+
+def title(what: str, instance: str = "", budget: str = "", T: float | None = None, runs: int | None = None,
+          width: int = TITLE_WIDTH) -> str:
+    """'what — instance — budget — T = … — N runs', leaving out the parts that are not given. A title longer than
+    ``width`` wraps onto several lines between parts (a part longer than a line wraps between its words)."""
+    import textwrap
+
     parts = [what]
     if instance:
         parts.append(instance)
@@ -94,7 +101,13 @@ def title(what: str, instance: str = "", budget: str = "", T: float | None = Non
         parts.append(f"T = {_num(T)}")
     if runs is not None:
         parts.append(f"{runs} runs")
-    return " — ".join(parts)
+    lines: list[str] = []
+    for part in parts:
+        if lines and len(lines[-1]) + 3 + len(part) <= width:
+            lines[-1] += " — " + part
+        else:
+            lines.extend(textwrap.wrap(part, width) or [part])
+    return "\n".join(lines)
 
 
 def _num(x: float) -> str:
@@ -250,6 +263,31 @@ def lines_figure(lines: Sequence[Line], *, title_text: str = "", xlabel: str = "
         ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
     ax.grid(True, which="major", alpha=0.25)
     return fig
+
+
+def panels(n: int, ncols: int = 2, width: float = 6.4, height: float = 4.3):
+    """A figure with ``n`` panels in rows of ``ncols`` (unused cells hidden): (fig, [ax, ...])."""
+    plt = pyplot()
+    n = max(int(n), 1)
+    ncols = max(1, min(int(ncols), n))
+    nrows = math.ceil(n / ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows), squeeze=False)
+    flat = [ax for row in axes for ax in row]
+    for ax in flat[n:]:
+        ax.set_visible(False)
+    return fig, flat[:n]
+
+
+def bound_line(bound, colour_of: str | None = None) -> Line:
+    """A Line from a bound curve (any object with ``label``, ``t``, ``values``, ``kind`` and optionally ``inside``,
+    e.g. boundcalc.verify.overlay.BoundCurve): upper solid, lower dashed; a bound outside its theorem's assumptions
+    dotted and lighter; ``colour_of`` ties it to the curve of its algorithm."""
+    style: dict = {}
+    if colour_of is not None:
+        style["color"] = colour_of
+    if not getattr(bound, "inside", True):
+        style.update(ls=":", alpha=0.7)
+    return Line(bound.label, bound.t, bound.values, kind=bound.kind, style=style)
 
 
 def curve_from_results(res, label: str | None = None, level: float = 0.95) -> Curve:

@@ -109,6 +109,9 @@ def _join(problems: list[str], ok: str) -> tuple[bool, str]:
 
 
 def _finite_assumptions(ctx, env, row):
+    if getattr(env, "family", "bernoulli") != "bernoulli":
+        return False, (f"the finite-armed theorems (seeds 000, 001, 003) assume rewards in [0, 1]; these are "
+                       f"{env.family} (unbounded)")
     return True, "Bernoulli rewards in [0, 1]; the bound's own conditions hold on these means"
 
 
@@ -254,6 +257,136 @@ def _adapters() -> dict[str, Adapter]:
     }
 
 
+# -- the inverse: the bound context that describes a given algorithm and environment ----------------------------
+def _same(a, b, tol: float = 1e-9) -> bool:
+    if isinstance(a, str) or isinstance(b, str) or a is None or b is None or isinstance(a, bool):
+        return a == b
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return a.shape == b.shape and bool(np.allclose(a, b, rtol=tol, atol=tol))
+
+
+def _effective_params(alg, env) -> dict:
+    """The algorithm's constructor parameters with the ones left to the environment (lambda0, zeta = None)
+    replaced by the environment's value, which the simulation uses."""
+    from ..algorithms import params_of
+
+    p = dict(params_of(alg))
+    for k, attr in (("lambda0", "lambda0"), ("zeta", "zeta")):
+        if k in p and p[k] is None and hasattr(env, attr):
+            p[k] = float(getattr(env, attr))
+    return p
+
+
+# Environment attributes that make the instance (the reward noise is judged by the assumptions, not here).
+_INSTANCE_ATTRS = ("means", "actions", "theta", "K", "d", "contexts_kind", "mean", "scale", "project", "pool", "link")
+
+
+def _instance_difference(env, env2) -> str:
+    for a in _INSTANCE_ATTRS:
+        x, y = getattr(env, a, None), getattr(env2, a, None)
+        if not _same(x, y):
+            return f"its {a} differs from the bounds' instance"
+    return ""
+
+
+def _contextual_instance(env) -> tuple[dict | None, str]:
+    """The contextual bounds' instance keys of a contextual environment: seed 003 Sec. VII recipe (projected or
+    not), or a fixed action set (a pool offered whole every round)."""
+    d = env.d
+    if env.contexts_kind == "gaussian":
+        recipe = _same(env.mean, np.full(d, 1 / math.sqrt(d))) and _same(env.scale**2, 0.1)
+        if not recipe:
+            return None, (f"{env.name}: contexts N(m, s^2 I) other than the contextual instance's N((1/sqrt d) 1, I/10) "
+                          "(seed 003 Sec. VII)")
+        over = {"d": d, "K": env.K, "context_distribution": "gaussian-003-projected" if env.project else "gaussian-003"}
+    elif env.contexts_kind == "pool" and env.pool.shape[0] == env.K:
+        over = {"actions": env.pool}
+    else:
+        return None, (f"{env.name}: {env.contexts_kind} contexts" + (f" ({env.K} of a pool of {env.pool.shape[0]} per "
+                      "round)" if env.contexts_kind == "pool" else "") + " are not an instance of the contextual bounds "
+                      "(seed 003 Sec. VII contexts, projected or not, or a fixed action set)")
+    if env.noise == "gaussian" and not _same(env.sigma, 1.0):
+        return None, f"{env.name}: reward noise N(0, {env.sigma:g}^2); the contextual bounds' instance has N(0, 1) or +-1"
+    over.update(theta=env.theta, reward_noise=env.noise)
+    return over, ""
+
+
+def instance_for(env, setting: str) -> tuple[dict | None, str]:
+    """Overrides of the setting's registry DEFAULT_INSTANCE naming the instance of ``env`` (means; actions and
+    theta*; contexts, theta* and reward noise; GLM contexts, theta* and noise level), or ``(None, reason)`` when
+    ``env`` is not an instance of the family the registry describes."""
+    if getattr(env, "setting", setting) != setting:
+        return None, f"{env.name}: not an instance of the {setting} setting"
+    if setting == "finite":
+        return {"means": np.asarray(env.means, dtype=float).tolist()}, ""
+    if setting == "linear":
+        return {"actions": env.actions, "theta": env.theta}, ""
+    if setting == "contextual":
+        return _contextual_instance(env)
+    if setting == "glm":
+        if getattr(env, "multi", False) or getattr(env, "link", None) != "linear":
+            return None, f"{env.name}: the GLM bounds' instance is single-parameter with the linear link"
+        return {"d": env.d, "K": env.K, "context": env.contexts_kind, "theta": env.theta, "sigma_r": env.sigma}, ""
+    return None, f"no bound context for the {setting} setting"
+
+
+def context_for(alg, env, budget=None) -> tuple[dict | None, str]:
+    """Overrides of the setting's registry DEFAULT_INSTANCE that describe ``alg`` run on ``env`` -- the inverse of
+    the adapters (``_adapters``: context -> algorithm and environment) -- or ``(None, reason)``.
+
+    The result is checked by the adapters themselves: the context must rebuild the same algorithm (every
+    constructor parameter, the ones left to the environment resolved) and the same instance (means, actions,
+    contexts, theta*), else the reason says what differs. The reward noise is not part of the instance here:
+    whether it meets a theorem's assumptions is the adapter's ``assumptions`` check."""
+    from ..bounds import registry
+    from ..errors import InputError
+
+    name, s = alg.name, alg.setting
+    ad = _adapters().get(name)
+    if ad is None:
+        return None, f"no bound context is mapped for {name} (no adapter in verify/regret_check.py)"
+    if alg.notion != "none" and getattr(budget, "notion", None) != alg.notion:
+        return None, f"{name} needs a {alg.notion} budget to be described by a bound context"
+    over, why = instance_for(env, s)
+    if over is None:
+        return None, why
+    p = _effective_params(alg, env)
+    if s == "finite":
+        key = {"DP-KLUCB": ("alpha_batch", "alpha"), "DP-IMED": ("alpha_batch", "alpha"),
+               "AdaP-UCB": ("alpha_adap", "beta"), "AdaP-KLUCB": ("alpha_adap", "beta"),
+               "AdaC-UCB": ("beta_adac", "beta"), "AdaR-UCB": ("beta_adar", "beta"), "DP-SE": ("dpse_beta", "beta")}
+        if name in key:
+            over[key[name][0]] = p[key[name][1]]
+    elif s == "linear":
+        over["delta"] = p["delta"]
+    elif s == "contextual":
+        over.update(lam=p["lam"], delta=p["delta"], lam0=p.get("lambda0", "instance"))
+        if "C" in p:
+            over["C"] = p["C"]
+        if name == "LinUCB-DGS":
+            over.update(L=p["L"], S=p["S"], zeta=p["zeta"])
+    elif s == "glm":
+        over.update(C_B=p["C_B"], c_r=p["c_r"])
+        if name == "LDP-OLS":
+            over["delta"] = p["alpha"]  # the failure probability alpha of LDP-OLS is the bounds' delta
+        if name == "LDP-SGD":
+            over.update(kappa_l=p["kappa_l"], p_star=p["p_star"], zeta=p["zeta"])
+    try:
+        ctx = registry.make_context(s, over, budget)
+        alg2, env2 = ad.build(ctx, budget), ad.env(ctx)
+    except (InputError, ValueError) as exc:
+        return None, f"the bounds' context of {env.name} could not be built ({exc})"
+    p2 = _effective_params(alg2, env2)
+    diff = sorted(k for k in set(p) | set(p2) if not _same(p.get(k), p2.get(k)))
+    if diff:
+        return None, (f"{name}'s " + ", ".join(f"{k} = {p.get(k)!r}" for k in diff) + " differ from what the bounds' "
+                      "context describes (" + ", ".join(f"{k} = {p2.get(k)!r}" for k in diff) + ")")
+    why = _instance_difference(env, env2)
+    if why:
+        return None, f"{env.name}: {why}"
+    return over, ""
+
+
 def _budget_from_dict(d):
     from ..privacy.budgets import NOTIONS
 
@@ -313,24 +446,37 @@ def _too_extreme(budget) -> str:
     return ""
 
 
-def _simulate_quietly(montecarlo, alg, env, T, runs, seed, progress):
+def _simulate_quietly(montecarlo, alg, env, T, runs, seed, progress, checkpoints=None):
     """Run the engine with floating-point warnings off: an extreme budget (noise of scale 1e300) must not print
-    RuntimeWarnings; a non-finite result is reported as such by the caller instead."""
+    RuntimeWarnings; a non-finite result is reported as such by the caller instead. ``checkpoints`` (ending at T;
+    default [T]) only adds the points where the regret is recorded: the draws, and so the regret at T, are the same."""
     import warnings
 
+    cps = np.array([T]) if checkpoints is None else np.asarray(checkpoints)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         with np.errstate(all="ignore"):
-            return montecarlo.run(alg, env, T, runs, seed=seed, checkpoints=np.array([T]), progress=progress,
+            return montecarlo.run(alg, env, T, runs, seed=seed, checkpoints=cps, progress=progress,
                                   block_runs=CHECK_BLOCK_RUNS)
 
 
-def check_rows(setting, ctx, rows, user_budget, T: int, runs: int, seed: int = 0, progress: bool = False) -> dict:
+def curve_checkpoints(T: int, n: int | None = None) -> np.ndarray:
+    """Log-spaced checkpoints up to T for a figure of the simulated regret (at least figures.MIN_PLOT_CHECKPOINTS)."""
+    from ..figures import MIN_PLOT_CHECKPOINTS
+    from ..montecarlo import log_checkpoints
+
+    return log_checkpoints(int(T), max(int(n or 0), MIN_PLOT_CHECKPOINTS))
+
+
+def check_rows(setting, ctx, rows, user_budget, T: int, runs: int, seed: int = 0, progress: bool = False,
+               checkpoints=None) -> dict:
     """Add ``empirical`` to each applicable upper-bound row with a simulable algorithm (see the module docstring).
 
     Each algorithm is simulated once per budget (shared by its several bound forms). Rows without a simulable
-    algorithm get ``empirical = {"status": reason, "assumptions_met": None, …}``. Returns timing
-    {"seconds": total, "per_algorithm": {name: seconds}, "T": T, "runs": runs}.
+    algorithm get ``empirical = {"status": reason, "assumptions_met": None, …}``. With ``checkpoints`` (ending at
+    T, e.g. ``curve_checkpoints(T)``) the regret is also recorded along the way: ``empirical["curve"]`` holds
+    t, mean and the 95% Student-t interval at each checkpoint (for a figure); the values at T are unchanged.
+    Returns timing {"seconds": total, "per_algorithm": {name: seconds}, "T": T, "runs": runs}.
     """
     from .. import montecarlo
     from ..errors import InputError
@@ -368,7 +514,7 @@ def check_rows(setting, ctx, rows, user_budget, T: int, runs: int, seed: int = 0
                             f"[dim]--check {i}/{len(names)}: {r['algorithm']} at T = {T:g}, {runs} runs[/dim]")
                     t0 = time.perf_counter()
                     try:
-                        res = _simulate_quietly(montecarlo, alg, env, T, runs, seed, progress)
+                        res = _simulate_quietly(montecarlo, alg, env, T, runs, seed, progress, checkpoints)
                     except (ArithmeticError, ValueError) as exc:  # InputError included: no traceback, no verdict
                         res = None
                         cache[key] = {"status": f"the simulation of {r['algorithm']} failed at this budget: {exc}"}
@@ -383,6 +529,9 @@ def check_rows(setting, ctx, rows, user_budget, T: int, runs: int, seed: int = 0
                                       "runs": runs, "T": T, "seed": seed,
                                       "interval": "95% Student-t interval of the mean regret",
                                       "environment": env.describe() if hasattr(env, "describe") else str(env)}
+                        if checkpoints is not None:
+                            cache[key]["curve"] = {"t": res.checkpoints.tolist(), "mean": res.mean().tolist(),
+                                                   "ci_low": lo.tolist(), "ci_high": hi.tolist()}
             cache[key]["_env"] = env
         emp = {k: v for k, v in cache[key].items() if k != "_env"}
         env = cache[key]["_env"]
