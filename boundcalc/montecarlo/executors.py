@@ -110,13 +110,14 @@ def _abort_pool(pool) -> None:
         p.join(timeout=2)
 
 
-def plan_workers(requested, n_tasks: int, option: str = "processes") -> tuple[int, str | None]:
+def plan_workers(requested, n_tasks: int, name: str = "workers", flag: str = "--workers",
+                 maximum: int = MAX_WORKERS) -> tuple[int, str | None]:
     """Worker processes actually started on this machine for ``n_tasks`` blocks, and a note when fewer than
     requested: at most the number of blocks (an idle worker costs a start-up and buys nothing) and the CPU count
     (more workers than cores only add contention). The seeding contract makes the numbers independent of it."""
     from .. import validate
 
-    P = validate.count(option, requested, maximum=MAX_WORKERS)
+    P = validate.count(name, requested, maximum=maximum)
     cpus = os.cpu_count() or 1
     used = max(1, min(P, n_tasks, cpus))
     if used == P:
@@ -126,7 +127,7 @@ def plan_workers(requested, n_tasks: int, option: str = "processes") -> tuple[in
         why.append(f"{n_tasks} block{'s' if n_tasks != 1 else ''} of runs")
     if used == cpus and cpus < P:
         why.append(f"{cpus} CPU{'s' if cpus != 1 else ''} on this machine")
-    return used, f"{option} {P} capped at {used} ({' and '.join(why)})"
+    return used, f"{flag} {P} capped at {used} ({' and '.join(why)})"
 
 
 class LocalProcesses(Executor):
