@@ -27,6 +27,8 @@ PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F
            "#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#CC6677", "#882255", "#AA4499")
 LINESTYLES = ("-", "--", "-.", ":")
 MIN_PLOT_CHECKPOINTS = 50  # default number of log-spaced checkpoints when a regret curve is drawn
+LOWER_COLOUR = "#000000"  # lower bounds beside simulated curves: black, dashed
+LEGEND_INSIDE_MAX = 6  # more legend entries than this go outside the axes, on the right
 
 
 def colour(i: int) -> str:
@@ -35,7 +37,10 @@ def colour(i: int) -> str:
 
 
 def check_path(path: str | None, option: str = "--plot") -> str | None:
-    """Validate a figure path before any work: a .png, .svg or .pdf file in an existing, writable directory."""
+    """Validate a figure path before any work: a .png, .svg or .pdf file in an existing directory where a file
+    can be created (checked by creating and removing one: permission bits alone miss read-only file systems)."""
+    import tempfile
+
     if path is None:
         return None
     ext = os.path.splitext(path)[1].lower()
@@ -44,8 +49,14 @@ def check_path(path: str | None, option: str = "--plot") -> str | None:
         raise InputError(option, "a FILE.png, FILE.svg or FILE.pdf path", path)
     if not os.path.isdir(folder):
         raise InputError(option, "a file in an existing directory", path)
-    if not os.access(folder, os.W_OK):
-        raise InputError(option, "a file in a writable directory", path)
+    try:
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".boundcalc-probe-")
+    except OSError as exc:
+        raise InputError(option, "a file in a writable directory", f"{path}: {exc.strerror or exc}") from None
+    os.close(fd)
+    os.unlink(probe)
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise InputError(option, "a file in a writable directory", f"{path}: not writable")
     return path
 
 
@@ -224,7 +235,11 @@ def regret_figure(curves: Sequence[Curve], lines: Sequence[Line] = (), *, title_
     if title_text:
         ax.set_title(title_text, fontsize=9)
     handles, labels = ax.get_legend_handles_labels()
-    if handles:
+    if len(handles) > LEGEND_INSIDE_MAX:
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
+        if fig is not None:
+            fig.set_size_inches(10.5, 4.8)
+    elif handles:
         ax.legend(fontsize=7, loc="upper left", frameon=False)
     ax.grid(True, which="major", alpha=0.25)
     return fig if fig is not None else ax.figure
@@ -283,10 +298,12 @@ def bound_line(bound, colour_of: str | None = None) -> Line:
     e.g. boundcalc.verify.overlay.BoundCurve): upper solid, lower dashed; a bound outside its theorem's assumptions
     dotted and lighter; ``colour_of`` ties it to the curve of its algorithm."""
     style: dict = {}
-    if colour_of is not None:
-        style["color"] = colour_of
+    if colour_of is not None:  # beside its algorithm's curve: same colour, thinner, dash-dotted
+        style.update(color=colour_of, ls="-.", lw=1.1)
+    elif bound.kind == "lower":
+        style["color"] = LOWER_COLOUR
     if not getattr(bound, "inside", True):
-        style.update(ls=":", alpha=0.7)
+        style.update(ls=":", alpha=0.75)
     return Line(bound.label, bound.t, bound.values, kind=bound.kind, style=style)
 
 

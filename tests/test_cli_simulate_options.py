@@ -90,7 +90,8 @@ CASES = {
     "--checkpoints": (["--algo", "UCB", "--checkpoints", "4"], lambda: _lib("UCB", n_cp=4), lambda: _lib("UCB")),
 }
 # options whose effect is not a change of the numbers; each has its own test below
-OTHER = {"--processes", "--save", "--progress", "--plot", "--json"}
+# (--executor, --workers, --scheduler: tests/test_executors.py, where they run the same numbers elsewhere)
+OTHER = {"--processes", "--save", "--progress", "--plot", "--json", "--executor", "--workers", "--scheduler"}
 
 
 def _table(res: Results):
