@@ -145,13 +145,13 @@ def test_progress_option_reaches_the_engine(monkeypatch):
     import boundcalc.montecarlo as mc
 
     seen = {}
-    real = mc.run
+    real = mc.run_many
 
     def spy(*a, **kw):
         seen["progress"] = kw.get("progress")
         return real(*a, **kw)
 
-    monkeypatch.setattr(mc, "run", spy)
+    monkeypatch.setattr(mc, "run_many", spy)
     for flag, expect in (("--progress", True), ("--no-progress", False)):
         r = runner.invoke(app, ["simulate", "--algo", "UCB", *BASE, flag])
         assert r.exit_code == 0, r.output

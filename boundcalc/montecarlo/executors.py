@@ -299,7 +299,12 @@ class Dask(Executor):
                 self.client.cancel([f for f in futs if not f.done()], force=True)
             except Exception:  # noqa: BLE001 - the cluster may already be gone
                 pass
+            self._abort()
             raise
+
+    def _abort(self) -> None:
+        """Stop the running blocks now (a remote cluster's workers are not ours: cancelling is all we do)."""
+        return None
 
     def close(self) -> None:
         client, self.client = getattr(self, "client", None), None
@@ -335,8 +340,10 @@ class DaskLocal(Dask):
         self.processes = bool(processes)
         self.cluster = None
         try:
+            # no dashboard; the scheduler's HTTP endpoints on a free port (the default 8787 may be taken: a warning)
             self.cluster = distributed.LocalCluster(n_workers=self.n_workers, threads_per_worker=threads_per_worker,
                                                     processes=self.processes, dashboard_address=None,
+                                                    scheduler_kwargs={"dashboard_address": ":0"},
                                                     silence_logs=logging.CRITICAL)
             client = distributed.Client(self.cluster, set_as_default=False)
         except BaseException:
@@ -349,11 +356,27 @@ class DaskLocal(Dask):
     def describe(self) -> dict[str, Any]:
         return {"kind": self.kind, "workers": self.n_workers, "processes": self.processes}
 
+    def _abort(self) -> None:
+        """Ctrl-C or a failed block: a running block cannot be interrupted inside a worker, so the local worker
+        processes are killed (their nannies told not to restart them); closing the cluster is then quick."""
+        import signal
+
+        if self.cluster is None or not self.processes:
+            return
+        for nanny in list(getattr(self.cluster, "workers", {}).values()):
+            try:
+                nanny.auto_restart = False
+                pid = getattr(getattr(getattr(nanny, "process", None), "process", None), "pid", None)
+                if pid:
+                    os.kill(pid, signal.SIGKILL)
+            except (OSError, AttributeError):
+                pass
+
     def _close_cluster(self) -> None:
         cluster, self.cluster = self.cluster, None
         if cluster is not None:
             try:
-                cluster.close(timeout=10)
+                cluster.close(timeout=5)
             except Exception:  # noqa: BLE001
                 pass
 
