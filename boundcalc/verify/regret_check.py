@@ -259,8 +259,11 @@ def _adapters() -> dict[str, Adapter]:
 
 # -- the inverse: the bound context that describes a given algorithm and environment ----------------------------
 def _same(a, b, tol: float = 1e-9) -> bool:
-    if isinstance(a, str) or isinstance(b, str) or a is None or b is None or isinstance(a, bool):
-        return a == b
+    """Equal values: strings, None and booleans exactly, numbers and arrays to a relative 1e-9."""
+    if a is None or b is None:
+        return a is None and b is None
+    if isinstance(a, (str, bool)) or isinstance(b, (str, bool)):
+        return type(a) is type(b) and a == b
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     return a.shape == b.shape and bool(np.allclose(a, b, rtol=tol, atol=tol))
 
@@ -360,11 +363,13 @@ def context_for(alg, env, budget=None) -> tuple[dict | None, str]:
     elif s == "linear":
         over["delta"] = p["delta"]
     elif s == "contextual":
-        over.update(lam=p["lam"], delta=p["delta"], lam0=p.get("lambda0", "instance"))
+        over.update(lam=p["lam"], lam0=p.get("lambda0", "instance"))
         if "C" in p:
             over["C"] = p["C"]
-        if name == "LinUCB-DGS":
+        if name == "LinUCB-DGS":  # its delta is the privacy delta (the budget's); zeta is its failure probability
             over.update(L=p["L"], S=p["S"], zeta=p["zeta"])
+        else:
+            over["delta"] = p["delta"]  # the OFUL family's confidence (seeds 003 / 000)
     elif s == "glm":
         over.update(C_B=p["C_B"], c_r=p["c_r"])
         if name == "LDP-OLS":
@@ -449,7 +454,8 @@ def _too_extreme(budget) -> str:
 def _simulate_quietly(montecarlo, alg, env, T, runs, seed, progress, checkpoints=None):
     """Run the engine with floating-point warnings off: an extreme budget (noise of scale 1e300) must not print
     RuntimeWarnings; a non-finite result is reported as such by the caller instead. ``checkpoints`` (ending at T;
-    default [T]) only adds the points where the regret is recorded: the draws, and so the regret at T, are the same."""
+    default [T]) only adds the points where the regret is recorded: the draws, and so the regret at T, are the same
+    (its interval agrees to rounding)."""
     import warnings
 
     cps = np.array([T]) if checkpoints is None else np.asarray(checkpoints)
