@@ -315,6 +315,66 @@ class Dask(Executor):
                 pass
 
 
+class _sigint_deferred:
+    """Hold a Ctrl-C (SIGINT) back while a LocalCluster starts and raise it as KeyboardInterrupt at the end: an
+    interrupted start-up leaves half-started workers and an unclosable cluster behind (tracebacks at exit);
+    a started one is closed cleanly. Main thread only; a SIGINT this process ignores stays ignored."""
+
+    def __enter__(self):
+        import signal
+        import threading
+
+        self.hit, self.old = False, None
+        if threading.current_thread() is threading.main_thread():
+            current = signal.getsignal(signal.SIGINT)
+            if current not in (signal.SIG_IGN, None):
+                self.old = signal.signal(signal.SIGINT, self._record)
+        return self
+
+    def _record(self, signum, frame) -> None:
+        self.hit = True
+
+    def __exit__(self, exc_type, exc, tb):
+        import signal
+
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
+        if self.hit and exc_type is None:
+            raise KeyboardInterrupt
+        return False
+
+
+def _start_method_without_sigint() -> str:
+    """The multiprocessing start method for a LocalCluster's workers, chosen so that they ignore SIGINT.
+
+    A terminal's Ctrl-C goes to the whole process group: workers that took it would each print a traceback while
+    this process cancels the run and kills them anyway. POSIX: multiprocessing's fork server is started here with
+    SIGINT ignored for the instant of its launch (an ignored disposition survives exec; this process handles
+    Ctrl-C again right after); the fork server keeps ignoring it and so do the workers forked from it, restarts
+    included. The server preloads distributed, numpy and the engine, so workers start fast. Elsewhere: spawn."""
+    import multiprocessing as mp
+    import signal
+    import threading
+
+    if "forkserver" not in mp.get_all_start_methods() or threading.current_thread() is not threading.main_thread():
+        return "spawn"
+    from multiprocessing import forkserver
+
+    try:
+        import distributed.utils as du
+
+        du._forkserver_preload_set = True  # keep our preload list (Dask would set its own, longer one)
+    except (ImportError, AttributeError):
+        pass
+    mp.get_context("forkserver").set_forkserver_preload(["distributed", "numpy", "boundcalc.montecarlo.engine"])
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, old)
+    return "forkserver"
+
+
 def _config_scheduler() -> str | None:
     try:
         import dask
@@ -339,17 +399,27 @@ class DaskLocal(Dask):
         self.n_workers = validate.count("workers", workers, maximum=MAX_WORKERS)
         self.processes = bool(processes)
         self.cluster = None
+        self.client = None
+        self._own_client = True
         try:
-            # no dashboard; the scheduler's HTTP endpoints on a free port (the default 8787 may be taken: a warning)
-            self.cluster = distributed.LocalCluster(n_workers=self.n_workers, threads_per_worker=threads_per_worker,
-                                                    processes=self.processes, dashboard_address=None,
-                                                    scheduler_kwargs={"dashboard_address": ":0"},
-                                                    silence_logs=logging.CRITICAL)
-            client = distributed.Client(self.cluster, set_as_default=False)
+            import dask
+
+            with _sigint_deferred():  # a Ctrl-C during the start-up is raised once the cluster exists
+                method = _start_method_without_sigint() if self.processes else "spawn"
+                with dask.config.set({"distributed.worker.multiprocessing-method": method}):
+                    # no dashboard; the scheduler's HTTP endpoints on a free port (8787 may be taken: a warning)
+                    self.cluster = distributed.LocalCluster(n_workers=self.n_workers,
+                                                            threads_per_worker=threads_per_worker,
+                                                            processes=self.processes, dashboard_address=None,
+                                                            scheduler_kwargs={"dashboard_address": ":0"},
+                                                            silence_logs=logging.CRITICAL)
+                client = distributed.Client(self.cluster, set_as_default=False)
+                super().__init__(None, client=client)
         except BaseException:
-            self._close_cluster()
+            self._own_client = True  # the client is ours to close, whatever Dask.__init__ had set
+            self._abort()
+            self.close()
             raise
-        super().__init__(None, client=client)
         self._own_client = True
         self.scheduler = self.cluster.scheduler_address
 
@@ -361,6 +431,7 @@ class DaskLocal(Dask):
         processes are killed (their nannies told not to restart them); closing the cluster is then quick."""
         import signal
 
+        self._aborted = True
         if self.cluster is None or not self.processes:
             return
         for nanny in list(getattr(self.cluster, "workers", {}).values()):
@@ -373,12 +444,21 @@ class DaskLocal(Dask):
                 pass
 
     def _close_cluster(self) -> None:
+        """Close the LocalCluster: gracefully (up to 10 s), or after an abort (its workers killed) with a short
+        timeout; either way it is then forgotten by Dask's exit handler (no second close, no traceback at exit)."""
         cluster, self.cluster = self.cluster, None
-        if cluster is not None:
-            try:
-                cluster.close(timeout=5)
-            except Exception:  # noqa: BLE001
-                pass
+        if cluster is None:
+            return
+        try:
+            cluster.close(timeout=1 if getattr(self, "_aborted", False) else 10)
+        except BaseException:  # noqa: BLE001 - a timeout, or a second Ctrl-C: the workers are gone either way
+            pass
+        try:
+            from distributed.deploy.spec import SpecCluster
+
+            SpecCluster._instances.discard(cluster)
+        except (ImportError, AttributeError):
+            pass
 
     def close(self) -> None:
         super().close()
