@@ -102,8 +102,6 @@ def title(what: str, instance: str = "", budget: str = "", T: float | None = Non
           width: int = TITLE_WIDTH) -> str:
     """'what — instance — budget — T = … — N runs', leaving out the parts that are not given. A title longer than
     ``width`` wraps onto several lines between parts (a part longer than a line wraps between its words)."""
-    import textwrap
-
     parts = [what]
     if instance:
         parts.append(instance)
@@ -112,12 +110,26 @@ def title(what: str, instance: str = "", budget: str = "", T: float | None = Non
         parts.append(f"T = {_num(T)}")
     if runs is not None:
         parts.append(f"{runs} runs")
-    lines: list[str] = []
-    for part in parts:
-        if lines and len(lines[-1]) + 3 + len(part) <= width:
-            lines[-1] += " — " + part
-        else:
-            lines.extend(textwrap.wrap(part, width) or [part])
+    return wrap_title(" — ".join(parts), width)
+
+
+def wrap_title(text: str, width: int = TITLE_WIDTH) -> str:
+    """Break a long title into lines of at most ``width`` characters at its " — " separators (then at spaces), so
+    that a long instance name does not widen the figure."""
+    import textwrap
+
+    lines, cur = [], ""
+    for part in text.split(" — "):
+        cand = part if not cur else f"{cur} — {part}"
+        if len(cand) <= width:
+            cur = cand
+            continue
+        if cur:
+            lines.append(cur)
+        wrapped = textwrap.wrap(part, width) or [""]
+        lines.extend(wrapped[:-1])
+        cur = wrapped[-1]
+    lines.append(cur)
     return "\n".join(lines)
 
 
@@ -264,9 +276,13 @@ def lines_figure(lines: Sequence[Line], *, title_text: str = "", xlabel: str = "
         style.update(ln.style)
         ax.plot(x, y, label=ln.label, **style)
         drawn.append(y)
+    style_k = 0
     for k, (label, xv) in enumerate(markers):
+        if label and k:  # an unlabelled marker continues the previous one's style (e.g. several listed budgets)
+            style_k += 1
         if xv is not None and math.isfinite(xv) and xv > 0:
-            ax.axvline(xv, color="#000000", ls=LINESTYLES[(k + 1) % len(LINESTYLES)], lw=1.0, label=label)
+            ax.axvline(xv, color="#000000", ls=LINESTYLES[(style_k + 1) % len(LINESTYLES)], lw=1.0,
+                       label=label or None)
     if log_x:
         ax.set_xscale("log")
     ax.set_xlabel(xlabel)

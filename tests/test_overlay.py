@@ -235,4 +235,4 @@ def test_regret_plot_accepts_pdf_and_rejects_jpg(tmp_path):
     assert r.exit_code == 0, r.output
     assert p.read_bytes()[:4] == b"%PDF"
     r = runner.invoke(app, ["regret", "--setting", "finite", "--epsilon", "1", "--plot", str(tmp_path / "b.jpg")])
-    assert r.exit_code == 2 and "--plot must be a FILE.png, FILE.svg or FILE.pdf" in r.stderr
+    assert r.exit_code == 2 and "--plot must be a FILE.png/.svg/.pdf" in r.stderr

@@ -141,7 +141,7 @@ def budgets_for(classes, flags: dict) -> tuple[dict, list[str]]:
 
     if len(classes) == 1:
         return {classes[0].name: common.budget_from_options(**flags)}, []
-    given = common.budgets_from_options(**flags)
+    given = common.budgets_by_notion(**flags)
     notes, out = [], {}
     from .. import algorithms as registry
 

@@ -114,11 +114,17 @@ def _mp_xlogy(a, b):
 
 
 def _kl_mp(x, y):
+    """x ln(x/y) + (1 − x) ln((1 − x)/(1 − y)) with the second logarithm as log1p(−x) − log1p(−y): forming 1 − y
+    first loses every digit of a y below the working precision (y = 4e-54 at 50 digits gave kl(0, y) = 0)."""
     import mpmath
 
     if x == y:
         return mpmath.mpf(0)
-    return _mp_xlogy(x, x) - _mp_xlogy(x, y) + _mp_xlogy(1 - x, 1 - x) - _mp_xlogy(1 - x, 1 - y)
+    if (y == 0 and x > 0) or (y == 1 and x < 1):
+        return mpmath.inf
+    t1 = mpmath.mpf(0) if x == 0 else x * (mpmath.log(x) - mpmath.log(y))
+    t2 = mpmath.mpf(0) if x == 1 else (1 - x) * (mpmath.log1p(-x) - mpmath.log1p(-y))
+    return t1 + t2
 
 
 def kl_bernoulli_mp(x, y):
