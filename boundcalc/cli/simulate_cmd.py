@@ -6,7 +6,8 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from . import common
+from . import common, executor_options
+from . import simulate_output
 from .common import command
 
 # Largest T x runs for an algorithm that updates every step: finite per-step loops are cheap (~1e-7 s per
@@ -155,9 +156,9 @@ def budgets_for(classes, flags: dict) -> tuple[dict, list[str]]:
         if b is None:
             other = {"pure": "approx", "approx": "pure"}.get(c.notion)
             if other in given:
-                raise InputError("budget", f"one run per notion for {c.name} ({c.notion}) beside a(n) {other} algorithm "
-                                 "(--epsilon alone is pure, with --delta (ε, δ)-DP): run them in separate calls",
-                                 given[other].describe())
+                raise InputError("budget", f"one run per notion for {c.name} ({c.notion}) beside a(n) {other} "
+                                 "algorithm (--epsilon alone is pure, with --delta (ε, δ)-DP): run them in separate "
+                                 "calls", given[other].describe())
             raise InputError(registry.NOTION_FLAGS.get(c.notion, c.notion), f"given for {c.name} ({c.notion} privacy; "
                              "several algorithms take one budget per notion)", None)
         out[c.name] = b
@@ -191,157 +192,6 @@ def split_params(classes, extra: dict) -> tuple[dict, list[str]]:
         if rest:
             notes.append(f"--param {k} has no effect on {', '.join(rest)}")
     return out, notes
-
-
-# -- executors ------------------------------------------------------------------------------------------------------
-_SCHEDULER = None
-
-
-def check_scheduler(address):
-    """--scheduler: [PROTOCOL://]HOST:PORT (a Dask scheduler address), validated whatever the executor."""
-    import re
-
-    from ..errors import InputError
-
-    global _SCHEDULER
-    if address is None:
-        return None
-    if _SCHEDULER is None:
-        _SCHEDULER = re.compile(r"^(?:(tcp|tls|inproc|ucx|ws|wss)://)?(\[[0-9A-Fa-f:]+\]|[A-Za-z0-9][A-Za-z0-9._-]*)"
-                                r":(\d{1,5})$")
-    m = _SCHEDULER.match(str(address))
-    if not m or not 1 <= int(m.group(3)) <= 65535:
-        raise InputError("--scheduler", "a Dask scheduler address [tcp://]HOST:PORT (e.g. tcp://10.0.0.5:8786)", address)
-    return str(address)
-
-
-def plan_executor(ctx, kind, workers, processes, scheduler, n_tasks: int) -> tuple[dict, list[str]]:
-    """Which executor runs the blocks and with how many workers: {"kind", "workers", "scheduler"} and notes.
-
-    Default: ``processes`` when --processes > 1, else ``in-process``. ``processes`` and ``dask-local`` start
-    --workers workers (``processes``: --processes is the same count), capped at the blocks and the CPUs with a
-    note; ``dask`` sends the blocks to the scheduler at --scheduler. Options an executor does not read are noted."""
-    import os
-
-    from .. import validate
-    from ..errors import InputError
-    from ..montecarlo import engine, executors
-
-    P = validate.count("--processes", processes, maximum=engine.MAX_PROCESSES)
-    W = None if workers is None else validate.count("--workers", workers, maximum=executors.MAX_WORKERS)
-    addr = check_scheduler(scheduler)
-    if kind is None:
-        kind = "processes" if P > 1 else "in-process"
-    if kind not in executors.KINDS:
-        raise InputError("--executor", "one of " + ", ".join(executors.KINDS), kind)
-    if kind.startswith("dask") and not executors.dask_available():
-        raise InputError("--executor", f"in-process or processes: {kind} needs the dask extra "
-                         f"({executors.DASK_EXTRA})", kind)
-    notes = []
-    p_given = common.option_given(ctx, "--processes")
-    if kind != "processes" and p_given:
-        notes.append(f"--processes has no effect with --executor {kind}" + (" (use --workers)" if kind == "dask-local"
-                                                                            else ""))
-    if kind in ("in-process", "dask") and W is not None:
-        notes.append(f"--workers has no effect with --executor {kind}")
-    if kind != "dask" and addr is not None:
-        notes.append(f"--scheduler has no effect with --executor {kind}")
-    plan = {"kind": kind, "workers": 1, "scheduler": None}
-    if kind == "processes":
-        if W is not None and p_given and W != P:
-            raise InputError("--workers", f"equal to --processes ({P}) or left out (both count the worker processes)",
-                             W)
-        want = W if W is not None else (P if p_given or P > 1 else (os.cpu_count() or 1))
-        flag = "--workers" if W is not None else "--processes"
-        used, note = executors.plan_workers(want, n_tasks, name=flag, flag=flag)
-        plan["workers"] = used
-        if note and (W is not None or p_given):
-            notes.append(note)
-    elif kind == "dask-local":
-        want = W if W is not None else (os.cpu_count() or 1)
-        used, note = executors.plan_workers(want, n_tasks, name="--workers", flag="--workers")
-        plan["workers"] = used
-        if note and W is not None:
-            notes.append(note)
-    elif kind == "dask":
-        plan["scheduler"] = addr or executors._config_scheduler()
-        if not plan["scheduler"]:
-            raise InputError("--scheduler", "given with --executor dask: the address of a running Dask scheduler "
-                             "[tcp://]HOST:PORT (or the dask config scheduler-address)", None)
-        plan["workers"] = None
-    return plan, notes
-
-
-def make_executor(plan: dict):
-    from ..montecarlo import executors
-
-    if plan["kind"] == "in-process":
-        return executors.InProcess()
-    if plan["kind"] == "processes":
-        return executors.LocalProcesses(plan["workers"])
-    if plan["kind"] == "dask-local":
-        return executors.DaskLocal(plan["workers"])
-    return executors.Dask(plan["scheduler"])
-
-
-# -- output -----------------------------------------------------------------------------------------------------------
-def shown_rows(n: int, want: int) -> list[int]:
-    """Indices of at most ``want`` of ``n`` log-spaced checkpoints, evenly spread (so still log-spaced)."""
-    if n <= want:
-        return list(range(n))
-    import numpy as np
-
-    return sorted({int(round(x)) for x in np.linspace(0, n - 1, want)})
-
-
-def result_entry(alg, res, budget, gran: str) -> dict:
-    """One algorithm's entry of the JSON ``results`` list."""
-    from .. import algorithms as registry
-
-    fin = res.final()
-    return {"algo": alg.name, "notion": alg.notion, "budget": common.budget_inputs(budget),
-            "guarantee": registry.guarantee(alg), "params": registry.params_of(alg), "simulation": gran,
-            "regret_mean": fin["mean"], "regret_std": fin["std"], "regret_ci": [fin["ci_low"], fin["ci_high"]],
-            "checkpoints": res.table(), "pulls_mean": res.pulls_mean().tolist(), "episodes_mean": res.episodes_mean(),
-            "algorithm": res.algorithm}
-
-
-def draw(path: str, algs, results, environment, budgets: dict, T: int, runs: int) -> tuple[list[str], list[str]]:
-    """One figure: every algorithm's mean regret with its 95% ribbon, its registered upper bounds (its colour;
-    dotted when the instance is outside the theorem's assumptions) and one lower bound per privacy notion.
-    Returns (labels of the bounds drawn, notes)."""
-    from .. import figures
-    from ..verify import overlay
-
-    curves = [figures.curve_from_results(r, a.name) for a, r in zip(algs, results)]
-    t = results[0].checkpoints.astype(float)
-    lines, notes, labels = [], [], []
-    lowers_done = set()
-    for i, a in enumerate(algs):
-        b = budgets.get(a.name)
-        up, n1 = overlay.upper_curves(a, environment, t, b)
-        lines += [figures.bound_line(x, figures.colour(i) if len(algs) > 1 else None) for x in up]
-        labels += [x.label for x in up]
-        notes += n1
-        if a.notion not in lowers_done:
-            lowers_done.add(a.notion)
-            lo, n2 = overlay.lower_curve(a, environment, t, b)
-            for x in lo:
-                ln = figures.bound_line(x)
-                ln.style["ls"] = figures.LINESTYLES[1 + len(lowers_done) % 3]  # --, -., : for successive lower bounds
-                lines.append(ln)
-            labels += [x.label for x in lo]
-            notes += n2
-    used = []
-    for a in algs:
-        b = budgets.get(a.name)
-        if b is not None and b.describe() not in used:
-            used.append(b.describe())
-    what = ", ".join(a.name for a in algs) + " — pseudo-regret, mean and 95% interval"
-    fig = figures.regret_figure(curves, lines, title_text=figures.title(what, environment.name, "; ".join(used), T,
-                                                                         runs))
-    figures.save(fig, path)
-    return labels, notes
 
 
 def _env_for(alg, env_name, means, family, env_seed):
@@ -388,76 +238,6 @@ def _env_for(alg, env_name, means, family, env_seed):
                              env_name)
         return environment
     return make_named_env(env_name or DEFAULT_ENV[alg.setting], seed=env_seed)
-
-
-def _save_paths(save, algs) -> list[str]:
-    """--save FILE.ext: that file for one algorithm; FILE-ALGO.ext for each of several (checked before the run)."""
-    import os
-    import re
-
-    if not save:
-        return []
-    if len(algs) == 1:
-        return [save]
-    stem, ext = os.path.splitext(save)
-    paths = [f"{stem}-{re.sub(r'[^A-Za-z0-9]+', '-', a.name).strip('-')}{ext}" for a in algs]
-    for p in paths:
-        common.check_output_path("--save", p, (".npz", ".json"))
-    return paths
-
-
-def _render(algs, results, environment, env_means, R, sd, C, n_cps, plot, labels, overlay_notes, saved, notes):
-    """The rich table(s): one algorithm as before (mean, std, interval); several: one column group each."""
-    from rich.markup import escape
-    from rich.table import Table
-
-    setting = algs[0].setting
-    where = str(env_means) if env_means is not None else "[" + ", ".join(
-        f"{k}={v}" for k, v in environment.describe().items()
-        if k not in ("name", "setting", "family") and isinstance(v, (str, int, float, bool))) + "]"
-    rows = shown_rows(n_cps, 12 if C > 12 and n_cps > 12 else n_cps)
-    shown = "" if len(rows) == n_cps else f"; {len(rows)} of {n_cps} checkpoints shown (all in --json)"
-    regret = "Σ Δ_a N_a(t)" if setting in ("finite", "linear") else "Σ_t (best mean − chosen mean)"
-    con = common.console()
-    if len(algs) == 1:
-        alg, res = algs[0], results[0]
-        t = Table(title=escape(f"{alg.name} ({alg.source}) on {environment.name} {where}"),
-                  caption=f"{R} runs, seed {sd}; 95% CI = mean ± 1.96 s/√n; pseudo-regret {regret}{shown}")
-        for col in ("t", "mean regret", "std", "95% CI low", "95% CI high"):
-            t.add_column(col, justify="right")
-        tab = res.table()
-        for i in rows:
-            row = tab[i]
-            t.add_row(str(row["t"]), common.fmt(row["mean"]), common.fmt(row["std"]), common.fmt(row["ci_low"]),
-                      common.fmt(row["ci_high"]))
-    else:
-        t = Table(title=escape(f"{', '.join(a.name for a in algs)} on {environment.name} {where}"),
-                  caption=f"{R} runs each, the same seeds (seed {sd}); mean ± half-width of the 95% interval "
-                          f"(1.96 s/√n); pseudo-regret {regret}{shown}")
-        t.add_column("t", justify="right")
-        for a in algs:
-            t.add_column(escape(f"{a.name}\nmean ± 95%"), justify="right")
-        tabs = [r.table() for r in results]
-        for i in rows:
-            cells = [str(tabs[0][i]["t"])]
-            for tab in tabs:
-                m, lo, hi = tab[i]["mean"], tab[i]["ci_low"], tab[i]["ci_high"]
-                cells.append(f"{common.fmt(m, 4)} ± {common.fmt((hi - lo) / 2, 2)}")
-            t.add_row(*cells)
-    con.print(t)
-    for a, res in zip(algs, results):
-        pm = res.pulls_mean()
-        lead = f"{a.name}: " if len(algs) > 1 else ""
-        con.print(lead + (("mean pulls per arm: " + ", ".join(common.fmt(x, 5) for x in pm) + "; ") if pm.size else "")
-                  + f"mean episodes: {common.fmt(res.episodes_mean(), 5)}")
-    if plot:
-        con.print(f"plot written to {plot}" + (f" (with {', '.join(labels)})" if labels else ""))
-        for n in overlay_notes:
-            con.print(n)
-    if saved:
-        con.print(f"results written to {saved if isinstance(saved, str) else ', '.join(saved)}")
-    for n in notes:
-        con.print(f"note: {n}")
 
 
 def register(app: typer.Typer) -> None:
@@ -567,14 +347,14 @@ def register(app: typer.Typer) -> None:
         cps = log_checkpoints(Tn, C)
         engine.check_memory(R * len(algs), cps.size, getattr(environment, "K", 1) or 1, name="--runs")
         n_tasks = len(engine.block_sizes(R, B)) * len(algs)
-        plan, e_notes = plan_executor(ctx, executor, workers, processes, scheduler, n_tasks)
+        plan, e_notes = executor_options.plan_executor(ctx, executor, workers, processes, scheduler, n_tasks)
         notes += e_notes
-        saves = _save_paths(save, algs)
+        saves = simulate_output.save_paths(save, algs)
         if progress is None:
             import sys
 
             progress = sys.stderr.isatty() and not json_out
-        with make_executor(plan) as ex:
+        with executor_options.make_executor(plan) as ex:
             if plan["kind"] == "dask":
                 plan["workers"] = ex.workers
             results = run_many(list(zip(algs, envs)), Tn, R, seed=sd, checkpoints=cps, block_runs=B, executor=ex,
@@ -587,10 +367,10 @@ def register(app: typer.Typer) -> None:
                                  f"{path}: {exc.strerror or exc}") from None
         labels, overlay_notes = [], []
         if plot:
-            labels, overlay_notes = draw(plot, algs, results, environment, budgets, Tn, R)
+            labels, overlay_notes = simulate_output.draw(plot, algs, results, environment, budgets, Tn, R)
         env_means = getattr(environment, "means", None)
         env_means = env_means.tolist() if env_means is not None and setting == "finite" else None
-        entries = [result_entry(a, r, budgets[a.name], g) for a, r, g in zip(algs, results, grans)]
+        entries = [simulate_output.result_entry(a, r, budgets[a.name], g) for a, r, g in zip(algs, results, grans)]
         inputs = {"algo": algs[0].name if len(algs) == 1 else [a.name for a in algs], "setting": setting,
                   "env": environment.name, "env_seed": es, "means": env_means,
                   "family": family if setting == "finite" else environment.family,
@@ -616,7 +396,8 @@ def register(app: typer.Typer) -> None:
                 common.emit_json("simulate", inputs, value=None, results=entries, environment=results[0].env,
                                  plot=plot, bound_overlay=overlay, saved=saved, notes=notes)
             return
-        _render(algs, results, environment, env_means, R, sd, C, cps.size, plot, labels, overlay_notes, saved, notes)
+        simulate_output.render(algs, results, environment, env_means, R, sd, C, cps.size, plot, labels, overlay_notes,
+                               saved, notes)
 
     @app.command("algorithms")
     @command

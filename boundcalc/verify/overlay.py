@@ -2,7 +2,7 @@
 
 ``bound_curves(alg, env, t, budget)`` evaluates, against the times ``t``, each upper bound registered for the
 algorithm and one lower bound of its setting and privacy notion, in the bound context that describes the
-algorithm and its environment (``regret_check.context_for``, the inverse of the ``regret --check`` adapters).
+algorithm and its environment (``adapters.context_for``, the inverse of the ``regret --check`` adapters).
 A bound is drawn only where its own ``conditions`` hold (else a note says why not). An upper bound whose theorem's
 assumptions the simulated environment does not meet (the adapter's assumption check, as in ``regret --check``) is
 drawn marked "outside its assumptions" (``inside=False``; figures draw it dotted) with the reason in the notes:
@@ -54,7 +54,7 @@ def _evaluate(b, ctx, t) -> tuple[Any, str]:
 def context_of(alg, env, budget):
     """(registry Context describing ``alg`` on ``env``, "") or (None, reason)."""
     from ..bounds import registry
-    from .regret_check import context_for
+    from .adapters import context_for
 
     over, why = context_for(alg, env, budget)
     if over is None:
@@ -65,7 +65,7 @@ def context_of(alg, env, budget):
 def upper_curves(alg, env, t, budget) -> tuple[list[BoundCurve], list[str]]:
     """The algorithm's registered upper bounds against ``t``, inside their assumptions."""
     from ..bounds import registry
-    from .regret_check import _adapters
+    from .adapters import _adapters
 
     ctx, why = context_of(alg, env, budget)
     if ctx is None:
@@ -99,7 +99,7 @@ def lower_curve(alg, env, t, budget) -> tuple[list[BoundCurve], list[str]]:
     context of the instance alone (a lower bound holds for every algorithm of the class)."""
     from ..bounds import registry
     from ..errors import InputError
-    from .regret_check import instance_for
+    from .adapters import instance_for
 
     over, why = instance_for(env, alg.setting)
     if over is None:
