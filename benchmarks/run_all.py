@@ -2,7 +2,7 @@
 then refresh the "Latest figures" block of benchmarks/README.md from those files.
 
     python3 benchmarks/run_all.py                 # everything (about 4 minutes on 2 cores, plus ~25 for perstep)
-    python3 benchmarks/run_all.py contextual cli  # only some (names: info, engine, contextual, cli, perstep)
+    python3 benchmarks/run_all.py contextual cli  # only some (names: info, engine, contextual, executors, cli, perstep)
     python3 benchmarks/run_all.py --readme-only   # only refresh README.md from the existing RESULTS files
 
 Benchmarks run sequentially on purpose: two timed jobs on a 2-core machine would disturb each other.
@@ -26,6 +26,9 @@ BENCHMARKS = {
     "contextual": ("bench_contextual.py", "RESULTS_contextual.md",
                    lambda l: l.startswith("| |") or l.startswith("|---") or "**" in l or "before the performance" in l
                    or "full run measured" in l or "plain OFUL loop (a)" in l or "env.contexts`" in l),
+    "executors": ("bench_executors.py", "RESULTS_executors.md",
+                  lambda l: l.startswith("| workload") or l.startswith("|---|---|---|---|---|---|---|---|---|")
+                  or (l.startswith("| ") and " | " in l and "x |" in l)),
     "cli": ("bench_regret_cli.py", "RESULTS_regret_cli.md",
             lambda l: l.startswith("| `boundcalc") or l.startswith("| command | bytecode") or l.startswith("|---|---|---|---|---|---|---|")),
     "perstep": ("bench_perstep.py", "RESULTS_perstep.md", lambda l: l.startswith("|")),

@@ -1,4 +1,4 @@
-"""The one exception type for bad input.
+"""The exception types: InputError for bad input (exit 2), ExecutionError for work that could not run (exit 1).
 
 Every validation failure raises :class:`InputError` with a one-line message that names the parameter
 and its allowed range; the CLI prints it and exits with code 2.
@@ -16,3 +16,8 @@ class InputError(ValueError):
         if got is not None:
             msg += f" (got {got!r})"
         super().__init__(msg)
+
+
+class ExecutionError(RuntimeError):
+    """A computation could not be carried out where it was sent (a worker process died, a Dask scheduler could
+    not be reached or has no workers): one line saying what happened where; the CLI prints it, exit code 1."""

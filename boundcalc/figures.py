@@ -27,6 +27,8 @@ PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F
            "#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#CC6677", "#882255", "#AA4499")
 LINESTYLES = ("-", "--", "-.", ":")
 MIN_PLOT_CHECKPOINTS = 50  # default number of log-spaced checkpoints when a regret curve is drawn
+LOWER_COLOUR = "#000000"  # lower bounds beside simulated curves: black, dashed
+LEGEND_INSIDE_MAX = 6  # more legend entries than this go outside the axes, on the right
 
 
 def colour(i: int) -> str:
@@ -35,7 +37,10 @@ def colour(i: int) -> str:
 
 
 def check_path(path: str | None, option: str = "--plot") -> str | None:
-    """Validate a figure path before any work: a .png, .svg or .pdf file in an existing, writable directory."""
+    """Validate a figure path before any work: a .png, .svg or .pdf file in an existing directory where a file
+    can be created (checked by creating and removing one: permission bits alone miss read-only file systems)."""
+    import tempfile
+
     if path is None:
         return None
     ext = os.path.splitext(path)[1].lower()
@@ -44,8 +49,14 @@ def check_path(path: str | None, option: str = "--plot") -> str | None:
         raise InputError(option, "a FILE.png, FILE.svg or FILE.pdf path", path)
     if not os.path.isdir(folder):
         raise InputError(option, "a file in an existing directory", path)
-    if not os.access(folder, os.W_OK):
-        raise InputError(option, "a file in a writable directory", path)
+    try:
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".boundcalc-probe-")
+    except OSError as exc:
+        raise InputError(option, "a file in a writable directory", f"{path}: {exc.strerror or exc}") from None
+    os.close(fd)
+    os.unlink(probe)
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise InputError(option, "a file in a writable directory", f"{path}: not writable")
     return path
 
 
@@ -84,8 +95,13 @@ def save(fig, path: str, option: str = "--plot") -> str:
     return path
 
 
-def title(what: str, instance: str = "", budget: str = "", T: float | None = None, runs: int | None = None) -> str:
-    """'what — instance — budget — T = … — N runs', leaving out the parts that are not given."""
+TITLE_WIDTH = 100  # characters per title line; longer titles wrap between their parts
+
+
+def title(what: str, instance: str = "", budget: str = "", T: float | None = None, runs: int | None = None,
+          width: int = TITLE_WIDTH) -> str:
+    """'what — instance — budget — T = … — N runs', leaving out the parts that are not given. A title longer than
+    ``width`` wraps onto several lines between parts (a part longer than a line wraps between its words)."""
     parts = [what]
     if instance:
         parts.append(instance)
@@ -94,10 +110,10 @@ def title(what: str, instance: str = "", budget: str = "", T: float | None = Non
         parts.append(f"T = {_num(T)}")
     if runs is not None:
         parts.append(f"{runs} runs")
-    return wrap_title(" — ".join(parts))
+    return wrap_title(" — ".join(parts), width)
 
 
-def wrap_title(text: str, width: int = 100) -> str:
+def wrap_title(text: str, width: int = TITLE_WIDTH) -> str:
     """Break a long title into lines of at most ``width`` characters at its " — " separators (then at spaces), so
     that a long instance name does not widen the figure."""
     import textwrap
@@ -231,7 +247,11 @@ def regret_figure(curves: Sequence[Curve], lines: Sequence[Line] = (), *, title_
     if title_text:
         ax.set_title(title_text, fontsize=9)
     handles, labels = ax.get_legend_handles_labels()
-    if handles:
+    if len(handles) > LEGEND_INSIDE_MAX:
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
+        if fig is not None:
+            fig.set_size_inches(10.5, 4.8)
+    elif handles:
         ax.legend(fontsize=7, loc="upper left", frameon=False)
     ax.grid(True, which="major", alpha=0.25)
     return fig if fig is not None else ax.figure
@@ -274,6 +294,33 @@ def lines_figure(lines: Sequence[Line], *, title_text: str = "", xlabel: str = "
         ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
     ax.grid(True, which="major", alpha=0.25)
     return fig
+
+
+def panels(n: int, ncols: int = 2, width: float = 6.4, height: float = 4.3):
+    """A figure with ``n`` panels in rows of ``ncols`` (unused cells hidden): (fig, [ax, ...])."""
+    plt = pyplot()
+    n = max(int(n), 1)
+    ncols = max(1, min(int(ncols), n))
+    nrows = math.ceil(n / ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows), squeeze=False)
+    flat = [ax for row in axes for ax in row]
+    for ax in flat[n:]:
+        ax.set_visible(False)
+    return fig, flat[:n]
+
+
+def bound_line(bound, colour_of: str | None = None) -> Line:
+    """A Line from a bound curve (any object with ``label``, ``t``, ``values``, ``kind`` and optionally ``inside``,
+    e.g. boundcalc.verify.overlay.BoundCurve): upper solid, lower dashed; a bound outside its theorem's assumptions
+    dotted and lighter; ``colour_of`` ties it to the curve of its algorithm."""
+    style: dict = {}
+    if colour_of is not None:  # beside its algorithm's curve: same colour, thinner, dash-dotted
+        style.update(color=colour_of, ls="-.", lw=1.1)
+    elif bound.kind == "lower":
+        style["color"] = LOWER_COLOUR
+    if not getattr(bound, "inside", True):
+        style.update(ls=":", alpha=0.75)
+    return Line(bound.label, bound.t, bound.values, kind=bound.kind, style=style)
 
 
 def curve_from_results(res, label: str | None = None, level: float = 0.95) -> Curve:

@@ -144,14 +144,27 @@ def test_simulate_glm_ldp_sgd_matches_engine():
     assert d["regret_ci"] == pytest.approx([float(lo[-1]), float(hi[-1])], rel=1e-12)
 
 
-def test_simulate_contextual_plot_overlay_or_note(tmp_path):
+def test_simulate_contextual_plot_overlay_describes_the_instance(tmp_path):
+    """The overlay's context is the simulated instance (issue 9): the paper's unprojected contexts (default env)
+    are outside Assumption 1, so 003 Thm 5 is not drawn (its own conditions fail); on the projected instance with
+    +-1 rewards it is drawn, marked outside its assumptions (Assumption 2 is vacuous, ERRATA 1); LinUCB-DGS's
+    004 Thm 3 is drawn inside its assumptions there."""
     p = tmp_path / "ctx.png"
     d = _json(["--algo", "AdaC-OFUL", "--rho", "1", "--T", "500", "--runs", "4", "--plot", str(p)])
-    assert p.exists() and any(c.startswith("003-thm5") for c in d["bound_overlay"]["curves"])
+    assert p.exists() and not any(c.startswith("003-thm5") for c in d["bound_overlay"]["curves"])
+    assert any("003-thm5" in n and "unprojected" in n for n in d["bound_overlay"]["notes"]), d["bound_overlay"]
+    d = _json(["--algo", "AdaC-OFUL", "--rho", "1", "--env", "zcdp-contextual-bounded", "--T", "500", "--runs", "4",
+               "--plot", str(p)])
+    drawn = [c for c in d["bound_overlay"]["curves"] if c.startswith("003-thm5")]
+    assert drawn and all("outside its assumptions" in c for c in drawn)
+    assert any("ERRATA 1" in n for n in d["bound_overlay"]["notes"])
+    d = _json(["--algo", "LinUCB-DGS", "--epsilon", "1", "--delta", "1e-5", "--env", "zcdp-contextual-bounded",
+               "--T", "300", "--runs", "2", "--plot", str(p)])
+    assert "004-thm3 (upper)" in d["bound_overlay"]["curves"], d["bound_overlay"]
     q = tmp_path / "dgs.png"
     d = _json(["--algo", "LinUCB", "--env", "dgs-synthetic", "--T", "200", "--runs", "2", "--plot", str(q)])
     assert q.exists() and d["bound_overlay"]["curves"] == []
-    assert any("skipped" in n for n in d["bound_overlay"]["notes"])
+    assert any("not drawn" in n for n in d["bound_overlay"]["notes"])
 
 
 @pytest.mark.parametrize("args", [

@@ -90,7 +90,8 @@ CASES = {
     "--checkpoints": (["--algo", "UCB", "--checkpoints", "4"], lambda: _lib("UCB", n_cp=4), lambda: _lib("UCB")),
 }
 # options whose effect is not a change of the numbers; each has its own test below
-OTHER = {"--processes", "--save", "--progress", "--plot", "--json"}
+# (--executor, --workers, --scheduler: tests/test_executors.py, where they run the same numbers elsewhere)
+OTHER = {"--processes", "--save", "--progress", "--plot", "--json", "--executor", "--workers", "--scheduler"}
 
 
 def _table(res: Results):
@@ -144,13 +145,13 @@ def test_progress_option_reaches_the_engine(monkeypatch):
     import boundcalc.montecarlo as mc
 
     seen = {}
-    real = mc.run
+    real = mc.run_many
 
     def spy(*a, **kw):
         seen["progress"] = kw.get("progress")
         return real(*a, **kw)
 
-    monkeypatch.setattr(mc, "run", spy)
+    monkeypatch.setattr(mc, "run_many", spy)
     for flag, expect in (("--progress", True), ("--no-progress", False)):
         r = runner.invoke(app, ["simulate", "--algo", "UCB", *BASE, flag])
         assert r.exit_code == 0, r.output

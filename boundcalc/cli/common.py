@@ -22,7 +22,8 @@ DigitsOpt = Annotated[
     typer.Option("--digits", help="Compute with mpmath at N significant digits (N >= 1)."),
 ]
 SymbolicOpt = Annotated[bool, typer.Option("--symbolic", help="Show the formula (unicode and LaTeX).")]
-PlotOpt = Annotated[Optional[str], typer.Option("--plot", help="Write a picture to FILE.png.")]
+PlotOpt = Annotated[Optional[str], typer.Option("--plot", help="Write a picture to FILE.png, FILE.svg or FILE.pdf "
+                                                  "(the format follows the extension).")]
 
 
 def fail(message: str, code: int = 2) -> None:
@@ -32,14 +33,19 @@ def fail(message: str, code: int = 2) -> None:
 
 
 def command(fn: Callable) -> Callable:
-    """Decorator for every CLI command: turns InputError (bad input) into one line on stderr, exit 2."""
+    """Decorator for every CLI command: turns InputError (bad input) into one line on stderr, exit 2, and
+    ExecutionError (a worker died, a scheduler cannot be reached) into one line, exit 1."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
+        from ..errors import ExecutionError
+
         try:
             return fn(*args, **kwargs)
         except InputError as exc:
             fail(str(exc))
+        except ExecutionError as exc:  # work that could not run where it was sent (a worker died, no scheduler)
+            fail(str(exc), code=1)
 
     return wrapper
 
@@ -218,6 +224,21 @@ def budget_from_options(epsilon=None, rho=None, alpha=None, rdp_epsilon=None, de
     return None
 
 
+def budgets_by_notion(epsilon=None, rho=None, alpha=None, rdp_epsilon=None, delta=None, ldp_epsilon=None,
+                      ldp_delta=None) -> dict:
+    """One budget per privacy notion given, {notion: Budget}, for several algorithms of different notions in one
+    call (``simulate --algo DP-KLUCB,AdaC-UCB --epsilon 1 --rho 0.5``). Each group of flags (--epsilon [--delta];
+    --rho; --alpha with --rdp-epsilon; --ldp-epsilon [--ldp-delta]) is checked as ``budget_from_options`` checks
+    the one budget of a single algorithm."""
+    out = {}
+    for group in ({"epsilon": epsilon, "delta": delta}, {"rho": rho}, {"alpha": alpha, "rdp_epsilon": rdp_epsilon},
+                  {"ldp_epsilon": ldp_epsilon, "ldp_delta": ldp_delta}):
+        b = budget_from_options(**group)
+        if b is not None:
+            out[b.notion] = b
+    return out
+
+
 def budget_inputs(budget) -> dict:
     return budget.as_dict() if budget is not None else {"notion": "none"}
 
@@ -249,33 +270,25 @@ def check_output_path(option: str, path: Optional[str], suffixes: tuple[str, ...
 
 
 def check_plot_path(path: Optional[str]) -> Optional[str]:
-    """Validate --plot before any work: a FILE.png, FILE.svg or FILE.pdf (the format follows the extension, as in
-    boundcalc.figures) in an existing, writable directory."""
-    return check_output_path("--plot", path, (".png", ".svg", ".pdf"))
+    """Validate --plot before any work: a FILE.png, FILE.svg or FILE.pdf (boundcalc.figures.FORMATS: the format
+    follows the extension) in an existing, writable directory."""
+    from ..figures import FORMATS
+
+    return check_output_path("--plot", path, FORMATS)
 
 
 def pyplot():
     """matplotlib.pyplot on the Agg backend, or a one-line error when matplotlib is not installed."""
-    try:
-        import matplotlib
+    from .. import figures
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise InputError("--plot", "used with matplotlib installed (pip install 'boundcalc[plot]')", None) from None
-    return plt
+    return figures.pyplot()
 
 
 def save_figure(fig, path: str) -> None:
-    """Lay out, write and close a figure; an unwritable path is a one-line error."""
-    plt = pyplot()
-    try:
-        fig.tight_layout()
-        fig.savefig(path, dpi=120)
-    except OSError as exc:
-        raise InputError("--plot", "a writable FILE.png path", f"{path}: {exc.strerror}") from None
-    finally:
-        plt.close(fig)
+    """Lay out, write (in the format of the extension, atomically) and close a figure (boundcalc.figures.save)."""
+    from .. import figures
+
+    figures.save(fig, path, "--plot")
 
 
 def track(items, description: str, enabled: bool = True):

@@ -262,28 +262,49 @@ def _dur(sec: float) -> str:
     return f"{sec / 3600:.1f} h"
 
 
-def _plot(path, rows, setting, budget):
-    """Bounds against T on log axes: upper bounds solid, lower bounds dashed, one distinct colour each."""
-    import numpy as np
+def _budget_text(budget) -> str:
+    return budget.describe() if budget is not None else ""
 
-    plt = common.pyplot()
-    shown = [r for r in rows if r["applicable"]]
-    colours = plt.cm.tab20(np.linspace(0, 1, max(len(shown), 1), endpoint=False))
-    fig, ax = plt.subplots(figsize=(10, 5.5))
-    for r, c in zip(shown, colours):
-        pts = [(v["T"], v["value"]) for v in r["values"] if v["defined"] and np.isfinite(v["value"])]
-        if not pts:
+
+def _plot(path, rows, setting, budget, instance: str = "") -> None:
+    """Bounds against T (boundcalc.figures): upper bounds solid, lower bounds dashed, one palette colour each."""
+    from .. import figures
+
+    lines = []
+    for r in rows:
+        if not r["applicable"]:
             continue
-        ts, vs = np.array(pts).T
-        style = "-" if r["kind"].startswith("upper") else "--"
-        ax.plot(ts, vs, style, color=c, label=f"{r['id']} ({r['form']})")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("T")
-    ax.set_ylabel("regret bound")
-    ax.set_title(f"boundcalc regret — {setting} — {budget.describe() if budget else 'non-private'}")
-    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
-    common.save_figure(fig, path)
+        pts = [(v["T"], v["value"]) for v in r["values"] if v["defined"] and v["value"] is not None]
+        if pts:
+            ts, vs = zip(*pts)
+            lines.append(figures.Line(f"{r['id']} ({r['form']})", ts, vs,
+                                      kind="upper" if r["kind"].startswith("upper") else "lower"))
+    fig = figures.lines_figure(lines, title_text=figures.title(f"Regret bounds, {setting} setting", instance,
+                                                               _budget_text(budget)),
+                               xlabel="T", ylabel="regret bound")
+    figures.save(fig, path)
+
+
+def _plot_check(path, rep, budget, T: int, runs: int) -> bool:
+    """``regret --check --plot``: one panel per simulated algorithm, its mean regret with the 95% interval against t
+    and every bound form it was checked against (labelled with the verdict at T; dotted when the instance is
+    outside the theorem's assumptions). False when nothing was simulated (the caller draws the bounds instead)."""
+    from .. import figures
+    from ..verify.overlay import check_panels
+
+    panels = check_panels(rep.rows, rep.ctx)
+    if not panels:
+        return False
+    fig, axes = figures.panels(len(panels))
+    for ax, p in zip(axes, panels):
+        c = p.curve
+        curve = figures.Curve(f"{p.algorithm}: mean regret and 95% interval", c["t"], c["mean"], c["ci_low"],
+                              c["ci_high"])
+        figures.regret_figure([curve], [figures.bound_line(b) for b in p.bounds], title_text=p.algorithm, ax=ax)
+    fig.suptitle(figures.title("regret --check: simulation beside the bounds it checks", rep.ctx.instance_name,
+                               _budget_text(budget), T, runs), fontsize=10)
+    figures.save(fig, path)
+    return True
 
 
 def _budget_scalar(b) -> float:
@@ -448,17 +469,25 @@ def register(app: typer.Typer) -> None:
         rep = regret_report(setting, budget, Tarr, overrides, given)
         check_info = None
         if check:
-            from ..verify.regret_check import check_rows
+            from ..verify.regret_check import check_rows, curve_checkpoints
 
             check_info = check_rows(setting, rep.ctx, rep.rows, budget, int(Ts[-1]), n_runs, seed,
-                                    progress=not json_out)
+                                    progress=not json_out,
+                                    checkpoints=curve_checkpoints(int(Ts[-1])) if plot else None)
+        drawn = None
         if plot:
-            prow = rep.rows
-            if len(Tarr) <= 2:
-                from ..bounds.report import rows_for
+            if check and _plot_check(plot, rep, budget, int(Ts[-1]), n_runs):
+                drawn = "check"
+            else:
+                prow = rep.rows
+                if len(Tarr) <= 2:
+                    from ..bounds.report import rows_for
+                    from ..figures import MIN_PLOT_CHECKPOINTS
 
-                _, prow = rows_for(setting, budget, np.logspace(2, np.log10(max(Tarr[-1], 1e3)), 30), overrides)
-            _plot(plot, prow, setting, budget)
+                    _, prow = rows_for(setting, budget, np.logspace(2, np.log10(max(Tarr[-1], 1e3)),
+                                                                    MIN_PLOT_CHECKPOINTS), overrides)
+                _plot(plot, prow, setting, budget, rep.ctx.instance_name)
+                drawn = "bounds"
         if json_out:
             h = rep.headline
             common.emit_json(
@@ -469,6 +498,8 @@ def register(app: typer.Typer) -> None:
                 trivial_bound={"per_step": rep.trivial.per_step, "label": rep.trivial.label,
                                "at_T": [rep.trivial.per_step * float(t) for t in Tarr]},
                 notes=rep.notes, check=check_info, bounds=rep.rows,
+                plot={"path": plot, "figure": "simulated regret beside the checked bounds" if drawn == "check"
+                      else "bounds against T"} if plot else None,
             )
             return
         _render(rep, budget, explain, check_info)
@@ -480,4 +511,5 @@ def register(app: typer.Typer) -> None:
                 pairs.append((f"{b.id}  ({b.source}) — total = non-private + privacy cost", npx + pvx))
             common.print_symbolic(pairs)
         if plot:
-            common.console().print(f"plot written to {plot}")
+            what = "the simulated regret beside each checked bound" if drawn == "check" else "the bounds against T"
+            common.console().print(f"plot written to {plot} ({what})")

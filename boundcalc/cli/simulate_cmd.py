@@ -6,7 +6,8 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from . import common
+from . import common, executor_options
+from . import simulate_output
 from .common import command
 
 # Largest T x runs for an algorithm that updates every step: finite per-step loops are cheap (~1e-7 s per
@@ -108,130 +109,89 @@ def _build(algo: str, budget, beta, batch_ratio, n1, extra: dict):
     return registry.build(cls, budget, params), unused
 
 
-# -- bound overlay -------------------------------------------------------------------------------------------
-def _close(a, b, tol=1e-9) -> bool:
-    import numpy as np
+# -- several algorithms in one call -------------------------------------------------------------------------------
+def parse_algos(text: str) -> list[type]:
+    """``--algo A,B,C``: the classes, each once, all of one setting (InputError otherwise)."""
+    from .. import algorithms as registry
+    from ..errors import InputError
 
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    return a.shape == b.shape and bool(np.allclose(a, b, rtol=tol, atol=tol))
-
-
-def _context_overrides(alg, env):
-    """Overrides of the setting's registry DEFAULT_INSTANCE that describe (env, alg), or (None, reason) when the
-    environment is not an instance of the family the default instance describes."""
-    import math
-
-    import numpy as np
-
-    s = alg.setting
-    g = lambda name: getattr(alg, name, None)  # noqa: E731
-    if s == "finite":
-        over = {"means": env.means.tolist()}
-        p = alg.params()
-        if alg.name in ("DP-KLUCB", "DP-IMED"):
-            over["alpha_batch"] = p.get("alpha")
-        if alg.name in ("AdaP-UCB", "AdaP-KLUCB"):
-            over["alpha_adap"] = p.get("beta")
-        if alg.name == "AdaC-UCB":
-            over["beta_adac"] = p.get("beta")
-        if alg.name == "AdaR-UCB":
-            over["beta_adar"] = p.get("beta")
-        return over, None
-    if s == "linear":
-        if not (env.noise == "rademacher" or env.sigma <= 1.0):
-            return None, (f"{env.name}: reward noise N(0, {env.sigma:g}^2) is not 1-sub-Gaussian as in the linear "
-                          "default instance")
-        return {"actions": env.actions, "theta": env.theta, "delta": g("delta")}, None
-    if s == "contextual":
-        d = env.d
-        recipe = (env.contexts_kind == "gaussian" and not env.project and env.noise == "gaussian"
-                  and _close(env.mean, np.full(d, 1 / math.sqrt(d))) and _close(env.scale**2, 0.1))
-        if not recipe:
-            return None, (f"{env.name}: contexts are not the contextual default instance's K i.i.d. "
-                          "N((1/sqrt d) 1, I/10) per round (seed 003 Sec. VII)")
-        over = {"d": d, "K": env.K, "theta": env.theta, "lam": g("lam"), "delta": g("delta"), "S": g("S")}
-        if hasattr(alg, "C"):
-            over["C"] = g("C")
-        if hasattr(alg, "L"):
-            over.update(L=g("L"), zeta=g("zeta"))
-        lam0 = g("lambda0")
-        over["lam0"] = lam0 if lam0 is not None else env.lambda0
-        return over, None
-    if s == "glm":
-        if not (env.link == "linear" and env.contexts_kind == "sphere" and env.d == 2 and env.K == 10):
-            return None, (f"{env.name}: the GLM default instance is the linear-link one with d = 2, K = 10, "
-                          "Unif(S^1) contexts (kappa_l, p_* derived for it)")
-        over = {"sigma_r": env.sigma, "C_B": g("C_B"), "c_r": g("c_r")}
-        if hasattr(alg, "kappa_l"):
-            over.update(kappa_l=g("kappa_l"), p_star=g("p_star"), zeta=g("zeta"))
-        if alg.name == "LDP-OLS":
-            over["delta"] = g("alpha")  # the failure probability alpha of LDP-OLS is the bounds' delta
-        return over, None
-    return None, f"no bound context for the {s} setting"
+    names = [x.strip() for x in str(text).split(",")]
+    if not names or any(not n for n in names):
+        raise InputError("--algo", "one algorithm name or several separated by commas (see 'boundcalc algorithms')",
+                         text)
+    classes = [registry.lookup(n) for n in names]
+    seen = [c.name for c in classes]
+    dup = sorted({n for n in seen if seen.count(n) > 1})
+    if dup:
+        raise InputError("--algo", f"each algorithm once ({', '.join(dup)} repeated)", text)
+    settings = {c.setting for c in classes}
+    if len(settings) > 1:
+        raise InputError("--algo", "algorithms of one setting (same instance): " + ", ".join(
+            f"{c.name} is {c.setting}" for c in classes), text)
+    return classes
 
 
-def _bound_curves(alg, env, T_grid, budget):
-    """([(label, values)], [notes]): the algorithm's registered upper bounds and one matching lower bound."""
-    notes: list[str] = []
-    out: list = []
-    from ..bounds import registry
+def budgets_for(classes, flags: dict) -> tuple[dict, list[str]]:
+    """{algorithm name: its Budget or None} from the budget flags, and notes.
 
-    over, why = _context_overrides(alg, env)
-    if over is None:
-        return out, [f"bound overlay skipped: {why}"]
-    try:
-        ctx = registry.make_context(alg.setting, over, budget)
-    except Exception as exc:  # noqa: BLE001 - a bound that cannot be set up is simply not drawn
-        return out, [f"bound overlay skipped: the registry context could not be built ({exc})"]
-    known = {x.id for x in registry.all_bounds()}
-    ids = [i for i in alg.bound_ids if i in known] or [
-        b.id for b in registry.select(alg.setting, kind="upper") if b.algorithm == alg.name]
-    finite = alg.setting == "finite"
-    uppers = [registry.get(i) for i in ids]
-    lowers = sorted(registry.select(alg.setting, notion=alg.notion, kind="lower"), key=lambda b: b.kind.endswith("minimax"))
-    if not uppers:
-        notes.append(f"no upper bound registered for {alg.name}")
-    if not lowers:
-        notes.append(f"no lower bound registered for the {alg.setting} setting and notion {alg.notion}")
-    n_lower = 0
-    for b in uppers + lowers:
-        if not b.is_upper and n_lower:
-            break
-        try:
-            cond = b.conditions(ctx)
-            if cond:
-                notes.append(f"{b.id} not drawn: {cond[0]}")
-                continue
-            if finite and b.kind.endswith("minimax"):  # finite: problem-dependent bounds only (as before)
-                continue
-            vals = b.evaluate(T_grid, ctx).value
-        except Exception as exc:  # noqa: BLE001
-            notes.append(f"{b.id} not drawn: {exc}")
+    One algorithm: exactly the one budget of its notion (as before; a budget for a non-private one is an error).
+    Several: one budget per notion among them (e.g. --epsilon for DP-KLUCB and --rho for AdaC-UCB); a non-private
+    algorithm ignores the budget with a note (a non-private baseline, as the papers' figures show one); a budget
+    no algorithm uses is noted as without effect."""
+    from ..errors import InputError
+
+    if len(classes) == 1:
+        return {classes[0].name: common.budget_from_options(**flags)}, []
+    given = common.budgets_by_notion(**flags)
+    notes, out = [], {}
+    from .. import algorithms as registry
+
+    for c in classes:
+        if c.notion == "none":
+            out[c.name] = None
+            if given:
+                notes.append(f"{c.name} is non-private: the budget does not apply to it (a non-private baseline)")
             continue
-        kind = "upper" if b.is_upper else ("minimax lower: worst case over the class" if b.kind.endswith("minimax")
-                                           else "lower")
-        out.append((f"{b.id} ({kind})", vals))
-        n_lower += not b.is_upper
+        b = given.get(c.notion)
+        if b is None:
+            other = {"pure": "approx", "approx": "pure"}.get(c.notion)
+            if other in given:
+                raise InputError("budget", f"one run per notion for {c.name} ({c.notion}) beside a(n) {other} "
+                                 "algorithm (--epsilon alone is pure, with --delta (ε, δ)-DP): run them in separate "
+                                 "calls", given[other].describe())
+            raise InputError(registry.NOTION_FLAGS.get(c.notion, c.notion), f"given for {c.name} ({c.notion} privacy; "
+                             "several algorithms take one budget per notion)", None)
+        out[c.name] = b
+    used = {c.notion for c in classes}
+    flag_of = {"pure": "--epsilon", "approx": "--epsilon/--delta", "zcdp": "--rho", "rdp": "--alpha/--rdp-epsilon",
+               "ldp": "--ldp-epsilon"}
+    for notion in given:
+        if notion not in used:
+            notes.append(f"{flag_of.get(notion, notion)} has no effect on {', '.join(c.name for c in classes)}")
     return out, notes
 
 
-def _plot(path: str, res, curves, title: str) -> None:
-    plt = common.pyplot()
+def split_params(classes, extra: dict) -> tuple[dict, list[str]]:
+    """--param name=value for several algorithms: each algorithm takes the parameters it has; a parameter of
+    none of them is an error (as for one algorithm); the others are noted as without effect on the rest."""
+    from .. import algorithms as registry
 
-    t = res.checkpoints
-    lo, hi = res.ci()
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    ax.plot(t, res.mean(), label=f"{res.algorithm.get('name')} mean regret ({res.runs} runs)")
-    ax.fill_between(t, lo, hi, alpha=0.3, label="95% CI")
-    for label, vals in curves:
-        ax.plot(t, vals, "--", label=label)
-    ax.set_xscale("log")
-    ax.set_xlabel("t")
-    ax.set_ylabel("pseudo-regret")
-    ax.set_title(title)
-    ax.set_ylim(bottom=0, top=max(hi.max() * 3, 1.0))
-    ax.legend(fontsize=8)
-    common.save_figure(fig, path)
+    if len(classes) == 1:
+        return {classes[0].name: dict(extra)}, []
+    out = {c.name: {k: v for k, v in extra.items() if k in registry.tunable_params(c)} for c in classes}
+    notes = []
+    for k in extra:
+        takers = [c.name for c in classes if k in out[c.name]]
+        if not takers:
+            from ..errors import InputError
+
+            accepted = sorted({p for c in classes for p in registry.tunable_params(c)})
+            raise InputError("--param", f"a parameter of one of {', '.join(c.name for c in classes)} "
+                             f"({', '.join(accepted) or 'none'})", k)
+        rest = [c.name for c in classes if c.name not in takers]
+        if rest:
+            notes.append(f"--param {k} has no effect on {', '.join(rest)}")
+    return out, notes
 
 
 def _env_for(alg, env_name, means, family, env_seed):
@@ -285,7 +245,9 @@ def register(app: typer.Typer) -> None:
     @command
     def simulate(
         ctx: typer.Context,
-        algo: Annotated[str, typer.Option("--algo", help="Algorithm name, any setting (see 'boundcalc algorithms').")],
+        algo: Annotated[str, typer.Option("--algo", help="Algorithm name (see 'boundcalc algorithms'), or several of "
+                        "one setting separated by commas: same instance, budget, T, runs and seeds, one table and "
+                        "one figure.")],
         env: Annotated[Optional[str], typer.Option("--env", help="Named instance of the algorithm's setting: mu1..mu4, "
                        "zcdp-finite, rdp-2arm | zcdp-linear, zcdp-linear-bounded, rdp-linear | zcdp-contextual, "
                        "zcdp-contextual-bounded, rdp-contextual, dgs-synthetic | ldp-single, ldp-logistic. "
@@ -309,139 +271,159 @@ def register(app: typer.Typer) -> None:
         T: Annotated[str, typer.Option("--T", help="Horizon (accepts 1e6).")] = "1e4",
         runs: Annotated[str, typer.Option("--runs", help="Independent runs (accepts 1e2).")] = "100",
         seed: Annotated[str, typer.Option("--seed", help="Seed of the SeedSequence.")] = "0",
-        processes: Annotated[str, typer.Option("--processes", help="Worker processes (capped at the number of "
-                             "blocks and of CPUs; the numbers do not depend on it).")] = "1",
+        processes: Annotated[str, typer.Option("--processes", help="Worker processes on this machine (--executor "
+                             "processes; capped at the number of blocks and of CPUs; the numbers do not depend on "
+                             "it).")] = "1",
+        executor: Annotated[Optional[str], typer.Option("--executor", help="Where the blocks of runs are computed: "
+                            "in-process, processes (local worker processes), dask-local (a Dask LocalCluster of "
+                            "--workers workers) or dask (the cluster at --scheduler). The numbers are bit-identical "
+                            "whatever runs them. Default: processes if --processes > 1, else in-process. Dask needs "
+                            "pip install 'boundcalc[dask]'.")] = None,
+        workers: Annotated[Optional[str], typer.Option("--workers", help="Workers of --executor processes or "
+                           "dask-local (default: the CPU count; capped at the blocks and the CPUs).")] = None,
+        scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Address of a running Dask scheduler "
+                             "for --executor dask, [tcp://]HOST:PORT (its workers need the same boundcalc and "
+                             "numpy).")] = None,
         block_runs: Annotated[str, typer.Option("--block-runs", help="Runs per block (fixes the numbers).")] = "50",
-        n_checkpoints: Annotated[str, typer.Option("--checkpoints", help="Number of log-spaced checkpoints.")] = "12",
+        n_checkpoints: Annotated[str, typer.Option("--checkpoints", help="Number of log-spaced checkpoints (default "
+                                 "12; 50 with --plot).")] = "12",
         save: Annotated[Optional[str], typer.Option("--save", help="Write the results to FILE.npz or FILE.json "
-                        "(checked before the run; written atomically).")] = None,
+                        "(checked before the run; written atomically; several algorithms: FILE-ALGO.npz each).")] = None,
         progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: on when stderr is a terminal and --json is not given).")] = None,
         plot: common.PlotOpt = None,
         json_out: common.JsonOpt = False,
     ):
-        """Monte Carlo pseudo-regret of an algorithm (finite, linear, contextual or GLM): table at log-spaced
-        checkpoints with 95% intervals."""
+        """Monte Carlo pseudo-regret of one or several algorithms (finite, linear, contextual or GLM): table at
+        log-spaced checkpoints with 95% intervals; --plot draws every curve with its ribbon and the bounds."""
         from .. import algorithms as registry
         from .. import validate
         from ..errors import InputError
-        from ..montecarlo import engine
-        from ..montecarlo import log_checkpoints, run
+        from ..figures import MIN_PLOT_CHECKPOINTS
+        from ..montecarlo import engine, log_checkpoints, run_many
 
         Tn = validate.horizon("--T", T)
         R = validate.count("--runs", runs, maximum=1e9)
         sd = validate.count("--seed", seed, minimum=0, maximum=2**63 - 1)
         es = validate.count("--env-seed", env_seed, minimum=0, maximum=2**63 - 1)
-        P = validate.count("--processes", processes, maximum=engine.MAX_PROCESSES)
         B = validate.count("--block-runs", block_runs, maximum=1e9)
         C = validate.count("--checkpoints", n_checkpoints, minimum=2, maximum=1000)
+        if plot and not common.option_given(ctx, "--checkpoints"):
+            C = max(C, MIN_PLOT_CHECKPOINTS)
         common.check_plot_path(plot)
         common.check_output_path("--save", save, (".npz", ".json"))
         for name, val in (("--epsilon", epsilon), ("--rho", rho), ("--alpha", alpha), ("--rdp-epsilon", rdp_epsilon),
                           ("--ldp-epsilon", ldp_epsilon)):
             if val is not None:
                 simulable(name, val)
-        budget = common.budget_from_options(epsilon, rho, alpha, rdp_epsilon, delta, ldp_epsilon, ldp_delta)
-        alg, unused = _build(algo, budget, beta, batch_ratio, n1, _parse_params(param))
-        environment = _env_for(alg, env, means, family, es)
-        notes = [f"{o} has no effect on {alg.name}" for o in unused]
-        if alg.setting == "finite" and common.option_given(ctx, "--env-seed"):
-            notes.append(f"--env-seed has no effect on {alg.name} (finite-armed instances are fixed)")
-        gran = registry.granularity(alg)
-        limit = PER_STEP_LIMIT.get(alg.setting, 5e7)
-        if gran == "step" and Tn * R > limit:
-            raise InputError("--T x --runs", f"at most {limit:g} for {alg.name}, which updates every step (a loop "
-                             "over t); lower --T or --runs", f"{Tn * R:g}")
-        if gran == "chunk" and Tn * R > CHUNK_LIMIT:
-            raise InputError("--T x --runs", f"at most {CHUNK_LIMIT:g} for {alg.name}, which scores every step "
-                             "(about a minute at the limit); lower --T or --runs", f"{Tn * R:g}")
+        classes = parse_algos(algo)
+        flags = dict(epsilon=epsilon, rho=rho, alpha=alpha, rdp_epsilon=rdp_epsilon, delta=delta,
+                     ldp_epsilon=ldp_epsilon, ldp_delta=ldp_delta)
+        budgets, notes = budgets_for(classes, flags)
+        params, p_notes = split_params(classes, _parse_params(param))
+        algs, envs = [], []
+        for c in classes:
+            alg, unused = _build(c.name, budgets[c.name], beta, batch_ratio, n1, params[c.name])
+            algs.append(alg)
+            envs.append(_env_for(alg, env, means, family, es))
+            notes += [f"{o} has no effect on {alg.name}" for o in unused]
+        if len({e.name for e in envs}) > 1:
+            raise InputError("--env", "one instance for all the algorithms (" + ", ".join(
+                f"{a.name} runs on {e.name}" for a, e in zip(algs, envs)) + ")", env)
+        notes += p_notes
+        environment = envs[0]
+        setting = algs[0].setting
+        if setting == "finite" and common.option_given(ctx, "--env-seed"):
+            notes.append("--env-seed has no effect on " + ", ".join(a.name for a in algs)
+                         + " (finite-armed instances are fixed)")
+        grans = [registry.granularity(a) for a in algs]
+        for a, gran in zip(algs, grans):
+            limit = PER_STEP_LIMIT.get(setting, 5e7)
+            if gran == "step" and Tn * R > limit:
+                raise InputError("--T x --runs", f"at most {limit:g} for {a.name}, which updates every step (a loop "
+                                 "over t); lower --T or --runs", f"{Tn * R:g}")
+            if gran == "chunk" and Tn * R > CHUNK_LIMIT:
+                raise InputError("--T x --runs", f"at most {CHUNK_LIMIT:g} for {a.name}, which scores every step "
+                                 "(about a minute at the limit); lower --T or --runs", f"{Tn * R:g}")
         cps = log_checkpoints(Tn, C)
-        engine.check_memory(R, cps.size, getattr(environment, "K", 1) or 1, name="--runs")
-        n_blocks = len(engine.block_sizes(R, B))
-        P_used, p_note = engine.plan_processes(P, n_blocks)
-        if p_note:
-            notes.append(p_note)
+        engine.check_memory(R * len(algs), cps.size, getattr(environment, "K", 1) or 1, name="--runs")
+        n_tasks = len(engine.block_sizes(R, B)) * len(algs)
+        plan, e_notes = executor_options.plan_executor(ctx, executor, workers, processes, scheduler, n_tasks)
+        notes += e_notes
+        saves = simulate_output.save_paths(save, algs)
         if progress is None:
             import sys
 
             progress = sys.stderr.isatty() and not json_out
-        res = run(alg, environment, Tn, R, seed=sd, checkpoints=cps, block_runs=B, processes=P_used,
-                  progress=progress)
-        if save:
+        with executor_options.make_executor(plan) as ex:
+            if plan["kind"] == "dask":
+                plan["workers"] = ex.workers
+            results = run_many(list(zip(algs, envs)), Tn, R, seed=sd, checkpoints=cps, block_runs=B, executor=ex,
+                               progress=progress)
+        for res, path in zip(results, saves):
             try:
-                res.save(save)
+                res.save(path)
             except OSError as exc:
                 raise InputError("--save", "a writable FILE.npz or FILE.json path",
-                                 f"{save}: {exc.strerror or exc}") from None
-        fin = res.final()
-        curves, overlay_notes = [], []
+                                 f"{path}: {exc.strerror or exc}") from None
+        labels, overlay_notes = [], []
         if plot:
-            curves, overlay_notes = _bound_curves(alg, environment, res.checkpoints.astype(float), budget)
-            _plot(plot, res, curves, f"{alg.name} on {environment.name}, T={Tn:g}")
+            labels, overlay_notes = simulate_output.draw(plot, algs, results, environment, budgets, Tn, R)
         env_means = getattr(environment, "means", None)
-        env_means = env_means.tolist() if env_means is not None and alg.setting == "finite" else None
-        inputs = {"algo": alg.name, "setting": alg.setting, "env": environment.name, "env_seed": es,
-                  "means": env_means, "family": family if alg.setting == "finite" else environment.family,
-                  "budget": common.budget_inputs(budget), "params": registry.params_of(alg), "T": Tn, "runs": R,
-                  "seed": sd, "block_runs": B, "checkpoints": C, "processes": P, "processes_used": P_used}
+        env_means = env_means.tolist() if env_means is not None and setting == "finite" else None
+        entries = [simulate_output.result_entry(a, r, budgets[a.name], g) for a, r, g in zip(algs, results, grans)]
+        inputs = {"algo": algs[0].name if len(algs) == 1 else [a.name for a in algs], "setting": setting,
+                  "env": environment.name, "env_seed": es, "means": env_means,
+                  "family": family if setting == "finite" else environment.family,
+                  "budget": common.budget_inputs(budgets[algs[0].name]) if len(algs) == 1 else
+                  {a.name: common.budget_inputs(budgets[a.name]) for a in algs},
+                  "params": registry.params_of(algs[0]) if len(algs) == 1 else {a.name: registry.params_of(a)
+                                                                                 for a in algs},
+                  "T": Tn, "runs": R, "seed": sd, "block_runs": B, "checkpoints": C,
+                  "processes": validate.count("--processes", processes, maximum=engine.MAX_PROCESSES),
+                  "processes_used": plan["workers"] if plan["kind"] == "processes" else 1,
+                  "executor": plan}
+        overlay = {"curves": labels, "notes": overlay_notes} if plot else None
+        saved = (saves[0] if len(saves) == 1 else saves) if save else None
         if json_out:
-            common.emit_json("simulate", inputs, value=fin["mean"], regret_mean=fin["mean"],
-                             regret_std=fin["std"], regret_ci=[fin["ci_low"], fin["ci_high"]],
-                             checkpoints=res.table(), pulls_mean=res.pulls_mean().tolist(),
-                             episodes_mean=res.episodes_mean(), algorithm=res.algorithm,
-                             environment=res.env, simulation=gran, plot=plot,
-                             bound_overlay={"curves": [c[0] for c in curves], "notes": overlay_notes} if plot else None,
-                             saved=save, notes=notes)
+            if len(algs) == 1:
+                e = entries[0]
+                common.emit_json("simulate", inputs, value=e["regret_mean"], regret_mean=e["regret_mean"],
+                                 regret_std=e["regret_std"], regret_ci=e["regret_ci"], checkpoints=e["checkpoints"],
+                                 pulls_mean=e["pulls_mean"], episodes_mean=e["episodes_mean"],
+                                 algorithm=e["algorithm"], environment=results[0].env, simulation=grans[0],
+                                 results=entries, plot=plot, bound_overlay=overlay, saved=saved, notes=notes)
+            else:
+                common.emit_json("simulate", inputs, value=None, results=entries, environment=results[0].env,
+                                 plot=plot, bound_overlay=overlay, saved=saved, notes=notes)
             return
-        from rich.table import Table
-
-        where = str(env_means) if env_means is not None else "[" + ", ".join(
-            f"{k}={v}" for k, v in environment.describe().items()
-            if k not in ("name", "setting", "family") and isinstance(v, (str, int, float, bool))) + "]"
-        from rich.markup import escape
-
-        t = Table(title=escape(f"{alg.name} ({alg.source}) on {environment.name} {where}"),
-                  caption=f"{R} runs, seed {sd}; 95% CI = mean ± 1.96 s/√n; pseudo-regret "
-                          + ("Σ Δ_a N_a(t)" if alg.setting in ("finite", "linear") else "Σ_t (best mean − chosen mean)"))
-        for col in ("t", "mean regret", "std", "95% CI low", "95% CI high"):
-            t.add_column(col, justify="right")
-        for row in res.table():
-            t.add_row(str(row["t"]), common.fmt(row["mean"]), common.fmt(row["std"]), common.fmt(row["ci_low"]),
-                      common.fmt(row["ci_high"]))
-        con = common.console()
-        con.print(t)
-        pm = res.pulls_mean()
-        con.print((("mean pulls per arm: " + ", ".join(common.fmt(x, 5) for x in pm) + "; ") if pm.size else "")
-                  + f"mean episodes: {common.fmt(res.episodes_mean(), 5)}")
-        if plot:
-            con.print(f"plot written to {plot}" + (f" (with {', '.join(c[0] for c in curves)})" if curves else ""))
-            for n in overlay_notes:
-                con.print(n)
-        if save:
-            con.print(f"results written to {save}")
-        for n in notes:
-            con.print(f"note: {n}")
+        simulate_output.render(algs, results, environment, env_means, R, sd, C, cps.size, plot, labels, overlay_notes,
+                               saved, notes)
 
     @app.command("algorithms")
     @command
     def algorithms(json_out: common.JsonOpt = False):
-        """List the implemented algorithms of every setting with their source, privacy notion and bounds."""
+        """List the implemented algorithms of every setting with their source, privacy notion, the privacy
+        guarantee they really have, and their bounds."""
         from .. import algorithms as registry
 
         rows = []
         for setting, algs in registry.by_setting().items():
             for n, c in algs.items():
                 rows.append({"name": n, "setting": setting, "source": c.source, "notion": c.notion,
-                             "budget": registry.NOTION_FLAGS.get(c.notion, ""), "simulation": registry.granularity(c),
-                             "params": registry.tunable_params(c), "bound_ids": list(c.bound_ids)})
+                             "budget": registry.NOTION_FLAGS.get(c.notion, ""), "guarantee": registry.guarantee(c),
+                             "simulation": registry.granularity(c), "params": registry.tunable_params(c),
+                             "bound_ids": list(c.bound_ids)})
         if json_out:
             common.emit_json("algorithms", {}, value=len(rows), algorithms=rows)
             return
         from rich.table import Table
 
-        t = Table(title="Implemented algorithms (boundcalc simulate --algo NAME; --param name=value for parameters)")
-        for col in ("name", "setting", "source", "notion", "budget", "simulation", "bounds"):
-            t.add_column(col)
+        t = Table(title="Implemented algorithms (boundcalc simulate --algo NAME[,NAME...]; --param name=value for "
+                        "parameters)", show_lines=True)
+        for col, kw in (("name", {"no_wrap": True}), ("setting", {}), ("source", {}), ("notion", {}), ("budget", {}),
+                        ("guarantee", {"ratio": 3}), ("simulation", {}), ("bounds", {"ratio": 2})):
+            t.add_column(col, **kw)
         for r in rows:
-            t.add_row(r["name"], r["setting"], r["source"], r["notion"], r["budget"], r["simulation"],
+            t.add_row(r["name"], r["setting"], r["source"], r["notion"], r["budget"], r["guarantee"], r["simulation"],
                       ", ".join(r["bound_ids"]))
         common.console().print(t)

@@ -9,9 +9,12 @@ in any completion order; blocks are assembled by index.
 Memory: each block returns regret at the checkpoints (runs x checkpoints), pulls (runs x K) and episode
 counts (runs); nothing grows with T. ``check_memory`` bounds runs x (checkpoints + K) by RESULT_BYTES_LIMIT.
 
-Processes: ``plan_processes`` caps the request at the number of blocks and the machine's CPU count (a note
-says so); more than MAX_PROCESSES is an input error. Workers ignore SIGINT; on Ctrl-C (or any error) the
-parent cancels the pending blocks and terminates the workers, so an interrupted run stops at once.
+Where the blocks run: an executor (boundcalc.montecarlo.executors: in-process, local processes, a Dask cluster)
+passed explicitly as ``executor=``; without one, ``processes`` > 1 uses local processes, capped by
+``plan_processes`` at the number of blocks and the machine's CPU count (a note says so; more than MAX_PROCESSES is
+an input error). Workers ignore SIGINT; on Ctrl-C (or any error) the pending blocks are cancelled and the workers
+stopped, so an interrupted run stops at once. ``run_many`` runs several algorithms (each on its environment) with
+the same seeds, all their blocks submitted together, and gives each the Results a ``run`` of its own would give.
 """
 
 from __future__ import annotations
@@ -37,19 +40,9 @@ def plan_processes(processes, n_blocks: int) -> tuple[int, str | None]:
     At most the number of blocks (an idle worker costs a fork and buys nothing) and the machine's CPU count
     (``os.cpu_count()``: more workers than cores only add contention); the seeding contract makes the numbers
     independent of the count, so capping never changes a result."""
-    import os
+    from .executors import plan_workers
 
-    P = validate.count("processes", processes, maximum=MAX_PROCESSES)
-    cpus = os.cpu_count() or 1
-    used = max(1, min(P, n_blocks, cpus))
-    if used == P:
-        return P, None
-    why = []
-    if used == n_blocks and n_blocks < P:
-        why.append(f"{n_blocks} block{'s' if n_blocks != 1 else ''} of runs")
-    if used == cpus and cpus < P:
-        why.append(f"{cpus} CPU{'s' if cpus != 1 else ''} on this machine")
-    return used, f"--processes {P} capped at {used} ({' and '.join(why)})"
+    return plan_workers(processes, n_blocks, name="processes", flag="--processes", maximum=MAX_PROCESSES)
 
 
 def result_bytes(runs: int, n_checkpoints: int, K: int) -> int:
@@ -99,28 +92,6 @@ def run_block(algorithm, env, T: int, size: int, seed_seq, checkpoints: np.ndarr
     """One block: ``size`` runs with the block's own Generator (picklable top-level function)."""
     rng = np.random.default_rng(seed_seq)
     return algorithm.simulate(env, T, size, rng, checkpoints)
-
-
-def _run_block_args(args):
-    return run_block(*args)
-
-
-def _worker_init() -> None:
-    """Workers leave Ctrl-C to the parent (no traceback per worker; the parent terminates them)."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _abort_pool(pool) -> None:
-    """Cancel the pending blocks and terminate the running workers now (Ctrl-C, an error in a block)."""
-    procs = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for p in procs:
-        if p.is_alive():
-            p.terminate()
-    for p in procs:
-        p.join(timeout=2)
 
 
 @dataclass
@@ -257,68 +228,85 @@ def _merge_extra(blocks) -> dict[str, Any]:
 
 
 def run(algorithm, env, T, runs, seed: int = 0, checkpoints=None, block_runs: int = DEFAULT_BLOCK_RUNS,
-        processes: int = 1, progress: bool = False, block_order=None) -> Results:
+        processes: int = 1, progress: bool = False, block_order=None, executor=None) -> Results:
     """Simulate ``runs`` independent runs of ``algorithm`` on ``env`` up to horizon ``T``.
 
-    ``block_order`` (a permutation of the block indices) only changes the order in which blocks are
-    computed (for tests of order-independence); the assembled result is always in block-index order.
+    ``executor`` (boundcalc.montecarlo.executors; the caller keeps and closes it) says where the blocks run;
+    without one, ``processes`` > 1 starts local worker processes for this call. ``block_order`` (a permutation
+    of the block indices) only changes the order in which blocks are submitted (for tests of order-independence);
+    the assembled result is always in block-index order.
     """
+    return run_many([(algorithm, env)], T, runs, seed=seed, checkpoints=checkpoints, block_runs=block_runs,
+                    processes=processes, progress=progress, block_order=block_order, executor=executor)[0]
+
+
+def run_many(jobs, T, runs, seed: int = 0, checkpoints=None, block_runs: int = DEFAULT_BLOCK_RUNS,
+             processes: int = 1, progress: bool = False, block_order=None, executor=None) -> list[Results]:
+    """Several algorithms, each on its environment (``jobs``: [(algorithm, env), ...]), with the same T, runs,
+    checkpoints and seeds: job j's block i draws from the same ``SeedSequence(seed).spawn(n_blocks)[i]`` as a
+    ``run`` of that job alone, so each Results equals that run's, bit for bit. All blocks go to the executor at
+    once (the workers stay busy across algorithms); the progress bar has one line per algorithm."""
+    from . import executors as ex
+
+    jobs = list(jobs)
+    if not jobs:
+        raise InputError("jobs", "at least one (algorithm, environment) pair", jobs)
     T = validate.horizon("T", T)
     runs = validate.count("runs", runs)
     block_runs = validate.count("block_runs", block_runs)
     seed = validate.count("seed", seed, minimum=0)
     cps = clean_checkpoints(checkpoints, T)
     sizes = block_sizes(runs, block_runs)
-    processes, _ = plan_processes(processes, len(sizes))
-    check_memory(runs, cps.size, getattr(env, "K", 1) or 1)
+    for _, env in jobs:
+        check_memory(runs, cps.size, getattr(env, "K", 1) or 1)
     seeds = block_seeds(seed, len(sizes))
     order = list(range(len(sizes))) if block_order is None else [int(i) for i in block_order]
     if sorted(order) != list(range(len(sizes))):
         raise InputError("block_order", f"a permutation of 0..{len(sizes) - 1}", block_order)
-    tasks = [(algorithm, env, T, sizes[i], seeds[i], cps) for i in order]
-    results: dict[int, Any] = {}
+    tasks, where = [], []
+    for j, (alg, env) in enumerate(jobs):
+        for i in order:
+            tasks.append((alg, env, T, sizes[i], seeds[i], cps))
+            where.append((j, i))
+    own = executor is None
+    if own:
+        used, _ = plan_processes(processes, len(tasks))
+        executor = ex.LocalProcesses(used) if used > 1 else ex.InProcess()
+    elif validate.count("processes", processes, maximum=MAX_PROCESSES) != 1:
+        raise InputError("processes", "1 when an executor is given (the executor decides where the blocks run)",
+                         processes)
+    results: list[dict[int, Any]] = [{} for _ in jobs]
 
     bar = None
     if progress:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-        bar = Progress(TextColumn(f"{getattr(algorithm, 'name', 'sim')}"), BarColumn(), MofNCompleteColumn(),
-                       TextColumn("blocks"), TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+        bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("blocks"),
+                       TimeRemainingColumn(), console=Console(stderr=True), transient=True)
         bar.start()
-        task_id = bar.add_task("sim", total=len(sizes))
+        ids = [bar.add_task(str(getattr(alg, "name", "sim")), total=len(sizes)) for alg, _ in jobs]
     try:
-        if processes == 1 or len(sizes) == 1:
-            for i, args in zip(order, tasks):
-                results[i] = _run_block_args(args)
-                if bar:
-                    bar.advance(task_id)
-        else:
-            import multiprocessing as mp
-            from concurrent.futures import ProcessPoolExecutor, as_completed
-
-            ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
-            pool = ProcessPoolExecutor(max_workers=processes, mp_context=ctx, initializer=_worker_init)
-            try:
-                futs = {pool.submit(_run_block_args, args): i for i, args in zip(order, tasks)}
-                for f in as_completed(futs):
-                    results[futs[f]] = f.result()
-                    if bar:
-                        bar.advance(task_id)
-            except BaseException:  # Ctrl-C or a failed block: stop now instead of finishing every block
-                _abort_pool(pool)
-                raise
-            pool.shutdown(wait=True)
+        for k, out in executor.imap_unordered(run_block, tasks):
+            j, i = where[k]
+            results[j][i] = out
+            if bar:
+                bar.advance(ids[j])
     finally:
         if bar:
             bar.stop()
-    blocks = [results[i] for i in range(len(sizes))]
-    return Results(
-        algorithm=algorithm.describe() if hasattr(algorithm, "describe") else {"name": str(algorithm)},
-        env=env.describe() if hasattr(env, "describe") else {"name": str(env)},
-        T=T, seed=seed, block_runs=block_runs, checkpoints=cps,
-        regret=np.concatenate([b.regret for b in blocks], axis=0),
-        pulls=np.concatenate([b.pulls for b in blocks], axis=0),
-        episodes=np.concatenate([b.episodes for b in blocks], axis=0),
-        extra=_merge_extra(blocks),
-    )
+        if own:
+            executor.close()
+    out = []
+    for (alg, env), res in zip(jobs, results):
+        blocks = [res[i] for i in range(len(sizes))]
+        out.append(Results(
+            algorithm=alg.describe() if hasattr(alg, "describe") else {"name": str(alg)},
+            env=env.describe() if hasattr(env, "describe") else {"name": str(env)},
+            T=T, seed=seed, block_runs=block_runs, checkpoints=cps,
+            regret=np.concatenate([b.regret for b in blocks], axis=0),
+            pulls=np.concatenate([b.pulls for b in blocks], axis=0),
+            episodes=np.concatenate([b.episodes for b in blocks], axis=0),
+            extra=_merge_extra(blocks),
+        ))
+    return out

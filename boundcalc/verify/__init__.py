@@ -4,6 +4,7 @@
 method: proof — boundcalc.rigorous, see claims/proofs.py —, grid, monte-carlo); ``box``: parameter domains and
 grids (``--box``); ``expression`` / ``functions``: the restricted inequality language (the one parser: the grid
 and the prover consume its output); ``check``: ``boundcalc check`` (a proof first, the grid otherwise);
-``report``: ``verify --report FILE.md``; ``regret_check``: bounds against simulated regret. docs/verify.md says
-what each verdict means.
+``report``: ``verify --report FILE.md``; ``regret_check``: bounds against simulated regret; ``adapters``: a bound's
+context -> its algorithm and environment, and back (``context_for``); ``overlay``: the bounds drawn beside a
+simulation. docs/verify.md says what each verdict means.
 """

@@ -13,16 +13,24 @@ instance satisfy the theorem's assumptions?) and a verdict:
   non-asymptotic kind this is a computed counterexample; for a ``paper`` form (constants set to 1) or an
   ``upper-asymptotic`` bound (only a limit as T → ∞ is claimed) it is *not* a refutation and is labelled so;
 - ``inconclusive``: the interval contains the bound.
+
+The adapters (bound context -> algorithm and environment, and back with ``context_for``) are in verify/adapters.py.
 """
 
 from __future__ import annotations
 
-import math
 import time
-from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
+
+# the adapters and their inverse live in verify/adapters.py; re-exported here (check_rows uses them, so do callers)
+from .adapters import (  # noqa: F401
+    Adapter, _finite_env, _linear_env, _contextual_env, glm_check_theta, _glm_env, _join, _finite_assumptions,
+    _linear_assumptions, _contextual_common, _oful_assumptions, _dgs_assumptions, _margin_refuted,
+    _glm_assumptions, _dgs, _ldp_ols, _ldp_sgd, _dpse_beta, _adapters, _same, _effective_params,
+    _instance_difference, _contextual_instance, instance_for, context_for,
+)
 
 # Largest T x runs simulated for an algorithm that updates every step (the others are episode-level).
 PER_STEP_BUDGET = 2e7
@@ -33,225 +41,6 @@ CONTEXT_BUDGET = 2e7
 CHECK_BLOCK_RUNS = 50
 # Default horizon of `regret --check` per setting: answers in seconds on one core (benchmarks/RESULTS_regret_check.md).
 DEFAULT_CHECK_T = {"finite": 10**6, "linear": 10**6, "contextual": 10**4, "glm": 10**4}
-
-
-@dataclass
-class Adapter:
-    """How to build an algorithm and its environment from a bound's context, and whether the theorem's
-    assumptions hold on that environment."""
-
-    build: Callable[[Any, Any], Any]  # (ctx, budget) -> Algorithm
-    env: Callable[[Any], Any]  # ctx -> environment
-    assumptions: Callable[[Any, Any, dict], tuple[bool, str]]  # (ctx, env, row) -> (met, note)
-
-
-# -- environments built from a bound's context -----------------------------------------------------------------
-def _finite_env(ctx):
-    from ..envs import BernoulliEnv
-
-    return BernoulliEnv(ctx["means"], name=ctx.get("name", "instance"))
-
-
-def _linear_env(ctx):
-    """The linear instance with +-1 rewards of mean <a, theta*> (bounded: Assumption 1's |r| <= 1) when
-    |<a, theta*>| <= 1, else N(0, 1) noise (outside Assumption 1)."""
-    from ..envs.linear import LinearEnv
-
-    A, th = np.asarray(ctx["actions"]), np.asarray(ctx["theta"])
-    bounded = bool(np.all(np.abs(A @ th) <= 1 + 1e-12))
-    return LinearEnv(A, th, noise="rademacher" if bounded else "gaussian", sigma=float(ctx.get("sigma", 1.0)))
-
-
-def _contextual_env(ctx):
-    """The contextual instance of the bounds' context: seed 003 Sec. VII recipe (projected onto the unit ball by
-    default) or the given action set, with the context's reward noise (+-1 rewards, or N(0, 1))."""
-    from ..envs.contextual import ContextualLinearEnv
-
-    d, K = int(ctx["d"]), int(ctx["K"])
-    noise = ctx.get("reward_noise", "gaussian")
-    if ctx.get("actions") is not None:
-        return ContextualLinearEnv(ctx["theta"], K, contexts="pool", pool=ctx["actions"], noise=noise,
-                                   name="fixed action set")
-    project = ctx.get("context_distribution") == "gaussian-003-projected"
-    return ContextualLinearEnv(ctx["theta"], K, contexts="gaussian", mean=np.full(d, 1 / np.sqrt(d)),
-                               scale=np.sqrt(0.1), project=project, noise=noise,
-                               name="seed 003 Sec. VII contexts" + (", projected" if project else ""))
-
-
-def glm_check_theta(ctx) -> np.ndarray:
-    """θ* of the GLM check: ctx["theta"] if given; else a unit vector from ``theta_seed`` (as envs.glm.make_glm_env),
-    shrunk to norm min(1, (c_r − √3 σ_r)/C_B) so that |r| ≤ C_B‖θ*‖ + √3 σ_r ≤ c_r with uniform noise (the bounds
-    hold for every ‖θ*‖ ≤ 1)."""
-    from ..envs.linear import unit_sphere
-
-    th = ctx.get("theta")
-    if th is not None:
-        return np.asarray(th, dtype=float)
-    u = unit_sphere(np.random.default_rng(int(ctx.get("theta_seed", 3))), 1, int(ctx["d"]))[0]
-    scale = min(1.0, (float(ctx["c_r"]) - math.sqrt(3.0) * float(ctx["sigma_r"])) / float(ctx["C_B"]))
-    return u * max(scale, 0.0)
-
-
-def _glm_env(ctx):
-    """The GLM default instance (bounds/glm.py): K arms with contexts Unif(S^{d-1}) ("sphere") or N(0, I_d/d)
-    ("gaussian"), linear link, uniform reward noise with the instance's σ_r (bounded, σ_r-sub-Gaussian), θ* of
-    ``glm_check_theta``."""
-    from ..envs.glm import GLMEnv
-
-    sigma = max(float(ctx.get("sigma_r", 0.1)), 1e-300)  # sigma_r = 0: noiseless rewards
-    return GLMEnv(glm_check_theta(ctx), int(ctx["K"]), link="linear", contexts=ctx.get("context", "sphere"),
-                  sigma=sigma, noise="uniform", name="glm default instance")
-
-
-# -- the theorems' assumptions on the simulated instance --------------------------------------------------------
-def _join(problems: list[str], ok: str) -> tuple[bool, str]:
-    return (False, "; ".join(problems)) if problems else (True, ok)
-
-
-def _finite_assumptions(ctx, env, row):
-    return True, "Bernoulli rewards in [0, 1]; the bound's own conditions hold on these means"
-
-
-def _linear_assumptions(ctx, env, row):
-    probs = []
-    if ctx["max_action_norm"] > 1 + 1e-9:
-        probs.append(f"Assumption 1 needs ||a|| <= 1 (max ||a|| = {ctx['max_action_norm']:.4g})")
-    if ctx["theta_norm"] > 1 + 1e-9:
-        probs.append(f"Assumption 1 needs ||theta*|| <= 1 (got {ctx['theta_norm']:.4g})")
-    if env.noise != "rademacher":
-        probs.append("Assumption 1 needs |r_t| <= 1; the rewards are N(<a, theta*>, 1)")
-    return _join(probs, f"Assumption 1 holds (max ||a|| = {ctx['max_action_norm']:.4g}, ||theta*|| = "
-                        f"{ctx['theta_norm']:.4g}, +-1 rewards, 1-sub-Gaussian); the actions span R^d")
-
-
-def _contextual_common(ctx, env, L: float, S: float, who: str) -> list[str]:
-    probs = []
-    xmax = env.max_context_norm
-    if xmax > L + 1e-9:
-        probs.append(f"{who} needs ||x|| <= {L:g}; the contexts have sup ||x|| = {xmax:.4g} (unprojected Gaussian)")
-    th = float(np.linalg.norm(env.theta))
-    if th > S + 1e-9:
-        probs.append(f"{who} needs ||theta*|| <= {S:g} (got {th:.4g})")
-    if env.noise != "rademacher":
-        probs.append(f"{who} needs |r| <= 1; the rewards are N(<theta*, x>, {env.sigma:g}^2)")
-    lam0_env = env.lambda0
-    if ctx["lam0"] > lam0_env * (1 + 1e-9):
-        probs.append(f"the bound uses lambda0 = {ctx['lam0']:.4g} > lambda_min(E xx^T) = {lam0_env:.4g} of these "
-                     "contexts (a lambda0 at most the instance's is needed)")
-    return probs
-
-
-def _oful_assumptions(ctx, env, row):
-    probs = _contextual_common(ctx, env, 1.0, 1.0, "Assumption 1 (seeds 000/003)")
-    if row.get("algorithm") in ("AdaC-OFUL", "AdaR-OFUL"):
-        probs.insert(0, "Assumption 2 of seeds 000/003 (||A|| = 1 and Var[(z^T A)^2] <= lambda0^2/(8 log 4k)) cannot "
-                        "hold for d >= 2 (ERRATA 1: vacuous) and does not hold for these contexts")
-    return _join(probs, f"Assumption 1 holds (sup ||x|| = {env.max_context_norm:.4g}, ||theta*|| = "
-                        f"{np.linalg.norm(env.theta):.4g}, +-1 rewards); lambda0 = {ctx['lam0']:.4g} <= "
-                        f"lambda_min(E xx^T) = {env.lambda0:.4g}")
-
-
-def _dgs_assumptions(ctx, env, row):
-    probs = _contextual_common(ctx, env, float(ctx["L"]), float(ctx["S"]), "Assumption 1 (seed 004)")
-    return _join(probs, f"Assumption 1 of seed 004 holds: i.i.d. contexts with sup ||x|| = "
-                        f"{env.max_context_norm:.4g} <= L = {ctx['L']:g}, ||theta*|| <= S = {ctx['S']:g}, "
-                        f"|r| <= 1, lambda0 = {ctx['lam0']:.4g} <= lambda_min(E xx^T) = {env.lambda0:.4g}")
-
-
-def _margin_refuted(ctx, env, n: int = 20000, seed: int = 12345) -> str:
-    """Monte Carlo test of A4 ((γ, β)-margin, seed 002): P(Δ ≤ h) ≤ γ h^β on a grid of h; returns the refuting
-    evidence (empty if not refuted). Δ = gap between the best and second-best mean reward of a decision set; the
-    DKW band (level 1e-3) makes a refutation significant."""
-    rng = np.random.default_rng(seed)
-    x = env.contexts(rng, (n,))
-    m = np.sort(env.mu(x @ env.theta), axis=-1)
-    gap = m[:, -1] - m[:, -2]
-    band = math.sqrt(math.log(2 / 1e-3) / (2 * n))
-    g, b = float(ctx["gamma"]), float(ctx["beta"])
-    for h in (1e-3, 1e-2, 0.05, 0.1, 0.2, 0.5):
-        F = float(np.mean(gap <= h))
-        if F - band > g * h**b:
-            return (f"A4 ((gamma, beta) = ({g:g}, {b:g})-margin) fails on this instance: P(gap <= {h:g}) = {F:.3g} > "
-                    f"gamma h^beta = {g * h ** b:.3g} (Monte Carlo, {n} decision sets)")
-    return ""
-
-
-def _glm_assumptions(ctx, env, row):
-    probs = []
-    if env.max_abs_reward > float(ctx["c_r"]) + 1e-12:
-        probs.append(f"|r| <= c_r = {ctx['c_r']:g} fails (sup |r| = {env.max_abs_reward:.4g})")
-    if env.C_B > float(ctx["C_B"]) + 1e-12:
-        probs.append(f"||x|| <= C_B = {ctx['C_B']:g} fails (contexts {env.contexts_kind})")
-    if float(np.linalg.norm(env.theta)) > 1 + 1e-12:
-        probs.append("||theta*|| <= 1 fails")
-    a3_default = (env.contexts_kind == "sphere" and env.d == 2 and env.K == 10 and float(ctx["kappa_l"]) <= 0.085
-                  and float(ctx["p_star"]) <= 0.5)
-    if not a3_default:
-        probs.append("A3 (kappa_l, p_*) is verified only for Unif(S^1) contexts, d = 2, K = 10, kappa_l <= 0.085, "
-                     "p_* <= 0.5 (Monte Carlo, bounds/glm.py); not for this instance")
-    if "margin" in row.get("title", "") or "A4" in " ".join(row.get("assumptions", [])):
-        why = _margin_refuted(ctx, env)
-        if why:
-            probs.append(why)
-    return _join(probs, f"|r| <= c_r (uniform noise, sup |r| = {env.max_abs_reward:.4g}), ||x|| <= C_B, "
-                        "||theta*|| <= 1, A2 (Sigma = I/d), A3 with the Monte Carlo constants"
-                        + ("; A4 not refuted by Monte Carlo" if "A4" in " ".join(row.get("assumptions", [])) else ""))
-
-
-# -- algorithms built from a bound's context ---------------------------------------------------------------------
-def _dgs(c, b):
-    """LinUCB-DGS (seed 004 Algs. 1-2) with the contextual instance's lam, L, S, zeta and lam0."""
-    from ..algorithms.contextual import linucb
-
-    return linucb.LinUCBDGS(b.epsilon, b.delta, lam=c["lam"], L=c["L"], S=c["S"], zeta=c["zeta"], lambda0=c["lam0"])
-
-
-def _ldp_ols(c, b):
-    from ..algorithms.glm import ldp
-
-    return ldp.LDPOLS(b.epsilon, b.delta, alpha=c["delta"], C_B=c["C_B"], c_r=c["c_r"])
-
-
-def _ldp_sgd(c, b):
-    from ..algorithms.glm import ldp
-
-    return ldp.LDPSGD(b.epsilon, C_B=c["C_B"], c_r=c["c_r"], kappa_l=c["kappa_l"], p_star=c["p_star"], zeta=c["zeta"])
-
-
-def _dpse_beta(ctx):
-    b = ctx.get("dpse_beta", "1/T")
-    return None if b == "1/T" else float(b)
-
-
-def _adapters() -> dict[str, Adapter]:
-    from ..algorithms import finite as fa
-    from ..algorithms.contextual import oful
-    from ..algorithms.linear import gope
-
-    F, Lin, Ctx = _finite_assumptions, _linear_assumptions, _oful_assumptions
-    # OFUL family: the bound's lam, C, delta, lambda0 (lam0) and ||theta*|| bound S (theta_norm, used in beta_t)
-    def _of(c):
-        return {"lam": c["lam"], "C": c["C"], "delta": c["delta"], "lambda0": c["lam0"], "S": c["theta_norm"]}
-
-    return {
-        "DP-KLUCB": Adapter(lambda c, b: fa.DPKLUCB(b.epsilon, alpha=c["alpha_batch"]), _finite_env, F),
-        "DP-IMED": Adapter(lambda c, b: fa.DPIMED(b.epsilon, alpha=c["alpha_batch"]), _finite_env, F),
-        "AdaP-UCB": Adapter(lambda c, b: fa.AdaPUCB(b.epsilon, beta=c["alpha_adap"]), _finite_env, F),
-        "AdaP-KLUCB": Adapter(lambda c, b: fa.AdaPKLUCB(b.epsilon, beta=c["alpha_adap"]), _finite_env, F),
-        "DP-SE": Adapter(lambda c, b: fa.DPSE(b.epsilon, beta=_dpse_beta(c)), _finite_env, F),
-        "AdaC-UCB": Adapter(lambda c, b: fa.AdaCUCB(b.rho, beta=c["beta_adac"]), _finite_env, F),
-        "AdaR-UCB": Adapter(lambda c, b: fa.AdaRUCB(b.alpha, b.epsilon, beta=c["beta_adar"]), _finite_env, F),
-        "GOPE": Adapter(lambda c, b: gope.GOPE(delta=c["delta"]), _linear_env, Lin),
-        "AdaC-GOPE": Adapter(lambda c, b: gope.AdaCGOPE(b.rho, delta=c["delta"]), _linear_env, Lin),
-        "AdaR-GOPE": Adapter(lambda c, b: gope.AdaRGOPE(b.alpha, b.epsilon, delta=c["delta"]), _linear_env, Lin),
-        "RS-OFUL": Adapter(lambda c, b: oful.RSOFUL(**_of(c)), _contextual_env, Ctx),
-        "OFUL": Adapter(lambda c, b: oful.OFUL(lam=c["lam"], delta=c["delta"], S=c["theta_norm"]), _contextual_env, Ctx),
-        "AdaC-OFUL": Adapter(lambda c, b: oful.AdaCOFUL(b.rho, **_of(c)), _contextual_env, Ctx),
-        "AdaR-OFUL": Adapter(lambda c, b: oful.AdaROFUL(b.alpha, b.epsilon, **_of(c)), _contextual_env, Ctx),
-        "LinUCB-DGS": Adapter(_dgs, _contextual_env, _dgs_assumptions),
-        "LDP-OLS": Adapter(_ldp_ols, _glm_env, _glm_assumptions),
-        "LDP-SGD": Adapter(_ldp_sgd, _glm_env, _glm_assumptions),
-    }
 
 
 def _budget_from_dict(d):
@@ -313,24 +102,38 @@ def _too_extreme(budget) -> str:
     return ""
 
 
-def _simulate_quietly(montecarlo, alg, env, T, runs, seed, progress):
+def _simulate_quietly(montecarlo, alg, env, T, runs, seed, progress, checkpoints=None):
     """Run the engine with floating-point warnings off: an extreme budget (noise of scale 1e300) must not print
-    RuntimeWarnings; a non-finite result is reported as such by the caller instead."""
+    RuntimeWarnings; a non-finite result is reported as such by the caller instead. ``checkpoints`` (ending at T;
+    default [T]) only adds the points where the regret is recorded: the draws, and so the regret at T, are the same
+    (its interval agrees to rounding)."""
     import warnings
 
+    cps = np.array([T]) if checkpoints is None else np.asarray(checkpoints)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         with np.errstate(all="ignore"):
-            return montecarlo.run(alg, env, T, runs, seed=seed, checkpoints=np.array([T]), progress=progress,
+            return montecarlo.run(alg, env, T, runs, seed=seed, checkpoints=cps, progress=progress,
                                   block_runs=CHECK_BLOCK_RUNS)
 
 
-def check_rows(setting, ctx, rows, user_budget, T: int, runs: int, seed: int = 0, progress: bool = False) -> dict:
+def curve_checkpoints(T: int, n: int | None = None) -> np.ndarray:
+    """Log-spaced checkpoints up to T for a figure of the simulated regret (at least figures.MIN_PLOT_CHECKPOINTS)."""
+    from ..figures import MIN_PLOT_CHECKPOINTS
+    from ..montecarlo import log_checkpoints
+
+    return log_checkpoints(int(T), max(int(n or 0), MIN_PLOT_CHECKPOINTS))
+
+
+def check_rows(setting, ctx, rows, user_budget, T: int, runs: int, seed: int = 0, progress: bool = False,
+               checkpoints=None) -> dict:
     """Add ``empirical`` to each applicable upper-bound row with a simulable algorithm (see the module docstring).
 
     Each algorithm is simulated once per budget (shared by its several bound forms). Rows without a simulable
-    algorithm get ``empirical = {"status": reason, "assumptions_met": None, …}``. Returns timing
-    {"seconds": total, "per_algorithm": {name: seconds}, "T": T, "runs": runs}.
+    algorithm get ``empirical = {"status": reason, "assumptions_met": None, …}``. With ``checkpoints`` (ending at
+    T, e.g. ``curve_checkpoints(T)``) the regret is also recorded along the way: ``empirical["curve"]`` holds
+    t, mean and the 95% Student-t interval at each checkpoint (for a figure); the values at T are unchanged.
+    Returns timing {"seconds": total, "per_algorithm": {name: seconds}, "T": T, "runs": runs}.
     """
     from .. import montecarlo
     from ..errors import InputError
@@ -368,7 +171,7 @@ def check_rows(setting, ctx, rows, user_budget, T: int, runs: int, seed: int = 0
                             f"[dim]--check {i}/{len(names)}: {r['algorithm']} at T = {T:g}, {runs} runs[/dim]")
                     t0 = time.perf_counter()
                     try:
-                        res = _simulate_quietly(montecarlo, alg, env, T, runs, seed, progress)
+                        res = _simulate_quietly(montecarlo, alg, env, T, runs, seed, progress, checkpoints)
                     except (ArithmeticError, ValueError) as exc:  # InputError included: no traceback, no verdict
                         res = None
                         cache[key] = {"status": f"the simulation of {r['algorithm']} failed at this budget: {exc}"}
@@ -383,6 +186,9 @@ def check_rows(setting, ctx, rows, user_budget, T: int, runs: int, seed: int = 0
                                       "runs": runs, "T": T, "seed": seed,
                                       "interval": "95% Student-t interval of the mean regret",
                                       "environment": env.describe() if hasattr(env, "describe") else str(env)}
+                        if checkpoints is not None:
+                            cache[key]["curve"] = {"t": res.checkpoints.tolist(), "mean": res.mean().tolist(),
+                                                   "ci_low": lo.tolist(), "ci_high": hi.tolist()}
             cache[key]["_env"] = env
         emp = {k: v for k, v in cache[key].items() if k != "_env"}
         env = cache[key]["_env"]

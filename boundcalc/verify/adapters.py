@@ -1,0 +1,374 @@
+"""Algorithm and environment from a bound's context, and back: the adapters of ``regret --check``.
+
+``_adapters()`` maps each simulable algorithm to an :class:`Adapter`: how to build the algorithm and its environment
+from a bound's context (the same λ, λ0, S, L, C, δ, … the bound was evaluated with) and whether the theorem's
+assumptions hold on that environment. ``context_for(alg, env, budget)`` is the inverse (the context of the registry
+that describes an algorithm simulated on an environment, e.g. for ``simulate --plot``'s bound overlay), checked by
+the adapters themselves; ``instance_for(env, setting)`` is its instance part. Used by ``verify.regret_check``,
+``verify.overlay`` and ``budget.check``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+
+@dataclass
+class Adapter:
+    """How to build an algorithm and its environment from a bound's context, and whether the theorem's
+    assumptions hold on that environment."""
+
+    build: Callable[[Any, Any], Any]  # (ctx, budget) -> Algorithm
+    env: Callable[[Any], Any]  # ctx -> environment
+    assumptions: Callable[[Any, Any, dict], tuple[bool, str]]  # (ctx, env, row) -> (met, note)
+
+
+# -- environments built from a bound's context -----------------------------------------------------------------
+def _finite_env(ctx):
+    from ..envs import BernoulliEnv
+
+    return BernoulliEnv(ctx["means"], name=ctx.get("name", "instance"))
+
+
+def _linear_env(ctx):
+    """The linear instance with +-1 rewards of mean <a, theta*> (bounded: Assumption 1's |r| <= 1) when
+    |<a, theta*>| <= 1, else N(0, 1) noise (outside Assumption 1)."""
+    from ..envs.linear import LinearEnv
+
+    A, th = np.asarray(ctx["actions"]), np.asarray(ctx["theta"])
+    bounded = bool(np.all(np.abs(A @ th) <= 1 + 1e-12))
+    return LinearEnv(A, th, noise="rademacher" if bounded else "gaussian", sigma=float(ctx.get("sigma", 1.0)))
+
+
+def _contextual_env(ctx):
+    """The contextual instance of the bounds' context: seed 003 Sec. VII recipe (projected onto the unit ball by
+    default) or the given action set, with the context's reward noise (+-1 rewards, or N(0, 1))."""
+    from ..envs.contextual import ContextualLinearEnv
+
+    d, K = int(ctx["d"]), int(ctx["K"])
+    noise = ctx.get("reward_noise", "gaussian")
+    if ctx.get("actions") is not None:
+        return ContextualLinearEnv(ctx["theta"], K, contexts="pool", pool=ctx["actions"], noise=noise,
+                                   name="fixed action set")
+    project = ctx.get("context_distribution") == "gaussian-003-projected"
+    return ContextualLinearEnv(ctx["theta"], K, contexts="gaussian", mean=np.full(d, 1 / np.sqrt(d)),
+                               scale=np.sqrt(0.1), project=project, noise=noise,
+                               name="seed 003 Sec. VII contexts" + (", projected" if project else ""))
+
+
+def glm_check_theta(ctx) -> np.ndarray:
+    """θ* of the GLM check: ctx["theta"] if given; else a unit vector from ``theta_seed`` (as envs.glm.make_glm_env),
+    shrunk to norm min(1, (c_r − √3 σ_r)/C_B) so that |r| ≤ C_B‖θ*‖ + √3 σ_r ≤ c_r with uniform noise (the bounds
+    hold for every ‖θ*‖ ≤ 1)."""
+    from ..envs.linear import unit_sphere
+
+    th = ctx.get("theta")
+    if th is not None:
+        return np.asarray(th, dtype=float)
+    u = unit_sphere(np.random.default_rng(int(ctx.get("theta_seed", 3))), 1, int(ctx["d"]))[0]
+    scale = min(1.0, (float(ctx["c_r"]) - math.sqrt(3.0) * float(ctx["sigma_r"])) / float(ctx["C_B"]))
+    return u * max(scale, 0.0)
+
+
+def _glm_env(ctx):
+    """The GLM default instance (bounds/glm.py): K arms with contexts Unif(S^{d-1}) ("sphere") or N(0, I_d/d)
+    ("gaussian"), linear link, uniform reward noise with the instance's σ_r (bounded, σ_r-sub-Gaussian), θ* of
+    ``glm_check_theta``."""
+    from ..envs.glm import GLMEnv
+
+    sigma = max(float(ctx.get("sigma_r", 0.1)), 1e-300)  # sigma_r = 0: noiseless rewards
+    return GLMEnv(glm_check_theta(ctx), int(ctx["K"]), link="linear", contexts=ctx.get("context", "sphere"),
+                  sigma=sigma, noise="uniform", name="glm default instance")
+
+
+# -- the theorems' assumptions on the simulated instance --------------------------------------------------------
+def _join(problems: list[str], ok: str) -> tuple[bool, str]:
+    return (False, "; ".join(problems)) if problems else (True, ok)
+
+
+def _finite_assumptions(ctx, env, row):
+    if getattr(env, "family", "bernoulli") != "bernoulli":
+        return False, (f"the finite-armed theorems (seeds 000, 001, 003) assume rewards in [0, 1]; these are "
+                       f"{env.family} (unbounded)")
+    return True, "Bernoulli rewards in [0, 1]; the bound's own conditions hold on these means"
+
+
+def _linear_assumptions(ctx, env, row):
+    probs = []
+    if ctx["max_action_norm"] > 1 + 1e-9:
+        probs.append(f"Assumption 1 needs ||a|| <= 1 (max ||a|| = {ctx['max_action_norm']:.4g})")
+    if ctx["theta_norm"] > 1 + 1e-9:
+        probs.append(f"Assumption 1 needs ||theta*|| <= 1 (got {ctx['theta_norm']:.4g})")
+    if env.noise != "rademacher":
+        probs.append("Assumption 1 needs |r_t| <= 1; the rewards are N(<a, theta*>, 1)")
+    return _join(probs, f"Assumption 1 holds (max ||a|| = {ctx['max_action_norm']:.4g}, ||theta*|| = "
+                        f"{ctx['theta_norm']:.4g}, +-1 rewards, 1-sub-Gaussian); the actions span R^d")
+
+
+def _contextual_common(ctx, env, L: float, S: float, who: str) -> list[str]:
+    probs = []
+    xmax = env.max_context_norm
+    if xmax > L + 1e-9:
+        probs.append(f"{who} needs ||x|| <= {L:g}; the contexts have sup ||x|| = {xmax:.4g} (unprojected Gaussian)")
+    th = float(np.linalg.norm(env.theta))
+    if th > S + 1e-9:
+        probs.append(f"{who} needs ||theta*|| <= {S:g} (got {th:.4g})")
+    if env.noise != "rademacher":
+        probs.append(f"{who} needs |r| <= 1; the rewards are N(<theta*, x>, {env.sigma:g}^2)")
+    lam0_env = env.lambda0
+    if ctx["lam0"] > lam0_env * (1 + 1e-9):
+        probs.append(f"the bound uses lambda0 = {ctx['lam0']:.4g} > lambda_min(E xx^T) = {lam0_env:.4g} of these "
+                     "contexts (a lambda0 at most the instance's is needed)")
+    return probs
+
+
+def _oful_assumptions(ctx, env, row):
+    probs = _contextual_common(ctx, env, 1.0, 1.0, "Assumption 1 (seeds 000/003)")
+    if row.get("algorithm") in ("AdaC-OFUL", "AdaR-OFUL"):
+        probs.insert(0, "Assumption 2 of seeds 000/003 (||A|| = 1 and Var[(z^T A)^2] <= lambda0^2/(8 log 4k)) cannot "
+                        "hold for d >= 2 (ERRATA 1: vacuous) and does not hold for these contexts")
+    return _join(probs, f"Assumption 1 holds (sup ||x|| = {env.max_context_norm:.4g}, ||theta*|| = "
+                        f"{np.linalg.norm(env.theta):.4g}, +-1 rewards); lambda0 = {ctx['lam0']:.4g} <= "
+                        f"lambda_min(E xx^T) = {env.lambda0:.4g}")
+
+
+def _dgs_assumptions(ctx, env, row):
+    probs = _contextual_common(ctx, env, float(ctx["L"]), float(ctx["S"]), "Assumption 1 (seed 004)")
+    return _join(probs, f"Assumption 1 of seed 004 holds: i.i.d. contexts with sup ||x|| = "
+                        f"{env.max_context_norm:.4g} <= L = {ctx['L']:g}, ||theta*|| <= S = {ctx['S']:g}, "
+                        f"|r| <= 1, lambda0 = {ctx['lam0']:.4g} <= lambda_min(E xx^T) = {env.lambda0:.4g}")
+
+
+def _margin_refuted(ctx, env, n: int = 20000, seed: int = 12345) -> str:
+    """Monte Carlo test of A4 ((γ, β)-margin, seed 002): P(Δ ≤ h) ≤ γ h^β on a grid of h; returns the refuting
+    evidence (empty if not refuted). Δ = gap between the best and second-best mean reward of a decision set; the
+    DKW band (level 1e-3) makes a refutation significant."""
+    rng = np.random.default_rng(seed)
+    x = env.contexts(rng, (n,))
+    m = np.sort(env.mu(x @ env.theta), axis=-1)
+    gap = m[:, -1] - m[:, -2]
+    band = math.sqrt(math.log(2 / 1e-3) / (2 * n))
+    g, b = float(ctx["gamma"]), float(ctx["beta"])
+    for h in (1e-3, 1e-2, 0.05, 0.1, 0.2, 0.5):
+        F = float(np.mean(gap <= h))
+        if F - band > g * h**b:
+            return (f"A4 ((gamma, beta) = ({g:g}, {b:g})-margin) fails on this instance: P(gap <= {h:g}) = {F:.3g} > "
+                    f"gamma h^beta = {g * h ** b:.3g} (Monte Carlo, {n} decision sets)")
+    return ""
+
+
+def _glm_assumptions(ctx, env, row):
+    probs = []
+    if env.max_abs_reward > float(ctx["c_r"]) + 1e-12:
+        probs.append(f"|r| <= c_r = {ctx['c_r']:g} fails (sup |r| = {env.max_abs_reward:.4g})")
+    if env.C_B > float(ctx["C_B"]) + 1e-12:
+        probs.append(f"||x|| <= C_B = {ctx['C_B']:g} fails (contexts {env.contexts_kind})")
+    if float(np.linalg.norm(env.theta)) > 1 + 1e-12:
+        probs.append("||theta*|| <= 1 fails")
+    a3_default = (env.contexts_kind == "sphere" and env.d == 2 and env.K == 10 and float(ctx["kappa_l"]) <= 0.085
+                  and float(ctx["p_star"]) <= 0.5)
+    if not a3_default:
+        probs.append("A3 (kappa_l, p_*) is verified only for Unif(S^1) contexts, d = 2, K = 10, kappa_l <= 0.085, "
+                     "p_* <= 0.5 (Monte Carlo, bounds/glm.py); not for this instance")
+    if "margin" in row.get("title", "") or "A4" in " ".join(row.get("assumptions", [])):
+        why = _margin_refuted(ctx, env)
+        if why:
+            probs.append(why)
+    return _join(probs, f"|r| <= c_r (uniform noise, sup |r| = {env.max_abs_reward:.4g}), ||x|| <= C_B, "
+                        "||theta*|| <= 1, A2 (Sigma = I/d), A3 with the Monte Carlo constants"
+                        + ("; A4 not refuted by Monte Carlo" if "A4" in " ".join(row.get("assumptions", [])) else ""))
+
+
+# -- algorithms built from a bound's context ---------------------------------------------------------------------
+def _dgs(c, b):
+    """LinUCB-DGS (seed 004 Algs. 1-2) with the contextual instance's lam, L, S, zeta and lam0."""
+    from ..algorithms.contextual import linucb
+
+    return linucb.LinUCBDGS(b.epsilon, b.delta, lam=c["lam"], L=c["L"], S=c["S"], zeta=c["zeta"], lambda0=c["lam0"])
+
+
+def _ldp_ols(c, b):
+    from ..algorithms.glm import ldp
+
+    return ldp.LDPOLS(b.epsilon, b.delta, alpha=c["delta"], C_B=c["C_B"], c_r=c["c_r"])
+
+
+def _ldp_sgd(c, b):
+    from ..algorithms.glm import ldp
+
+    return ldp.LDPSGD(b.epsilon, C_B=c["C_B"], c_r=c["c_r"], kappa_l=c["kappa_l"], p_star=c["p_star"], zeta=c["zeta"])
+
+
+def _dpse_beta(ctx):
+    b = ctx.get("dpse_beta", "1/T")
+    return None if b == "1/T" else float(b)
+
+
+def _adapters() -> dict[str, Adapter]:
+    from ..algorithms import finite as fa
+    from ..algorithms.contextual import oful
+    from ..algorithms.linear import gope
+
+    F, Lin, Ctx = _finite_assumptions, _linear_assumptions, _oful_assumptions
+    # OFUL family: the bound's lam, C, delta, lambda0 (lam0) and ||theta*|| bound S (theta_norm, used in beta_t)
+    def _of(c):
+        return {"lam": c["lam"], "C": c["C"], "delta": c["delta"], "lambda0": c["lam0"], "S": c["theta_norm"]}
+
+    return {
+        "DP-KLUCB": Adapter(lambda c, b: fa.DPKLUCB(b.epsilon, alpha=c["alpha_batch"]), _finite_env, F),
+        "DP-IMED": Adapter(lambda c, b: fa.DPIMED(b.epsilon, alpha=c["alpha_batch"]), _finite_env, F),
+        "AdaP-UCB": Adapter(lambda c, b: fa.AdaPUCB(b.epsilon, beta=c["alpha_adap"]), _finite_env, F),
+        "AdaP-KLUCB": Adapter(lambda c, b: fa.AdaPKLUCB(b.epsilon, beta=c["alpha_adap"]), _finite_env, F),
+        "DP-SE": Adapter(lambda c, b: fa.DPSE(b.epsilon, beta=_dpse_beta(c)), _finite_env, F),
+        "AdaC-UCB": Adapter(lambda c, b: fa.AdaCUCB(b.rho, beta=c["beta_adac"]), _finite_env, F),
+        "AdaR-UCB": Adapter(lambda c, b: fa.AdaRUCB(b.alpha, b.epsilon, beta=c["beta_adar"]), _finite_env, F),
+        "GOPE": Adapter(lambda c, b: gope.GOPE(delta=c["delta"]), _linear_env, Lin),
+        "AdaC-GOPE": Adapter(lambda c, b: gope.AdaCGOPE(b.rho, delta=c["delta"]), _linear_env, Lin),
+        "AdaR-GOPE": Adapter(lambda c, b: gope.AdaRGOPE(b.alpha, b.epsilon, delta=c["delta"]), _linear_env, Lin),
+        "RS-OFUL": Adapter(lambda c, b: oful.RSOFUL(**_of(c)), _contextual_env, Ctx),
+        "OFUL": Adapter(lambda c, b: oful.OFUL(lam=c["lam"], delta=c["delta"], S=c["theta_norm"]), _contextual_env, Ctx),
+        "AdaC-OFUL": Adapter(lambda c, b: oful.AdaCOFUL(b.rho, **_of(c)), _contextual_env, Ctx),
+        "AdaR-OFUL": Adapter(lambda c, b: oful.AdaROFUL(b.alpha, b.epsilon, **_of(c)), _contextual_env, Ctx),
+        "LinUCB-DGS": Adapter(_dgs, _contextual_env, _dgs_assumptions),
+        "LDP-OLS": Adapter(_ldp_ols, _glm_env, _glm_assumptions),
+        "LDP-SGD": Adapter(_ldp_sgd, _glm_env, _glm_assumptions),
+    }
+
+
+# -- the inverse: the bound context that describes a given algorithm and environment ----------------------------
+def _same(a, b, tol: float = 1e-9) -> bool:
+    """Equal values: strings, None and booleans exactly, numbers and arrays to a relative 1e-9."""
+    if a is None or b is None:
+        return a is None and b is None
+    if isinstance(a, (str, bool)) or isinstance(b, (str, bool)):
+        return type(a) is type(b) and a == b
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return a.shape == b.shape and bool(np.allclose(a, b, rtol=tol, atol=tol))
+
+
+def _effective_params(alg, env) -> dict:
+    """The algorithm's constructor parameters with the ones left to the environment (lambda0, zeta = None)
+    replaced by the environment's value, which the simulation uses."""
+    from ..algorithms import params_of
+
+    p = dict(params_of(alg))
+    for k, attr in (("lambda0", "lambda0"), ("zeta", "zeta")):
+        if k in p and p[k] is None and hasattr(env, attr):
+            p[k] = float(getattr(env, attr))
+    return p
+
+
+# Environment attributes that make the instance (the reward noise is judged by the assumptions, not here).
+_INSTANCE_ATTRS = ("means", "actions", "theta", "K", "d", "contexts_kind", "mean", "scale", "project", "pool", "link")
+
+
+def _instance_difference(env, env2) -> str:
+    for a in _INSTANCE_ATTRS:
+        x, y = getattr(env, a, None), getattr(env2, a, None)
+        if not _same(x, y):
+            return f"its {a} differs from the bounds' instance"
+    return ""
+
+
+def _contextual_instance(env) -> tuple[dict | None, str]:
+    """The contextual bounds' instance keys of a contextual environment: seed 003 Sec. VII recipe (projected or
+    not), or a fixed action set (a pool offered whole every round)."""
+    d = env.d
+    if env.contexts_kind == "gaussian":
+        recipe = _same(env.mean, np.full(d, 1 / math.sqrt(d))) and _same(env.scale**2, 0.1)
+        if not recipe:
+            return None, (f"{env.name}: contexts N(m, s^2 I) other than the contextual instance's N((1/sqrt d) 1, I/10) "
+                          "(seed 003 Sec. VII)")
+        over = {"d": d, "K": env.K, "context_distribution": "gaussian-003-projected" if env.project else "gaussian-003"}
+    elif env.contexts_kind == "pool" and env.pool.shape[0] == env.K:
+        over = {"actions": env.pool}
+    else:
+        return None, (f"{env.name}: {env.contexts_kind} contexts" + (f" ({env.K} of a pool of {env.pool.shape[0]} per "
+                      "round)" if env.contexts_kind == "pool" else "") + " are not an instance of the contextual bounds "
+                      "(seed 003 Sec. VII contexts, projected or not, or a fixed action set)")
+    if env.noise == "gaussian" and not _same(env.sigma, 1.0):
+        return None, f"{env.name}: reward noise N(0, {env.sigma:g}^2); the contextual bounds' instance has N(0, 1) or +-1"
+    over.update(theta=env.theta, reward_noise=env.noise)
+    return over, ""
+
+
+def instance_for(env, setting: str) -> tuple[dict | None, str]:
+    """Overrides of the setting's registry DEFAULT_INSTANCE naming the instance of ``env`` (means; actions and
+    theta*; contexts, theta* and reward noise; GLM contexts, theta* and noise level), or ``(None, reason)`` when
+    ``env`` is not an instance of the family the registry describes."""
+    if getattr(env, "setting", setting) != setting:
+        return None, f"{env.name}: not an instance of the {setting} setting"
+    if setting == "finite":
+        return {"means": np.asarray(env.means, dtype=float).tolist()}, ""
+    if setting == "linear":
+        return {"actions": env.actions, "theta": env.theta}, ""
+    if setting == "contextual":
+        return _contextual_instance(env)
+    if setting == "glm":
+        if getattr(env, "multi", False) or getattr(env, "link", None) != "linear":
+            return None, f"{env.name}: the GLM bounds' instance is single-parameter with the linear link"
+        return {"d": env.d, "K": env.K, "context": env.contexts_kind, "theta": env.theta, "sigma_r": env.sigma}, ""
+    return None, f"no bound context for the {setting} setting"
+
+
+def context_for(alg, env, budget=None) -> tuple[dict | None, str]:
+    """Overrides of the setting's registry DEFAULT_INSTANCE that describe ``alg`` run on ``env`` -- the inverse of
+    the adapters (``_adapters``: context -> algorithm and environment) -- or ``(None, reason)``.
+
+    The result is checked by the adapters themselves: the context must rebuild the same algorithm (every
+    constructor parameter, the ones left to the environment resolved) and the same instance (means, actions,
+    contexts, theta*), else the reason says what differs. The reward noise is not part of the instance here:
+    whether it meets a theorem's assumptions is the adapter's ``assumptions`` check."""
+    from ..bounds import registry
+    from ..errors import InputError
+
+    name, s = alg.name, alg.setting
+    ad = _adapters().get(name)
+    if ad is None:
+        return None, f"no bound context is mapped for {name} (no adapter in verify/regret_check.py)"
+    if alg.notion != "none" and getattr(budget, "notion", None) != alg.notion:
+        return None, f"{name} needs a {alg.notion} budget to be described by a bound context"
+    over, why = instance_for(env, s)
+    if over is None:
+        return None, why
+    p = _effective_params(alg, env)
+    if s == "finite":
+        key = {"DP-KLUCB": ("alpha_batch", "alpha"), "DP-IMED": ("alpha_batch", "alpha"),
+               "AdaP-UCB": ("alpha_adap", "beta"), "AdaP-KLUCB": ("alpha_adap", "beta"),
+               "AdaC-UCB": ("beta_adac", "beta"), "AdaR-UCB": ("beta_adar", "beta"), "DP-SE": ("dpse_beta", "beta")}
+        if name in key:
+            over[key[name][0]] = p[key[name][1]]
+    elif s == "linear":
+        over["delta"] = p["delta"]
+    elif s == "contextual":
+        over.update(lam=p["lam"], lam0=p.get("lambda0", "instance"))
+        if "C" in p:
+            over["C"] = p["C"]
+        if name == "LinUCB-DGS":  # its delta is the privacy delta (the budget's); zeta is its failure probability
+            over.update(L=p["L"], S=p["S"], zeta=p["zeta"])
+        else:
+            over["delta"] = p["delta"]  # the OFUL family's confidence (seeds 003 / 000)
+    elif s == "glm":
+        over.update(C_B=p["C_B"], c_r=p["c_r"])
+        if name == "LDP-OLS":
+            over["delta"] = p["alpha"]  # the failure probability alpha of LDP-OLS is the bounds' delta
+        if name == "LDP-SGD":
+            over.update(kappa_l=p["kappa_l"], p_star=p["p_star"], zeta=p["zeta"])
+    try:
+        ctx = registry.make_context(s, over, budget)
+        alg2, env2 = ad.build(ctx, budget), ad.env(ctx)
+    except (InputError, ValueError) as exc:
+        return None, f"the bounds' context of {env.name} could not be built ({exc})"
+    p2 = _effective_params(alg2, env2)
+    diff = sorted(k for k in set(p) | set(p2) if not _same(p.get(k), p2.get(k)))
+    if diff:
+        return None, (f"{name}'s " + ", ".join(f"{k} = {p.get(k)!r}" for k in diff) + " differ from what the bounds' "
+                      "context describes (" + ", ".join(f"{k} = {p2.get(k)!r}" for k in diff) + ")")
+    why = _instance_difference(env, env2)
+    if why:
+        return None, f"{env.name}: {why}"
+    return over, ""
