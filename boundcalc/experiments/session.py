@@ -102,6 +102,10 @@ class Session:
             self._stop_bar()
         self.timings[res.id] = res.seconds
         self.print(f"\n[bold]{res.title}[/bold] ({res.reproduces}) — {res.seconds:.1f} s")
+        if self.echo:
+            from rich.markdown import Markdown
+
+            self.print(Markdown(" ".join(res.description.split())))
         for f in res.figures:
             self.show_figure(f"{self.runner.out}/{f}")
         for t in res.tables:
