@@ -360,3 +360,138 @@ def test_bad_input(kw, param):
     with pytest.raises(InputError):
         C.private_tail_c0(100, 2, 1.0, 0.5, 0.4, tail="middle")
     assert C.private_tail_c0("1e3", "2", 1.0, 0.5, 0.4).log == C.private_tail_c0(1000, 2, 1.0, 0.5, 0.4).log
+
+
+# ---------------------------------------------------------------- C1 at its minimising η (issue 7 §3)
+def _c1_log_mp(n, m, eps, mu, x, eta):
+    """ln C1(η) = −m ln η − n d_{ε(1−η)}(x, μ) at 50 digits (lower tail), d_ε by its mpmath closed form."""
+    with mpmath.workdps(50):
+        e_eff = mpmath.mpf(eps) * (1 - mpmath.mpf(eta))
+        d = d_epsilon_mp(x, mu, e_eff) if e_eff > 0 else mpmath.mpf(0)
+        return -m * mpmath.log(eta) - n * d
+
+
+def _brute_min_c1_log(n, m, eps, mu, x):
+    """Independent minimisation over η ∈ (0, 1]: a dense grid (log- and linearly spaced, 40 001 points) of the
+    closed form, then bounded Brent on f(η) at 50 digits in the best grid cell."""
+    from boundcalc.info import d_epsilon
+
+    etas = np.unique(np.concatenate([np.logspace(-14, 0, 20001), np.linspace(1e-6, 1.0, 20001)]))
+    ee = eps * (1.0 - etas)
+    d = np.where(ee > 0, d_epsilon(x, mu, np.where(ee > 0, ee, 1.0)), 0.0)
+    f = -m * np.log(etas) - n * d
+    i = int(np.argmin(f))
+    lo, hi = etas[max(i - 1, 0)], etas[min(i + 1, etas.size - 1)]
+    res = optimize.minimize_scalar(lambda e: float(_c1_log_mp(n, m, eps, mu, x, e)), bounds=(lo, hi),
+                                   method="bounded", options={"xatol": 1e-14})
+    return min(float(f[i]), float(res.fun), 0.0)
+
+
+def _old_grid_c1_log(n, m, eps, mu, x):
+    """MUTANT kept for the test: the former 'best η' (min over 500 fixed grid points), 2% above the minimum."""
+    from boundcalc.info import d_epsilon
+
+    etas = np.concatenate([np.logspace(-12, 0, 400), 1.0 - np.logspace(-12, -0.5, 100)])
+    ee = eps * (1.0 - etas)
+    d = np.where(ee > 0, d_epsilon(x, mu, np.where(ee > 0, ee, 1.0)), 0.0)
+    return min(float(np.min(-m * np.log(etas) - n * d)), 0.0)
+
+
+def _c1_is_minimal(value_log, brute_log):
+    # ln-scale tolerance: 1e-9 relative (rounding of the closed form), never above the brute-force minimum
+    return value_log <= brute_log + 1e-9 * max(1.0, abs(brute_log))
+
+
+def test_c1_best_is_the_minimiser_issue_example():
+    n, m, eps, mu, x = 400, 9, 1.0, 0.5, 0.42
+    res = C.private_tail_c1_best(n, m, eps, mu, x)
+    brute = _brute_min_c1_log(n, m, eps, mu, x)
+    assert math.exp(brute) == pytest.approx(0.0909015, abs=1e-7)  # the issue's 0.0909
+    assert _c1_is_minimal(res.log, brute) and res.log >= brute - 1e-9
+    assert not _c1_is_minimal(_old_grid_c1_log(n, m, eps, mu, x), brute)  # the old grid (0.0929) fails
+    eta = C.private_tail_c1_argmin(n, m, eps, mu, x)
+    assert float(_c1_log_mp(n, m, eps, mu, x, eta)) == pytest.approx(res.log, rel=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 10**6), m=st.integers(1, 40), eps=st.floats(0.01, 20.0),
+       mu=st.floats(0.0, 1.0), x=st.floats(0.0, 1.0), tail=st.sampled_from(["lower", "upper"]))
+def test_c1_best_equals_brute_force_minimum(n, m, eps, mu, x, tail):
+    res = C.private_tail_c1_best(n, m, eps, mu, x, tail=tail)
+    mu_l, x_l = (mu, x) if tail == "lower" else (1 - mu, 1 - x)
+    if x_l >= mu_l:
+        assert res.log == 0.0
+        return
+    brute = _brute_min_c1_log(n, m, eps, mu_l, x_l)
+    assert _c1_is_minimal(res.log, brute), (res.log, brute)
+    eta = C.private_tail_c1_argmin(n, m, eps, mu, x, tail=tail)
+    assert 0 < eta <= 1
+    # the value is f at the returned η (so it is a valid bound, not below the true minimum)
+    assert min(float(_c1_log_mp(n, m, eps, mu_l, x_l, eta)), 0.0) == pytest.approx(res.log, rel=1e-9, abs=1e-12)
+    assert res.log >= C.private_tail_c0(n, m, eps, mu, x, tail=tail).log - 1e-9  # C0 <= C1 (sheet §4.3)
+
+
+def test_c1_best_extremes_finite_without_warnings():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for args in [(1e15, 3, 1.0, 0.5, 0.4), (10, 1, 1e-300, 0.5, 0.4), (10, 1, 1e300, 0.5, 0.0),
+                     (1, 10**6, 1.0, 1.0, 0.0), (1e18, 1, 1e308, 0.5, 0.4)]:
+            r = C.private_tail_c1_best(*args)
+            assert math.isfinite(r.log) and 0.0 <= r.value <= 1.0
+
+
+# ---------------------------------------------------------------- extreme budgets: correct limits, no warning
+@pytest.fixture
+def no_warnings():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        yield
+
+
+def test_extreme_epsilon_limits(no_warnings):
+    n, m, mu, x = 100, 3, 0.5, 0.405
+    chern = C.chernoff_kl(n, mu, x).log
+    # ε → ∞: the noise vanishes, C0 → the non-private Chernoff bound exp(−n kl) (sheet 001 §4.3, λ < ε free)
+    assert C.private_tail_c0(n, m, 1e308, mu, x).log == pytest.approx(chern, rel=1e-9)
+    # C1's minimiser sits at 1 − η ≈ ε_0/ε ≈ 1e-309 (it returned the trivial 1 when searched in η)
+    assert C.private_tail_c1_best(n, m, 1e308, mu, x).log == pytest.approx(chern, rel=1e-9)
+    assert C.private_tail_c2(n, m, 1e308, mu, x).log == 0.0  # m(1 + ln(nε gap/m)) ≫ n d: trivial, no overflow
+    # ε → 0: the noise is infinite, every bound is the trivial 1 and the exact tail is 1/2
+    for f in (C.private_tail_c0, C.private_tail_c1_best, C.private_tail_c2, C.private_tail_c3, C.private_tail_naive):
+        assert f(n, m, 1e-320, mu, x).log == 0.0
+    assert C.private_tail_exact(n, m, 1e-320, mu, x).value == pytest.approx(0.5, rel=1e-9)
+    # exact at ε = 1e308 is the binomial tail (the noise is below any gap between k and n x)
+    assert C.private_tail_exact(n, m, 1e308, mu, x).log == pytest.approx(C.binomial_tail_exact(n, mu, x).log, rel=1e-12)
+
+
+def test_extreme_sigma_limits(no_warnings):
+    n, m, mu, x = 100, 3, 0.5, 0.405
+    assert C.gaussian_private_tail_chernoff(n, m, 1e-320, mu, x).log == pytest.approx(C.chernoff_kl(n, mu, x).log,
+                                                                                      rel=1e-9)
+    assert C.gaussian_private_tail_chernoff(n, m, 1e308, mu, x).log == 0.0
+    assert C.gaussian_private_tail_exact(n, m, 1e-320, mu, x).log == pytest.approx(
+        C.binomial_tail_exact(n, mu, x).log, rel=1e-12)
+    assert C.gaussian_private_tail_exact(n, m, 1e308, mu, x).value == pytest.approx(0.5, rel=1e-9)
+
+
+def test_laplace_chernoff_when_r_rounds_to_one(no_warnings):
+    # ε x = 4e20: λ*/ε = 1 − O(1e-21) rounds to 1; ln(1 − r) must come from the cancellation-free form
+    x, m, eps = 40.0, 3, 1e19
+    with mpmath.workdps(60):
+        X, M, E = mpmath.mpf(x), mpmath.mpf(m), mpmath.mpf(eps)
+        lam = (mpmath.sqrt(M**2 + E**2 * X**2) - M) / X
+        expect = -lam * X - M * mpmath.log(1 - lam**2 / E**2)
+    got = C.laplace_sum_chernoff(x, m, eps).log
+    assert got == pytest.approx(float(expect), rel=1e-12)
+
+
+def test_laplace_sample_at_tiny_epsilon_is_infinite_not_nan(no_warnings):
+    from boundcalc.concentration.montecarlo import laplace_sum_sample
+
+    s = laplace_sum_sample(np.random.default_rng(0), 3, 1e-320, 1000)
+    assert not np.isnan(s).any() and np.isinf(s).mean() > 0.99
+    assert 0.4 < (s > 0).mean() < 0.6

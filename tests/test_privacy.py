@@ -321,3 +321,41 @@ def test_formulas_sym_evaluate_to_the_float_conversions():
     assert abs(val - c.zcdp_to_approx_simple(0.1, 1e-6)) < 1e-12
     for notion in ("zcdp", "pure", "approx", "rdp"):
         assert formulas_sym(notion)
+
+
+def _cks_eps_mp_min(rho, delta):
+    """inf over α > 1 of the CKS 2020 Cor. 13 ε at 60 digits, in a = α − 1: a dense grid in ln a, then bisection
+    on the sign of the closed-form derivative ρ − L/a² + 1/a − 1/(1+a) − 1/(a(1+a)) + ln(1+a)/a² between the
+    grid neighbours of the best point."""
+    with mpmath.workdps(60):
+        r, L = mpmath.mpf(rho), -mpmath.log(mpmath.mpf(delta))
+
+        def eps(a):
+            return r + a * r + L / a + mpmath.log(a) - mpmath.log1p(a) - mpmath.log1p(a) / a
+
+        def deps(a):
+            return r - L / a**2 + 1 / a - 1 / (1 + a) - 1 / (a * (1 + a)) + mpmath.log1p(a) / a**2
+
+        us = mpmath.linspace(-800, 40, 8401)
+        i = min(range(len(us)), key=lambda j: eps(mpmath.exp(us[j])))
+        lo, hi = mpmath.exp(us[max(i - 1, 0)]), mpmath.exp(us[min(i + 1, len(us) - 1)])
+        for _ in range(300):
+            mid = (lo + hi) / 2
+            if deps(mid) > 0:
+                hi = mid
+            else:
+                lo = mid
+        return max(min(eps(lo), eps(mpmath.exp(us[i]))), 0)
+
+
+@pytest.mark.parametrize("rho", [1e5, 1e12, 1e19, 1e30, 1e100])
+def test_tight_eps_huge_rho_vs_mpmath(rho):
+    """α − 1 ≈ √(L/ρ) lies far below the former grid floor e^{−14}: ρ = 1e19 gave 1.0000008e19, above the
+    simple conversion 1.0000000024e19 (issue 7 §4 fuzz); now the minimum at 60 digits."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = c.zcdp_to_approx_tight(rho, 1e-6)
+    assert got <= c.zcdp_to_approx_simple(rho, 1e-6) * (1 + 1e-15)
+    assert got == pytest.approx(float(_cks_eps_mp_min(rho, 1e-6)), rel=1e-12)

@@ -15,7 +15,8 @@ app = typer.Typer(
     name="boundcalc",
     help="Compute, explain and verify regret bounds of differentially private bandit algorithms.",
     add_completion=False,
-    no_args_is_help=True,
+    no_args_is_help=False,  # handled by _root: click's NoArgsIsHelpError printed the help twice and a blank error
+    invoke_without_command=True,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
@@ -30,6 +31,25 @@ COMMAND_MODULES = [
     "verify_cmd",  # verify
     "check_cmd",  # check
 ]
+
+
+@app.callback()
+def _root(ctx: typer.Context) -> None:
+    """Compute, explain and verify regret bounds of differentially private bandit algorithms."""
+    if ctx.invoked_subcommand is None:  # no command: the help on stderr and a usage-error exit code
+        _help_to_stderr(ctx)
+        raise typer.Exit(2)
+
+
+def _help_to_stderr(ctx) -> None:
+    """Print a command's help on stderr (stdout is kept for results), whichever help renderer is active."""
+    import contextlib
+
+    with contextlib.redirect_stdout(sys.stderr):
+        text = ctx.get_help()  # typer's rich help prints itself and returns ""; plain click returns the text
+    if text:
+        print(text, file=sys.stderr)
+
 
 for _name in COMMAND_MODULES:
     importlib.import_module(f"boundcalc.cli.{_name}").register(app)
@@ -53,8 +73,28 @@ def _click_exception_types():
     return tuple(usage), tuple(abort), tuple(exit_)
 
 
+INTERNAL_ERROR_EXIT = 1
+TRACEBACK_ENV = "BOUNDCALC_TRACEBACK"  # set to 1 to see the Python traceback of an internal error
+
+
+def _internal_error(exc: BaseException) -> None:
+    """Last-resort guard: an unexpected exception is a bug; one line on stderr (no traceback), exit 1.
+
+    It is a safety net for users, not a way to hide bugs: the fuzz suite (tests/test_fuzz_cli.py) fails on
+    any exit code other than 0 and 2. ``BOUNDCALC_TRACEBACK=1`` re-raises for debugging."""
+    import os
+
+    if os.environ.get(TRACEBACK_ENV, "") not in ("", "0"):
+        raise exc
+    what = " ".join(str(exc).split())[:300]
+    print(f"boundcalc: internal error: {type(exc).__name__}{': ' + what if what else ''} (please report)",
+          file=sys.stderr)
+    sys.exit(INTERNAL_ERROR_EXIT)
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Console-script entry point: one-line errors with exit code 2, never a traceback for bad input."""
+    """Console-script entry point: one-line errors with exit code 2, never a traceback for bad input;
+    an unexpected exception prints one line "boundcalc: internal error: ... (please report)", exit 1."""
     from ..errors import InputError
 
     usage_errors, aborts, exits = _click_exception_types()
@@ -65,7 +105,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(2)
     except usage_errors as exc:
         if type(exc).__name__ == "NoArgsIsHelpError":
-            print(exc.ctx.get_help() if exc.ctx else "", file=sys.stderr)
+            if exc.ctx is not None:
+                _help_to_stderr(exc.ctx)
             sys.exit(2)
         msg = " ".join(exc.format_message().split())
         where = f" (see 'boundcalc {exc.ctx.command_path.split(' ', 1)[-1]} --help')" if exc.ctx and exc.ctx.parent else ""
@@ -76,6 +117,13 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(130)
     except exits as exc:
         sys.exit(getattr(exc, "exit_code", 0))
+    except KeyboardInterrupt:
+        print("boundcalc: interrupted", file=sys.stderr)
+        sys.exit(130)
+    except BrokenPipeError:  # `boundcalc ... | head`: the reader left; nothing more to say
+        sys.exit(0)
+    except Exception as exc:  # noqa: BLE001 - the last-resort guard, see _internal_error
+        _internal_error(exc)
     sys.exit(rv if isinstance(rv, int) else 0)
 
 

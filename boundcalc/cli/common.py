@@ -44,6 +44,20 @@ def command(fn: Callable) -> Callable:
     return wrapper
 
 
+def option_given(ctx, option: str) -> bool:
+    """Whether the user gave ``option`` (e.g. "--lambda") on the command line, not just its default."""
+    for p in ctx.command.params:
+        if option in getattr(p, "opts", ()):
+            src = ctx.get_parameter_source(p.name)
+            return src is not None and getattr(src, "name", "") not in ("DEFAULT", "DEFAULT_MAP")
+    return False
+
+
+def unused_option_notes(ctx, options, target: str) -> list[str]:
+    """"--X has no effect on TARGET" for each of ``options`` that the user gave."""
+    return [f"{o} has no effect on {target}" for o in options if option_given(ctx, o)]
+
+
 def check_digits(digits: Optional[int]) -> Optional[int]:
     if digits is not None and not (1 <= digits <= 10_000):
         raise InputError("--digits", "an integer in [1, 10000]", digits)
@@ -209,15 +223,34 @@ def budget_inputs(budget) -> dict:
 
 
 # -- plots (matplotlib imported lazily, Agg backend) ----------------------------------------------------
-def check_plot_path(path: Optional[str]) -> Optional[str]:
-    """Validate --plot before any work: a FILE.png in an existing directory."""
+def check_output_path(option: str, path: Optional[str], suffixes: tuple[str, ...]) -> Optional[str]:
+    """Validate an output file before any work: a name ending in one of ``suffixes`` (case-insensitive), not a
+    directory, in an existing directory where a file can be created (checked by creating and removing one)."""
     import os
+    import tempfile
 
     if path is None:
         return None
-    if not path.lower().endswith(".png") or not os.path.isdir(os.path.dirname(os.path.abspath(path))):
-        raise InputError("--plot", "a FILE.png path in an existing directory", path)
+    allowed = f"a FILE{'/'.join(suffixes)} path in an existing, writable directory"
+    if not path or not path.lower().endswith(tuple(s.lower() for s in suffixes)) or os.path.isdir(path):
+        raise InputError(option, allowed, path)
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise InputError(option, allowed, f"{path}: no such directory")
+    try:
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".boundcalc-probe-")
+    except OSError as exc:
+        raise InputError(option, allowed, f"{path}: {exc.strerror or exc}") from None
+    os.close(fd)
+    os.unlink(probe)
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise InputError(option, allowed, f"{path}: not writable")
     return path
+
+
+def check_plot_path(path: Optional[str]) -> Optional[str]:
+    """Validate --plot before any work: a FILE.png in an existing, writable directory."""
+    return check_output_path("--plot", path, (".png",))
 
 
 def pyplot():

@@ -83,6 +83,7 @@ def concentration_cmd(
     epsv = None if epsilon is None else validate.positive("--epsilon", epsilon)
     sigv = None if sigma is None else validate.positive("--sigma", sigma)
     runs = None if mc_runs is None else validate.count("--mc-runs", mc_runs, maximum=1e10)
+    validate.count("--seed", seed, minimum=0, maximum=2**63 - 1)
     check_digits(digits)
     if digits is not None and sigv is not None:
         raise InputError("--digits", "used with Laplace noise (--epsilon) only", digits)
@@ -108,7 +109,7 @@ def concentration_cmd(
     if sigv is None:
         d = float(d_epsilon(xl, mul, epsv))
         put("C0", conc.private_tail_c0(*args, epsv, muv, xv, tail), "exact coupled Chernoff (sheet 001 §4.3 C0)")
-        put("C1_best_eta", conc.private_tail_c1_best(*args, epsv, muv, xv, tail), "C1, best η on a grid (§4.3 C1)")
+        put("C1_best_eta", conc.private_tail_c1_best(*args, epsv, muv, xv, tail), "C1 at its minimising η (§4.3 C1)")
         put("C2", conc.private_tail_c2(*args, epsv, muv, xv, tail), "closed form (§4.3 C2)")
         put("C3", conc.private_tail_c3(*args, epsv, muv, xv, tail), "convolution route (§4.3 C3, Proof D.4)")
         put("naive", conc.private_tail_naive(*args, epsv, muv, xv, tail), "separate treatment (§4.5)")

@@ -28,7 +28,26 @@ def _plot(sched, path: str) -> None:
     common.save_figure(fig, path)
 
 
+# The options each algorithm's schedule reads (besides --algo, --T and the display options). Every other
+# schedule option is still validated, and when given it gets a note "--X has no effect on ALGO".
+USES = {
+    "dp-klucb": ("--epsilon", "--n1", "--batch-ratio"),
+    "dp-imed": ("--epsilon", "--n1", "--batch-ratio"),
+    "adap-klucb": ("--epsilon",),
+    "dp-se": ("--epsilon", "--K", "--beta"),
+    "adac-ucb": ("--rho",),
+    "adar-ucb": ("--alpha", "--rdp-epsilon"),
+    "adac-gope": ("--rho", "--d", "--K", "--delta"),
+    "adar-gope": ("--alpha", "--rdp-epsilon", "--d", "--K", "--delta"),
+    "adac-oful": ("--rho", "--d", "--lambda", "--C", "--lam0"),
+    "adar-oful": ("--alpha", "--rdp-epsilon", "--d", "--lambda", "--C", "--lam0"),
+}
+SCHEDULE_OPTIONS = ("--epsilon", "--rho", "--alpha", "--rdp-epsilon", "--d", "--K", "--delta", "--beta", "--n1",
+                    "--batch-ratio", "--lambda", "--C", "--lam0")
+
+
 def episodes(
+    ctx: typer.Context,
     algo: Annotated[str, typer.Option("--algo", help="Algorithm: " + ", ".join(ALGO_NAMES) + " (case-insensitive).")],
     T: Annotated[str, typer.Option("--T", help="Horizon (accepts 1e6).")] = "1e6",
     epsilon: Annotated[Optional[float], typer.Option("--epsilon", help="ε of pure-DP algorithms.")] = None,
@@ -37,13 +56,13 @@ def episodes(
     rdp_epsilon: Annotated[Optional[float], typer.Option("--rdp-epsilon", help="RDP level ε (AdaR-*).")] = None,
     d: Annotated[str, typer.Option("--d", help="Dimension (GOPE, OFUL).")] = "10",
     K: Annotated[str, typer.Option("--K", help="Number of arms (GOPE, DP-SE).")] = "10",
-    delta: Annotated[float, typer.Option("--delta", help="Confidence δ of GOPE.")] = 1e-3,
-    beta: Annotated[Optional[float], typer.Option("--beta", help="DP-SE confidence β (default 1/T).")] = None,
+    delta: Annotated[float, typer.Option("--delta", help="Confidence δ of GOPE, in (0, 1).")] = 1e-3,
+    beta: Annotated[Optional[float], typer.Option("--beta", help="DP-SE confidence β in (0, 1) (default 1/T).")] = None,
     n1: Annotated[str, typer.Option("--n1", help="DP-KLUCB/IMED initial pulls per arm.")] = "1",
     batch_ratio: Annotated[float, typer.Option("--batch-ratio", help="DP-KLUCB/IMED batch ratio α > 1.")] = 2.0,
-    lam: Annotated[float, typer.Option("--lambda", help="OFUL ridge λ.")] = 1.0,
-    switch_c: Annotated[float, typer.Option("--C", help="OFUL switching constant C (det ratio 1 + C).")] = 1.0,
-    lam0: Annotated[Optional[float], typer.Option("--lam0", help="OFUL: λ_min E[AAᵀ] (default 1/d).")] = None,
+    lam: Annotated[float, typer.Option("--lambda", help="OFUL ridge λ > 0.")] = 1.0,
+    switch_c: Annotated[float, typer.Option("--C", help="OFUL switching constant C > 0 (det ratio 1 + C).")] = 1.0,
+    lam0: Annotated[Optional[float], typer.Option("--lam0", help="OFUL: λ_min E[AAᵀ] > 0 (default 1/d).")] = None,
     max_rows: Annotated[int, typer.Option("--rows", help="Table: show at most N rows (first and last).")] = 60,
     json_out: JsonOpt = False,
     plot: PlotOpt = None,
@@ -56,6 +75,7 @@ def episodes(
     key = str(algo).strip().lower()
     if key not in ALGO_NAMES:
         raise InputError("--algo", "one of " + ", ".join(ALGO_NAMES), algo)
+    # every option is validated, whether or not this algorithm reads it
     Tn = v.horizon("--T", T)
     dn = v.count("--d", d)
     Kn = v.count("--K", K)
@@ -68,20 +88,31 @@ def episodes(
         v.greater_than("--alpha", alpha, 1.0)
     if rdp_epsilon is not None:
         v.positive("--rdp-epsilon", rdp_epsilon, allow_inf=True)
+    v.open_unit("--delta", delta)
+    if beta is not None:
+        v.open_unit("--beta", beta)
+    v.greater_than("--batch-ratio", batch_ratio, 1.0)
+    v.positive("--lambda", lam)
+    v.positive("--C", switch_c)
+    if lam0 is not None:
+        v.positive("--lam0", lam0)
     if max_rows < 2:
         raise InputError("--rows", "an integer >= 2", max_rows)
     check_plot_path(plot)
+    opt_notes = common.unused_option_notes(ctx, [o for o in SCHEDULE_OPTIONS if o not in USES[key]], key)
     sched = schedules.build(key, Tn, epsilon=epsilon, rho=rho, alpha=alpha, rdp_epsilon=rdp_epsilon, d=dn, K=Kn,
                             delta=delta, n1=n1n, ratio=batch_ratio, beta=beta, lam=lam, C=switch_c, lam0=lam0)
     inputs = {"algo": key, "T": Tn, "epsilon": epsilon, "rho": rho, "alpha": alpha, "rdp_epsilon": rdp_epsilon,
               "d": dn, "K": Kn, "delta": delta, "beta": beta, "n1": n1n, "batch_ratio": batch_ratio,
-              "lambda": lam, "C": switch_c, "lam0": lam0}
+              "lambda": lam, "C": switch_c, "lam0": lam0,
+              "used": ["--T", *USES[key]]}
+    notes = opt_notes + list(sched.notes)
     if plot:
         _plot(sched, plot)
     if json_out:
         emit_json("episodes", inputs, value=sched.count, episodes=sched.rows(), paper_count=sched.paper_count,
                   paper_count_label=sched.paper_count_label, noise=sched.noise, source=sched.source,
-                  per_arm=sched.per_arm, notes=sched.notes, plot=plot)
+                  per_arm=sched.per_arm, notes=notes, plot=plot)
         return
     from rich.table import Table
 
@@ -103,7 +134,7 @@ def episodes(
     con.print(f"episodes up to T: [bold]{sched.count}[/bold]   paper's O(log T) count: {fmt(sched.paper_count)} "
               f"({sched.paper_count_label})")
     con.print(f"noise scale: {sched.noise}")
-    for note in sched.notes:
+    for note in notes:
         con.print(f"note: {note}")
     if plot:
         con.print(f"plot written to {plot}")

@@ -51,9 +51,18 @@ def _precision(digits):
 
 
 def _mp(text):
+    """The decimal text as an mpmath number at the working precision (0.3 is 3/10). Forms that Python's float
+    accepts but mpmath does not ('Infinity', '1_000', ' 0.3 ') go through float; the value was validated."""
+    import math
+
     import mpmath
 
-    return mpmath.mpf(text)
+    t = str(text).strip()
+    try:
+        return mpmath.mpf(t)
+    except (ValueError, TypeError):
+        v = float(t)
+        return mpmath.inf if math.isinf(v) and v > 0 else (-mpmath.inf if math.isinf(v) else mpmath.mpf(t.replace("_", "")))
 
 
 def _show(title, rows, caption=None):

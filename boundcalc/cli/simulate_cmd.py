@@ -12,6 +12,9 @@ from .common import command
 # Largest T x runs for an algorithm that updates every step: finite per-step loops are cheap (~1e-7 s per
 # run-step); the linear-contextual and GLM ones cost ~1e-5 s per run-step (matrix updates every step).
 PER_STEP_LIMIT = {"finite": 5e8, "linear": 5e7, "contextual": 5e7, "glm": 5e7}
+# The rarely-switching OFUL family scores every step in vectorised chunks: ~1e-6 s per run-step (measured:
+# AdaC-OFUL, T = 1e7, 4 runs, 45 s), so 5e7 run-steps is about a minute.
+CHUNK_LIMIT = 5e7
 
 
 def _parse_params(items) -> dict:
@@ -44,22 +47,65 @@ def _parse_params(items) -> dict:
     return out
 
 
+# Real numbers reaching an algorithm (budgets, --beta, --batch-ratio, numeric --param values) must lie in
+# [SIM_MIN, SIM_MAX] (or be exactly 0 / inf where the parameter allows it): beyond, products such as
+# ρ n² or β log t overflow the algorithms' float arithmetic (ρ = 1e308, β = 1e308, ε = 1e-320), and no
+# simulation needs such values (ε = 1e-30 is already noise with scale 1e30).
+SIM_MIN, SIM_MAX = 1e-30, 1e30
+
+
+def simulable(name: str, x):
+    """``x`` unchanged when it is 0, ±inf, not a number, or in [SIM_MIN, SIM_MAX] in magnitude; else InputError."""
+    import math
+
+    from ..errors import InputError
+
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or x == 0 or math.isinf(x) or math.isnan(x):
+        return x
+    if not SIM_MIN <= abs(x) <= SIM_MAX:
+        raise InputError(name, f"of magnitude in [{SIM_MIN:g}, {SIM_MAX:g}] for a simulation (or 0 or inf where "
+                         "the parameter allows it); more extreme values overflow the algorithms' float arithmetic",
+                         x)
+    return x
+
+
+def finite_option_users(cls) -> dict[str, str | None]:
+    """For a finite-armed class: the constructor keyword that --beta / --batch-ratio / --n1 set (None: unused)."""
+    from .. import algorithms as registry
+
+    if cls.setting != "finite":
+        return {"--beta": None, "--batch-ratio": None, "--n1": None}
+    accepted = registry.tunable_params(cls)
+    return {"--beta": "beta" if "beta" in accepted else None,
+            "--batch-ratio": "alpha" if "alpha" in accepted and "epsilon" in registry.budget_kwargs(cls) else None,
+            "--n1": "n1" if "n1" in accepted else None}
+
+
 def _build(algo: str, budget, beta, batch_ratio, n1, extra: dict):
-    """The algorithm from the unified registry (boundcalc.algorithms), its budget and parameters."""
+    """The algorithm from the unified registry (boundcalc.algorithms), its budget and parameters.
+
+    --beta, --batch-ratio and --n1 are validated whatever the algorithm; where the algorithm has no such
+    parameter they are dropped and ``unused`` lists them (the caller notes "--X has no effect on ALGO")."""
     from .. import algorithms as registry
     from .. import validate
 
     cls = registry.lookup(algo)
-    accepted = registry.tunable_params(cls)
+    values = {"--beta": None if beta is None else simulable("--beta", validate.positive("--beta", beta)),
+              "--batch-ratio": None if batch_ratio is None else simulable(
+                  "--batch-ratio", validate.greater_than("--batch-ratio", batch_ratio, 1.0)),
+              "--n1": None if n1 is None else validate.count("--n1", n1, maximum=1e15)}
+    for k, v in extra.items():
+        simulable(f"--param {k}", v)
     params = dict(extra)
-    if cls.setting == "finite":  # the historical finite-armed options (ignored where they do not apply)
-        if beta is not None and "beta" in accepted:
-            params["beta"] = validate.positive("--beta", beta)
-        if batch_ratio is not None and "alpha" in accepted and "epsilon" in registry.budget_kwargs(cls):
-            params["alpha"] = validate.greater_than("--batch-ratio", batch_ratio, 1.0)
-        if n1 is not None and "n1" in accepted:
-            params["n1"] = validate.count("--n1", n1)
-    return registry.build(cls, budget, params)
+    unused = []
+    for opt, kw in finite_option_users(cls).items():
+        if values[opt] is None:
+            continue
+        if kw is None:
+            unused.append(opt)
+        else:
+            params[kw] = values[opt]
+    return registry.build(cls, budget, params), unused
 
 
 # -- bound overlay -------------------------------------------------------------------------------------------
@@ -192,7 +238,7 @@ def _env_for(alg, env_name, means, family, env_seed):
     """The environment: a named instance of the algorithm's setting (its default when omitted) or, for
     finite-armed algorithms, explicit means."""
     from .. import validate
-    from ..envs import DEFAULT_ENV, make_env, make_named_env, setting_of
+    from ..envs import DEFAULT_ENV, instances_by_setting, make_env, make_named_env, setting_of
     from ..errors import InputError
 
     if family not in ("bernoulli", "gaussian"):
@@ -212,6 +258,18 @@ def _env_for(alg, env_name, means, family, env_seed):
         if mv is not None and family == "bernoulli":
             mv = validate.means("--means", means)
         return make_env(None if means is not None else (env_name or DEFAULT_ENV["finite"]), means=mv, family=family)
+    if alg.setting == "glm":
+        # single- and multi-parameter GLM algorithms take different instances (seed 002 Sec. 3 vs Sec. 4); the
+        # wrong one reached the algorithm as an einsum ValueError (LDP-SGD on ldp-multi, issue 7 §4)
+        wants_multi = type(alg).__module__.endswith(".glm.multi")
+        glm_envs = instances_by_setting()["glm"]
+        name = env_name or ("ldp-multi" if wants_multi else DEFAULT_ENV["glm"])
+        environment = make_named_env(name, seed=env_seed)
+        if bool(getattr(environment, "multi", False)) != wants_multi:
+            kind = "multi" if wants_multi else "single"
+            fits = [n for n in glm_envs if bool(getattr(make_named_env(n, seed=env_seed), "multi", False)) == wants_multi]
+            raise InputError("--env", f"a {kind}-parameter GLM instance ({', '.join(fits)}) for {alg.name}", env_name)
+        return environment
     return make_named_env(env_name or DEFAULT_ENV[alg.setting], seed=env_seed)
 
 
@@ -219,6 +277,7 @@ def register(app: typer.Typer) -> None:
     @app.command("simulate")
     @command
     def simulate(
+        ctx: typer.Context,
         algo: Annotated[str, typer.Option("--algo", help="Algorithm name, any setting (see 'boundcalc algorithms').")],
         env: Annotated[Optional[str], typer.Option("--env", help="Named instance of the algorithm's setting: mu1..mu4, "
                        "zcdp-finite, rdp-2arm | zcdp-linear, zcdp-linear-bounded, rdp-linear | zcdp-contextual, "
@@ -243,10 +302,12 @@ def register(app: typer.Typer) -> None:
         T: Annotated[str, typer.Option("--T", help="Horizon (accepts 1e6).")] = "1e4",
         runs: Annotated[str, typer.Option("--runs", help="Independent runs (accepts 1e2).")] = "100",
         seed: Annotated[str, typer.Option("--seed", help="Seed of the SeedSequence.")] = "0",
-        processes: Annotated[str, typer.Option("--processes", help="Worker processes.")] = "1",
+        processes: Annotated[str, typer.Option("--processes", help="Worker processes (capped at the number of "
+                             "blocks and of CPUs; the numbers do not depend on it).")] = "1",
         block_runs: Annotated[str, typer.Option("--block-runs", help="Runs per block (fixes the numbers).")] = "50",
         n_checkpoints: Annotated[str, typer.Option("--checkpoints", help="Number of log-spaced checkpoints.")] = "12",
-        save: Annotated[Optional[str], typer.Option("--save", help="Write the results to FILE.npz or FILE.json.")] = None,
+        save: Annotated[Optional[str], typer.Option("--save", help="Write the results to FILE.npz or FILE.json "
+                        "(checked before the run; written atomically).")] = None,
         progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: on when stderr is a terminal and --json is not given).")] = None,
         plot: common.PlotOpt = None,
         json_out: common.JsonOpt = False,
@@ -256,51 +317,73 @@ def register(app: typer.Typer) -> None:
         from .. import algorithms as registry
         from .. import validate
         from ..errors import InputError
+        from ..montecarlo import engine
         from ..montecarlo import log_checkpoints, run
 
         Tn = validate.horizon("--T", T)
-        R = validate.count("--runs", runs)
-        sd = validate.count("--seed", seed, minimum=0)
-        es = validate.count("--env-seed", env_seed, minimum=0)
-        P = validate.count("--processes", processes)
-        B = validate.count("--block-runs", block_runs)
+        R = validate.count("--runs", runs, maximum=1e9)
+        sd = validate.count("--seed", seed, minimum=0, maximum=2**63 - 1)
+        es = validate.count("--env-seed", env_seed, minimum=0, maximum=2**63 - 1)
+        P = validate.count("--processes", processes, maximum=engine.MAX_PROCESSES)
+        B = validate.count("--block-runs", block_runs, maximum=1e9)
         C = validate.count("--checkpoints", n_checkpoints, minimum=2, maximum=1000)
         common.check_plot_path(plot)
+        common.check_output_path("--save", save, (".npz", ".json"))
+        for name, val in (("--epsilon", epsilon), ("--rho", rho), ("--alpha", alpha), ("--rdp-epsilon", rdp_epsilon),
+                          ("--ldp-epsilon", ldp_epsilon)):
+            if val is not None:
+                simulable(name, val)
         budget = common.budget_from_options(epsilon, rho, alpha, rdp_epsilon, delta, ldp_epsilon, ldp_delta)
-        alg = _build(algo, budget, beta, batch_ratio, n1, _parse_params(param))
+        alg, unused = _build(algo, budget, beta, batch_ratio, n1, _parse_params(param))
         environment = _env_for(alg, env, means, family, es)
+        notes = [f"{o} has no effect on {alg.name}" for o in unused]
+        if alg.setting == "finite" and common.option_given(ctx, "--env-seed"):
+            notes.append(f"--env-seed has no effect on {alg.name} (finite-armed instances are fixed)")
         gran = registry.granularity(alg)
         limit = PER_STEP_LIMIT.get(alg.setting, 5e7)
         if gran == "step" and Tn * R > limit:
             raise InputError("--T x --runs", f"at most {limit:g} for {alg.name}, which updates every step (a loop "
                              "over t); lower --T or --runs", f"{Tn * R:g}")
+        if gran == "chunk" and Tn * R > CHUNK_LIMIT:
+            raise InputError("--T x --runs", f"at most {CHUNK_LIMIT:g} for {alg.name}, which scores every step "
+                             "(about a minute at the limit); lower --T or --runs", f"{Tn * R:g}")
+        cps = log_checkpoints(Tn, C)
+        engine.check_memory(R, cps.size, getattr(environment, "K", 1) or 1, name="--runs")
+        n_blocks = len(engine.block_sizes(R, B))
+        P_used, p_note = engine.plan_processes(P, n_blocks)
+        if p_note:
+            notes.append(p_note)
         if progress is None:
             import sys
 
             progress = sys.stderr.isatty() and not json_out
-        res = run(alg, environment, Tn, R, seed=sd, checkpoints=log_checkpoints(Tn, C), block_runs=B, processes=P,
+        res = run(alg, environment, Tn, R, seed=sd, checkpoints=cps, block_runs=B, processes=P_used,
                   progress=progress)
         if save:
-            res.save(save)
+            try:
+                res.save(save)
+            except OSError as exc:
+                raise InputError("--save", "a writable FILE.npz or FILE.json path",
+                                 f"{save}: {exc.strerror or exc}") from None
         fin = res.final()
-        curves, notes = [], []
+        curves, overlay_notes = [], []
         if plot:
-            curves, notes = _bound_curves(alg, environment, res.checkpoints.astype(float), budget)
+            curves, overlay_notes = _bound_curves(alg, environment, res.checkpoints.astype(float), budget)
             _plot(plot, res, curves, f"{alg.name} on {environment.name}, T={Tn:g}")
         env_means = getattr(environment, "means", None)
         env_means = env_means.tolist() if env_means is not None and alg.setting == "finite" else None
         inputs = {"algo": alg.name, "setting": alg.setting, "env": environment.name, "env_seed": es,
                   "means": env_means, "family": family if alg.setting == "finite" else environment.family,
                   "budget": common.budget_inputs(budget), "params": registry.params_of(alg), "T": Tn, "runs": R,
-                  "seed": sd, "block_runs": B}
+                  "seed": sd, "block_runs": B, "checkpoints": C, "processes": P, "processes_used": P_used}
         if json_out:
             common.emit_json("simulate", inputs, value=fin["mean"], regret_mean=fin["mean"],
                              regret_std=fin["std"], regret_ci=[fin["ci_low"], fin["ci_high"]],
                              checkpoints=res.table(), pulls_mean=res.pulls_mean().tolist(),
                              episodes_mean=res.episodes_mean(), algorithm=res.algorithm,
                              environment=res.env, simulation=gran, plot=plot,
-                             bound_overlay={"curves": [c[0] for c in curves], "notes": notes} if plot else None,
-                             saved=save)
+                             bound_overlay={"curves": [c[0] for c in curves], "notes": overlay_notes} if plot else None,
+                             saved=save, notes=notes)
             return
         from rich.table import Table
 
@@ -324,8 +407,12 @@ def register(app: typer.Typer) -> None:
                   + f"mean episodes: {common.fmt(res.episodes_mean(), 5)}")
         if plot:
             con.print(f"plot written to {plot}" + (f" (with {', '.join(c[0] for c in curves)})" if curves else ""))
-            for n in notes:
+            for n in overlay_notes:
                 con.print(n)
+        if save:
+            con.print(f"results written to {save}")
+        for n in notes:
+            con.print(f"note: {n}")
 
     @app.command("algorithms")
     @command

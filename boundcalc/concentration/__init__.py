@@ -24,6 +24,7 @@ from .private_sum import (
     gaussian_private_tail_chernoff,
     private_tail_c0,
     private_tail_c1,
+    private_tail_c1_argmin,
     private_tail_c1_best,
     private_tail_c2,
     private_tail_c3,
@@ -37,7 +38,7 @@ __all__ = [
     "gaussian_private_tail_chernoff", "gaussian_private_tail_exact", "gaussian_sum_chernoff",
     "gaussian_sum_tail", "laplace_sum_chernoff", "laplace_sum_closed", "laplace_sum_tail",
     "laplace_sum_tail_quad", "maximal_hoeffding", "mc_gaussian_sum_tail", "mc_laplace_sum_tail",
-    "mc_maximal_sum", "mc_private_tail", "private_tail_c0", "private_tail_c1", "private_tail_c1_best",
+    "mc_maximal_sum", "mc_private_tail", "private_tail_c0", "private_tail_c1", "private_tail_c1_argmin", "private_tail_c1_best",
     "private_tail_c2", "private_tail_c3", "private_tail_exact", "private_tail_naive", "prop41_bound",
     "prop41_constant",
 ]

@@ -55,11 +55,13 @@ def private_tail_exact(n, m, epsilon, mu, x, tail: str = "lower") -> c.LogProb:
 def gaussian_private_tail_exact(n, m, sigma, mu, x, tail: str = "lower") -> c.LogProb:
     """Exact P(S_n + Z ≤ n x) or P(S_n + Z ≥ n x), Z ~ N(0, m σ²) (seed 003 Lemma 2 setting); scalars."""
     n, m, mu, x = _scalars(n, m, mu, x, tail)
-    sig = float(c.positive("sigma", sigma)) * np.sqrt(m)
+    sig = float(c.positive("sigma", sigma)) * np.sqrt(m)  # Python float: inf on overflow, no warning
     k = np.arange(n + 1, dtype=float)
     logpmf = stats.binom.logpmf(k, n, mu)
     shift = (k - n * x) if tail == "lower" else (n * x - k)
-    return c.as_result(logsumexp(logpmf + stats.norm.logsf(shift / sig)))
+    with np.errstate(over="ignore", divide="ignore"):  # σ subnormal: shift/σ = ±inf, the non-private limit
+        z = shift / sig
+    return c.as_result(logsumexp(logpmf + stats.norm.logsf(z)))
 
 
 def binomial_tail_exact(n, mu, x, tail: str = "lower") -> c.LogProb:

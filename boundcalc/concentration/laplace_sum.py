@@ -47,8 +47,8 @@ def laplace_sum_logsf(x, m, epsilon):
 
         raise InputError("x", "a number (not NaN)", "nan")
     x, eps = np.broadcast_arrays(x, eps)
-    z = np.abs(eps * x)
-    with np.errstate(over="ignore", invalid="ignore"):
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # εx = inf: the tail is 0, log −inf
+        z = np.abs(eps * x)
         z = np.where(np.isinf(z), np.finfo(float).max, z)
         ls = _log_sf_nonneg(z, m)
         neg = np.log1p(-np.exp(ls))  # P(L ≥ −|x|) = 1 − P(L ≥ |x|)
@@ -90,10 +90,15 @@ def laplace_sum_chernoff(x, m, epsilon) -> c.LogProb:
     x = np.asarray(x, dtype=float)
     x, m, eps = np.broadcast_arrays(x, m, eps)
     xp = np.where(x > 0, x, 1.0)
-    ex = eps * xp
+    with np.errstate(over="ignore"):
+        # the bound decreases in εx, so capping εx at 1e300 keeps it valid (its value e^{−1e300} is 0 anyway)
+        ex = np.minimum(eps * xp, 1e300)
     # λ*/ε = (√(m² + (εx)²) − m)/(εx) = εx/(√(m² + (εx)²) + m)   (no cancellation)
-    r = ex / (np.hypot(m, ex) + m)
-    log = -r * ex - m * (np.log1p(-r) + np.log1p(r))
+    h = np.hypot(m, ex)
+    r = ex / (h + m)
+    # 1 − r = (h − εx + m)/(h + m) with h − εx = m²/(h + εx): no cancellation when r rounds to 1 (ε = 1e19)
+    log1m_r = np.log(m + m * m / (h + ex)) - np.log(h + m)
+    log = -r * ex - m * (log1m_r + np.log1p(r))
     return c.as_result(np.where(x > 0, log, 0.0))
 
 

@@ -58,8 +58,16 @@ def _blocks(runs: int, block: int):
 
 
 def laplace_sum_sample(rng: np.random.Generator, m: int, epsilon: float, size: int) -> np.ndarray:
-    """size draws of L_m = Σ_{j≤m} Lap(1/ε) as a Gamma(m, 1/ε) difference (seed 001 Lemma D.1 setting)."""
-    return rng.gamma(m, 1.0 / epsilon, size) - rng.gamma(m, 1.0 / epsilon, size)
+    """size draws of L_m = Σ_{j≤m} Lap(1/ε) as a Gamma(m, 1/ε) difference (seed 001 Lemma D.1 setting).
+
+    ε so small that 1/ε overflows (ε = 1e-320): the draws are ±inf with the sign of a unit-scale Gamma difference
+    (the same random stream), not inf − inf = NaN."""
+    with np.errstate(over="ignore", divide="ignore"):
+        scale = 1.0 / epsilon
+    if np.isfinite(scale):
+        return rng.gamma(m, scale, size) - rng.gamma(m, scale, size)
+    diff = rng.gamma(m, 1.0, size) - rng.gamma(m, 1.0, size)
+    return np.where(diff > 0, np.inf, np.where(diff < 0, -np.inf, 0.0))
 
 
 def mc_private_tail(rng: np.random.Generator, n, m, mu, x, runs, *, epsilon=None, sigma=None,

@@ -151,8 +151,8 @@ def kl_gaussian(mu1, mu2, sigma1=1.0, sigma2=None):
     mu2 = _finite_array("mu2", mu2)
     s1 = positive_array("sigma1", sigma1)
     s2 = s1 if sigma2 is None else positive_array("sigma2", sigma2)
-    r = s1 / s2
     with np.errstate(over="ignore", under="ignore"):
+        r = s1 / s2  # s2 = 1e-320: r = inf and KL = +inf, the value (≈ 1e640) beyond the float range
         # ln(s2/s1) as a difference of logs: the ratio itself under/overflows for s1 = 1e-300, s2 = 1e300
         out = (np.log(s2) - np.log(s1)) + 0.5 * (r * r - 1.0) + 0.5 * ((mu1 - mu2) / s2) ** 2
     out = np.where((mu1 == mu2) & (s1 == s2), 0.0, np.maximum(out, 0.0))
@@ -237,7 +237,7 @@ def _newton_upper(x, level, max_iter=100):
         return kl - level[i], q - xi
 
     # starting point: quadratic approximation kl ~ (q-x)^2 / (2x(1-x)), pushed right of logit(x)
-    q0 = np.minimum(x + np.sqrt(2.0 * level * x * (1 - x)), 1.0)
+    q0 = np.minimum(x + np.sqrt(level) * np.sqrt(2.0 * x * (1 - x)), 1.0)  # √level·…: no overflow at 1e308
     with np.errstate(divide="ignore"):
         th = np.maximum(np.log(q0) - np.log1p(-q0), lx + 1e-3)
     # guaranteed upper bound: softplus(th) >= th  =>  f > 0 for th > (level + H)/(1 - x)
@@ -280,7 +280,7 @@ def _newton_lower(x, level, max_iter=100):
         kl = np.where(np.isfinite(kl), kl, np.logaddexp(0.0, -ph) + xi * ph + negh[i])
         return kl - level[i], xi - q
 
-    q0 = np.maximum(x - np.sqrt(2.0 * level * x * (1 - x)), 0.0)
+    q0 = np.maximum(x - np.sqrt(level) * np.sqrt(2.0 * x * (1 - x)), 0.0)
     with np.errstate(divide="ignore"):
         ph = np.maximum(np.log1p(-q0) - np.log(q0), px + 1e-3)
     with np.errstate(over="ignore"):
@@ -373,7 +373,7 @@ def _mp_bisect(g, lo, hi):
     """Root of an increasing function g on [lo, hi] (g(lo) <= 0 <= g(hi)) to the working precision."""
     import mpmath
 
-    n = int(mpmath.mp.prec) + 20
+    n = int(mpmath.mp.prec) + 20 + int(mpmath.log(abs(hi - lo) + 1, 2))
     for _ in range(n):
         mid = (lo + hi) / 2
         if mid == lo or mid == hi:
@@ -394,12 +394,18 @@ def _kl_ucb_mp(x, level):
         return mpmath.mpf(1)
     if x == 0:
         return -mpmath.expm1(-level)
-    # bisection on q in [x, 1] (independent of the float Newton)
-    lo, hi = _mp_bisect(lambda q: _kl_mp(x, q) - level, x, mpmath.mpf(1))
-    return lo
+    # kl(x, q) = kl(1 − x, 1 − q): the upper root is 1 − the lower root of the mirrored problem
+    return 1 - _kl_lcb_mp(1 - x, level)
 
 
 def _kl_lcb_mp(x, level):
+    """min{q ≤ x : kl(x, q) ≤ level} by bisection on ln q (independent of the float Newton).
+
+    Bracket: kl(x, q) ≥ x ln(x/q) + (1 − x) ln(1 − x), so the root is ≥ q_lo = x exp(−(level − (1−x) ln(1−x))/x)
+    > 0. Bisecting ln q (not q) keeps every digit when the root is exponentially small (level = 1e308 gives
+    q ~ e^{−1e308}, which mpmath represents); the precision is raised by the digits of |ln q_lo|, and by those of
+    1/level: near q = x, kl ≈ (q − x)²/(2x(1−x)) is a difference of O(1) terms, so resolving kl = level to the
+    working precision needs log10(1/level) more digits (level = 1e-320: 320 more)."""
     import mpmath
 
     if level == 0:
@@ -408,8 +414,13 @@ def _kl_lcb_mp(x, level):
         return mpmath.mpf(0)
     if x == 1:
         return mpmath.exp(-level)
-    lo, hi = _mp_bisect(lambda q: level - _kl_mp(x, q), mpmath.mpf(0), x)
-    return hi
+    dps = mpmath.mp.dps
+    log_lo = mpmath.log(x) - (level - (1 - x) * mpmath.log1p(-x)) / x
+    extra = int(mpmath.log10(abs(log_lo) + 1)) + max(0, int(-mpmath.log10(level))) + 10
+    with mpmath.workdps(dps + extra):
+        lo, hi = _mp_bisect(lambda t: level - _kl_mp(x, mpmath.exp(t)), log_lo, mpmath.log(x))
+        q = mpmath.exp(hi)
+    return +q
 
 
 def kl_ucb_mp(x, level):

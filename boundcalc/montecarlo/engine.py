@@ -7,7 +7,11 @@ runs (the last one smaller). Block ``i`` draws only from
 in any completion order; blocks are assembled by index.
 
 Memory: each block returns regret at the checkpoints (runs x checkpoints), pulls (runs x K) and episode
-counts (runs); nothing grows with T.
+counts (runs); nothing grows with T. ``check_memory`` bounds runs x (checkpoints + K) by RESULT_BYTES_LIMIT.
+
+Processes: ``plan_processes`` caps the request at the number of blocks and the machine's CPU count (a note
+says so); more than MAX_PROCESSES is an input error. Workers ignore SIGINT; on Ctrl-C (or any error) the
+parent cancels the pending blocks and terminates the workers, so an interrupted run stops at once.
 """
 
 from __future__ import annotations
@@ -23,6 +27,43 @@ from .. import validate
 from ..errors import InputError
 
 DEFAULT_BLOCK_RUNS = 50
+MAX_PROCESSES = 256  # a sane ceiling for a request; the machine's CPU count caps what is actually used
+RESULT_BYTES_LIMIT = 2 * 2**30  # regret + pulls + episodes of all runs held at once (float64/int64)
+
+
+def plan_processes(processes, n_blocks: int) -> tuple[int, str | None]:
+    """Worker processes actually used for ``n_blocks`` blocks, and a note when fewer than requested.
+
+    At most the number of blocks (an idle worker costs a fork and buys nothing) and the machine's CPU count
+    (``os.cpu_count()``: more workers than cores only add contention); the seeding contract makes the numbers
+    independent of the count, so capping never changes a result."""
+    import os
+
+    P = validate.count("processes", processes, maximum=MAX_PROCESSES)
+    cpus = os.cpu_count() or 1
+    used = max(1, min(P, n_blocks, cpus))
+    if used == P:
+        return P, None
+    why = []
+    if used == n_blocks and n_blocks < P:
+        why.append(f"{n_blocks} block{'s' if n_blocks != 1 else ''} of runs")
+    if used == cpus and cpus < P:
+        why.append(f"{cpus} CPU{'s' if cpus != 1 else ''} on this machine")
+    return used, f"--processes {P} capped at {used} ({' and '.join(why)})"
+
+
+def result_bytes(runs: int, n_checkpoints: int, K: int) -> int:
+    """Bytes of the per-run arrays a run returns: regret (runs x C), pulls (runs x K), episodes (runs)."""
+    return 8 * int(runs) * (int(n_checkpoints) + int(K) + 1)
+
+
+def check_memory(runs: int, n_checkpoints: int, K: int, name: str = "runs") -> None:
+    """InputError when the per-run results would not fit in RESULT_BYTES_LIMIT (named after ``name``)."""
+    need = result_bytes(runs, n_checkpoints, K)
+    if need > RESULT_BYTES_LIMIT:
+        most = RESULT_BYTES_LIMIT // (8 * (int(n_checkpoints) + int(K) + 1))
+        raise InputError(name, f"at most {most:,} with {n_checkpoints} checkpoints and {K} arms (the per-run "
+                         f"results would need {need / 2**30:.3g} GiB, limit {RESULT_BYTES_LIMIT / 2**30:g} GiB)", runs)
 
 
 def log_checkpoints(T: int, n: int = 30, start: int = 10) -> np.ndarray:
@@ -62,6 +103,24 @@ def run_block(algorithm, env, T: int, size: int, seed_seq, checkpoints: np.ndarr
 
 def _run_block_args(args):
     return run_block(*args)
+
+
+def _worker_init() -> None:
+    """Workers leave Ctrl-C to the parent (no traceback per worker; the parent terminates them)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _abort_pool(pool) -> None:
+    """Cancel the pending blocks and terminate the running workers now (Ctrl-C, an error in a block)."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        if p.is_alive():
+            p.terminate()
+    for p in procs:
+        p.join(timeout=2)
 
 
 @dataclass
@@ -137,17 +196,39 @@ class Results:
         return d
 
     def save(self, path: str) -> None:
-        """``.npz`` (arrays + JSON metadata) or ``.json`` (summary and per-run arrays)."""
-        if path.endswith(".npz"):
-            meta = json.dumps({"algorithm": self.algorithm, "env": self.env, "T": self.T, "seed": self.seed,
-                               "block_runs": self.block_runs}, default=float)
-            np.savez_compressed(path, checkpoints=self.checkpoints, regret=self.regret, pulls=self.pulls,
-                                episodes=self.episodes, meta=np.array(meta))
-        elif path.endswith(".json"):
-            with open(path, "w") as fh:
-                json.dump(self.to_dict(per_run=True), fh, default=float)
-        else:
+        """``.npz`` (arrays + JSON metadata) or ``.json`` (summary and per-run arrays).
+
+        Atomic: written to a temporary file in the same directory, then renamed over ``path`` (os.replace),
+        so an interrupted or failed write never leaves a partial file."""
+        import os
+        import tempfile
+
+        path = os.fspath(path)
+        if not path.endswith((".npz", ".json")):
             raise InputError("path", "a file name ending in .npz or .json", path)
+        folder = os.path.dirname(os.path.abspath(path))
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".boundcalc-", suffix=".part")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                if path.endswith(".npz"):
+                    meta = json.dumps({"algorithm": self.algorithm, "env": self.env, "T": self.T, "seed": self.seed,
+                                       "block_runs": self.block_runs}, default=float)
+                    np.savez_compressed(fh, checkpoints=self.checkpoints, regret=self.regret, pulls=self.pulls,
+                                        episodes=self.episodes, meta=np.array(meta))
+                else:
+                    fh.write(json.dumps(self.to_dict(per_run=True), default=float).encode())
+                fh.flush()
+                os.fsync(fh.fileno())
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a saved result gets the usual file mode
+            os.replace(tmp, path)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
 
     @classmethod
     def load(cls, path: str) -> "Results":
@@ -185,10 +266,11 @@ def run(algorithm, env, T, runs, seed: int = 0, checkpoints=None, block_runs: in
     T = validate.horizon("T", T)
     runs = validate.count("runs", runs)
     block_runs = validate.count("block_runs", block_runs)
-    processes = validate.count("processes", processes)
     seed = validate.count("seed", seed, minimum=0)
     cps = clean_checkpoints(checkpoints, T)
     sizes = block_sizes(runs, block_runs)
+    processes, _ = plan_processes(processes, len(sizes))
+    check_memory(runs, cps.size, getattr(env, "K", 1) or 1)
     seeds = block_seeds(seed, len(sizes))
     order = list(range(len(sizes))) if block_order is None else [int(i) for i in block_order]
     if sorted(order) != list(range(len(sizes))):
@@ -216,12 +298,17 @@ def run(algorithm, env, T, runs, seed: int = 0, checkpoints=None, block_runs: in
             from concurrent.futures import ProcessPoolExecutor, as_completed
 
             ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
-            with ProcessPoolExecutor(max_workers=processes, mp_context=ctx) as pool:
+            pool = ProcessPoolExecutor(max_workers=processes, mp_context=ctx, initializer=_worker_init)
+            try:
                 futs = {pool.submit(_run_block_args, args): i for i, args in zip(order, tasks)}
                 for f in as_completed(futs):
                     results[futs[f]] = f.result()
                     if bar:
                         bar.advance(task_id)
+            except BaseException:  # Ctrl-C or a failed block: stop now instead of finishing every block
+                _abort_pool(pool)
+                raise
+            pool.shutdown(wait=True)
     finally:
         if bar:
             bar.stop()

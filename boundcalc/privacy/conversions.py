@@ -199,7 +199,7 @@ def zcdp_to_approx_simple(rho, delta):
     """ρ-zCDP implies (ρ + 2√(ρ ln(1/δ)), δ)-DP (Bun & Steinke 2016, Prop. 1.3). Vectorised."""
     r = _pos("rho", rho)
     d = _unit("delta", delta)
-    return r + 2.0 * np.sqrt(r * np.log(1.0 / d))
+    return r + 2.0 * np.sqrt(r) * np.sqrt(-np.log(d))  # √ρ·√ln(1/δ): no overflow of ρ ln(1/δ) at ρ = 1e308
 
 
 def zcdp_delta_simple(rho, epsilon):
@@ -281,9 +281,30 @@ def zcdp_to_approx_tight(rho, delta, return_alpha: bool = False):
     if d >= _kl_tv_bound(r):
         return (0.0, float("nan")) if return_alpha else 0.0
     L = math.log(1.0 / d)
-    val, a = _minimise_over_alpha(lambda al: _cks_eps(al, al * r, L))
+
+    def eps_of(am1):  # _cks_eps written in α − 1, exact when α − 1 is far below the float spacing at 1
+        return r + am1 * r + L / am1 + (math.log(am1) - math.log1p(am1)) - math.log1p(am1) / am1
+
+    # the minimiser has α − 1 ≈ √(L/ρ): the grid in ln(α − 1) reaches below it (ρ = 1e19 put it at e^{−20.5},
+    # under the former grid's floor e^{−14}, and returned 1.0000008 ρ, above the simple conversion)
+    lo_u = min(-14.0, 0.5 * (math.log(L) - math.log(r)) - 10.0)
+    val, am1 = _minimise_over_am1(eps_of, lo_u, 30.0)
     val = max(0.0, val)
-    return (val, a) if return_alpha else val
+    return (val, 1.0 + am1) if return_alpha else val
+
+
+def _minimise_over_am1(f, lo_u: float, hi_u: float, step: float = 0.1):
+    """min over a = α − 1 > 0 of f(a), a = e^u: grid in u with the given step, then bounded Brent."""
+    from scipy.optimize import minimize_scalar
+
+    us = np.arange(lo_u, hi_u + step / 2, step)
+    vals = np.array([f(math.exp(u)) for u in us])
+    i = int(np.nanargmin(vals))
+    a_lo, a_hi = us[max(i - 1, 0)], us[min(i + 1, us.size - 1)]
+    res = minimize_scalar(lambda u: f(math.exp(u)), bounds=(a_lo, a_hi), method="bounded", options={"xatol": 1e-12})
+    if res.fun <= vals[i]:
+        return float(res.fun), math.exp(float(res.x))
+    return float(vals[i]), math.exp(float(us[i]))
 
 
 def zcdp_delta_tight(rho, epsilon, return_alpha: bool = False):

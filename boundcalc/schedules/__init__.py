@@ -35,7 +35,21 @@ def normalise_name(name: str) -> str:
 
 def build(name: str, T, *, epsilon=None, rho=None, alpha=None, rdp_epsilon=None, d=10, K=10, delta=1e-3,
           n1=1, ratio=2.0, beta=None, lam=1.0, C=1.0, lam0=None) -> Schedule:
-    """The schedule of algorithm ``name`` up to T. Missing budget parameters raise InputError."""
+    """The schedule of algorithm ``name`` up to T. Missing budget parameters raise InputError.
+
+    Extreme budgets (ε = 1e308, ε = 1e-320, ρ = 1e308) are computed in IEEE arithmetic on purpose: a noise scale
+    1/(ε n) that overflows is +inf (infinite noise), one that underflows is 0, an epoch length R_e = inf is an
+    epoch longer than any horizon; those limits are the correct values, so overflow, underflow and division by
+    zero are not warned about here. An invalid operation (NaN) still is."""
+    import numpy as np
+
+    with np.errstate(over="ignore", under="ignore", divide="ignore"):
+        return _build(name, T, epsilon=epsilon, rho=rho, alpha=alpha, rdp_epsilon=rdp_epsilon, d=d, K=K,
+                      delta=delta, n1=n1, ratio=ratio, beta=beta, lam=lam, C=C, lam0=lam0)
+
+
+def _build(name: str, T, *, epsilon=None, rho=None, alpha=None, rdp_epsilon=None, d=10, K=10, delta=1e-3,
+           n1=1, ratio=2.0, beta=None, lam=1.0, C=1.0, lam0=None) -> Schedule:
     key = normalise_name(name)
     notion = ALGORITHMS[key]
     if notion == "pure" and epsilon is None:

@@ -121,9 +121,10 @@ def dp_se_epoch_R(e, K_active: int, epsilon: float, beta: float):
     """R_e = max{32 ln(8|S|e²/β)/Δ_e², 8 ln(4|S|e²/β)/(ε Δ_e)} + 1, Δ_e = 2^{−e} (DP-SE; seed 001 sheet §7.1)."""
     e = np.asarray(e, dtype=float)
     dl = 2.0 ** (-e)
-    a = 32.0 * np.log(8.0 * K_active * e**2 / beta) / dl**2
-    with np.errstate(over="ignore"):  # ε ~ 1e-300: R_e = inf, i.e. one epoch longer than any horizon
-        b = 0.0 if math.isinf(epsilon) else 8.0 * np.log(4.0 * K_active * e**2 / beta) / (epsilon * dl)
+    log_inv_beta = -np.log(beta)  # ln(8|S|e²/β) as a sum of logs: β = 1e-320 overflowed 8|S|e²/β
+    a = 32.0 * (np.log(8.0 * K_active * e**2) + log_inv_beta) / dl**2
+    with np.errstate(over="ignore", divide="ignore", under="ignore"):  # ε ~ 1e-300: R_e = inf, one epoch past T
+        b = 0.0 if math.isinf(epsilon) else 8.0 * (np.log(4.0 * K_active * e**2) + log_inv_beta) / (epsilon * dl)
     return np.maximum(a, b) + 1.0
 
 

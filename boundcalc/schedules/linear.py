@@ -30,9 +30,11 @@ from .. import validate as v
 from .base import Schedule, check_rows, truncate
 
 
-def f_E(d, delta):
-    """f(d, δ) = d + 2√(d log(2/δ)) + 2 log(2/δ) (seed 003 Sec. IV-A2, App. E version)."""
-    L = np.log(2.0 / delta)
+def f_E(d, delta, log_delta=None):
+    """f(d, δ) = d + 2√(d log(2/δ)) + 2 log(2/δ) (seed 003 Sec. IV-A2, App. E version).
+
+    ``log_delta`` (ln δ) may be given instead of using δ, for δ below the float range (δ = 1e-320 / (Kℓ(ℓ+1)))."""
+    L = math.log(2.0) - (np.log(delta) if log_delta is None else log_delta)
     return d + 2.0 * np.sqrt(d * L) + 2.0 * L
 
 
@@ -40,16 +42,16 @@ def c_ell_zcdp(ell, d, K, rho, delta):
     """c_ℓ of AdaC-GOPE (seed 003 Eq. 4), vectorised over ℓ; ρ = ∞ drops the privacy term."""
     ell = np.asarray(ell, dtype=float)
     b = 2.0 ** (-ell)
-    dk = delta / (K * ell * (ell + 1.0))
-    priv = 0.0 if math.isinf(rho) else 2.0 * d / b * np.sqrt(2.0 / rho * f_E(d, dk))
-    return 8.0 * d / b**2 * np.log(4.0 / dk) + priv
+    log_dk = math.log(delta) - np.log(K * ell * (ell + 1.0))  # ln δ_{K,ℓ}, finite even when δ_{K,ℓ} underflows
+    priv = 0.0 if math.isinf(rho) else 2.0 * d / b * np.sqrt(2.0 / rho * f_E(d, None, log_dk))
+    return 8.0 * d / b**2 * (math.log(4.0) - log_dk) + priv
 
 
 def c_ell_rdp(ell, d, K, alpha, epsilon, delta):
     """Σ_a of the per-arm lengths of AdaR-GOPE (seed 000 Eq. 8) before rounding, vectorised over ℓ."""
     ell = np.asarray(ell, dtype=float)
     b = 2.0 ** (-ell)
-    L = np.log(4.0 * K * ell * (ell + 1.0) / delta)
+    L = np.log(4.0 * K * ell * (ell + 1.0)) - math.log(delta)  # log(4Kℓ(ℓ+1)/δ) without overflow at tiny δ
     priv = 0.0 if math.isinf(epsilon) else 2.0 * d / b * np.sqrt(2.0 * alpha / epsilon * d * (d + 1) * L)
     return 8.0 * d / b**2 * L + priv
 
@@ -74,7 +76,7 @@ def adac_gope(T, d, K, rho, delta=1e-3) -> Schedule:
     c = c_ell_zcdp(ell, d, K, rho, delta)
     sd = np.zeros(ell.size) if math.isinf(rho) else np.sqrt(2.0 * d / (rho * c))
     # DERIVED (zcdp sheet check 7): L_T ≤ log_4(4 + 3T/(8 d log(8K/δ)))
-    paper = math.log(4.0 + 3.0 * T / (8.0 * d * math.log(8.0 * K / delta)), 4)
+    paper = math.log(4.0 + 3.0 * T / (8.0 * d * (math.log(8.0 * K) - math.log(delta))), 4)
     return _gope(T, d, K, delta, c, sd, "adac-gope", "seed 003 Algorithm 2, Eq. 4 (c_ℓ), Line 12 (noise)",
                  "Gaussian std √(2d/(ρ c_ℓ)) per coordinate of the phase estimate (seed 003 Alg. 2 Line 12)",
                  paper, "log_4(4 + 3T/(8d log(8K/δ))) phases (DERIVED bound, zcdp sheet check 7)")
@@ -90,7 +92,7 @@ def adar_gope(T, d, K, alpha, epsilon, delta=1e-3) -> Schedule:
     ell = np.arange(1, 40)
     c = c_ell_rdp(ell, d, K, a, eps, delta)
     sd = np.full(ell.size, 0.0 if math.isinf(eps) else math.sqrt(2.0 * a / eps))
-    paper = max(1.0, 1.0 + math.log(T / (8.0 * d * math.log(8.0 * K / delta)), 4))
+    paper = max(1.0, 1.0 + math.log(T / (8.0 * d * (math.log(8.0 * K) - math.log(delta))), 4))
     return _gope(T, d, K, delta, c, sd, "adar-gope", "seed 000 Algorithm 3, Eq. 8",
                  "Gaussian std √(2α/ε) on each support arm's reward sum (seed 000 Alg. 3 step 5)",
                  paper, "max(1, 1 + log_4(T/(8d log(8K/δ)))) phases (rdp sheet §0/§2.3, DERIVED)")
