@@ -37,13 +37,13 @@ def get(name: str):
     raise InputError("NAME", "one of " + allowed, name)
 
 
-def run(name: str, mode: str = "fast", out: str | None = None, seed: int = 0, step_budget: float | None = None,
+def run(name: str, mode: str = "fast", out: str | None = None, seed: int = 0, step_cap: int | None = None,
         echo: bool = False, progress: bool = False):
     """Run every experiment of worksheet ``name`` and its claims; write report.md and results.json. Returns the
     Report."""
     from .session import Session
 
-    return Session(name, mode=mode, out=out, seed=seed, step_budget=step_budget, echo=echo,
+    return Session(name, mode=mode, out=out, seed=seed, step_cap=step_cap, echo=echo,
                    progress=progress).run_all()
 
 

@@ -25,11 +25,11 @@ from typing import Any, Callable
 from ..errors import InputError
 
 MODES = ("fast", "full")
-# Full mode: largest T × runs simulated for an algorithm that loops over every step (granularity "step"); above it the
-# runs are reduced (never T) and the report says so, with the time the paper's runs would take at the measured rate.
-# ``--step-budget 0`` lifts the cap (the paper's scale whatever it costs).
-FULL_STEP_BUDGET = 1e8
-MIN_CAPPED_RUNS = 5
+# Full mode: the largest horizon simulated for an algorithm that loops over every step (granularity "step": its cost
+# grows with T, its runs are vectorised). Such a curve stops at the cap (the runs are the paper's), the report says so
+# with the time the paper's T would take at the measured rate; ``--step-cap 0`` lifts it (the paper's scale whatever it
+# costs). Every other simulation of a capped worksheet gets the cap as a checkpoint, so all curves meet there.
+FULL_STEP_CAP = 10**5
 
 
 @dataclass
@@ -74,7 +74,7 @@ class Simulation:
     env: str
     T: int
     runs: int
-    runs_requested: int
+    T_requested: int
     seed: int
     checkpoints: int
     final_mean: float
@@ -193,22 +193,23 @@ def derived_seed(base: int, *parts: str) -> int:
 class Runner:
     """Runs a worksheet's experiments in one mode and records everything the report shows.
 
-    ``step_budget``: in full mode, the largest T × runs for a per-step algorithm (None: FULL_STEP_BUDGET; 0: no cap);
-    fast mode has no cap (its scales are small). ``on_progress(done, total, what)`` is called as simulations finish.
+    ``step_cap``: the largest T simulated for a per-step algorithm (None: FULL_STEP_CAP in full mode, no cap in fast
+    mode, whose scales are small; 0: no cap). ``on_progress(done, total, what)`` is called as simulations finish.
     """
 
     def __init__(self, worksheet: Worksheet, mode: str = "fast", out: str | None = None, seed: int = 0,
-                 step_budget: float | None = None, on_progress: Callable[[int, int, str], None] | None = None):
+                 step_cap: float | None = None, on_progress: Callable[[int, int, str], None] | None = None):
         if mode not in MODES:
             raise InputError("mode", "--fast or --full", mode)
         self.ws = worksheet
         self.mode = mode
         self.seed = int(seed)
-        if step_budget is None:
-            step_budget = FULL_STEP_BUDGET if mode == "full" else 0
-        if not (isinstance(step_budget, (int, float)) and step_budget >= 0 and math.isfinite(step_budget)):
-            raise InputError("--step-budget", "a number >= 0 (0: no cap)", step_budget)
-        self.step_budget = float(step_budget)
+        if step_cap is None:
+            step_cap = FULL_STEP_CAP if mode == "full" else 0
+        if not (isinstance(step_cap, (int, float)) and step_cap >= 0 and math.isfinite(step_cap)
+                and float(step_cap).is_integer()):
+            raise InputError("--step-cap", "an integer horizon >= 0 (0: no cap)", step_cap)
+        self.step_cap = int(step_cap)
         self.out = check_out_dir(out if out is not None else default_out(worksheet, mode))
         self.on_progress = on_progress
         self.results: dict[str, ExperimentResult] = {}
@@ -248,19 +249,29 @@ class Runner:
 
     def simulate(self, label: str, alg, env, T: int, runs: int, checkpoints=None):
         """Simulate ``runs`` runs of ``alg`` on ``env`` to ``T`` (log-spaced checkpoints by default, at least
-        figures.MIN_PLOT_CHECKPOINTS); per-step algorithms obey the step budget in full mode. Returns Results."""
+        figures.MIN_PLOT_CHECKPOINTS, plus the step cap when it lies below T); a per-step algorithm stops at the step
+        cap (see FULL_STEP_CAP). Returns Results."""
         from .. import montecarlo
         from ..algorithms import granularity, params_of
         from ..figures import MIN_PLOT_CHECKPOINTS
 
+        import numpy as np
+
         T, runs = int(T), int(runs)
-        cps = montecarlo.log_checkpoints(T, n=MIN_PLOT_CHECKPOINTS, start=min(10, T)) if checkpoints is None \
-            else checkpoints
+        T_paper = T
+        capped = 0 < self.step_cap < T and granularity(alg) == "step"
+        if capped:
+            T = self.step_cap
+        if checkpoints is None:
+            cps = montecarlo.log_checkpoints(T, n=MIN_PLOT_CHECKPOINTS, start=min(10, T))
+            if 0 < self.step_cap < T:
+                cps = np.unique(np.append(cps, self.step_cap))
+        else:
+            cps = np.asarray(checkpoints)
+            if capped:
+                cps = np.unique(np.append(cps[cps < T], T))
         note = ""
         runs_eff = runs
-        capped = self.step_budget > 0 and granularity(alg) == "step" and T * runs > self.step_budget
-        if capped:
-            runs_eff = max(MIN_CAPPED_RUNS, min(runs, int(self.step_budget // T)))
         seed = derived_seed(self.seed, self.ws.name, label)
         key = (alg.name, repr(sorted(params_of(alg).items())), id(env), repr(_describe(env)), T, runs_eff, seed,
                tuple(int(c) for c in cps))
@@ -271,16 +282,17 @@ class Runner:
             res = montecarlo.run(alg, env, T, runs_eff, seed=seed, checkpoints=cps)
             dt = time.perf_counter() - t0
             self._cache[key] = (res, dt, env)  # env kept alive: its id is part of the key
-        if runs_eff < runs:
-            est = dt / runs_eff * runs
-            note = (f"{alg.name}: {runs_eff} of the paper's {runs} runs (per-step algorithm: T × runs capped at "
-                    f"{self.step_budget:.3g} in full mode; the {runs} runs would take about {_duration(est)} on this "
-                    "machine with today's per-step engine; --step-budget 0 lifts the cap)")
+        if capped:
+            est = dt * T_paper / T
+            note = (f"{alg.name} simulated to T = {T:g}, not {T_paper:g} (it loops over every step; full mode caps "
+                    f"such algorithms at T = {self.step_cap:g}): the paper's horizon would take about {_duration(est)} "
+                    "per simulation on this machine with today's per-step engine (--step-cap 0 lifts the cap; the "
+                    "fast per-step paths of issue 9 §4 remove the need for it)")
             self.note(note)
         lo, hi = res.ci(level=0.95, method="t")
         sim = Simulation(experiment=self.current.id if self.current else "", label=label, algorithm=alg.name,
                          params={k: v for k, v in params_of(alg).items() if _jsonable(v)},
-                         env=_env_text(env), T=T, runs=runs_eff, runs_requested=runs, seed=seed,
+                         env=_env_text(env), T=T, runs=runs_eff, T_requested=T_paper, seed=seed,
                          checkpoints=int(len(res.checkpoints)), final_mean=float(res.mean()[-1]),
                          final_ci=[float(lo[-1]), float(hi[-1])], seconds=dt, note=note)
         if self.current is not None:
@@ -360,6 +372,8 @@ def num(x, digits: int = 4) -> str:
         return "∞" if v > 0 else "-∞"
     if v == 0:
         return "0"
+    if v.is_integer() and abs(v) < 1e7:
+        return str(int(v))
     if 1e-4 <= abs(v) < 1e7:
         return f"{v:.{digits}g}"
     return f"{v:.{digits - 1}e}"

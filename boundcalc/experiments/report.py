@@ -10,7 +10,7 @@ import platform
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .base import FULL_STEP_BUDGET, ExperimentResult, Runner, Worksheet, _duration, num
+from .base import FULL_STEP_CAP, ExperimentResult, Runner, Worksheet, _duration, num
 
 REPORT_NAME = "report.md"
 JSON_NAME = "results.json"
@@ -22,7 +22,7 @@ class Report:
     title: str
     mode: str
     seed: int
-    step_budget: float
+    step_cap: int
     out: str
     report_path: str
     json_path: str
@@ -36,7 +36,7 @@ class Report:
         """What ``worksheet run --json`` prints: paths, figures, verdicts and timings."""
         return {
             "worksheet": self.worksheet, "title": self.title, "mode": self.mode, "seed": self.seed,
-            "step_budget": self.step_budget, "out": self.out, "report": self.report_path, "results": self.json_path,
+            "step_cap": self.step_cap, "out": self.out, "report": self.report_path, "results": self.json_path,
             "figures": self.figures,
             "claims": [{"claim_id": v.claim_id, "verdict": v.verdict, "expected": v.expected,
                         "as_expected": v.verdict == v.expected} for v in self.claims],
@@ -58,8 +58,8 @@ def _atomic_write(path: str, text: str) -> None:
 def _mode_text(runner: Runner) -> str:
     if runner.mode == "fast":
         return "fast (reduced horizons and runs: the figures show the paper's setup at a smaller scale)"
-    cap = ("no cap on per-step algorithms" if runner.step_budget == 0 else
-           f"per-step algorithms capped at T × runs = {runner.step_budget:.3g} (runs reduced, T kept)")
+    cap = ("no cap on per-step algorithms" if runner.step_cap == 0 else
+           f"algorithms that loop over every step stop at T = {runner.step_cap:g} (today's per-step engine)")
     return f"full (the paper's horizons and runs; {cap})"
 
 
@@ -119,14 +119,14 @@ def write(ws: Worksheet, runner: Runner, claims: list, timings: dict[str, float]
     jp = os.path.join(runner.out, JSON_NAME)
     fig_claims = [asdict(c) for e in runner.results.values() for c in e.figure_claims]
     data = {"worksheet": ws.name, "title": ws.title, "paper": ws.paper, "mode": runner.mode, "seed": runner.seed,
-            "step_budget": runner.step_budget, "full_step_budget_default": FULL_STEP_BUDGET,
+            "step_cap": runner.step_cap, "full_step_cap_default": FULL_STEP_CAP,
             "experiments": [e.as_dict() for e in runner.results.values()],
             "claims": [v.as_dict() for v in claims], "not_reproduced": ws.not_reproduced, "timings": timings}
     _atomic_write(rp, text)
     _atomic_write(jp, json.dumps(clean(data), indent=1, allow_nan=False))
     figures = [os.path.join(runner.out, f) for e in runner.results.values() for f in e.figures]
     return Report(worksheet=ws.name, title=ws.title, mode=runner.mode, seed=runner.seed,
-                  step_budget=runner.step_budget, out=runner.out, report_path=rp, json_path=jp, figures=figures,
+                  step_cap=runner.step_cap, out=runner.out, report_path=rp, json_path=jp, figures=figures,
                   experiments=list(runner.results.values()), claims=claims, timings=timings,
                   figure_claims=fig_claims)
 

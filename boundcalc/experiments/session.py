@@ -1,7 +1,7 @@
 """One driver for the three ways of running a worksheet: as a notebook (Jupyter / VS Code, percent format), as a
 plain script (``python worksheets/001_eps_global_dp.py --fast --out DIR``) and as ``boundcalc worksheet run``.
 
-``start(name)`` reads ``--fast`` / ``--full`` / ``--out`` / ``--seed`` / ``--step-budget`` from the command line
+``start(name)`` reads ``--fast`` / ``--full`` / ``--out`` / ``--seed`` / ``--step-cap`` from the command line
 (unknown arguments, such as a Jupyter kernel's, are ignored) and returns a :class:`Session`; ``session.run(id)``
 runs one experiment and shows its tables and figures (inline in a notebook, as file paths in a terminal),
 ``session.claims()`` runs the paper's claims through boundcalc.verify.claims, ``session.finish()`` writes
@@ -34,7 +34,7 @@ class Session:
     """A worksheet run: the Runner plus what is shown as it goes (``echo``) and a progress bar (``progress``)."""
 
     def __init__(self, worksheet: Worksheet | str, mode: str = "fast", out: str | None = None, seed: int = 0,
-                 step_budget: float | None = None, echo: bool = True, progress: bool = False, console=None):
+                 step_cap: int | None = None, echo: bool = True, progress: bool = False, console=None):
         from . import get
 
         self.ws = get(worksheet) if isinstance(worksheet, str) else worksheet
@@ -43,7 +43,7 @@ class Session:
         self._task = None
         self._console = console
         cb = self._progress if progress else None
-        self.runner = Runner(self.ws, mode=mode, out=out, seed=seed, step_budget=step_budget, on_progress=cb)
+        self.runner = Runner(self.ws, mode=mode, out=out, seed=seed, step_cap=step_cap, on_progress=cb)
         self.claim_verdicts: list[Any] = []
         self.timings: dict[str, float] = {}
         self._claims_run = False
@@ -122,6 +122,9 @@ class Session:
         from .base import Table
 
         t0 = time.perf_counter()
+        if self.ws.name not in registry.PAPERS:  # a worksheet of no paper (e.g. a user's own): nothing to judge
+            self.claim_verdicts = []
+            return self.claim_verdicts
         self.claim_verdicts = registry.run(registry.select(paper=self.ws.name))
         self.timings["claims"] = time.perf_counter() - t0
         self._claims_run = True
@@ -148,16 +151,16 @@ class Session:
 
 
 def parse_args(argv: list[str] | None = None) -> dict:
-    """--fast (default) | --full, --out DIR, --seed N, --step-budget X; unknown arguments are ignored."""
+    """--fast (default) | --full, --out DIR, --seed N, --step-cap T; unknown arguments are ignored."""
     p = argparse.ArgumentParser(add_help=True)
     g = p.add_mutually_exclusive_group()
     g.add_argument("--fast", dest="mode", action="store_const", const="fast")
     g.add_argument("--full", dest="mode", action="store_const", const="full")
     p.add_argument("--out", default=None)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--step-budget", type=float, default=None)
+    p.add_argument("--step-cap", type=float, default=None)
     args, _unknown = p.parse_known_args(sys.argv[1:] if argv is None else argv)
-    return {"mode": args.mode or "fast", "out": args.out, "seed": args.seed, "step_budget": args.step_budget}
+    return {"mode": args.mode or "fast", "out": args.out, "seed": args.seed, "step_cap": args.step_cap}
 
 
 def start(name: str, argv: list[str] | None = None) -> Session:
