@@ -193,6 +193,8 @@ def test_worksheet_list_names_the_five():
         assert (ROOT / w["script"]).is_file() and w["experiments"]
     r = CliRunner().invoke(app, ["worksheet", "list"])
     assert r.exit_code == 0 and all(n in r.stdout for n in NAMES)
+    r2 = CliRunner().invoke(app, ["worksheet", "--json"])  # the group alone lists them too
+    assert r2.exit_code == 0 and json.loads(r2.stdout)["worksheets"] == items
 
 
 @pytest.mark.parametrize("name", ["1", "001", "eps_global_dp", "001_eps_global_dp", "eps-global-dp"])
@@ -369,3 +371,31 @@ def test_notebook_is_percent_format(name):
     assert any("ws.claims()" in c for c in code) and any("ws.finish()" in c for c in code)
     assert md and md[0].startswith(f"# Worksheet {name}")
     assert all(len(c.splitlines()) <= 16 for c in code), "notebooks stay thin: the work is in boundcalc.experiments"
+
+
+def test_notebook_runs_in_a_kernel(tmp_path, monkeypatch):
+    """Worksheet 000 as a notebook: executed cell by cell in a Jupyter kernel (cwd = the notebook's folder, as Jupyter
+    does), it shows every figure inline and writes its report in fast mode."""
+    jupytext = pytest.importorskip("jupytext")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    from jupyter_client.kernelspec import NoSuchKernel
+
+    path = tmp_path / SCRIPTS["000"].name
+    path.write_text(SCRIPTS["000"].read_text())
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))  # the kernel imports this checkout's boundcalc
+    nb = jupytext.read(path)
+    try:
+        nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                                resources={"metadata": {"path": str(tmp_path)}}).execute()
+    except NoSuchKernel:
+        pytest.skip("no python3 Jupyter kernel installed")
+    outs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
+    assert not [o for o in outs if o.output_type == "error"]
+    images = [o for o in outs if o.output_type == "display_data" and "image/png" in o.get("data", {})]
+    out = tmp_path / "worksheet-output" / "000_rdp_bandits-fast"
+    data = json.loads((out / "results.json").read_text())
+    assert data["mode"] == "fast"
+    figures = [f for e in data["experiments"] for f in e["figures"]]
+    assert len(images) == len(figures) >= 1
+    assert (out / "report.md").is_file()

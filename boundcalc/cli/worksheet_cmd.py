@@ -18,12 +18,22 @@ from .common import command
 
 def register(app: typer.Typer) -> None:
     ws_app = typer.Typer(help="The papers' experiments: list the worksheets, or run one (figures + report).",
-                         no_args_is_help=True)
+                         no_args_is_help=False)
+
+    @ws_app.callback(invoke_without_command=True)
+    @command
+    def worksheet(ctx: typer.Context, json_out: common.JsonOpt = False):
+        """The papers' experiments: 'worksheet list' (also what 'worksheet' alone shows) and 'worksheet run NAME'."""
+        if ctx.invoked_subcommand is None:
+            _list(json_out)
 
     @ws_app.command("list")
     @command
     def list_(json_out: common.JsonOpt = False):
         """List the worksheets (one per paper) and the paper figures each reproduces."""
+        _list(json_out)
+
+    def _list(json_out: bool) -> None:
         from ..experiments import all_worksheets
 
         items = [{"name": w.name, "slug": w.slug, "script": f"worksheets/{w.script}", "title": w.title,
