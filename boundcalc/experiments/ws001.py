@@ -106,7 +106,8 @@ def _judge_lowest(r, finals_by_config: dict, source: str):
           f"{len(words)} configurations" + (f"; another DP algorithm significantly lower in: {', '.join(sig_bad)}"
                                              if sig_bad else "")
           + (f"; not separated in: {', '.join(not_sig)}" if not_sig else "")
-          + f"; best DP baseline ÷ best of DP-KLUCB/DP-IMED at T: mean {np.mean(ratios):.3g}, max {np.max(ratios):.3g}")
+          + f"; best DP baseline ÷ best of DP-KLUCB/DP-IMED at the largest horizon all reached: mean "
+            f"{np.mean(ratios):.3g}, max {np.max(ratios):.3g}")
     r.figure_claim("DP-KLUCB and DP-IMED have the lowest regret of the ε-DP algorithms in every environment and "
                    "budget (up to 10 times less on average)", source, verdict, ev)
     r.table("Regret at the largest horizon every algorithm reached (mean over runs) and which algorithm is lowest",
