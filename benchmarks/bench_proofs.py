@@ -23,6 +23,7 @@ from boundcalc.rigorous import enclosures as en  # noqa: E402
 from boundcalc.rigorous import interval as ivm  # noqa: E402
 from boundcalc.rigorous import provers as P  # noqa: E402
 from boundcalc.rigorous.claims import inequality  # noqa: E402
+from boundcalc.verify.expression import to_sympy as S  # noqa: E402  (the one restricted parser)
 from boundcalc.rigorous.interval import Interval  # noqa: E402
 
 TARGET_S = 60.0
@@ -38,9 +39,9 @@ def info_rows():
     claims = dict(P.INFO_PROVERS)
     box = {"mu": (0.01, 0.99), "mu_star": (0.02, 1.0), "epsilon": (1e-3, 10.0)}
     claims["generic: d_eps(mu, mu_star, epsilon) <= epsilon (plain enclosures, no identity)"] = \
-        lambda: inequality("d_eps(mu, mu_star, epsilon)", "epsilon", "<=", box).prove()
+        lambda: inequality(S("d_eps(mu, mu_star, epsilon)"), S("epsilon"), "<=", box).prove()
     claims["generic: d_eps(mu, mu_star, epsilon) <= kl(mu, mu_star) (issue's example box)"] = \
-        lambda: inequality("d_eps(mu, mu_star, epsilon)", "kl(mu, mu_star)", "<=", box).prove()
+        lambda: inequality(S("d_eps(mu, mu_star, epsilon)"), S("kl(mu, mu_star)"), "<=", box).prove()
     for name, f in claims.items():
         t0 = time.perf_counter()
         r = f()
@@ -84,6 +85,28 @@ def heavy_pair():
     return r, time.perf_counter() - t0
 
 
+CHECK_CASES = [
+    ("d_eps(mu, mu_star, epsilon) <= kl(mu, mu_star)", "mu=0.01:0.99,mu_star=0.02:1,epsilon=1e-3:10"),
+    ("d_eps(x, y, e) <= e * tv(x, y) / 2", "x=0:1,y=0:1,e=1e-3:10"),
+    ("d_eps(x, y, e) <= e", "x=0.1:0.9,y=0.1:0.9,e=0.1:2"),
+    ('bound("003-thm9", T=T, rho=rho) <= bound("003-thm4-explicit", T=T, rho=rho)', "T=10:1e9,rho=1e-8:1"),
+    ('bound("001-lai-robbins", T=T) <= bound("001-thm4.3-dp-klucb", T=T, epsilon=e)', "T=10:1e9,e=0.01:10"),
+    ("min(1, x) <= 2 * log(1 + x)", "x=0:1"),
+]
+
+
+def check_rows():
+    """`boundcalc check` end to end (parse, validation grid, proof; the grid after an undecided proof)."""
+    from boundcalc.verify import check as ck
+
+    rows = []
+    for text, box in CHECK_CASES:
+        t0 = time.perf_counter()
+        out = ck.run(text, box, max_seconds=10)
+        rows.append(f"| `{text}` | `{box}` | {out.method} | {out.verdict} | {time.perf_counter() - t0:.3f} |")
+    return rows
+
+
 def main(quick=False):
     lines = ["# Rigorous proofs: time and boxes on the natural boxes", "",
              f"_Machine: {platform.machine()}, Python {platform.python_version()}; "
@@ -99,6 +122,9 @@ def main(quick=False):
             lines += ["", "### Registered lower <= upper pairs (natural boxes of bound_pairs.default_box)", "",
                       "| pair | verdict | boxes | evaluations | wall (s) | |", "|---|---|---|---|---|---|"]
             lines += pair_rows()
+            lines += ["", "### `boundcalc check` end to end (default method; max 10 s per proof)", "",
+                      "| expression | box | method | verdict | wall (s) |", "|---|---|---|---|---|"]
+            lines += check_rows()
             r, w = heavy_pair()
             lines += ["", f"Heavier run (001-eq7-c1 <= 001-thm4.3-dp-klucb with the plain 'widest' bisection): "
                       f"{r.verdict}, {r.boxes} boxes, {r.evaluations} evaluations, **{w:.2f} s**.", ""]

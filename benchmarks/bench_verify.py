@@ -9,6 +9,7 @@ and (b) each claim's evaluation inside one process (wall and CPU), then writes b
 
 from __future__ import annotations
 
+import os
 import platform
 import subprocess
 import sys
@@ -29,7 +30,7 @@ def main(quick: bool = False) -> None:
     for cid in claims.CLAIMS:
         a, b = time.perf_counter(), time.process_time()
         v = claims.evaluate(cid)
-        rows.append((cid, v.method, v.verdict, time.perf_counter() - a, time.process_time() - b))
+        rows.append((cid, v.method, v.verdict, time.perf_counter() - a, time.process_time() - b, v.boxes))
     wall_in, cpu_in = time.perf_counter() - t0, time.process_time() - c0
     rows.sort(key=lambda r: -r[3])
     lines = [f"in-process: {len(rows)} claims in {wall_in:.1f} s wall, {cpu_in:.1f} s CPU"]
@@ -52,14 +53,23 @@ def main(quick: bool = False) -> None:
         by_method[r[1]][1] += r[3]
     out = ["# Benchmark: `boundcalc verify` over every claim (benchmarks/bench_verify.py)", "",
            f"Machine: {platform.machine()}, Python {platform.python_version()}, numpy {np.__version__} (2 cores, shared).",
-           "Target: the whole `boundcalc verify` (every claim) under 60 s wall clock.", "",
+           "Target: the whole `boundcalc verify` (every claim) under 60 s wall clock.",
+           f"Load average at the end (other helpers share the machine): {os.getloadavg()[0]:.1f}.", "",
            f"**`python -m boundcalc verify --json` (fresh process, median of {len(walls)}): {cmd:.1f} s wall** "
            f"({'ok' if cmd < 60 else 'OVER TARGET'}); runs: " + ", ".join(f"{w:.1f} s" for w in walls), "",
            f"In one process: {len(rows)} claims, {wall_in:.1f} s wall, {cpu_in:.1f} s CPU.", "",
            "| method | claims | wall (s) |", "|---|---|---|"]
     out += [f"| {m} | {n} | {t:.1f} |" for m, (n, t) in sorted(by_method.items())]
+    from boundcalc.verify.claims import proofs
+
+    out += ["", f"Proof effort cap per part of a claim: {proofs.LIMITS['max_seconds']:g} s, "
+            f"{proofs.LIMITS['max_boxes']} boxes (an undecided proof falls back to the claim's grid).", ""]
     out += ["", "Slowest claims:", "", "| claim | method | wall (s) | CPU (s) | verdict |", "|---|---|---|---|---|"]
     out += [f"| {r[0]} | {r[1]} | {r[3]:.2f} | {r[4]:.2f} | {r[2]} |" for r in rows[:12]]
+    proved = sorted((r for r in rows if r[1] == "proof"), key=lambda r: r[0])
+    out += ["", f"Claims proven by interval arithmetic ({len(proved)}):", "",
+            "| claim | verdict | boxes | wall (s) |", "|---|---|---|---|"]
+    out += [f"| {r[0]} | {r[2]} | {r[5]} | {r[3]:.3f} |" for r in proved]
     (HERE / "RESULTS_verify.md").write_text("\n".join(out) + "\n")
     print(f"command: {cmd:.1f} s wall -> benchmarks/RESULTS_verify.md")
 

@@ -95,7 +95,27 @@ def title(what: str, instance: str = "", budget: str = "", T: float | None = Non
         parts.append(f"T = {_num(T)}")
     if runs is not None:
         parts.append(f"{runs} runs")
-    return " — ".join(parts)
+    return wrap_title(" — ".join(parts))
+
+
+def wrap_title(text: str, width: int = 100) -> str:
+    """Break a long title into lines of at most ``width`` characters at its " — " separators (then at spaces), so
+    that a long instance name does not widen the figure."""
+    import textwrap
+
+    lines, cur = [], ""
+    for part in text.split(" — "):
+        cand = part if not cur else f"{cur} — {part}"
+        if len(cand) <= width:
+            cur = cand
+            continue
+        if cur:
+            lines.append(cur)
+        wrapped = textwrap.wrap(part, width) or [""]
+        lines.extend(wrapped[:-1])
+        cur = wrapped[-1]
+    lines.append(cur)
+    return "\n".join(lines)
 
 
 def _num(x: float) -> str:
@@ -238,9 +258,13 @@ def lines_figure(lines: Sequence[Line], *, title_text: str = "", xlabel: str = "
         style.update(ln.style)
         ax.plot(x, y, label=ln.label, **style)
         drawn.append(y)
+    style_k = 0
     for k, (label, xv) in enumerate(markers):
+        if label and k:  # an unlabelled marker continues the previous one's style (e.g. several listed budgets)
+            style_k += 1
         if xv is not None and math.isfinite(xv) and xv > 0:
-            ax.axvline(xv, color="#000000", ls=LINESTYLES[(k + 1) % len(LINESTYLES)], lw=1.0, label=label)
+            ax.axvline(xv, color="#000000", ls=LINESTYLES[(style_k + 1) % len(LINESTYLES)], lw=1.0,
+                       label=label or None)
     if log_x:
         ax.set_xscale("log")
     ax.set_xlabel(xlabel)

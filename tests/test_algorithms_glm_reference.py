@@ -130,7 +130,7 @@ def test_cli_single_parameter_algorithm_on_multi_instance_one_line_error(algo, e
                             "0.01", "--T", "50", "--runs", "2"])
     assert r.exit_code == 2, r.output
     err = r.stderr.strip()
-    assert len(err.splitlines()) == 1 and err.startswith("boundcalc: error: env must be")
+    assert len(err.splitlines()) == 1 and err.startswith("boundcalc: error: --env must be")
     assert "ldp-single" in err and "ldp-logistic" in err and f"{algo} (multi-parameter)" in err
     assert "Traceback" not in r.output
 

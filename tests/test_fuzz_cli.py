@@ -98,6 +98,10 @@ BASES = {
                  ["--algo", "AdaC-GOPE", "--rho", "1", *SIM],
                  ["--algo", "AdaC-OFUL", "--rho", "1", "--T", "100", "--runs", "2"],
                  ["--algo", "LDP-OLS", "--ldp-epsilon", "1", "--ldp-delta", "0.01", "--T", "100", "--runs", "2"]],
+    "budget": [["--setting", "linear", "--max-overhead", "0.1"], ["--setting", "finite", "--max-regret", "1e4"],
+               ["--setting", "glm", "--max-overhead", "0.2", "--T", "1e5,1e6"],
+               ["--setting", "linear", "--min-T", "--rho", "0.1", "--max-overhead", "0.1"],
+               ["--setting", "finite", "--notion", "approx", "--max-ratio-to-lower", "50"]],
     "algorithms": [[]],
     "verify": [["--claim", "004-sum-log-base"]],
     "check": [["d_eps(mu, mu_star, epsilon) <= kl(mu, mu_star)", "--box", "mu=0.1:0.4,mu_star=0.5:0.9,epsilon=0.1:1",
@@ -116,13 +120,18 @@ NUMBERS = ["nan", "NaN", "inf", "-inf", "Infinity", "0", "-0", "-1", "1e308", "-
            "1e19", "1e18", "0.5", "1", "abc", "", " ", "0x10", "1_000"]
 LISTS = [",", ",,", "1,,2", "0.5,nan", "0.5,inf", "abc,0.5", "0.5;0.2", "1e308,0.5", "-0.1,0.5", "0.5,0.5,0.5",
          "0.9,0.1", "1e-320,1"]
+# lists and ranges of the quantity commands (boundcalc.cli.sweep): reversed, empty, 0 / 1 / 1e9 points, bad spacing,
+# non-finite ends, unequal lengths (two options drawing lists of different lengths)
+RANGES = ["0.1:0.9:5", "0.9:0.1:5", "0.5:0.5:3", "0.1:0.9:0", "0.1:0.9:1", "0.1:0.9:1e9", "0.1:0.9:-3", "0.1:0.9",
+          ":", "::", ":::", "0.1:0.9:5:cubic", "1e-3:10:4:log", "0:1:3:log", "nan:1:3", "0.1:inf:3", "1:1e6:3",
+          "0.1:0.9:2.5", "-1:1:3", "1:1e18:3", "0.2,0.4", "0.1,0.2,0.3,0.4"]
 NAMES = ["nope", "UNKNOWN", "../x", "a=b", "\u00e9", "finite", "pure", "upper", "mu2", "zcdp-linear", "gaussian",
          "001", "DP-SE"]
 PATHS = ["/", "/nonexistent-dir/x.png", "x.txt", "/proc/x.png", "{tmp}", "{tmp}/missing/x.json", "{tmp}/o.png",
          "{tmp}/o.npz", "{tmp}/o.json", "/proc/x.npz"]
 PARAMS = ["=", "x", "x=", "=1", "c=nan", "c=inf", "lam=-1", "unknown=1", "c=1e308", "schedule=nope", "c=1=2",
           "alpha=0", "delta=2", "C=1e-320"]
-HOSTILE = NUMBERS + LISTS + NAMES + PATHS + PARAMS
+HOSTILE = NUMBERS + LISTS + RANGES + NAMES + PATHS + PARAMS
 
 # -- failures in code owned by the regret helper (cli/bounds_cmd.py, bounds/, verify/regret_check.py) ---------------
 # Each entry is a set of (option, value) pairs; a fuzz example that contains all pairs of an entry is skipped, and
@@ -335,6 +344,19 @@ def test_sweep_option(cmd, opt, tmp_path):
     ["concentration", "--n", "100", "--m", "3", "--mu", "0.5", "--x", "0.4", "--epsilon", "1e-320", "--mc-runs", "100"],
     ["concentration", "--n", "1e18", "--m", "1e18", "--mu", "1", "--x", "0", "--epsilon", "1e308"],
     ["concentration", "--n", "100", "--m", "3", "--mu", "0.5", "--x", "0.4", "--sigma", "1e-320"],
+    ["concentration", "--n", "1:1e18:3", "--m", "3", "--mu", "0,0.5,1", "--x", "0.4", "--epsilon", "1e-320:1e308:3"],
+    ["kl", "--p", "0:1:5", "--q", "1:0:5"],
+    ["kl", "--p", "0:1:1e9", "--q", "0.5"],
+    ["kl", "--p", "0:1:0", "--q", "0.5"],
+    ["kl", "--p", "0:1:3", "--q", "0.5,0.6"],
+    ["kl", "--p", "0:1:3", "--q", "0:1:3", "--level", "0,2,1e-320", "--digits", "20"],
+    ["d-eps", "--mu", "0:1:4", "--mu-star", "1e-320,0.5,1,0", "--epsilon", "1e-320:1e308:4", "--N", "1:1e6:4",
+     "--t", "1e18"],
+    ["d-eps", "--mu", "0.3", "--mu-star", "0.5", "--epsilon", "1e-3:10:4:log", "--digits", "30"],
+    ["kl-inf", "--mu-star", "0:1:5", "--support", "0,0.5,1", "--weights", "0.2,0.3,0.5"],
+    ["kl-inf", "--mu-star", "0.5", "--mu", ",", "--json"],
+    ["check", "d_eps(x, y, e) <= kl(x, y)", "--box", "x=0:1,y=0:1,e=1e-320:1e308", "--max-seconds", "2"],
+    ["check", "kl(x, y) <= 1e308", "--box", "x=0:1,y=0:1", "--method", "proof", "--max-seconds", "1e-320"],
     ["convert", "--rho", "1e308"],
     ["convert", "--rho", "1e19"],
     ["simulate", "--algo", "AdaC-UCB", "--rho", "1e308", *SIM],

@@ -234,3 +234,22 @@ def test_small_eps_limit_is_tv(x, y):
     e = 1e-7
     # d/e = |y - x| - (e/2) y(1 - y) + O(e^2)   (sheet §2.5)
     assert d_epsilon(x, y, e) / e == pytest.approx(abs(x - y), abs=1e-7)
+
+
+def test_mp_views_keep_tiny_arguments():
+    """kl and d_ε in mpmath at 50 digits keep a y (or ε) below the working precision: forming 1 − y first gave
+    kl(0, 4e-54) = 0 and d_ε(0, 4e-54, 1) = 0 (found by a hypothesis test of the interval enclosures). Reference:
+    kl(0, y) = −ln(1 − y) = y + y²/2 + …, d_ε(0, y, 1) = −ln(1 − y(1 − e^{−1})) (high-privacy branch of Eq. 8)."""
+    import mpmath
+
+    from boundcalc.info import d_epsilon_mp, kl_bernoulli_mp
+
+    with mpmath.workdps(50):
+        y = mpmath.mpf("3.781736185170064e-54")
+        assert mpmath.almosteq(kl_bernoulli_mp(0, y), y + y**2 / 2, rel_eps=mpmath.mpf(10) ** -45)
+        want = y * (1 - mpmath.exp(-1))  # first order; the next term is O(y^2)
+        assert mpmath.almosteq(d_epsilon_mp(0, y, 1), want, rel_eps=mpmath.mpf(10) ** -45)
+        # ε below the precision: d_ε(0.9, 0.2, ε) = ε (1 − 0.9)·… ≈ 0.7 ε − O(ε²) in the high-privacy branch
+        e = mpmath.mpf("1e-60")
+        assert mpmath.almosteq(d_epsilon_mp(mpmath.mpf("0.9"), mpmath.mpf("0.2"), e), (mpmath.mpf("0.9") - mpmath.mpf("0.2")) * e,
+                               rel_eps=mpmath.mpf(10) ** -40)

@@ -22,6 +22,12 @@ from boundcalc.rigorous import provers as P
 from boundcalc.rigorous.claims import Claim, inequality
 from boundcalc.rigorous.interval import Interval
 from boundcalc.rigorous.prover import COUNTEREXAMPLE, PROVEN, UNDECIDED, prove
+from boundcalc.verify.expression import to_sympy
+
+
+def ineq(lhs: str, rhs: str, op: str, box: dict, **kw):
+    """A claim from text: the one restricted parser (boundcalc.verify.expression), then the prover's claim."""
+    return inequality(to_sympy(lhs), to_sympy(rhs), op, box, **kw)
 
 
 def _check_result(r, verdict):
@@ -122,20 +128,26 @@ BOX = {"mu": (0.01, 0.99), "mu_star": (0.02, 1.0), "epsilon": (1e-3, 10.0)}
     ("kl(mu, mu_star)", "<=", "d_eps(mu, mu_star, epsilon)", COUNTEREXAMPLE),
 ])
 def test_generic_inequalities(lhs, op, rhs, verdict):
-    _check_result(inequality(lhs, rhs, op, BOX).prove(max_seconds=30), verdict)
+    _check_result(ineq(lhs, rhs, op, BOX).prove(max_seconds=30), verdict)
 
 
 def test_generic_equality_within_tolerance():
     # an equality is proven within tol from enclosures of the two sides (no symbolic cancellation here), so
     # the boxes must shrink until the overestimation is below tol: a coarse tol keeps this fast
     box = {"a": (0.1, 0.2), "b": (1.0, 2.0)}
-    _check_result(inequality("log(a*b)", "log(a) + log(b)", "==", box, tol=0.05).prove(), PROVEN)
-    _check_result(inequality("log(a*b)", "log(a) + 1.2*log(b)", "==", box, tol=0.05).prove(), COUNTEREXAMPLE)
+    _check_result(ineq("log(a*b)", "log(a) + log(b)", "==", box, tol=0.05).prove(), PROVEN)
+    _check_result(ineq("log(a*b)", "log(a) + 1.2*log(b)", "==", box, tol=0.05).prove(), COUNTEREXAMPLE)
 
 
 def test_missing_box_variable_is_an_error():
     with pytest.raises(ValueError, match="mu_star"):
-        inequality("kl(mu, mu_star)", "1", "<=", {"mu": (0, 1)})
+        ineq("kl(mu, mu_star)", "1", "<=", {"mu": (0, 1)})
+
+
+def test_inequality_takes_no_text():
+    """The prover parses nothing: text goes through the one whitelist parser first."""
+    with pytest.raises(TypeError, match="to_sympy"):
+        inequality("kl(mu, mu_star)", "1", "<=", {"mu": (0, 1), "mu_star": (0, 1)})
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -143,7 +155,7 @@ def test_missing_box_variable_is_an_error():
 # ----------------------------------------------------------------------------------------------------
 def test_limits_give_undecided_with_the_boxes_listed():
     # d_eps <= eps on a box touching (x, y) = (0, 1), where d_eps = eps exactly: undecided near that corner
-    c = inequality("d_eps(x, y, epsilon)", "epsilon", "<=", {"x": (0, 0.5), "y": (0.5, 1), "epsilon": (0.1, 1)})
+    c = ineq("d_eps(x, y, epsilon)", "epsilon", "<=", {"x": (0, 0.5), "y": (0.5, 1), "epsilon": (0.1, 1)})
     r = c.prove(max_boxes=300)
     assert r.verdict == UNDECIDED and r.n_undecided > 0 and r.undecided
     assert "max_boxes" in r.reason

@@ -1,4 +1,5 @@
-"""`boundcalc check` and its restricted expression language (boundcalc.verify.expression)."""
+"""`boundcalc check` and its restricted expression language (boundcalc.verify.expression, the one parser: the
+grid and the prover both consume its output; boundcalc.rigorous parses nothing)."""
 
 import json
 import math
@@ -9,6 +10,7 @@ from typer.testing import CliRunner
 
 from boundcalc.cli.app import app
 from boundcalc.errors import InputError
+from boundcalc.verify import check as ck
 from boundcalc.verify import expression as ex
 
 
@@ -49,6 +51,33 @@ def test_parser_rejects_everything_outside_the_whitelist(text):
         ex.parse(text)
     msg = str(ei.value)
     assert msg.startswith("expression must be") and "\n" not in msg
+
+
+@pytest.mark.parametrize("text", ["__import__('os')", "x.real", "(lambda: 1)()", "[a for a in x]", "x[0]", "foo(x)",
+                                  "open('f')", "x if y else 1", "'a'", "kl(x)", "x +", "", "x <= 1"])
+def test_sympy_entry_point_uses_the_same_whitelist(text):
+    """to_sympy (what the prover's callers use for text) walks the same whitelist."""
+    with pytest.raises(InputError) as ei:
+        ex.to_sympy(text)
+    assert str(ei.value).startswith("expression must be") and "\n" not in str(ei.value)
+
+
+def test_one_parser_in_the_package():
+    """No second parser: nothing in boundcalc calls sympy's parse_expr / sympify on text or eval, and the prover's
+    old parser is gone (the duplicate of issue 10 §2)."""
+    import pathlib
+    import re
+
+    import boundcalc
+    from boundcalc.rigorous import claims as rc
+
+    assert not hasattr(rc, "parse")
+    root = pathlib.Path(boundcalc.__file__).parent
+    pattern = re.compile(r"parse_expr|(?<![\w.])(eval|exec)\(")
+    for f in root.rglob("*.py"):
+        for bad in ("code",):
+            hits = [ln for ln in f.read_text().splitlines() if pattern.search(ln) and not ln.strip().startswith("#")]
+            assert not hits, (f, bad, hits[:3])
 
 
 @pytest.mark.parametrize("text", ["__import__('os')", "x.real <= 1", "(lambda: 1)() <= 2", "[a for a in x] <= 1",
@@ -142,25 +171,150 @@ def test_bound_context_keywords_and_integer_parameters():
 
 
 def test_cli_json_and_points_option_reach_the_library():
-    r = _run("min(1, x) <= log(1 + x)", "--box", "x=0:3", "--points", "500", "--json")
+    r = _run("min(1, x) <= log(1 + x)", "--box", "x=0:3", "--points", "500", "--method", "grid", "--json")
     assert r.exit_code == 0, r.output
     obj = json.loads(r.stdout)
     lib, _, _ = ex.check("min(1, x) <= log(1 + x)", "x=0:3", 500)
-    assert obj["method"] == "grid" and obj["points"] == lib.points == 500
+    assert obj["method"] == "grid" and obj["points"] == lib.points == 500 and "boxes" not in obj
     assert obj["verdict"] == lib.finding and obj["verdict"].startswith("counterexample at x=")
     assert obj["counterexample"]["x"] == pytest.approx(lib.counterexample["x"])
     assert float(obj["counterexample"]["margin_50_digits"]) == pytest.approx(math.log(2) - 1, abs=2e-3)
-    r = _run("min(1, x) <= 2 * log(1 + x)", "--box", "x=0:3", "--json")
+    r = _run("min(1, x) <= 2 * log(1 + x)", "--box", "x=0:3", "--method", "grid", "--json")
     assert json.loads(r.stdout)["verdict"] == "no counterexample on 4096 points"
+
+
+def test_cli_default_is_a_proof_with_boxes():
+    r = _run("d_eps(mu, mu_star, epsilon) <= kl(mu, mu_star)", "--box", "mu=0.01:0.99,mu_star=0.02:1,epsilon=1e-3:10",
+             "--json")
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.stdout)
+    lib = ck.run("d_eps(mu, mu_star, epsilon) <= kl(mu, mu_star)", "mu=0.01:0.99,mu_star=0.02:1,epsilon=1e-3:10")
+    assert obj["method"] == "proof" == lib.method and obj["boxes"] == lib.boxes >= 1 and "points" not in obj
+    assert obj["verdict"] == f"proven on the box ({lib.boxes} box{'' if lib.boxes == 1 else 'es'})"
+    assert obj["counterexample"] is None
+    # a false statement: the proof's counterexample, 50 digits, recomputed here from the definition of d_eps
+    r = _run("d_eps(x, y, e) <= e * abs(x - y) / 2", "--box", "x=0.1:0.9,y=0.1:0.9,e=0.01:1", "--json")
+    obj = json.loads(r.stdout)
+    assert obj["method"] == "proof" and obj["verdict"].startswith("counterexample at x=")
+    c = obj["counterexample"]
+    assert float(c["margin_50_digits"]) < 0
+    assert _d_eps_def(c["x"], c["y"], c["e"]) > c["e"] * abs(c["x"] - c["y"]) / 2 + 1e-9
+
+
+def test_cli_method_and_max_seconds_reach_the_library(monkeypatch):
+    seen = {}
+    real = ck.run
+
+    def spy(*a, **k):
+        seen.update(k)
+        return real(*a, **k)
+
+    monkeypatch.setattr(ck, "run", spy)
+    r = _run("kl(x, y) >= 0", "--box", "x=0:1,y=0:1", "--method", "proof", "--max-seconds", "3.5", "--points", "300")
+    assert r.exit_code == 0, r.output
+    assert seen == {"method": "proof", "points": 300, "max_seconds": 3.5}
+    for bad in (["--method", "magic"], ["--max-seconds", "0"], ["--max-seconds", "nan"], ["--max-seconds", "1e4"]):
+        r = _run("kl(x, y) >= 0", "--box", "x=0:1,y=0:1", *bad)
+        assert r.exit_code == 2, bad
 
 
 def test_cli_table():
     r = _run("d_eps(x, y, e) <= kl(x, y)", "--box", "x=0.01:0.99,y=0.01:0.99,e=1e-3:10")
     assert r.exit_code == 0, r.output
+    assert "proven on the box" in r.stdout and "proof" in r.stdout
+    r = _run("d_eps(x, y, e) <= kl(x, y)", "--box", "x=0.01:0.99,y=0.01:0.99,e=1e-3:10", "--method", "grid")
     assert "no counterexample on" in r.stdout and "grid" in r.stdout
 
 
-def test_function_domain_errors_are_one_line():
-    r = _run("kl(x, y) <= 10", "--box", "x=0:2,y=0.5")
-    assert r.exit_code == 2
-    assert "kl() argument" in (r.stderr if hasattr(r, "stderr") else r.output)
+# ---------------------------------------------------------------------------------------------------
+# the proof path and the grid path on the same parse
+def _d_eps_def(x, y, e):
+    """d_eps from its definition (seed 001 Eq. 6) by scipy minimisation: independent of both paths."""
+    from boundcalc.info import d_epsilon_by_optimisation
+
+    return float(d_epsilon_by_optimisation(x, y, e))
+
+
+AGREE = [  # (expression, box, true?) — the false ones are deliberately false variants of true ones
+    ("d_eps(mu, mu_star, epsilon) <= kl(mu, mu_star)", "mu=0.01:0.99,mu_star=0.02:1,epsilon=1e-3:10", True),
+    ("kl(mu, mu_star) <= d_eps(mu, mu_star, epsilon)", "mu=0.01:0.99,mu_star=0.02:1,epsilon=1e-3:10", False),
+    ("d_eps(x, y, e) <= e * tv(x, y)", "x=0:1,y=0:1,e=1e-3:10", True),
+    ("d_eps(x, y, e) <= e * tv(x, y) / 2", "x=0:1,y=0:1,e=1e-3:10", False),
+    ("d_eps(x, y, e) <= e", "x=0.1:0.9,y=0.1:0.9,e=0.1:2", True),
+    ("min(1, x) <= log(1 + x)", "x=2:10", True),
+    ("min(1, x) <= log(1 + x)", "x=0:3", False),
+    ("kl_gauss(a, b) >= 0 and exp(a) > a", "a=-2:2,b=-1:1", True),
+    ("kl_gauss(a, b) <= 1", "a=-2:2,b=-1:1", False),
+    ('bound("003-thm9", T=T, rho=rho) <= bound("003-thm4-explicit", T=T, rho=rho)', "T=10:1e6,rho=1e-6:1", True),
+    ('bound("003-thm9", T=T, rho=rho) <= bound("003-thm9-corrected", T=T, rho=rho)', "T=10:1e6,rho=1e-6:1", False),
+    ('bound("001-lai-robbins", T=T) <= bound("001-thm4.3-dp-klucb", T=T, epsilon=e)', "T=10:1e9,e=0.01:10", True),
+]
+
+
+@pytest.mark.parametrize("text,box,true", AGREE, ids=[f"{'true' if t else 'false'}:{e[:40]}" for e, _, t in AGREE])
+def test_proof_and_grid_agree(text, box, true):
+    proof = ck.run(text, box, method="proof", max_seconds=20)
+    grid = ck.run(text, box, method="grid", points=2000)
+    assert proof.method == "proof" and grid.method == "grid"
+    if true:
+        assert proof.word == "proven" and proof.verdict.startswith("proven on the box (") and proof.boxes >= 1
+        assert grid.word == "no counterexample" and grid.counterexample is None
+    else:
+        assert proof.word == grid.word == "counterexample"
+        for out in (proof, grid):
+            pt = {k: out.counterexample[k] for k in proof.parsed.variables}
+            assert float(out.counterexample["margin_50_digits"]) < 0
+            assert proof.parsed.margin_np(**{k: np.array(v) for k, v in pt.items()}) < 0  # float recheck
+
+
+def test_false_bound_pair_counterexample_checked_by_the_registry():
+    from boundcalc.bounds import registry
+    from boundcalc.privacy import ZCDP
+
+    out = ck.run('bound("003-thm9", T=T, rho=rho) <= bound("003-thm9-corrected", T=T, rho=rho)', "T=10:1e6,rho=1e-6:1",
+                 method="proof")
+    c = out.counterexample
+    ctx = registry.make_context("linear", {}, budget=ZCDP(c["rho"]))
+    stated, proved = (float(registry.get(b).evaluate([c["T"]], ctx, ZCDP(c["rho"])).value[0])
+                      for b in ("003-thm9", "003-thm9-corrected"))
+    assert stated > proved  # ERRATA 16: the stated constant is twice the proved one
+
+
+def test_undecided_lists_its_boxes_and_runs_the_grid():
+    # 2 log(1 + x) - min(1, x) = 0 at x = 0: the natural interval extension never certifies a box touching 0
+    out = ck.run("min(1, x) <= 2 * log(1 + x)", "x=0:1", method="auto", max_boxes=300)
+    assert out.word == "undecided" and out.method == "proof" and out.n_undecided >= 1
+    assert out.verdict == f"undecided on {out.n_undecided} box{'' if out.n_undecided == 1 else 'es'}"
+    assert any(b["x"][0] == 0.0 for b in out.undecided)  # the box at the equality point is among those left
+    assert all(0.0 <= b["x"][0] <= b["x"][1] <= 1.0 for b in out.undecided)
+    assert out.grid is not None and out.grid.points > 0 and any("grid found no counterexample" in n for n in out.notes)
+    r = _run("min(1, x) <= 2 * log(1 + x)", "--box", "x=0:1", "--max-seconds", "0.3", "--json")
+    obj = json.loads(r.stdout)
+    assert obj["method"] == "proof" and obj["verdict"].startswith("undecided on") and obj["undecided"]
+    # strict comparison with equality on a region: the proof cannot decide, the grid confirms the counterexample
+    out = ck.run("d_eps(x, y, e) < kl(x, y)", "x=0.2:0.8,y=0.1:0.9,e=0.01:10", max_boxes=400)
+    assert out.method == "grid" and out.word == "counterexample" and out.proof is not None
+
+
+def test_no_enclosure_falls_back_to_the_grid():
+    out = ck.run("laplace_tail(x, m, epsilon) <= laplace_chernoff(x, m, epsilon)", "x=0.1:3,m=1:4,epsilon=0.5:2")
+    assert out.method == "grid" and out.word == "no counterexample"
+    assert any("laplace_tail() has no interval enclosure" in n for n in out.notes)
+    with pytest.raises(InputError, match="--method must be grid"):
+        ck.run("laplace_tail(x, m, epsilon) <= 1", "x=0.1:3,m=1:4,epsilon=0.5:2", method="proof")
+    # a bound whose symbols are computed by code (contextual lam0): the grid, with the reason
+    out = ck.run('bound("003-thm5-explicit", T=T, rho=rho) >= 0', "T=100:1e4,rho=0.1:1", points=50)
+    assert out.method == "grid" and any("lam0" in n for n in out.notes)
+
+
+def test_integer_parameter_counterexample_only_at_integers():
+    """d is an integer (a bound's d=): (d − 1.5)² ≥ 1/4 fails on the real interval (1, 2) but at no integer. The
+    proof must not report the non-integer point; rounded it satisfies the statement, so the proof is undecided."""
+    text = 'bound("003-thm9", T=T, rho=rho, d=d) >= 0 and (d - 1.5)**2 >= 0.25'
+    out = ck.run(text, "T=100:1e4,rho=0.01:1,d=1:2", method="proof", max_boxes=2000)
+    assert out.parsed.integers == ("d",)
+    assert out.counterexample is None and out.word == "undecided"
+    assert ck.run(text, "T=100:1e4,rho=0.01:1,d=1:2", method="grid").word == "no counterexample"  # d in {1, 2}
+    out = ck.run('bound("003-thm9", T=T, rho=rho, d=d) >= 0 and (d - 1.5)**2 >= 1', "T=100:1e4,rho=0.01:1,d=1:3",
+                 method="proof")  # fails at every integer of the box: the rounded point is a counterexample
+    assert out.word == "counterexample" and float(out.counterexample["d"]).is_integer()

@@ -1,7 +1,8 @@
 """The claims registry (boundcalc.verify.claims) and the `verify` CLI.
 
 Independent sources: the expected verdicts below are copied from ERRATA.md (the verdict column, mapped to
-boundcalc's vocabulary: ERRATA "correct" on a grid is "no counterexample") and the lists of sheet checks
+boundcalc's vocabulary: ERRATA "correct" is "holds" where the claim has an interval proof, "no counterexample"
+on a grid) and the lists of sheet checks
 from the five formula sheets' "checks a verifier can run" sections — not from the code's output.
 """
 
@@ -38,8 +39,8 @@ ERRATA_VERDICTS = {
     "003-oful-lambda": "proof gap",  # 11
     "003-gamma-increasing": "proof gap",  # 12
     "003-good-event": "not checkable numerically",  # 13 (typo; a union-bound slip no computation separates)
-    "001-deps-closed-form": "no counterexample",  # 14: correct
-    "001-thm31-vs-eq7": "no counterexample",  # 15: correct
+    "001-deps-closed-form": "holds",  # 14: correct (proven by interval arithmetic)
+    "001-thm31-vs-eq7": "holds",  # 15: correct (proven)
     "001-privacy-for-free": "no counterexample",  # 15
     "003-thm9-constant": "proof gap",  # 16
     # smaller items: typos / minor mismatches
@@ -374,3 +375,129 @@ def test_cli_registered_in_main_app():
     r = CliRunner().invoke(app, ["verify", "--claim", "004-sum-log-base", "--json"])
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["claims"][0]["verdict"] == "typo"
+
+
+# ---------------------------------------------------------------------------------------------------
+# the proof method (boundcalc.rigorous behind the claims): "holds" only from a completed proof
+PROOF_CLAIMS = ["001-deps-closed-form", "001-deps-sandwich", "001-thm31-vs-eq7", "003-lower-le-upper-finite",
+                "003-lower-le-upper-linear"]
+
+
+def test_claims_with_proofs_use_them_by_default(verdicts):
+    from boundcalc.rigorous import bound_pairs as bp
+    from boundcalc.verify.claims import pairs
+
+    expected = set(PROOF_CLAIMS) | {pairs.claim_id(lo, up) for lo, up in bp.registered_pairs()
+                                    if bp.common_notion(lo, up) is not None}
+    have = {c for c in claims.CLAIMS if claims.get(c).method == "proof"}
+    assert have == expected
+    for cid in expected:
+        c = claims.get(cid)
+        assert list(c.evaluators)[:2] == ["proof", "grid"], cid  # the grid is kept as the second method
+        v = verdicts[cid]
+        assert v.method == "proof" and v.verdict == "holds" and v.boxes >= 1 and v.finding.startswith("proven on the box (")
+        assert v.evidence["parts"] and all(p["verdict"] == "proven on the box" for p in v.evidence["parts"])
+
+
+def test_holds_only_from_completed_proofs(verdicts):
+    for v in verdicts.values():
+        if v.verdict == "holds":
+            assert v.method == "proof" and v.boxes >= 1 and v.counterexample is None
+            assert not any(p.get("n_undecided") for p in v.evidence["parts"])
+
+
+def test_every_registered_pair_is_a_claim():
+    from boundcalc.rigorous import bound_pairs as bp
+    from boundcalc.verify.claims import pairs
+
+    for lo, up in bp.registered_pairs():
+        c = claims.get(pairs.claim_id(lo, up))
+        assert c.paper == up.seed and lo.id in c.statement and up.id in c.statement
+        if bp.common_notion(lo, up) is None:
+            assert c.expected == "not checkable numerically" and list(c.evaluators) == ["none"]
+            v = claims.evaluate(c.id)
+            assert "no user budget makes both apply" in v.measured
+        else:
+            assert c.expected == "holds"
+
+
+def test_pair_grid_uses_the_registry_and_agrees_with_the_proof():
+    v = claims.evaluate("001-adap-ucb-ge-001-thm3.1", method="grid")
+    assert v.method == "grid" and v.verdict == "no counterexample" and v.points > 100
+    assert v.evidence["min_margin"] > 0
+    v = claims.evaluate("003-thm4-explicit-ge-003-thm9", method="grid")
+    assert v.verdict == "no counterexample"
+
+
+def test_pair_box_is_what_gets_proven():
+    v = claims.evaluate("000-thm5-ge-001-lai-robbins", "mu_star=0.6:0.9,mu_1=0.1:0.5,T=10:1e5")
+    assert v.method == "proof" and v.verdict == "holds"
+    assert v.evidence["parts"][0]["box"]["T"] == [10.0, 1e5] and v.evidence["parts"][0]["box"]["mu_1"] == [0.1, 0.5]
+    with pytest.raises(InputError, match="below mu_star"):
+        claims.evaluate("000-thm5-ge-001-lai-robbins", "mu_star=0.6:0.9,mu_1=0.1:0.7")
+    with pytest.raises(InputError, match="rho"):
+        claims.evaluate("003-thm4-explicit-ge-003-thm9", "rho=0.5:2")  # Thm 9's proof needs rho <= 1
+
+
+def test_a_proof_fails_on_a_deliberately_false_claim():
+    """The same evaluator machinery on a false variant (d_eps <= eps TV / 2, kept here): the proof ends with a
+    counterexample confirmed at 50 digits and checked below against d_eps from its definition (scipy)."""
+    from boundcalc.info import d_epsilon_by_optimisation
+    from boundcalc.rigorous import provers
+    from boundcalc.verify.claims.proofs import proof_evaluator
+
+    dom = claims.get("001-deps-sandwich").domain()
+    false = proof_evaluator(lambda d: [("d_eps <= eps*TV/2", lambda **lim: provers.prove_d_eps_le_eps_tv(
+        {n: d.range(n) for n in ("x", "y", "epsilon")}, 0.5, **lim))], on_fail="typo")
+    r = false(dom)
+    assert r.verdict == "typo" and r.counterexample["part"] == "d_eps <= eps*TV/2"
+    x, y, e = (r.counterexample[k] for k in ("x", "y", "epsilon"))
+    assert float(r.counterexample["margin_50_digits"]) < 0
+    assert float(d_epsilon_by_optimisation(x, y, e)) > 0.5 * e * abs(x - y)
+    true = claims.get("001-deps-sandwich").evaluators["proof"](dom)
+    assert true.verdict == "holds"
+
+
+def test_an_undecided_proof_falls_back_to_the_grid():
+    from boundcalc.rigorous.interval import Interval
+    from boundcalc.rigorous.prover import prove
+    from boundcalc.verify.claims import proofs
+    from boundcalc.verify.claims.evaluators import Inequality
+
+    cid = "001-thm4.3-dp-klucb-ge-001-eq7-c1"  # needs ~100 boxes on its natural box
+    with proofs.limits(max_boxes=5):
+        v = claims.evaluate(cid)
+    assert v.method == "proof" and v.verdict == "no counterexample" and v.finding.startswith("undecided on")
+    assert v.points > 0 and v.evidence["parts"][0]["undecided"]
+    # an enclosure that never decides, and a grid that finds a (50-digit) counterexample: the grid decides
+    dom = Domain.of([Param("t", 0.0, 1.0)])
+    undecided = proofs.proof_evaluator(lambda d: [("never", lambda **lim: prove(
+        lambda b: Interval(-1.0, 1.0), {"t": (0.0, 1.0)}, max_boxes=20))],
+        grid=Inequality(("t",), lambda t: 0.5 - t, lambda t: 0.5 - t, points=11))
+    r = undecided(dom)
+    assert r.method == "grid" and r.verdict == "statement violated" and r.counterexample["t"] > 0.5
+
+
+def test_cli_json_has_method_and_boxes_and_the_box_reaches_the_prover():
+    r = CliRunner().invoke(_app(), ["verify", "--claim", "001-deps-closed-form", "--box", "x=0.1:0.4,epsilon=0.5:2",
+                                    "--json"])
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.stdout)
+    lib = claims.evaluate("001-deps-closed-form", "x=0.1:0.4,epsilon=0.5:2")
+    assert obj["method"] == "proof" == lib.method and obj["boxes"] == lib.boxes and obj["verdict"] == "holds"
+    c = obj["claims"][0]
+    assert c["method"] == "proof" and c["boxes"] == lib.boxes and "points" not in c
+    assert c["evidence"]["parts"][0]["box"]["x"] == [0.1, 0.4] and c["evidence"]["parts"][0]["box"]["epsilon"] == [0.5, 2.0]
+    r = CliRunner().invoke(_app(), ["verify", "--claim", "001-deps-closed-form", "--method", "grid", "--json"])
+    assert json.loads(r.stdout)["method"] == "grid" and json.loads(r.stdout)["verdict"] == "no counterexample"
+
+
+def test_cli_max_seconds_reaches_the_prover():
+    cid = "001-thm4.3-dp-klucb-ge-001-eq7-c1"
+    r = CliRunner().invoke(_app(), ["verify", "--claim", cid, "--max-seconds", "1e-6", "--json"])
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.stdout)
+    assert obj["verdict"] == "no counterexample" and obj["finding"].startswith("undecided on")
+    assert obj["claims"][0]["evidence"]["limits"]["max_seconds"] == 1e-6
+    for bad in ("0", "-1", "nan", "1e5"):
+        assert CliRunner().invoke(_app(), ["verify", "--claim", cid, "--max-seconds", bad]).exit_code == 2

@@ -26,6 +26,7 @@ COMMAND_MODULES = [
     "concentration_cmd",  # concentration
     "convert_cmd",  # convert
     "bounds_cmd",  # regret, bounds
+    "budget_cmd",  # budget
     "episodes_cmd",  # episodes
     "simulate_cmd",  # simulate, algorithms
     "verify_cmd",  # verify

@@ -1,12 +1,10 @@
-"""`boundcalc check "EXPR" --box ...`: check an inequality over the registered quantities on a box.
+"""`boundcalc check "EXPR" --box ...`: prove an inequality over the registered quantities on a box, or sample it.
 
-EXPR is parsed by a whitelist over Python's ``ast`` (boundcalc.verify.expression), never evaluated as
-Python: numbers, box parameters, pi, + - * / **, comparisons (chains, ``and``) and calls of kl, tv, kl_inf,
-d_eps, kl_gauss, the Laplace/binomial/private tails and bounds, log/exp/sqrt/abs/min/max, and
-``bound("ID", T=..., rho=..., d=...)`` for a registered bound (budget keywords epsilon, delta, rho, alpha,
-rdp_epsilon, ldp_epsilon, ldp_delta; ``confidence`` is the bound's δ; other keywords override its instance).
-The verdict of a grid evaluation is "no counterexample on N points" or "counterexample at …" (re-checked
-with mpmath at 50 digits) — never "holds", which needs a proof.
+EXPR is parsed by a whitelist over Python's ``ast`` (boundcalc.verify.expression, the one parser), never
+evaluated as Python. The default method tries a proof by interval arithmetic (boundcalc.verify.check): "proven
+on the box (N boxes)", "counterexample at …" (re-checked at 50 digits) or "undecided on k boxes" (listed). A
+function without an interval enclosure (the tails), a bound whose symbols are code, or ``--method grid`` gives
+the grid: "no counterexample on N points" or "counterexample at …" — never "proven".
 """
 
 from __future__ import annotations
@@ -26,10 +24,14 @@ def register(app: typer.Typer) -> None:
         expression: Annotated[str, typer.Argument(help="An inequality, e.g. \"d_eps(mu, mu_star, epsilon) <= kl(mu, mu_star)\".")],
         box: Annotated[Optional[str], typer.Option("--box", help="Ranges of every parameter: 'mu=0.01:0.99,epsilon=1e-3:10' "
                                                                  "(log spacing for ranges spanning two decades or more).")] = None,
-        points: Annotated[str, typer.Option("--points", help="About this many grid points in total (e.g. 1e4).")] = "4096",
+        method: Annotated[str, typer.Option("--method", help="auto (a proof when every function has an interval "
+                                                             "enclosure, else the grid), proof, or grid.")] = "auto",
+        points: Annotated[str, typer.Option("--points", help="Grid: about this many points in total (e.g. 1e4).")] = "4096",
+        max_seconds: Annotated[str, typer.Option("--max-seconds", help="Proof: give up ('undecided') after this many "
+                                                                       "seconds (at most 600).", metavar="SECONDS")] = "10",
         json_out: common.JsonOpt = False,
     ):
-        """Check an inequality over a box: no counterexample on N points, or the counterexample (50 digits).
+        """Check an inequality over a box: a proof by interval arithmetic when possible, else a grid.
 
         EXPR is parsed against a whitelist, never run as Python. Allowed: numbers, the box parameters, pi, + - * / **, comparisons < <= > >= == (chains, 'and'), and calls of kl(x, y), tv(x, y), kl_inf(mu, mu_star), d_eps(x, y, epsilon), kl_gauss(mu1, mu2), laplace_tail and laplace_chernoff(x, m, epsilon), binom_tail and chernoff(n, p, x), private_tail and private_c0 ... private_c3(n, m, epsilon, mu, x), log, exp, sqrt, abs, log1p, expm1, min, max.
 
@@ -37,36 +39,54 @@ def register(app: typer.Typer) -> None:
 
         Example: boundcalc check "d_eps(mu, mu_star, epsilon) <= kl(mu, mu_star)" --box mu=0.01:0.99,mu_star=0.02:1,epsilon=1e-3:10
 
-        A grid never proves an inequality: the verdict is "no counterexample on N points" or "counterexample at ...", re-checked with mpmath at 50 digits.
+        Verdicts. Proof (outward-rounded interval arithmetic over a cover of the box by sub-boxes): "proven on the box (N boxes)", "counterexample at ..." (re-checked with mpmath at 50 digits) or "undecided on k boxes" (the effort limit; the boxes are listed in --json, and the grid then looks for a counterexample). Grid (the tails have no enclosure, or --method grid): "no counterexample on N points" or "counterexample at ...". A grid never proves. See docs/verify.md.
         """
         from .. import validate
-        from ..verify import expression as ex
+        from ..errors import InputError
+        from ..verify import check as ck
 
         n = validate.count("--points", points, maximum=1e6)
-        res, parsed, dom = ex.check(expression, box, n)
-        verdict = res.finding
-        inputs = {"expression": expression, "box": box, "points": n}
-        notes = []
-        if parsed.float_only:
-            notes.append("re-check in float for " + ", ".join(parsed.float_only) + " (no arbitrary-precision form)")
-        if parsed.bounds:
-            notes.append("bounds re-checked through their sympy expressions (instance constants in float)")
-        if res.evidence.get("undefined"):
-            notes.append(f"{res.evidence['undefined']} grid points undefined (outside a function's or bound's domain or "
-                         "assumptions) were skipped")
+        secs = validate.positive("--max-seconds", max_seconds)
+        if secs > 600:
+            raise InputError("--max-seconds", "a number in (0, 600]", max_seconds)
+        if method not in ck.METHODS:
+            raise InputError("--method", "one of " + ", ".join(ck.METHODS), method)
+        out = ck.run(expression, box, method=method, points=n, max_seconds=secs)
+        inputs = {"expression": expression, "box": box, "method": method, "points": n, "max_seconds": secs}
         if json_out:
-            common.emit_json("check", inputs, method="grid", points=res.points, counterexample=res.counterexample,
-                             verdict=verdict, expression=parsed.sympy_text, domain=dom.describe(),
-                             min_margin=res.evidence.get("min_margin"), notes=notes)
+            fields = {"method": out.method, "verdict": out.verdict, "counterexample": out.counterexample,
+                      "expression": out.parsed.sympy_text, "domain": out.domain.describe(), "notes": out.notes}
+            if out.boxes is not None:
+                fields["boxes"] = out.boxes
+            if out.points is not None:
+                fields["points"] = out.points
+            if out.method == "grid":
+                fields["min_margin"] = out.min_margin
+            if out.n_undecided:
+                fields["undecided"] = out.undecided
+                fields["n_undecided"] = out.n_undecided
+            if out.seconds is not None:
+                fields["seconds"] = round(out.seconds, 4)
+            common.emit_json("check", inputs, **fields)
             return
-        rows = [("expression", parsed.sympy_text), ("box", dom.describe()), ("method", "grid"),
-                ("points", str(res.points)), ("verdict", verdict)]
-        if res.counterexample:
-            rows.append(("margin (float / 50 digits)", f"{res.counterexample['margin']:.6g} / "
-                         f"{res.counterexample.get('margin_50_digits', res.counterexample.get('recheck', '—'))}"))
-        else:
-            rows.append(("smallest margin", common.fmt(res.evidence.get("min_margin"))))
+        rows = [("expression", out.parsed.sympy_text), ("box", out.domain.describe()), ("method", out.method)]
+        if out.boxes is not None:
+            rows.append(("boxes", str(out.boxes)))
+        if out.points is not None:
+            rows.append(("points", str(out.points)))
+        rows.append(("verdict", out.verdict))
+        if out.counterexample:
+            rows.append(("margin (float / 50 digits)", f"{out.counterexample['margin']:.6g} / "
+                         f"{out.counterexample.get('margin_50_digits', out.counterexample.get('recheck', '—'))}"))
+        elif out.method == "grid":
+            rows.append(("smallest margin", common.fmt(out.min_margin)))
+        for b in out.undecided[:5]:
+            rows.append(("undecided box", ", ".join(f"{k}={v[0]:.6g}:{v[1]:.6g}" for k, v in b.items())))
+        if out.n_undecided > 5:
+            rows.append(("undecided boxes", f"… {out.n_undecided - 5} more (--json lists up to 50)"))
         con = common.console()
-        con.print(common.kv_table("check", rows, caption="margin = normalised (rhs − lhs); a grid never proves 'holds'"))
-        for note in notes:
+        caption = ("proof: outward-rounded interval arithmetic on every box of a cover" if out.method == "proof" else
+                   "margin = normalised (rhs − lhs); a grid never proves")
+        con.print(common.kv_table("check", rows, caption=caption))
+        for note in out.notes:
             con.print(f"note: {note}")

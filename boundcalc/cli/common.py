@@ -249,8 +249,9 @@ def check_output_path(option: str, path: Optional[str], suffixes: tuple[str, ...
 
 
 def check_plot_path(path: Optional[str]) -> Optional[str]:
-    """Validate --plot before any work: a FILE.png in an existing, writable directory."""
-    return check_output_path("--plot", path, (".png",))
+    """Validate --plot before any work: a FILE.png, FILE.svg or FILE.pdf (the format follows the extension, as in
+    boundcalc.figures) in an existing, writable directory."""
+    return check_output_path("--plot", path, (".png", ".svg", ".pdf"))
 
 
 def pyplot():
@@ -286,3 +287,36 @@ def track(items, description: str, enabled: bool = True):
     from rich.progress import track as rich_track
 
     yield from rich_track(items, description=description, console=console(stderr=True), transient=True)
+
+
+# -- budget lists (regret --rho 0.001,0.01,0.1) ------------------------------------------------------------------
+EpsilonListOpt = Annotated[Optional[str], typer.Option("--epsilon", help="Pure ε-DP budget (with --delta: (ε, δ)-DP); "
+                                                                          "a comma list sweeps it.")]
+RhoListOpt = Annotated[Optional[str], typer.Option("--rho", help="ρ-zCDP budget; a comma list sweeps it.")]
+RdpEpsilonListOpt = Annotated[Optional[str], typer.Option("--rdp-epsilon", help="(α, ε)-RDP level ε (with --alpha); "
+                                                                                 "a comma list sweeps it.")]
+LdpEpsilonListOpt = Annotated[Optional[str], typer.Option("--ldp-epsilon", help="Local DP ε; a comma list sweeps it.")]
+
+
+def budgets_from_options(epsilon=None, rho=None, alpha=None, rdp_epsilon=None, delta=None, ldp_epsilon=None,
+                         ldp_delta=None) -> list:
+    """Like budget_from_options, but --epsilon, --rho, --rdp-epsilon and --ldp-epsilon may be comma lists (one of
+    them at most): one budget per value, in the order given ([None] when no budget is given)."""
+    from .. import validate
+
+    lists = {}
+    for flag, text in (("--epsilon", epsilon), ("--rho", rho), ("--rdp-epsilon", rdp_epsilon),
+                       ("--ldp-epsilon", ldp_epsilon)):
+        if text is not None:
+            lists[flag] = validate.float_list(flag, text, validate.finite)
+    long = [f for f, v in lists.items() if len(v) > 1]
+    if len(long) > 1:
+        raise InputError(long[1], f"a single value when {long[0]} is a list (one budget sweep at a time)",
+                         ",".join(map(str, lists[long[1]])))
+    n = max((len(v) for v in lists.values()), default=1)
+    out = []
+    for i in range(n):
+        pick = {f: (v[i] if len(v) > 1 else v[0]) for f, v in lists.items()}
+        out.append(budget_from_options(pick.get("--epsilon"), pick.get("--rho"), alpha, pick.get("--rdp-epsilon"),
+                                       delta, pick.get("--ldp-epsilon"), ldp_delta))
+    return out

@@ -2,7 +2,7 @@
 (seed 001 Lemma D.1, Lemma D.3, Prop. 4.1, Lemma H.6; formula sheet 001 §4.3 C0–C3 (DERIVED)).
 
 Only typer/rich/stdlib at import time; numpy/scipy/mpmath come in through boundcalc.concentration inside
-the command body.
+the command body. Numeric options take lists and ranges (boundcalc.cli.sweep): one row per point.
 """
 
 from __future__ import annotations
@@ -12,11 +12,15 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import DigitsOpt, JsonOpt, SymbolicOpt, check_digits, command, console, emit_json, fmt, print_symbolic
+from . import sweep
+from .common import (DigitsOpt, JsonOpt, SymbolicOpt, check_digits, command, console, emit_json, fmt, print_symbolic,
+                     track)
 
 FloatStr = dict(metavar="FLOAT")
+LIST_HELP = f" Also {sweep.SYNTAX}."
 EXACT_MAX_N = 20_000
 EXACT_MAX_NM = 2_000_000
+MAX_POINTS = 1000  # points of a list/range (each computes C0–C3 and the exact tail)
 
 
 def _run_mc(conc, rng, n, m, mu, x, runs, tail, eps, sigma, show_progress: bool):
@@ -45,19 +49,111 @@ def _run_mc(conc, rng, n, m, mu, x, runs, tail, eps, sigma, show_progress: bool)
     return conc.MCResult(hits / runs, lo, hi, hits, runs, 0.05)
 
 
+def _point(tx: dict, digits, runs, seed, show_progress: bool):
+    """One point of ``concentration`` (tx: option -> text): validated inputs and a function computing the fields."""
+    from .. import validate
+    from ..errors import InputError
+
+    nv = validate.count("--n", tx["--n"])
+    mv = validate.count("--m", tx["--m"])
+    muv = validate.probability("--mu", tx["--mu"])
+    xv = validate.probability("--x", tx["--x"])
+    epsilon, sigma = tx.get("--epsilon"), tx.get("--sigma")
+    if sigma is not None and epsilon is not None:
+        raise InputError("--sigma", "not given together with --epsilon (Laplace or Gaussian noise)", sigma)
+    if sigma is None and epsilon is None:
+        raise InputError("--epsilon", "a number > 0 (required unless --sigma is given)", None)
+    epsv = None if epsilon is None else validate.positive("--epsilon", epsilon)
+    sigv = None if sigma is None else validate.positive("--sigma", sigma)
+    if digits is not None and sigv is not None:
+        raise InputError("--digits", "used with Laplace noise (--epsilon) only", digits)
+    tail = "lower" if xv <= muv else "upper"
+    inputs = {"n": nv, "m": mv, "epsilon": epsv, "sigma": sigv, "mu": muv, "x": xv, "tail": tail,
+              "mc_runs": runs, "seed": seed if runs is not None else None, "digits": digits}
+
+    def compute():
+        import numpy as np
+
+        from .. import concentration as conc
+        from ..info import d_epsilon, kl_bernoulli
+
+        xl, mul = (xv, muv) if tail == "lower" else (1 - xv, 1 - muv)
+        kl = float(kl_bernoulli(xl, mul))
+        args = (nv, mv)
+        bounds: dict[str, object] = {}
+        logs: dict[str, float] = {}
+        notes: dict[str, str] = {}
+
+        def put(key, res, note):
+            bounds[key] = float(res.value)
+            logs[key] = float(res.log)
+            notes[key] = note
+
+        if sigv is None:
+            d = float(d_epsilon(xl, mul, epsv))
+            put("C0", conc.private_tail_c0(*args, epsv, muv, xv, tail), "exact coupled Chernoff (sheet 001 §4.3 C0)")
+            put("C1_best_eta", conc.private_tail_c1_best(*args, epsv, muv, xv, tail), "C1 at its minimising η (§4.3 C1)")
+            put("C2", conc.private_tail_c2(*args, epsv, muv, xv, tail), "closed form (§4.3 C2)")
+            put("C3", conc.private_tail_c3(*args, epsv, muv, xv, tail), "convolution route (§4.3 C3, Proof D.4)")
+            put("naive", conc.private_tail_naive(*args, epsv, muv, xv, tail), "separate treatment (§4.5)")
+            main_key = "C0"
+            exponent = {"d_eps": d, "kl": kl}
+        else:
+            put("gaussian_chernoff", conc.gaussian_private_tail_chernoff(*args, sigv, muv, xv, tail),
+                "coupled Chernoff, Gaussian noise (seed 003 Lemma 2 setting)")
+            main_key = "gaussian_chernoff"
+            exponent = {"gaussian_rate": -logs[main_key] / nv, "kl": kl}
+        put("nonprivate_chernoff", conc.chernoff_kl(nv, muv, xv, tail),
+            "exp(−n kl), Lemma H.6 — noise ignored, NOT a bound on S̃")
+
+        exact = None
+        if nv <= EXACT_MAX_N and nv * mv <= EXACT_MAX_NM:
+            ex = (conc.private_tail_exact(*args, epsv, muv, xv, tail) if sigv is None
+                  else conc.gaussian_private_tail_exact(*args, sigv, muv, xv, tail))
+            exact = {"value": float(ex.value), "log": float(ex.log)}
+
+        c2_mp = None
+        if digits is not None:
+            from ..concentration.mp import private_tail_c2_mp
+
+            c2_mp_log, c2_mp_val = private_tail_c2_mp(str(nv), str(mv), epsilon, tx["--mu"], tx["--x"], tail, dps=digits)
+            import mpmath
+
+            c2_mp = {"value": mpmath.nstr(c2_mp_val, digits), "log": mpmath.nstr(c2_mp_log, digits)}
+
+        mc = None
+        if runs is not None:
+            rng = np.random.default_rng(seed)
+            r = _run_mc(conc, rng, nv, mv, muv, xv, runs, tail, epsv, sigv, show_progress=show_progress)
+            mc = {"frequency": r.frequency, "cp_lower": r.lower, "cp_upper": r.upper, "hits": r.hits, "runs": r.runs,
+                  "level": 1 - r.alpha}
+        fields = dict(value=bounds[main_key], log_value=logs[main_key], main=main_key, tail=tail,
+                      bounds=bounds, log_bounds=logs, exponent=exponent, exact=exact, monte_carlo=mc)
+        if c2_mp is not None:
+            fields["C2_mp"] = c2_mp
+        return fields, notes
+
+    return inputs, compute
+
+
 def concentration_cmd(
-    n: Annotated[str, typer.Option("--n", help="Number of Bernoulli samples n >= 1 (accepts 1e6).", metavar="COUNT")],
-    m: Annotated[str, typer.Option("--m", help="Number of noises (batches) m >= 1 (accepts 1e3).", metavar="COUNT")],
-    mu: Annotated[str, typer.Option("--mu", help="Bernoulli mean μ in [0, 1].", **FloatStr)],
-    x: Annotated[str, typer.Option("--x", help="Threshold x in [0, 1]: x < μ lower tail, x > μ upper tail.", **FloatStr)],
+    n: Annotated[str, typer.Option("--n", help="Number of Bernoulli samples n >= 1 (accepts 1e6)." + LIST_HELP,
+                                   metavar="COUNT")],
+    m: Annotated[str, typer.Option("--m", help="Number of noises (batches) m >= 1 (accepts 1e3)." + LIST_HELP,
+                                   metavar="COUNT")],
+    mu: Annotated[str, typer.Option("--mu", help="Bernoulli mean μ in [0, 1]." + LIST_HELP, **FloatStr)],
+    x: Annotated[str, typer.Option("--x", help="Threshold x in [0, 1]: x < μ lower tail, x > μ upper tail." + LIST_HELP,
+                                   **FloatStr)],
     epsilon: Annotated[
-        Optional[str], typer.Option("--epsilon", help="Laplace noise Lap(1/ε) per batch, ε > 0.", **FloatStr)
+        Optional[str], typer.Option("--epsilon", help="Laplace noise Lap(1/ε) per batch, ε > 0." + LIST_HELP, **FloatStr)
     ] = None,
     sigma: Annotated[
-        Optional[str], typer.Option("--sigma", help="Gaussian noise N(0, σ²) per batch instead of Laplace.", **FloatStr)
+        Optional[str], typer.Option("--sigma", help="Gaussian noise N(0, σ²) per batch instead of Laplace." + LIST_HELP,
+                                    **FloatStr)
     ] = None,
     mc_runs: Annotated[
-        Optional[str], typer.Option("--mc-runs", help="Add a Monte Carlo frequency from this many runs.", metavar="COUNT")
+        Optional[str], typer.Option("--mc-runs", help="Add a Monte Carlo frequency from this many runs (one count; "
+                                                      "every point uses --seed).", metavar="COUNT")
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the Monte Carlo generator.")] = 0,
     json_out: JsonOpt = False,
@@ -68,90 +164,70 @@ def concentration_cmd(
 
     Lower tail P(S̃ ≤ n x) when x < μ, upper tail P(S̃ ≥ n x) when x > μ (seed 001 Lemma D.3 / Prop. 4.1;
     evaluable forms DERIVED in formula sheet 001 §4.3).
+
+    --n, --m, --mu, --x, --epsilon and --sigma take one value, a list a,b,c or a range lo:hi:n (n points;
+    log-spaced when lo > 0 and hi/lo >= 100, or lo:hi:n:log / lo:hi:n:lin; counts are rounded). Lists of equal
+    length are zipped, single values repeated (at most 1000 points here); several points give a table (JSON:
+    "values", one object per point).
     """
     from .. import validate
     from ..errors import InputError
 
-    nv = validate.count("--n", n)
-    mv = validate.count("--m", m)
-    muv = validate.probability("--mu", mu)
-    xv = validate.probability("--x", x)
+    sw = {o: sweep.parse(o, t, integer=o in ("--n", "--m")) for o, t in
+          (("--n", n), ("--m", m), ("--mu", mu), ("--x", x), ("--epsilon", epsilon), ("--sigma", sigma))
+          if t is not None}
+    rows = sweep.broadcast(list(sw.values()))
+    if len(rows) > MAX_POINTS:
+        raise InputError("/".join(o for o, s_ in sw.items() if s_.many), f"at most {MAX_POINTS} points for "
+                         "concentration (each point computes the exact tail)", f"{len(rows)} points")
     if sigma is not None and epsilon is not None:
         raise InputError("--sigma", "not given together with --epsilon (Laplace or Gaussian noise)", sigma)
-    if sigma is None and epsilon is None:
-        raise InputError("--epsilon", "a number > 0 (required unless --sigma is given)", None)
-    epsv = None if epsilon is None else validate.positive("--epsilon", epsilon)
-    sigv = None if sigma is None else validate.positive("--sigma", sigma)
     runs = None if mc_runs is None else validate.count("--mc-runs", mc_runs, maximum=1e10)
     validate.count("--seed", seed, minimum=0, maximum=2**63 - 1)
     check_digits(digits)
-    if digits is not None and sigv is not None:
-        raise InputError("--digits", "used with Laplace noise (--epsilon) only", digits)
+    many = sweep.any_many(sw.values())
+    points = [_point(r, digits, runs, seed, show_progress=not json_out and not many) for r in rows]
 
-    import numpy as np
+    if many:
+        out = []
+        for ins, compute in track(points, "concentration", enabled=not json_out):
+            fields, _ = compute()
+            row = {k: v for k, v in ins.items() if v is not None and k not in ("digits", "mc_runs", "seed")}
+            out.append(dict(row, **fields))
+        swept = {o.lstrip("-"): s_.spec for o, s_ in sw.items() if s_.many}
+        if json_out:
+            base = {k: v for k, v in points[0][0].items() if k != "tail"}  # the tail is per point
+            emit_json("concentration", dict(base, **swept), values=out, n_values=len(out),
+                      swept=sorted("--" + k for k in swept))
+            return
+        from rich.table import Table
 
-    from .. import concentration as conc
-    from ..info import d_epsilon, kl_bernoulli
+        gaussian = sigma is not None
+        t = Table(title=f"concentration  ({len(out)} points)", header_style="bold",
+                  caption=("seed 001 Lemma D.3 / Prop. 4.1; C0–C3 DERIVED (sheet 001 §4.3)" if not gaussian
+                           else "Gaussian noise: seed 003 Lemma 2 setting; coupled Chernoff DERIVED"))
+        ins_cols = ["n", "m", "sigma" if gaussian else "epsilon", "mu", "x", "tail"]
+        bound_cols = list(out[0]["bounds"])
+        for c in ins_cols + bound_cols + ["exact"] + (["Monte Carlo"] if runs is not None else []):
+            t.add_column(c, justify="right", style="cyan" if c in ins_cols else None)
+        for r in out:
+            cells = [fmt(r[c]) if not isinstance(r[c], str) else r[c] for c in ins_cols]
+            cells += [fmt(r["bounds"][k]) for k in bound_cols]
+            cells.append(fmt(r["exact"]["value"]) if r["exact"] else "—")
+            if runs is not None:
+                cells.append(fmt(r["monte_carlo"]["frequency"]))
+            t.add_row(*cells)
+        console().print(t)
+        if symbolic:
+            print_symbolic(_formulas(gaussian))
+        return
 
-    tail = "lower" if xv <= muv else "upper"
-    xl, mul = (xv, muv) if tail == "lower" else (1 - xv, 1 - muv)
-    kl = float(kl_bernoulli(xl, mul))
-    args = (nv, mv)
-    bounds: dict[str, object] = {}
-    logs: dict[str, float] = {}
-    notes: dict[str, str] = {}
-
-    def put(key, res, note):
-        bounds[key] = float(res.value)
-        logs[key] = float(res.log)
-        notes[key] = note
-
-    if sigv is None:
-        d = float(d_epsilon(xl, mul, epsv))
-        put("C0", conc.private_tail_c0(*args, epsv, muv, xv, tail), "exact coupled Chernoff (sheet 001 §4.3 C0)")
-        put("C1_best_eta", conc.private_tail_c1_best(*args, epsv, muv, xv, tail), "C1 at its minimising η (§4.3 C1)")
-        put("C2", conc.private_tail_c2(*args, epsv, muv, xv, tail), "closed form (§4.3 C2)")
-        put("C3", conc.private_tail_c3(*args, epsv, muv, xv, tail), "convolution route (§4.3 C3, Proof D.4)")
-        put("naive", conc.private_tail_naive(*args, epsv, muv, xv, tail), "separate treatment (§4.5)")
-        main_key = "C0"
-        exponent = {"d_eps": d, "kl": kl}
-    else:
-        put("gaussian_chernoff", conc.gaussian_private_tail_chernoff(*args, sigv, muv, xv, tail),
-            "coupled Chernoff, Gaussian noise (seed 003 Lemma 2 setting)")
-        main_key = "gaussian_chernoff"
-        exponent = {"gaussian_rate": -logs[main_key] / nv, "kl": kl}
-    put("nonprivate_chernoff", conc.chernoff_kl(nv, muv, xv, tail),
-        "exp(−n kl), Lemma H.6 — noise ignored, NOT a bound on S̃")
-
-    exact = None
-    if nv <= EXACT_MAX_N and nv * mv <= EXACT_MAX_NM:
-        ex = (conc.private_tail_exact(*args, epsv, muv, xv, tail) if sigv is None
-              else conc.gaussian_private_tail_exact(*args, sigv, muv, xv, tail))
-        exact = {"value": float(ex.value), "log": float(ex.log)}
-
-    c2_mp = None
-    if digits is not None:
-        from ..concentration.mp import private_tail_c2_mp
-
-        c2_mp_log, c2_mp_val = private_tail_c2_mp(str(nv), str(mv), epsilon, mu, x, tail, dps=digits)
-        import mpmath
-
-        c2_mp = {"value": mpmath.nstr(c2_mp_val, digits), "log": mpmath.nstr(c2_mp_log, digits)}
-
-    mc = None
-    if runs is not None:
-        rng = np.random.default_rng(seed)
-        r = _run_mc(conc, rng, nv, mv, muv, xv, runs, tail, epsv, sigv, show_progress=not json_out)
-        mc = {"frequency": r.frequency, "cp_lower": r.lower, "cp_upper": r.upper, "hits": r.hits, "runs": r.runs,
-              "level": 1 - r.alpha}
-
-    inputs = {"n": nv, "m": mv, "epsilon": epsv, "sigma": sigv, "mu": muv, "x": xv, "tail": tail,
-              "mc_runs": runs, "seed": seed if runs is not None else None, "digits": digits}
+    inputs, compute = points[0]
+    fields, notes = compute()
+    nv, mv, muv, xv, epsv, sigv, tail = (inputs[k] for k in ("n", "m", "mu", "x", "epsilon", "sigma", "tail"))
+    bounds, logs, main_key, exponent = fields["bounds"], fields["log_bounds"], fields["main"], fields["exponent"]
+    exact, mc, c2_mp = fields["exact"], fields["monte_carlo"], fields.get("C2_mp")
     if json_out:
-        fields = dict(value=bounds[main_key], log_value=logs[main_key], main=main_key, tail=tail,
-                      bounds=bounds, log_bounds=logs, exponent=exponent, exact=exact, monte_carlo=mc)
-        if c2_mp is not None:
-            fields["C2_mp"] = c2_mp
         emit_json("concentration", inputs, **fields)
         return
 

@@ -286,6 +286,82 @@ def _plot(path, rows, setting, budget):
     common.save_figure(fig, path)
 
 
+def _budget_scalar(b) -> float:
+    return float(b.rho) if b.notion == "zcdp" else float(b.epsilon)
+
+
+def _render_sweep(reps, budgets):
+    """One table: every bound (rows) at every budget of the list (columns), at the largest T; headlines last."""
+    from rich import box
+    from rich.table import Table
+
+    con = common.console()
+    T = reps[0].T[-1]
+    sym = {"zcdp": "ρ", "rdp": "ε (RDP)", "ldp": "local ε"}.get(budgets[0].notion, "ε")
+    t = Table(title=f"Regret bounds against the budget — {reps[0].setting} — T = {common.fmt(T)}",
+              caption=f"instance: {reps[0].ctx.instance_name}\nbudgets: "
+                      + "; ".join(b.describe() for b in budgets) + "\ncell: bound value (privacy overhead); "
+                      "— = not applicable at that budget", header_style="bold", box=box.SIMPLE_HEAD,
+              caption_justify="left", pad_edge=False)
+    t.add_column("id / algorithm", no_wrap=True)
+    t.add_column("form", no_wrap=True)
+    for b in budgets:
+        t.add_column(f"{sym} = {common.fmt(_budget_scalar(b), 4)}", justify="right")
+    t.add_column("caveats", ratio=1)
+    for i, r0 in enumerate(reps[0].rows):
+        rows = [rep.rows[i] for rep in reps]
+        if not any(r["applicable"] for r in rows):
+            continue
+        cells = []
+        for r in rows:
+            if not r["applicable"]:
+                cells.append("—")
+                continue
+            pct = _fmt_pct(r["overhead_pct"])
+            cells.append(common.fmt(r["value"]) + (f"\n({pct})" if r["notion"] != "none" else "")
+                         + ("\n[red]vacuous[/red]" if r.get("vacuous") else ""))
+        tags = sorted({x for r in rows for x in r["tags"] if x != "vacuous at this T"})
+        t.add_row(f"[cyan]{r0['id']}[/cyan]\n[dim]{r0['algorithm'] or '(any algorithm)'}[/dim]", r0["form"], *cells,
+                  ", ".join(tags) or "—")
+    t.add_row("[bold]headline[/bold]", "", *[common.fmt(rep.headline.value) if rep.headline.value is not None
+                                            else "none" for rep in reps], "")
+    con.print(t)
+    for n in reps[0].notes:
+        con.print(f"[yellow]note[/yellow]: {n}")
+
+
+def _plot_sweep(path, setting, budgets, overrides, T, instance):
+    """Regret against the budget (log x) at T: every bound applicable somewhere on the sweep, the non-private bounds
+    as horizontal lines, the listed budgets marked (as seed 001's Figure 8 draws regret against ε)."""
+    import dataclasses
+
+    import numpy as np
+
+    from .. import figures as F
+    from ..bounds.report import rows_for
+
+    xs = [_budget_scalar(b) for b in budgets]
+    grid = np.geomspace(min(xs) / 10, max(xs) * 10, 60)
+    field = "rho" if budgets[0].notion == "zcdp" else "epsilon"
+    per_x = [rows_for(setting, dataclasses.replace(budgets[0], **{field: float(x)}), np.array([T]), overrides)[1]
+             for x in grid]
+    lines = []
+    for i, r0 in enumerate(per_x[0]):
+        ys = np.array([rows[i]["value"] if rows[i]["applicable"] and rows[i]["value"] is not None else np.nan
+                       for rows in per_x], dtype=float)
+        if not np.isfinite(ys).any():
+            continue
+        kind = "other" if r0["notion"] == "none" else ("upper" if r0["kind"].startswith("upper") else "lower")
+        label = f"{r0['id']} ({'non-private' if r0['notion'] == 'none' else r0['form']})"
+        lines.append(F.Line(label, grid, ys, kind=kind))
+    sym = {"zcdp": "ρ", "rdp": "ε (RDP)", "ldp": "local ε"}.get(budgets[0].notion, "ε")
+    markers = [(f"listed {sym}" if k == 0 else "", x) for k, x in enumerate(xs)]
+    fig = F.lines_figure(lines, xlabel=f"{sym} ({budgets[0].describe().split(',')[0]})", ylabel=f"regret bound at T",
+                         title_text=F.title(f"Regret bounds against the budget — {setting}", instance,
+                                            f"{sym} from {min(xs):g} to {max(xs):g}", T), markers=markers)
+    F.save(fig, path)
+
+
 def register(app: typer.Typer) -> None:
     @app.command("regret")
     @command
@@ -293,12 +369,12 @@ def register(app: typer.Typer) -> None:
         setting: Annotated[str, typer.Option("--setting", help="finite | linear | contextual | glm")],
         T: Annotated[Optional[str], typer.Option("--T", help="Horizon(s), e.g. 1e6 or 1e4,1e5,1e6 (default 1e6; with "
                                                             "--check 1e4 in the contextual and glm settings).")] = None,
-        epsilon: common.EpsilonOpt = None,
-        rho: common.RhoOpt = None,
+        epsilon: common.EpsilonListOpt = None,
+        rho: common.RhoListOpt = None,
         alpha: common.AlphaOpt = None,
-        rdp_epsilon: common.RdpEpsilonOpt = None,
+        rdp_epsilon: common.RdpEpsilonListOpt = None,
         delta: common.DeltaOpt = None,
-        ldp_epsilon: common.LdpEpsilonOpt = None,
+        ldp_epsilon: common.LdpEpsilonListOpt = None,
         ldp_delta: common.LdpDeltaOpt = None,
         means: Annotated[Optional[str], typer.Option("--means", help="Arm means, e.g. 0.75,0.5 (finite).")] = None,
         K: Annotated[Optional[str], typer.Option("--K", help="Number of arms/actions.")] = None,
@@ -327,7 +403,8 @@ def register(app: typer.Typer) -> None:
 
         T_text = T if T is not None else (str(DEFAULT_CHECK_T[setting]) if check else "1e6")
         Ts = validate.horizons("--T", T_text)
-        budget = common.budget_from_options(epsilon, rho, alpha, rdp_epsilon, delta, ldp_epsilon, ldp_delta)
+        budgets = common.budgets_from_options(epsilon, rho, alpha, rdp_epsilon, delta, ldp_epsilon, ldp_delta)
+        budget = budgets[0]
         n_runs = validate.count("--runs", runs, minimum=2, maximum=10**6)
         validate.count("--seed", seed, minimum=0, maximum=2**63 - 1)
         overrides, given, vals = _instance_options(setting, means, K, d, actions, theta, confidence, lambda0)
@@ -345,6 +422,29 @@ def register(app: typer.Typer) -> None:
         from ..bounds.report import regret_report
 
         Tarr = np.array(Ts, dtype=float)
+        if len(budgets) > 1:
+            if check:
+                raise InputError("--check", "used with a single budget (not a budget list)", "--check")
+            reps = [regret_report(setting, b, Tarr, overrides, given) for b in budgets]
+            if plot:
+                _plot_sweep(plot, setting, budgets, overrides, float(Tarr[-1]), reps[0].ctx.instance_name)
+            if json_out:
+                common.emit_json(
+                    "regret",
+                    {"setting": setting, "T": Ts, "budgets": [common.budget_inputs(b) for b in budgets],
+                     "instance": reps[0].ctx.instance_name, "instance_values": reps[0].instance_values,
+                     "options": options},
+                    value=[r.headline.value for r in reps], value_id=[r.headline.bound_id for r in reps],
+                    value_label="headline of each budget, in the order given: " + reps[0].headline.label,
+                    notes=reps[0].notes, plot=plot,
+                    sweep=[{"budget": common.budget_inputs(b), "value": r.headline.value,
+                            "value_id": r.headline.bound_id, "value_reason": r.headline.reason, "bounds": r.rows}
+                           for b, r in zip(budgets, reps)])
+                return
+            _render_sweep(reps, budgets)
+            if plot:
+                common.console().print(f"plot written to {plot}")
+            return
         rep = regret_report(setting, budget, Tarr, overrides, given)
         check_info = None
         if check:

@@ -268,7 +268,14 @@ def _env_for(alg, env_name, means, family, env_seed):
         if bool(getattr(environment, "multi", False)) != wants_multi:
             kind = "multi" if wants_multi else "single"
             fits = [n for n in glm_envs if bool(getattr(make_named_env(n, seed=env_seed), "multi", False)) == wants_multi]
-            raise InputError("--env", f"a {kind}-parameter GLM instance ({', '.join(fits)}) for {alg.name}", env_name)
+            from .. import algorithms as registry
+
+            other = f"{alg.name} (multi-parameter)" if not wants_multi else alg.name.replace(" (multi-parameter)", "")
+            hint = ""
+            if other in registry.all_algorithms():
+                hint = f"; on a {'multi' if not wants_multi else 'single'}-parameter instance use '{other}'"
+            raise InputError("--env", f"a {kind}-parameter GLM instance ({', '.join(fits)}) for {alg.name}{hint}",
+                             env_name)
         return environment
     return make_named_env(env_name or DEFAULT_ENV[alg.setting], seed=env_seed)
 

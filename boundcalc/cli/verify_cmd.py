@@ -2,9 +2,11 @@
 
 ``--paper 001`` keeps one paper's claims, ``--claim ID`` one claim; ``--box name=lo:hi,...`` evaluates that
 claim over the user's box (only parameters the claim declares); ``--method`` picks one of a claim's
-evaluators (grid, monte-carlo, proof); ``--list`` lists the claims without running them; ``--report FILE.md``
+evaluators (proof, grid, monte-carlo; a claim with a proof uses it by default: "holds" means proven on the
+box by interval arithmetic, see docs/verify.md); ``--max-seconds`` caps each proof; ``--list`` lists the claims without running them; ``--report FILE.md``
 writes the verdicts per paper with their evidence and figures. ``--json`` prints one JSON object: ``claims``
-(each with ``method``, ``points``/``boxes``, ``counterexample``, ``verdict``, ``finding``, evidence) and
+(each with ``method``, ``boxes`` for proofs / ``points`` for grids, ``counterexample``, ``verdict``, ``finding``,
+evidence) and
 ``value`` = how many statements survived as printed. The mathematics is imported inside the command.
 """
 
@@ -36,8 +38,13 @@ def register(app: typer.Typer) -> None:
         box: Annotated[Optional[str], typer.Option(
             "--box", help="With --claim: evaluate over this box, e.g. 'x=0.01:0.99,epsilon=1e-3:10' (name=lo:hi or "
             "name=value; log spacing for ranges spanning two decades or more).")] = None,
-        method: Annotated[Optional[str], typer.Option("--method", help="Evaluator to use: grid, monte-carlo or proof "
-                                                                         "(default: the claim's first).")] = None,
+        method: Annotated[Optional[str], typer.Option("--method", help="Evaluator to use: proof, grid or monte-carlo "
+                                                                         "(default: the claim's first; proof where a claim "
+                                                                         "has one).")] = None,
+        max_seconds: Annotated[Optional[str], typer.Option(
+            "--max-seconds", help="Cap on each proof (per part of a claim, default 10 s): past it the proof is "
+            "'undecided' and the claim's grid decides between 'no counterexample' and a counterexample.",
+            metavar="SECONDS")] = None,
         list_: Annotated[bool, typer.Option("--list", help="List the claims (id, source, method, parameters) without running them.")] = False,
         report: Annotated[Optional[str], typer.Option("--report", help="Write the verdicts per paper with evidence and figures to FILE.md.")] = None,
         json_out: common.JsonOpt = False,
@@ -52,10 +59,17 @@ def register(app: typer.Typer) -> None:
             rep.check_path(report)  # a missing directory or an unwritable place fails before any work
         if box is not None and claim is None:
             raise InputError("--box", "used together with --claim ID", box)
+        secs = None
+        if max_seconds is not None:
+            from .. import validate
+
+            secs = validate.positive("--max-seconds", max_seconds)
+            if secs > 3600:
+                raise InputError("--max-seconds", "a number in (0, 3600]", max_seconds)
         if method is not None and method not in cl.METHODS:
             raise InputError("--method", "one of " + ", ".join(m for m in cl.METHODS if m != "none"), method)
         ids = cl.select(paper=paper, claim=claim)
-        inputs = {"paper": paper, "claim": claim, "box": box, "method": method, "report": report}
+        inputs = {"paper": paper, "claim": claim, "box": box, "method": method, "report": report, "max_seconds": secs}
         if list_:
             meta = [cl.get(i).metadata() for i in ids]
             if json_out:
@@ -76,10 +90,13 @@ def register(app: typer.Typer) -> None:
             ids = [i for i in ids if method in cl.get(i).evaluators]
             if not ids:
                 raise InputError("--method", "a method some selected claim has (see --list)", method)
-        if box is not None:
-            verdicts = [cl.evaluate(claim, box, method)]
-        else:
-            verdicts = [cl.evaluate(i, None, method) for i in common.track(ids, "checking claims", enabled=not json_out)]
+        from ..verify.claims import proofs
+
+        with proofs.limits(max_seconds=secs):
+            if box is not None:
+                verdicts = [cl.evaluate(claim, box, method)]
+            else:
+                verdicts = [cl.evaluate(i, None, method) for i in common.track(ids, "checking claims", enabled=not json_out)]
         written = None
         if report is not None:
             import datetime
@@ -112,7 +129,9 @@ def register(app: typer.Typer) -> None:
         t.add_column("verdict", no_wrap=True)
         t.add_column("evidence")
         for v in verdicts:
-            t.add_row(v.claim_id, f"{v.paper} {v.item}", v.method, _styled(v.verdict), v.measured)
+            how = v.method + (f" ({v.boxes} box{'' if v.boxes == 1 else 'es'})" if v.boxes is not None else
+                              f" ({v.points} points)" if v.points is not None else "")
+            t.add_row(v.claim_id, f"{v.paper} {v.item}", how, _styled(v.verdict), v.measured)
         con = common.console()
         con.print(t)
         if len(verdicts) == 1 and verdicts[0].domain:

@@ -11,7 +11,9 @@ nothing heavy):
 * ``sympy_eval``   natural interval extension of any sympy expression (the bounds' ``expression()``).
 * ``prover``       ``prove(margin, box, ...) -> ProofResult``.
 * ``claims``       ``Claim`` (margin + 50-digit point margin + natural box + statement) and
-                   ``inequality(lhs, rhs, op, box)`` for user inequalities over kl / d_eps / tv.
+                   ``inequality(lhs, rhs, op, box)`` and ``comparisons_claim`` for user inequalities (sympy
+                   expressions from boundcalc.verify.expression, the one parser; this package parses no text).
+* ``bound_calls``  enclosures of registered bounds called by keyword (``bound("ID", T=..., rho=...)``).
 * ``provers``      ready-made: d_eps <= kl, d_eps <= eps TV, closed form of d_eps = definition,
                    seed 001 Thm 3.1 >= Eq. 7 (c = 1, 6).
 * ``bound_pairs``  every registered lower <= upper pair (incl. seed 003 Thm 9 <= Thm 4 explicit).

@@ -2,7 +2,9 @@
 statement; ``Claim.prove(box)`` runs the prover (``prover.prove``).
 
 ``inequality(lhs, rhs, op, box)`` builds a claim from two sympy expressions over the registered quantities
-(``kl``, ``d_eps``, ``tv``) and plain arithmetic (what ``boundcalc check "…" --box …`` needs): the margin is
+(``kl``, ``d_eps``, ``tv``) and plain arithmetic, and ``comparisons_claim(pieces, box)`` one from the
+comparisons that ``boundcalc check "…" --box …`` parsed (boundcalc.verify.expression is the only parser of
+such text; this module parses nothing): the margin is
 rhs - lhs (or lhs - rhs for >=, tol - |lhs - rhs| for ==), rewritten by ``sympy_eval.rewrite_identities``
 and enclosed by ``sympy_eval.interval_eval``; the point margin is the same expression in mpmath with
 d_eps taken from its definition (seed 001 Eq. 6) by a 50-digit minimisation, independent of the closed form.
@@ -115,41 +117,89 @@ def _mp_quantities():
             "_margin_kl_d_eps": m1, "_margin_eps_tv_d_eps": m2}
 
 
-def parse(text: str):
-    """sympy expression from text in the restricted namespace of the quantities (no arbitrary Python)."""
+def margin_expression(lhs, rhs, op: str, eq_tol=None):
+    """The sympy margin of ``lhs op rhs`` (>= 0 exactly where it holds): rhs - lhs for <=/<, lhs - rhs for
+    >=/>, and for == ``eq_tol * max(1, |lhs|, |rhs|) - |lhs - rhs|`` (a relative tolerance; None: exact, 0)."""
     import sympy
-    from sympy.parsing.sympy_parser import parse_expr, standard_transformations
 
-    ns = {n: sympy.Function(n) for n in ("kl", "d_eps", "tv")}
-    ns.update({"log": sympy.log, "exp": sympy.exp, "sqrt": sympy.sqrt, "Abs": sympy.Abs, "abs": sympy.Abs,
-               "min": sympy.Min, "max": sympy.Max, "Min": sympy.Min, "Max": sympy.Max, "pi": sympy.pi,
-               "E": sympy.E, "floor": sympy.floor})
-    return parse_expr(text, local_dict=ns, global_dict={"Integer": sympy.Integer, "Float": sympy.Float,
-                                                        "Rational": sympy.Rational, "Symbol": sympy.Symbol},
-                      transformations=standard_transformations, evaluate=True)
+    if op in ("<=", "<"):
+        return rhs - lhs
+    if op in (">=", ">"):
+        return lhs - rhs
+    if op == "==":
+        d = sympy.Abs(lhs - rhs)
+        if eq_tol is None or eq_tol == 0:
+            return -d
+        return sympy.Float(eq_tol) * sympy.Max(1, sympy.Abs(lhs), sympy.Abs(rhs)) - d
+    raise ValueError(f"op must be one of <=, <, >=, >, == (got {op!r})")
+
+
+def comparisons_claim(pieces, box: Mapping, *, functions: dict | None = None, mp_functions: dict | None = None,
+                      eq_tol: float | None = 1e-9, name: str = "", statement: str = "", rewrite: bool = True,
+                      definition_mp: bool = True) -> Claim:
+    """Claim: every comparison ``(op, lhs, rhs)`` of ``pieces`` (exact sympy expressions, e.g. from the single
+    parser boundcalc.verify.expression) holds at every point of ``box``.
+
+    The margin is the minimum of the pieces' margins (``margin_expression``), each rewritten by
+    ``sympy_eval.rewrite_identities`` (kl - d_eps and c eps tv - d_eps become the identity margins of
+    ``enclosures``) and enclosed by ``sympy_eval.interval_eval``; ``functions`` adds interval rules (name ->
+    f(*Intervals) -> Interval, e.g. registered bounds), ``mp_functions`` the matching mpmath functions for the
+    50-digit point margin. With ``definition_mp`` the point margin takes d_eps from its definition (seed 001
+    Eq. 6, a 50-digit minimisation), independent of the closed form the enclosures use. A strict piece makes the
+    whole claim strict (> 0: conservative for the non-strict pieces, never a false counterexample: a
+    counterexample needs the 50-digit margin below 0)."""
+    import mpmath
+    import sympy
+
+    from .interval import imin
+    from .sympy_eval import QUANTITY_FUNCTIONS, _mp_functions, interval_eval, rewrite_identities
+
+    pieces = [(op, sympy.sympify(L), sympy.sympify(R)) for op, L, R in pieces]
+    if not pieces:
+        raise ValueError("no comparison given")
+    ms = [margin_expression(L, R, op, eq_tol) for op, L, R in pieces]
+    ms_iv = [rewrite_identities(m) if rewrite else m for m in ms]
+    syms = sorted(set().union(*(m.free_symbols for m in ms)), key=lambda t: t.name)
+    missing = [t.name for t in syms if t.name not in box]
+    if missing:
+        raise ValueError(f"no box range for {', '.join(missing)}")
+    fns = dict(QUANTITY_FUNCTIONS, **(functions or {}))
+    mp_base = _mp_quantities() if definition_mp else _mp_functions()
+    mods = [dict(mp_base, **(mp_functions or {})), "mpmath"]
+    f_mp = [sympy.lambdify(syms, m, modules=mods) for m in ms]
+
+    def margin(b):
+        return imin(*(interval_eval(m, b, fns) for m in ms_iv))
+
+    def point_margin(p):
+        args = [p[t.name] for t in syms]
+        return min(mpmath.mpf(f(*args)) for f in f_mp)
+
+    ops = " and ".join(f"{L} {op} {R}" for op, L, R in pieces)
+    return Claim(name=name or ops, statement=statement or f"for every point of the box: {ops}",
+                 margin=margin, point_margin=point_margin,
+                 box={k: tuple(v) if not isinstance(v, Interval) else (v.lo, v.hi) for k, v in box.items()},
+                 strict=any(op in ("<", ">") for op, _, _ in pieces))
 
 
 def inequality(lhs, rhs, op: str = "<=", box: Mapping | None = None, *, tol: float = 0.0, name: str = "",
                statement: str = "", rewrite: bool = True) -> Claim:
     """Claim ``lhs op rhs`` (op in <=, <, >=, >, ==; == means |lhs - rhs| <= tol) over ``box``.
 
-    lhs/rhs are sympy expressions or strings (parsed by ``parse``). Every free symbol needs a box entry.
+    lhs/rhs are sympy expressions (text goes through the one restricted parser first:
+    ``boundcalc.verify.expression.to_sympy``). Every free symbol needs a box entry.
     """
     import mpmath
     import sympy
 
     from .sympy_eval import interval_eval, rewrite_identities
 
-    L = parse(lhs) if isinstance(lhs, str) else sympy.sympify(lhs)
-    R = parse(rhs) if isinstance(rhs, str) else sympy.sympify(rhs)
-    if op in ("<=", "<"):
-        m = R - L
-    elif op in (">=", ">"):
-        m = L - R
-    elif op == "==":
-        m = None
-    else:
+    if isinstance(lhs, str) or isinstance(rhs, str):
+        raise TypeError("inequality() takes sympy expressions; parse text with boundcalc.verify.expression.to_sympy")
+    L, R = sympy.sympify(lhs), sympy.sympify(rhs)
+    if op not in ("<=", "<", ">=", ">", "=="):
         raise ValueError(f"op must be one of <=, <, >=, >, == (got {op!r})")
+    m = None if op == "==" else margin_expression(L, R, op)
     names = sorted({s.name for s in (L.free_symbols | R.free_symbols)})
     box = dict(box or {})
     missing = [n for n in names if n not in box]
@@ -187,4 +237,4 @@ def inequality(lhs, rhs, op: str = "<=", box: Mapping | None = None, *, tol: flo
                  tol=0.0 if op == "==" else tol, strict=op in ("<", ">"))
 
 
-__all__ = ["Claim", "inequality", "parse", "d_eps_definition_mp", "as_box"]
+__all__ = ["Claim", "inequality", "comparisons_claim", "margin_expression", "d_eps_definition_mp", "as_box"]

@@ -38,6 +38,11 @@ UNDECIDED = "undecided"
 Box = dict  # name -> Interval
 
 
+def boxes_text(n: int) -> str:
+    """"1 box", "12 boxes"."""
+    return f"{n} box" if n == 1 else f"{n} boxes"
+
+
 @dataclass
 class ProofResult:
     """Outcome of ``prove``. ``verdict`` in {"proven on the box", "counterexample", "undecided"}."""
@@ -65,11 +70,11 @@ class ProofResult:
 
     def summary(self) -> str:
         if self.verdict == PROVEN:
-            return f"proven on the box ({self.boxes} boxes, {self.seconds:.2f} s)"
+            return f"proven on the box ({boxes_text(self.boxes)}, {self.seconds:.2f} s)"
         if self.verdict == COUNTEREXAMPLE:
             pt = ", ".join(f"{k}={v:.6g}" for k, v in self.counterexample["point"].items())
             return f"counterexample at {pt}: margin = {self.counterexample['value'][:24]} (50 digits)"
-        return f"undecided on {self.n_undecided} boxes ({self.reason})"
+        return f"undecided on {boxes_text(self.n_undecided)} ({self.reason})"
 
     def to_json(self) -> dict:
         return {

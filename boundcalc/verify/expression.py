@@ -1,7 +1,7 @@
 """A restricted expression language for ``boundcalc check``: inequalities over the registered quantities.
 
 The text is parsed with Python's ``ast`` module and then *walked against a whitelist* — it is never
-evaluated as Python (no ``eval``, no ``sympy.parse_expr``). Allowed: numbers, box parameters, the constants
+evaluated as Python (no eval, no sympy parser on text). Allowed: numbers, box parameters, the constants
 ``pi``, ``+ − * / **``, unary minus, comparisons (``<, <=, >, >=, ==``, chains, ``and``) and calls
 of the functions in :data:`FUNCTIONS`; ``bound("ID", T=..., rho=..., d=...)`` evaluates a registered bound.
 Anything else (attributes, subscripts, lambdas, comprehensions, other names or calls) is a one-line
@@ -11,6 +11,11 @@ Anything else (attributes, subscripts, lambdas, comprehensions, other names or c
 A comparison ``a OP b`` becomes a normalised margin (b − a)/max(1, |a|, |b|) (≥ 0 where it holds; strict
 comparisons are shifted so that equality counts as a violation), and the claim's :class:`Inequality`
 evaluator does the rest: grid, candidates, re-check at 50 digits.
+
+This is boundcalc's *only* parser of such text. The same walk also builds exact sympy expressions of both
+sides of every comparison (decimal literals as exact rationals, ``bound(...)`` calls as named functions of their
+keyword expressions): the rigorous prover (boundcalc.rigorous, via boundcalc.verify.check) encloses those,
+and :func:`to_sympy` gives the sympy form of a single arithmetic expression.
 """
 
 from __future__ import annotations
@@ -45,6 +50,13 @@ class Parsed:
     float_only: tuple[str, ...] = ()  # functions without an arbitrary-precision form
     bounds: tuple[str, ...] = field(default=())
     integers: tuple[str, ...] = ()  # parameters used as counts (integer grid values)
+    no_enclosure: tuple[str, ...] = ()  # functions without an interval enclosure (the prover cannot use them)
+    bound_calls: dict = field(default_factory=dict)  # "bound0" -> (bound id, keyword names, source text)
+    exact: Callable[[], list] | None = None  # -> [(op, lhs, rhs)] exact sympy comparisons (op "<=", "<", ...)
+
+    def comparisons(self) -> list:
+        """The comparisons as exact sympy expressions [(op, lhs, rhs)], for the prover."""
+        return self.exact()
 
 
 def _err(rule: str, node: ast.AST | None, text: str) -> InputError:
@@ -62,8 +74,10 @@ class _Builder:
         self.float_only: set[str] = set()
         self.bounds: set[str] = set()
         self.integers: set[str] = set()
+        self.no_enclosure: set[str] = set()
+        self.bound_calls: dict[str, tuple[str, tuple[str, ...], str]] = {}
 
-    # each build_* returns (np_fn(env), mp_fn(env), sympy_fn())
+    # each build returns (np_fn(env), mp_fn(env), display_sympy_fn(), exact_sympy_fn())
     def expr(self, node, depth=0):
         if depth > MAX_DEPTH:
             raise _err(f"nested at most {MAX_DEPTH} levels deep", node, self.text)
@@ -73,11 +87,13 @@ class _Builder:
             v = float(node.value)
             if not math.isfinite(v):
                 raise _err("made of finite numbers", node, self.text)
-            return (lambda env: v), (lambda env: _mpf(v)), (lambda: _sym_num(v))
+            src = ast.get_source_segment(self.text, node) or repr(v)
+            return (lambda env: v), (lambda env: _mpf(v)), (lambda: _sym_num(v)), (lambda: _exact_num(src, v))
         if isinstance(node, ast.Name):
             if node.id in CONSTANTS:
                 v = CONSTANTS[node.id]
-                return (lambda env: v), (lambda env: _mp_const(node.id)), (lambda: _sym_const(node.id))
+                return (lambda env: v), (lambda env: _mp_const(node.id)), (lambda: _sym_const(node.id)), \
+                    (lambda: _sym_const(node.id))
             if node.id in FUNCTIONS or node.id == "bound":
                 raise _err(f"calling '{node.id}' with arguments", node, self.text)
             if node.id.startswith("_"):
@@ -85,20 +101,22 @@ class _Builder:
             if node.id not in self.names:
                 self.names.append(node.id)
             name = node.id
-            return (lambda env: env[name]), (lambda env: env[name]), (lambda: _sym_var(name))
+            return (lambda env: env[name]), (lambda env: env[name]), (lambda: _sym_var(name)), (lambda: _sym_var(name))
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-            n, m, s = self.expr(node.operand, depth + 1)
+            n, m, s, x = self.expr(node.operand, depth + 1)
             sign = -1.0 if isinstance(node.op, ast.USub) else 1.0
-            return (lambda env: sign * n(env)), (lambda env: sign * m(env)), (lambda: sign * s())
+            isign = -1 if sign < 0 else 1
+            return (lambda env: sign * n(env)), (lambda env: sign * m(env)), (lambda: sign * s()), (lambda: isign * x())
         if isinstance(node, ast.BinOp):
             ops = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
                    ast.Div: lambda a, b: a / b, ast.Pow: lambda a, b: a**b}
             op = ops.get(type(node.op))
             if op is None:
                 raise _err("using only the operators + - * / **", node, self.text)
-            ln, lm, ls = self.expr(node.left, depth + 1)
-            rn, rm, rs = self.expr(node.right, depth + 1)
-            return (lambda env: op(ln(env), rn(env))), (lambda env: op(lm(env), rm(env))), (lambda: op(ls(), rs()))
+            ln, lm, ls, lx = self.expr(node.left, depth + 1)
+            rn, rm, rs, rx = self.expr(node.right, depth + 1)
+            return (lambda env: op(ln(env), rn(env))), (lambda env: op(lm(env), rm(env))), (lambda: op(ls(), rs())), \
+                (lambda: op(lx(), rx()))
         if isinstance(node, ast.Call):
             return self.call(node, depth)
         kind = {ast.Attribute: "attribute access", ast.Subscript: "subscripts", ast.Lambda: "lambda",
@@ -123,6 +141,8 @@ class _Builder:
                 self.integers.add(a.id)
         if fn.mp is None:
             self.float_only.add(fname)
+        if fn.exact is None:
+            self.no_enclosure.add(fname)
 
         def np_fn(env):
             vals = [p[0](env) for p in parts]
@@ -143,7 +163,14 @@ class _Builder:
 
             return sympy.Function(fname)(*[p[2]() for p in parts])
 
-        return np_fn, mp_fn, sym_fn
+        def exact_fn():
+            if fn.exact is None:
+                import sympy
+
+                return sympy.Function(fname)(*[p[3]() for p in parts])  # no interval rule: the prover refuses it
+            return fn.exact(*[p[3]() for p in parts])
+
+        return np_fn, mp_fn, sym_fn, exact_fn
 
     def bound_call(self, node: ast.Call, depth):
         from ..bounds import registry
@@ -172,13 +199,21 @@ class _Builder:
             return _bound_mp(bid, vals)
 
         seg = ast.get_source_segment(self.text, node) or f"bound({bid!r}, ...)"
+        fname = f"bound{len(self.bound_calls)}"  # one sympy function per call site: bound0(T, rho, ...)
+        keys = tuple(sorted(kws))
+        self.bound_calls[fname] = (bid, keys, seg)
 
         def sym_fn():
             import sympy
 
             return sympy.Symbol(seg)
 
-        return np_fn, mp_fn, sym_fn
+        def exact_fn():
+            import sympy
+
+            return sympy.Function(fname)(*[kws[k][3]() for k in keys])
+
+        return np_fn, mp_fn, sym_fn, exact_fn
 
 
 def _mpf(v):
@@ -197,6 +232,16 @@ def _sym_num(v):
     import sympy
 
     return sympy.Float(v) if v != int(v) else sympy.Integer(int(v))
+
+
+def _exact_num(src: str, v: float):
+    """The literal exactly as written (0.1 is 1/10, not the nearest double): what the prover encloses."""
+    import sympy
+
+    try:
+        return sympy.Rational(src.replace("_", ""))
+    except (TypeError, ValueError):
+        return sympy.Rational(v)
 
 
 def _sym_const(name):
@@ -240,7 +285,7 @@ def parse(text: str) -> Parsed:
 
     def margin_np(**env):
         out = None
-        for op, (ln, _, _), (rn, _, _) in pieces:
+        for op, (ln, *_), (rn, *_) in pieces:
             a, bb = np.asarray(ln(env), dtype=float), np.asarray(rn(env), dtype=float)
             m = _margin(op, a, bb, np.abs, np.maximum, FLOAT_STRICT, 1e-9)
             out = m if out is None else np.minimum(out, m)
@@ -250,7 +295,7 @@ def parse(text: str) -> Parsed:
         import mpmath
 
         out = None
-        for op, (_, lm, _), (_, rm, _) in pieces:
+        for op, (_, lm, *_), (_, rm, *_) in pieces:
             a, bb = lm(env), rm(env)
             if mpmath.isnan(a) or mpmath.isnan(bb):
                 raise ValueError("undefined at this point")
@@ -264,13 +309,37 @@ def parse(text: str) -> Parsed:
         rel = {ast.Lt: sympy.Lt, ast.LtE: sympy.Le, ast.Gt: sympy.Gt, ast.GtE: sympy.Ge, ast.Eq: sympy.Eq}
         return " ∧ ".join(sympy.sstr(rel[op](l[2](), r[2](), evaluate=False)) for op, l, r in pieces)
 
+    def exact():
+        ops = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "=="}
+        return [(ops[op], l[3](), r[3]()) for op, l, r in pieces]
+
     try:
         stext = sym_text()
     except Exception:  # noqa: BLE001 - display only
         stext = text
     return Parsed(text=text, variables=tuple(b.names), margin_np=margin_np, margin_mp=margin_mp, sympy_text=stext,
                   float_only=tuple(sorted(b.float_only)), bounds=tuple(sorted(b.bounds)),
-                  integers=tuple(sorted(b.integers)))
+                  integers=tuple(sorted(b.integers)), no_enclosure=tuple(sorted(b.no_enclosure)),
+                  bound_calls=dict(b.bound_calls), exact=exact)
+
+
+def to_sympy(text: str):
+    """The exact sympy form of one arithmetic expression written in the same restricted language (no
+    comparison), e.g. ``to_sympy("d_eps(x, y, epsilon) - kl(x, y)")``: the whitelist walk, never ``eval``."""
+    if not isinstance(text, str) or not text.strip():
+        raise InputError("expression", "a non-empty arithmetic expression", text)
+    if len(text) > MAX_LENGTH:
+        raise InputError("expression", f"at most {MAX_LENGTH} characters", f"{len(text)} characters")
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError as exc:
+        raise InputError("expression", "valid syntax (an arithmetic expression)",
+                         f"syntax error at column {exc.offset}") from None
+    b = _Builder(text.strip())
+    node = b.expr(tree.body)
+    if b.bound_calls:
+        raise InputError("expression", "free of bound(...) calls here (use boundcalc check)", text)
+    return node[3]()
 
 
 def _margin(op, a, b, abs_, max_, strict_shift, eq_tol):
@@ -294,16 +363,12 @@ def _margin(op, a, b, abs_, max_, strict_shift, eq_tol):
     return m - strict_shift if op in (ast.Lt, ast.Gt) else m
 
 
-def check(text: str, box: str | None, points: int = 4096):
-    """``boundcalc check``: parse ``text``, lay a grid on ``box`` over its variables and evaluate.
-
-    Returns (Result of the Inequality evaluator, Parsed, Domain)."""
+def domain_of(p: Parsed, box: str | None):
+    """The Domain of ``box`` over the expression's variables (every variable needs a range)."""
     from .box import Domain, parse_box
-    from .claims.evaluators import Inequality
 
-    p = parse(text)
     if not p.variables:
-        raise InputError("expression", "at least one box parameter (a name that is not a function or constant)", text)
+        raise InputError("expression", "at least one box parameter (a name that is not a function or constant)", p.text)
     params = [Param(v, 1.0, 1.0, (1.0, math.inf, False, True), integer=True) if v in p.integers else Param(v, 0.0, 0.0)
               for v in p.variables]
     if box is None:
@@ -312,7 +377,22 @@ def check(text: str, box: str | None, points: int = 4096):
     missing = [v for v in p.variables if v not in rng]
     if missing:
         raise InputError("--box", f"a range for every parameter of the expression (missing: {', '.join(missing)})", box)
-    dom = Domain.of(params, rng)
+    return Domain.of(params, rng)
+
+
+def grid(p: Parsed, dom, points: int = 4096):
+    """The sampled evaluation: the claim's :class:`Inequality` evaluator on a grid of about ``points`` points."""
+    from .claims.evaluators import Inequality
+
     ineq = Inequality(p.variables, p.margin_np, p.margin_mp, text=p.text, points=points, mp_tol=1e-40)
-    res = ineq.evaluate(dom)
-    return res, p, dom
+    return ineq.evaluate(dom)
+
+
+def check(text: str, box: str | None, points: int = 4096):
+    """The grid evaluation of ``boundcalc check --method grid``: parse ``text``, lay a grid on ``box`` over its
+    variables and evaluate (boundcalc.verify.check runs the proof first).
+
+    Returns (Result of the Inequality evaluator, Parsed, Domain)."""
+    p = parse(text)
+    dom = domain_of(p, box)
+    return grid(p, dom, points), p, dom

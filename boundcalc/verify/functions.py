@@ -126,12 +126,36 @@ def _mp_math(name):
     return f
 
 
+def _exact(name):
+    """The exact sympy form of a call (what the prover encloses; see boundcalc.rigorous.sympy_eval):
+    kl, tv, d_eps are named functions with interval enclosures; the others are written out."""
+
+    def f(*a):
+        import sympy
+
+        if name in ("kl", "tv", "d_eps"):
+            return sympy.Function(name)(*a)
+        if name == "kl_inf":  # KL_inf(Ber mu, mu*) = kl(min(mu, mu*), mu*) (seed 001 Eq. 3; 0 when mu >= mu*)
+            return sympy.Function("kl")(sympy.Min(a[0], a[1]), a[1])
+        if name == "kl_gauss":
+            return (a[0] - a[1]) ** 2 / 2
+        if name == "log1p":
+            return sympy.log(1 + a[0])
+        if name == "expm1":
+            return sympy.exp(a[0]) - 1
+        return {"log": sympy.log, "exp": sympy.exp, "sqrt": sympy.sqrt, "abs": sympy.Abs, "min": sympy.Min,
+                "max": sympy.Max}[name](*a)
+
+    return f
+
+
 @dataclass(frozen=True)
 class Function:
     np: Callable
     mp: Callable | None
     args: tuple[str, ...]
     doc: str
+    exact: Callable | None = None  # exact sympy form (None: no interval enclosure, the prover cannot use it)
 
     @property
     def integer_args(self) -> tuple[str, ...]:
@@ -139,14 +163,16 @@ class Function:
 
 
 FUNCTIONS: dict[str, Function] = {
-    "kl": Function(_np_info("kl_bernoulli"), _mp_info("kl_bernoulli_mp"), ("x", "y"), "Bernoulli KL kl(x, y) (seed 001 §2)"),
-    "tv": Function(_np_info("tv_bernoulli"), _mp_info("tv_bernoulli_mp"), ("x", "y"), "TV(Ber(x), Ber(y)) = |x − y|"),
+    "kl": Function(_np_info("kl_bernoulli"), _mp_info("kl_bernoulli_mp"), ("x", "y"), "Bernoulli KL kl(x, y) (seed 001 §2)",
+                   _exact("kl")),
+    "tv": Function(_np_info("tv_bernoulli"), _mp_info("tv_bernoulli_mp"), ("x", "y"), "TV(Ber(x), Ber(y)) = |x − y|",
+                   _exact("tv")),
     "kl_inf": Function(_np_info("kl_inf_bernoulli"), _mp_info("kl_inf_bernoulli_mp"), ("mu", "mu_star"),
-                       "KL_inf for Bernoulli arms (= kl(μ, μ*), seed 001 Eq. 3)"),
+                       "KL_inf for Bernoulli arms (= kl(μ, μ*), seed 001 Eq. 3)", _exact("kl_inf")),
     "d_eps": Function(_np_info("d_epsilon"), _mp_info("d_epsilon_mp"), ("x", "y", "epsilon"),
-                      "d_ε(x, y) (seed 001 Eq. 6 / Eq. 8)"),
+                      "d_ε(x, y) (seed 001 Eq. 6 / Eq. 8)", _exact("d_eps")),
     "kl_gauss": Function(_np_info("kl_gaussian"), _mp_info("kl_gaussian_mp"), ("mu1", "mu2"),
-                         "KL(N(μ1, 1), N(μ2, 1)) = (μ1 − μ2)²/2"),
+                         "KL(N(μ1, 1), N(μ2, 1)) = (μ1 − μ2)²/2", _exact("kl_gauss")),
     "laplace_tail": Function(_pointwise(_laplace_tail), _laplace_tail_mp, ("x", "m", "epsilon"),
                              "exact P(L_m ≥ x), L_m a sum of m Lap(1/ε) (seed 001 Lemma D.1 setting)"),
     "laplace_chernoff": Function(_pointwise(_laplace_chernoff), _laplace_chernoff_mp, ("x", "m", "epsilon"),
@@ -162,9 +188,9 @@ FUNCTIONS: dict[str, Function] = {
 }
 for _n, _f in (("log", np.log), ("exp", np.exp), ("sqrt", np.sqrt), ("abs", np.abs), ("log1p", np.log1p),
                ("expm1", np.expm1)):
-    FUNCTIONS[_n] = Function(_f, _mp_math(_n), ("x",), f"{_n}(x)")
-FUNCTIONS["min"] = Function(np.minimum, _mp_math("min"), ("a", "b"), "min(a, b)")
-FUNCTIONS["max"] = Function(np.maximum, _mp_math("max"), ("a", "b"), "max(a, b)")
+    FUNCTIONS[_n] = Function(_f, _mp_math(_n), ("x",), f"{_n}(x)", _exact(_n))
+FUNCTIONS["min"] = Function(np.minimum, _mp_math("min"), ("a", "b"), "min(a, b)", _exact("min"))
+FUNCTIONS["max"] = Function(np.maximum, _mp_math("max"), ("a", "b"), "max(a, b)", _exact("max"))
 CONSTANTS = {"pi": math.pi}  # e is left free as a parameter name; write exp(1)
 ALLOWED = ("numbers, box parameters, pi, + - * / **, comparisons (<, <=, >, >=, ==, and) and calls of "
            + ", ".join(sorted(FUNCTIONS)) + ", bound(\"ID\", T=..., ...)")

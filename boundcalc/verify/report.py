@@ -109,13 +109,23 @@ def _jsonable(x: Any) -> Any:
     return str(x)
 
 
+def _method(v) -> str:
+    """"proof (12 boxes)", "grid (4096 points)", "monte-carlo"."""
+    if v.boxes is not None and v.method == "proof":
+        return f"proof ({v.boxes} box{'' if v.boxes == 1 else 'es'})"
+    if v.points is not None and v.method == "grid":
+        return f"grid ({v.points} points)"
+    return v.method
+
+
 def render(verdicts: list, figures: dict[str, str | None], figure_note: str, generated: str = "") -> str:
     """The Markdown text: a summary, then per paper a table and one section per claim."""
     lines = ["# boundcalc verify — the papers' claims, checked", ""]
     if generated:
         lines += [generated, ""]
     lines += ["Verdicts use the ERRATA vocabulary (docs/errata.md): *statement violated*, *vacuous*, *proof gap*, "
-              "*scaling not shown*, *typo*; *holds* is reserved for a proof; a grid or Monte Carlo evaluation that "
+              "*scaling not shown*, *typo*; *holds* is reserved for a proof (interval arithmetic over a cover of the box "
+              "by sub-boxes, see docs/verify.md); a grid or Monte Carlo evaluation that "
               "finds nothing says *no counterexample* (on how many points), and a claim no computation can decide "
               "says *not checkable numerically* with the reason.", "",
               f"Figures: {figure_note}", ""]
@@ -136,11 +146,11 @@ def render(verdicts: list, figures: dict[str, str | None], figure_note: str, gen
         lines += [f"## Seed {p} — {title}", "", f"Formula sheet: {sheet}.", "",
                   "| claim | item | method | verdict | finding |", "|---|---|---|---|---|"]
         for v in vs:
-            lines.append(f"| [{v.claim_id}](#{v.claim_id}) | {v.item} | {v.method} | **{v.verdict}** | {v.finding} |")
+            lines.append(f"| [{v.claim_id}](#{v.claim_id}) | {v.item} | {_method(v)} | **{v.verdict}** | {v.finding} |")
         lines.append("")
         for v in vs:
             lines += [f"### {v.claim_id}", "", f"- **Statement:** {v.statement}", f"- **Sources:** {'; '.join(v.sources)}",
-                      f"- **Method:** {v.method}" + (f"; domain `{v.domain}`" if v.domain else ""),
+                      f"- **Method:** {_method(v)}" + (f"; domain `{v.domain}`" if v.domain else ""),
                       f"- **Verdict:** {v.verdict} (expected from the sources: {v.expected})",
                       f"- **Finding:** {v.finding}", f"- **Measured:** {v.measured}"]
             if v.counterexample:

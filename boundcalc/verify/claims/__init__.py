@@ -34,3 +34,4 @@ from . import linear  # noqa: E402,F401
 from . import glm  # noqa: E402,F401
 from . import dgs  # noqa: E402,F401
 from . import dgs_privacy  # noqa: E402,F401
+from . import pairs  # noqa: E402,F401  (every registered lower <= upper pair)

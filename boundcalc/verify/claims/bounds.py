@@ -14,6 +14,7 @@ import numpy as np
 
 from ..box import Param, integer, positive
 from .evaluators import Inequality, f, verdict_of
+from .proofs import proof_evaluator
 from .registry import Result, claim
 
 ZCDP = "docs/formulas/zcdp-bandits.md"
@@ -227,9 +228,30 @@ def _lu_fin(dom) -> Result:
     return r
 
 
+def _lu_fin_parts(dom):
+    """Thm 17 <= Thm 11 (explicit) from the registered sympy expressions, with the term 3β/(β−3) Σ Δ_a ≥ 0 of
+    Thm 11 dropped (proving the smaller upper bound is the stronger statement) and K, T, ρ, β as box variables."""
+    import sympy
+
+    from ...bounds import registry
+    from ...rigorous import bound_pairs as bp
+    from ...rigorous.claims import comparisons_claim
+
+    lower, upper = (bp.total_expression(registry.get(i)) for i in ("003-thm17", "003-thm11-explicit"))
+    rename = {s: (sympy.Integer(0) if s.name == "sum_Delta" else sympy.Symbol("beta", positive=True))
+              for s in upper.free_symbols if s.name in ("sum_Delta", "beta_adac")}
+    c = comparisons_claim([("<=", lower, upper.xreplace(rename))], {k: dom.range(k) for k in ("K", "T", "rho", "beta")},
+                          name="003-thm17 <= 003-thm11-explicit (Σ Δ_a term dropped)")
+    return [("003-thm17 <= 003-thm11-explicit", lambda **lim: c.prove(None, **lim))]
+
+
 claim("003-lower-le-upper-finite", "Thm 17 ≤ Thm 11 (sheet check 8.10, finite)",
       "√(T(K−1))/27 ∨ √((K−1)/ρ)/124 ≤ 4√(2βKT log T) + 8K√(β log T/ρ) for all ρ > 0, T ≥ 3, K ≥ 2, β > 3",
-      ["seed 003 Thm 17, Thm 11", f"{ZCDP} §2.4, §5.2, §8.10"], "no counterexample", evaluator=_lu_fin,
+      ["seed 003 Thm 17, Thm 11", f"{ZCDP} §2.4, §5.2, §8.10"], "holds",
+      evaluators={"proof": proof_evaluator(_lu_fin_parts, grid=_lu_fin, what=(
+          "proven with the registered expressions of 003-thm17 and 003-thm11-explicit (K, T, ρ, β real intervals, so "
+          "every integer K; Σ Δ_a ≥ 0 dropped). The grid method also checks that the registry's values agree with "
+          "the sheet's formulas at the default instance.")), "grid": _lu_fin},
       inequality=_LU_FINITE, params=(integer("K", 2, 1000, minimum=2), positive("T", 3, 1e9), positive("rho", 1e-8, 1e3),
                                      positive("beta", 3.001, 10.0)),
       sheet_checks=("zcdp-bandits.md §8.10",),
@@ -279,11 +301,24 @@ def _lu_lin(dom) -> Result:
     return r
 
 
+def _lu_lin_parts(dom):
+    from ...rigorous import bound_pairs as bp
+
+    lo, hi = dom.range("log2K")
+    box = {"T": dom.range("T"), "d": dom.range("d"), "K": (2.0**lo, 2.0**hi), "rho": dom.range("rho")}
+    return [(f"003-thm9{'-corrected' if corr else ''} <= 003-thm4-explicit",
+             lambda corr=corr, **lim: bp.prove_thm9_le_thm4(corrected=corr, box=box, **lim)) for corr in (False, True)]
+
+
 claim("003-lower-le-upper-linear", "Thm 9 ≤ explicit Thm 4 bound (sheet check 8.10, linear)",
       "max{(e^{-2}/8)d√T, (e^{-2.25}/4)d/√ρ} ≤ 64√(dTΛ) + 16dL_T√(2F/ρ) + 4d(d+1) over d ≤ 50, K ≤ 2^20, T ≤ 1e9, "
       "ρ ∈ [1e-8, 1e3]",
-      ["seed 003 Thm 9, Thm 4 (explicit form DERIVED)", f"{ZCDP} §3.6, §5.3, §8.10"], "no counterexample",
-      evaluator=_lu_lin, inequality=_LU_LINEAR,
+      ["seed 003 Thm 9, Thm 4 (explicit form DERIVED)", f"{ZCDP} §3.6, §5.3, §8.10"], "holds",
+      evaluators={"proof": proof_evaluator(_lu_lin_parts, grid=_lu_lin, what=(
+          "proven with the registered expressions of 003-thm9 (as printed, and corrected per ERRATA 16) and "
+          "003-thm4-explicit (E[R_T], δ = 1/T) over real intervals of T, d, K = 2^log2K and ρ (so every integer d and "
+          "K of the box). The grid method evaluates the sheet's formula index independently of the registry.")),
+          "grid": _lu_lin}, inequality=_LU_LINEAR,
       params=(positive("T", 10, 1e9), integer("d", 1, 50), integer("log2K", 1, 20, minimum=0),
               positive("rho", 1e-8, 1e3)),
       sheet_checks=("zcdp-bandits.md §8.10",),

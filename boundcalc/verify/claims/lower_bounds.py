@@ -11,6 +11,7 @@ import numpy as np
 
 from ..box import positive
 from .evaluators import f, verdict_of
+from .proofs import proof_evaluator
 from .registry import Result, claim
 
 SHEET = "docs/formulas/eps-global-dp-bernoulli.md"
@@ -63,10 +64,29 @@ def _thm31_vs_eq7(dom) -> Result:
                   "violations": n_viol, "not_equal_above_threshold": n_eq_bad, "worst_violation": worst})
 
 
+def _thm31_parts(dom):
+    from ...rigorous import provers
+
+    box = {"x": (0.0, 1.0), "y": (0.0, 1.0), "epsilon": dom.range("epsilon")}
+    return [(f"per arm, c = {c:g}: d_eps(mu_a, mu*) <= min(kl, {c:g} eps Delta_a)",
+             lambda c=c, **lim: provers.prove_thm31_ge_eq7(c, box, **lim)) for c in (1.0, 6.0)] + [
+        ("equality: d_eps = kl for eps >= eps_a (closed form = definition)",
+         lambda **lim: provers.prove_d_eps_closed_form(box, **lim)),
+        ("equality: kl = d_eps <= eps Delta_a there", lambda **lim: provers.prove_d_eps_le_eps_tv(box, 1.0, **lim))]
+
+
+_THM31_SCOPE = (
+    "proven for every pair of means (x = μ_a, y = μ*) in [0, 1]² and every ε of the box: d_ε(μ_a, μ*) ≤ "
+    "min{kl(μ_a, μ*), c ε Δ_a} for c = 1 and c = 6, so each term Δ_a/d_ε of Thm 3.1 is ≥ the term of Eq. 7 and the "
+    "sums compare for every instance, any number of arms. Equality once ε ≥ max_a ε_a follows from two more proofs "
+    "on the same box: the closed form (d_ε = kl when ε ≥ ε_a) and d_ε ≤ εΔ_a (so kl ≤ εΔ_a ≤ cεΔ_a and the minimum is "
+    "kl); that last step is a two-line deduction, not computed. The grid method evaluates the four sheet instances.")
+
 claim("001-thm31-vs-eq7", "Thm 3.1 (Eq. 5) vs Eq. 7, c ∈ {1, 6} (ERRATA 15)",
       "Σ Δ_a/d_ε(μ_a, μ*) ≥ Σ Δ_a/min{kl(μ_a, μ*), c ε Δ_a}, equal once ε ≥ max_a ε_a",
-      ["seed 001 Thm 3.1 (Eq. 5), Eq. 7", "ERRATA 15", f"{SHEET} §3.2, §9.7"], "no counterexample",
-      evaluator=_thm31_vs_eq7, params=(positive("epsilon", 1e-3, 20.0),), errata=(15,),
+      ["seed 001 Thm 3.1 (Eq. 5), Eq. 7", "ERRATA 15", f"{SHEET} §3.2, §9.7"], "holds",
+      evaluators={"proof": proof_evaluator(_thm31_parts, grid=_thm31_vs_eq7, what=_THM31_SCOPE),
+                  "grid": _thm31_vs_eq7}, params=(positive("epsilon", 1e-3, 20.0),), errata=(15,),
       sheet_checks=("eps-global-dp-bernoulli.md §9.7",))
 
 

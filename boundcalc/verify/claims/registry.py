@@ -7,7 +7,9 @@ is a small callable ``evaluator(domain) -> Result``; a claim may hold several, k
 - ``"grid"``: the statement evaluated on a deterministic grid of its parameters (exact or float
   arithmetic; a float counterexample is re-checked with mpmath at 50 digits before it is reported);
 - ``"monte-carlo"``: frequencies with Clopper–Pearson intervals, seeded numpy Generators;
-- ``"proof"``: a rigorous proof on the box (interval arithmetic); added by :func:`add_evaluator`;
+- ``"proof"``: a rigorous proof on the box (interval arithmetic, boundcalc.rigorous; see proofs.py): "holds"
+  when every box of a finite cover is certified, the failure word at a 50-digit-confirmed counterexample, and
+  for an undecided proof (effort limit) the grid's verdict — never "holds";
 - ``"none"``: the claim cannot be checked numerically, and :class:`Result` says why.
 
 The verdict words are ERRATA's ("statement violated", "vacuous", "proof gap", "scaling not shown",
@@ -43,6 +45,7 @@ class Result:
     counterexample: dict[str, Any] | None = None
     finding: str = ""  # "no counterexample on N points", "counterexample at ...", "proven on the box (k boxes)"
     figure: Any = None  # optional: data for a figure (see report.py)
+    method: str | None = None  # the method that decided, when not the evaluator's own (an undecided proof -> grid)
 
     def __post_init__(self):
         if self.verdict not in VERDICT_WORDS:
@@ -187,6 +190,7 @@ def evaluate(claim_id: str, box: str | dict | None = None, method: str | None = 
         box = parse_box(box, c.params, owner=f"claim {claim_id}")
     dom = c.domain(box)
     r = c.evaluators[method](dom)
+    method = r.method or method
     finding = r.finding or _default_finding(r, method)
     held = None if r.verdict == "not checkable numerically" else r.verdict in PASS_WORDS
     return Verdict(claim_id=c.id, paper=c.paper, item=c.item, statement=c.statement, verdict=r.verdict,
@@ -202,7 +206,7 @@ def _default_finding(r: Result, method: str) -> str:
         return "counterexample at " + ", ".join(f"{k}={_short(v)}" for k, v in r.counterexample.items()
                                                 if not isinstance(v, dict))
     if method == "proof" and r.verdict == "holds":
-        return f"proven on the box ({r.boxes} boxes)"
+        return f"proven on the box ({r.boxes} box{'' if r.boxes == 1 else 'es'})"
     if r.points is not None and r.verdict == "no counterexample":
         return f"no counterexample on {r.points} points"
     first = r.measured.split("; ")[0]

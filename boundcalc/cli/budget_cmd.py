@@ -1,0 +1,379 @@
+"""`boundcalc budget`: the strongest privacy that keeps regret within a target (a thin renderer of boundcalc.budget).
+
+For every bound of a setting: the budget at which it meets the target (upper bounds: sufficient for their
+algorithm; lower bounds: below it every algorithm misses), in the bound's notion and the user's, with equivalents;
+the recommendation from rigorous bounds only; the spread between forms; ``--min-T`` for the horizons from which
+bounds say something; ``--check`` to measure the chosen budget's real overhead; ``--plot`` regret against budget.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, List, Optional
+
+import typer
+
+from . import common
+from .common import command
+from .regret_cmd import SETTINGS, _instance_options, _parse_params
+
+_STATUS_STYLE = {"met": "green", "any budget": "green", "unreachable": "red", "non-monotone": "red",
+                 "undefined": "red", "not applicable": "dim", "never": "red"}
+_DEFAULT_NOTION = {"finite": "epsilon", "linear": "rho", "contextual": "rho", "glm": "ldp"}
+
+
+def _target(max_overhead, max_regret, max_ratio_to_lower):
+    from ..budget import Target
+    from ..errors import InputError
+
+    given = [(k, v) for k, v in (("overhead", max_overhead), ("regret", max_regret), ("ratio", max_ratio_to_lower))
+             if v is not None]
+    if len(given) != 1:
+        raise InputError("target", "exactly one of --max-overhead, --max-regret, --max-ratio-to-lower",
+                         ", ".join(k for k, _ in given) or None)
+    return Target(*given[0])
+
+
+def _short_source(f: dict) -> str:
+    """Where a form's constants come from, in a few words."""
+    if f["form"] == "paper":
+        return "paper forms set the O(·) constants to 1"
+    if f["form"] == "explicit":
+        return "explicit forms carry the constants of the proof (DERIVED)"
+    if f["form"] == "corrected":
+        return "corrected forms follow the errata"
+    return "exact forms: constants as stated"
+
+
+def _fmt_budget(x, symbol):
+    return "—" if x is None else f"{symbol} = {common.fmt(x, 4)}"
+
+
+def _equiv_text(eq: dict | None) -> str:
+    if not eq:
+        return "—"
+    parts = []
+    if eq.get("rho") is not None:
+        parts.append(f"ρ = {common.fmt(eq['rho'], 4)}")
+    if eq.get("epsilon") is not None:
+        parts.append(f"ε = {common.fmt(eq['epsilon'], 4)}")
+    if eq.get("approx_tight") is not None:
+        e, d = eq["approx_tight"]
+        s = eq["approx_simple"][0] if eq.get("approx_simple") else None
+        parts.append(f"(ε, δ = {d:g}): {common.fmt(e, 4)} tight" + (f" / {common.fmt(s, 4)} simple" if s is not None
+                                                                      and s != e else ""))
+    return "; ".join(parts) or "—"
+
+
+def _render(plans, explain: bool, values_used: str = ""):
+    from rich import box
+    from rich.table import Table
+
+    con = common.console()
+    last = plans[-1]
+    sym = last.notion.symbol
+    t = Table(title=f"Privacy budget for {last.target.describe()} — {last.setting} — T = {common.fmt(last.T)}",
+              caption=f"instance: {last.instance}\nvalues used: {values_used}\n"
+                      f"user notion: {last.notion.describe()}; upper bounds: the smallest "
+                      f"budget at which the bound meets the target; lower bounds: below this budget every algorithm "
+                      f"misses it",
+              header_style="bold", box=box.SIMPLE_HEAD, caption_justify="left", pad_edge=False)
+    for col, kw in (("id / algorithm", {"no_wrap": True}), ("kind", {"no_wrap": True}), ("form", {"no_wrap": True}),
+                    ("status", {"no_wrap": True}), (f"user {sym}", {"justify": "right", "no_wrap": True}),
+                    ("bound's own budget", {"no_wrap": True}), ("regret there", {"justify": "right"}),
+                    ("overhead", {"justify": "right"}), ("caveats", {"ratio": 1})):
+        t.add_column(col, **kw)
+    for r in last.rows:
+        if r.status == "not applicable" and not explain:
+            continue
+        st = _STATUS_STYLE.get(r.status, "")
+        own = "—"
+        if r.budget_own:
+            own = ", ".join(f"{k} = {common.fmt(v, 4)}" for k, v in r.budget_own.items() if k != "notion")
+            own = f"{r.budget_own['notion']}: {own}"
+        tags = list(r.tags) + ([] if r.rigorous else ["indicative"])
+        t.add_row(f"[cyan]{r.id}[/cyan]\n[dim]{r.algorithm or '(any algorithm)'}[/dim]",
+                  r.kind.replace("problem-dependent", "instance").replace("-", "\n"), r.form,
+                  f"[{st}]{r.status}[/{st}]" if st else r.status, common.fmt(r.user_budget, 5), own,
+                  common.fmt(r.regret_at_budget), "—" if r.overhead_at_budget is None else
+                  f"{100 * r.overhead_at_budget:.3g}%", ", ".join(tags) or "—")
+    con.print(t)
+    if len(plans) > 1:
+        tt = Table(title=f"User {sym} against T", header_style="bold")
+        tt.add_column("id", style="cyan", no_wrap=True)
+        for p in plans:
+            tt.add_column(f"T={common.fmt(p.T, 3)}", justify="right")
+        for i, r in enumerate(last.rows):
+            if r.status == "not applicable" and not explain:
+                continue
+            cells = []
+            for p in plans:
+                x = p.rows[i]
+                cells.append(common.fmt(x.user_budget, 4) if x.status in ("met", "any budget") else x.status)
+            tt.add_row(r.id, *cells)
+        tt.add_row("[bold]recommended[/bold]", *[common.fmt(p.value, 4) if p.value is not None else "none"
+                                                 for p in plans])
+        con.print(tt)
+    na = [r for r in last.rows if r.status == "not applicable"]
+    if explain:
+        for r in last.rows:
+            if r.reason or r.indicative or r.equivalents:
+                con.print(f"[cyan]{r.id}[/cyan]: {r.status}" + (f" — {r.reason}" if r.reason else "")
+                          + (f" — indicative only: {r.indicative}" if r.indicative else ""))
+                if r.equivalents:
+                    con.print(f"    equivalents: {_equiv_text(r.equivalents)}")
+                if r.conversion and r.conversion not in ("same notion",):
+                    con.print(f"    [dim]conversion: {r.conversion}[/dim]")
+    elif na:
+        con.print(f"[dim]Not applicable to {last.notion.describe()} ({len(na)}): {', '.join(r.id for r in na)} — "
+                  "--explain gives the reasons.[/dim]")
+    for s in last.spread:
+        forms = ", ".join(f"{f['id']} {sym} = {common.fmt(f['user_budget'], 4)}" for f in s["forms"])
+        why = sorted({_short_source(f) for f in s["forms"]})
+        con.print(f"[yellow]spread[/yellow] {s['algorithm']}: its forms differ {s['ratio']:.3g}× ({forms}) — "
+                  + "; ".join(why) + ("" if explain else " (--explain: the constants)"))
+        if explain:
+            for f in s["forms"]:
+                con.print(f"    {f['id']}: {f['from']}")
+    for n in last.notes:
+        con.print(f"[yellow]note[/yellow]: {n}")
+    if last.lower_limit is not None:
+        x = common.fmt(last.lower_limit, 5)
+        low = last.row(last.lower_id)
+        scope = ("worst-case regret over the theorem's class of instances" if low.kind.endswith("minimax")
+                 else "regret on this instance")
+        if last.target.kind == "regret":
+            what = f"every algorithm's {scope} is at least {common.fmt(last.target.value)}"
+        else:
+            what = (f"the lower bound's own privacy term is at least {100 * last.target.value:g}% of its non-private "
+                    "term: no algorithm avoids that overhead")
+        con.print(f"[bold]No algorithm can do better[/bold]: below {sym} = {x} {what} ({last.lower_id}).")
+    if last.value is None:
+        con.print(f"[bold]Recommendation[/bold]: none — {last.notes[0] if last.notes else 'no rigorous bound'}.")
+    else:
+        r = last.row(last.value_id)
+        con.print(f"[bold]Recommendation[/bold]: {sym} = [bold]{common.fmt(last.value, 5)}[/bold] "
+                  f"({last.value_id}, {r.algorithm}, {r.form} form) — guarantees {_equiv_text(r.equivalents)}.")
+
+
+def _render_horizons(rows, budget, max_overhead):
+    from rich import box
+    from rich.table import Table
+
+    t = Table(title=f"Horizon from which each bound says something — {budget.describe()}", header_style="bold",
+              box=box.SIMPLE_HEAD, pad_edge=False,
+              caption="informative: below the trivial bound T × largest per-round regret"
+                      + (f"; overhead: privacy cost ≤ {100 * max_overhead:g}% of the non-private part"
+                         if max_overhead is not None else ""), caption_justify="left")
+    for col in ("id / algorithm", "kind", "form", "informative from T", "overhead under target from T", "caveats"):
+        t.add_column(col, no_wrap=col != "caveats")
+    for r in rows:
+        if r.informative_status == "not applicable" and r.overhead_status == "not applicable":
+            continue
+
+        def cell(status, T):
+            return common.fmt(T) if status == "met" else status
+
+        t.add_row(f"[cyan]{r.id}[/cyan]\n[dim]{r.algorithm or '(any algorithm)'}[/dim]",
+                  r.kind.replace("problem-dependent", "instance").replace("-", "\n"), r.form,
+                  cell(r.informative_status, r.T_informative),
+                  cell(r.overhead_status, r.T_overhead) if max_overhead is not None else "—", ", ".join(r.tags) or "—")
+    common.console().print(t)
+
+
+def _plot(path, plan, overrides):
+    """Regret against the user's budget (log x): every applicable bound, the non-private bounds as horizontal lines,
+    the recommended budget and the lower limit marked (as seed 001's Figure 8 draws regret against ε)."""
+    import math
+
+    import numpy as np
+
+    from .. import figures as F
+    from ..bounds import registry
+
+    answers = [r.user_budget for r in plan.rows if r.user_budget is not None]
+    centre = plan.value or (float(np.exp(np.mean(np.log(answers)))) if answers else 1.0)
+    lo = min([centre / 1e3] + [a / 10 for a in answers])
+    hi = max([centre * 1e3] + [a * 10 for a in answers])
+    grid = np.geomspace(max(lo, 1e-30), min(hi, 1e30), 60)
+    ctx = registry.make_context(plan.setting, overrides or {}, None)
+    ctx.params["T"] = plan.T
+    lines = []
+    for b in registry.select(setting=plan.setting):
+        if b.notion == "none":
+            if b.conditions(ctx):
+                continue
+            v = float(b.evaluate([plan.T], ctx, None).value[0])
+            lines.append(F.Line(f"{b.id} (non-private)", grid, np.full_like(grid, v), kind="other"))
+            continue
+        ys = []
+        for x in grid:
+            ctx.budget = plan.notion.budget(float(x))
+            own, _ = ctx.budget_for(b)
+            if own is None or b.conditions(ctx):
+                ys.append(math.nan)
+                continue
+            with np.errstate(all="ignore"):
+                ys.append(float(b.evaluate([plan.T], ctx, own).value[0]))
+        if np.isfinite(ys).any():
+            lines.append(F.Line(f"{b.id} ({b.form})", grid, np.array(ys), kind="upper" if b.is_upper else "lower"))
+    sym = plan.notion.symbol
+    markers = [(f"recommended {sym} ({plan.value_id})", plan.value)]
+    if plan.lower_limit is not None:
+        markers.append((f"below this every algorithm misses ({plan.lower_id})", plan.lower_limit))
+    fig = F.lines_figure(lines, xlabel=f"user budget {sym} ({plan.notion.describe()})", ylabel=f"regret bound at T",
+                         title_text=F.title(f"Regret against the budget — {plan.target.describe()}", plan.instance,
+                                            plan.notion.describe(), plan.T), markers=markers)
+    F.save(fig, path)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("budget")
+    @command
+    def budget(
+        setting: Annotated[str, typer.Option("--setting", help="finite | linear | contextual | glm")],
+        T: Annotated[str, typer.Option("--T", help="Horizon(s), e.g. 1e7 or 1e5,1e6,1e7 (a table over T).")] = "1e6",
+        notion: Annotated[Optional[str], typer.Option("--notion", help="The budget you choose: rho | epsilon | rdp | "
+                          "approx | ldp (default: epsilon for finite, ldp for glm, rho otherwise).")] = None,
+        max_overhead: Annotated[Optional[float], typer.Option("--max-overhead", help="Target: privacy cost at most "
+                                "this fraction of the non-private part (0.1 = 10%).")] = None,
+        max_regret: Annotated[Optional[float], typer.Option("--max-regret", help="Target: regret bound at most R.")] = None,
+        max_ratio_to_lower: Annotated[Optional[float], typer.Option("--max-ratio-to-lower", help="Target: upper bound "
+                                      "at most X times the largest lower bound of its kind.")] = None,
+        delta: Annotated[str, typer.Option("--delta", help="Privacy δ of --notion approx and of the (ε, δ) "
+                         "equivalents.")] = "1e-6",
+        alpha: Annotated[Optional[float], typer.Option("--alpha", help="Rényi order α of --notion rdp "
+                         "(and of --rdp-epsilon with --min-T).")] = None,
+        ldp_delta: common.LdpDeltaOpt = None,
+        means: Annotated[Optional[str], typer.Option("--means", help="Arm means, e.g. 0.75,0.5 (finite).")] = None,
+        K: Annotated[Optional[str], typer.Option("--K", help="Number of arms/actions.")] = None,
+        d: Annotated[Optional[str], typer.Option("--d", help="Dimension.")] = None,
+        actions: Annotated[Optional[str], typer.Option("--actions", help="Action set: CSV or .npy, K×d.")] = None,
+        theta: Annotated[Optional[str], typer.Option("--theta", help="Parameter θ*, comma-separated.")] = None,
+        confidence: Annotated[Optional[float], typer.Option("--confidence", help="Confidence level δ of "
+                              "high-probability bounds, in (0,1).")] = None,
+        lambda0: Annotated[Optional[float], typer.Option("--lambda0", help="Minimum eigenvalue λ0 of the context "
+                           "covariance (contextual).")] = None,
+        param: Annotated[Optional[List[str]], typer.Option("--param", help="Instance parameter name=value "
+                         "(repeatable), as for regret.")] = None,
+        min_T: Annotated[bool, typer.Option("--min-T", help="Instead: at the budget given (--rho, --epsilon, …), the "
+                         "smallest T from which each bound is below the trivial bound and, with --max-overhead, from "
+                         "which its overhead meets the target.")] = False,
+        epsilon: common.EpsilonOpt = None,
+        rho: common.RhoOpt = None,
+        rdp_epsilon: common.RdpEpsilonOpt = None,
+        ldp_epsilon: common.LdpEpsilonOpt = None,
+        plot: common.PlotOpt = None,
+        check: Annotated[bool, typer.Option("--check", help="Simulate the recommending bound's algorithm at the "
+                         "chosen budget and at its non-private limit (same seeds): measured overhead, 95% interval.")] = False,
+        runs: Annotated[str, typer.Option("--runs", help="Monte Carlo runs for --check.")] = "100",
+        seed: Annotated[str, typer.Option("--seed", help="Seed for --check.")] = "0",
+        explain: Annotated[bool, typer.Option("--explain", help="Reasons, conversions and equivalents of every "
+                           "bound.")] = False,
+        json_out: common.JsonOpt = False,
+    ):
+        """The strongest privacy (smallest budget) at which each bound meets a regret or overhead target."""
+        import numpy as np
+
+        from .. import validate
+        from ..budget import UserNotion, min_horizon, solve
+        from ..errors import InputError
+
+        common.check_plot_path(plot)
+        if setting not in SETTINGS:
+            raise InputError("--setting", "one of " + ", ".join(SETTINGS), setting)
+        Ts = validate.horizons("--T", T)
+        d_priv = validate.open_unit("--delta", delta)
+        n_runs = validate.count("--runs", runs, minimum=2, maximum=10**6)
+        sd = validate.count("--seed", seed, minimum=0, maximum=2**63 - 1)
+        target = _target(max_overhead, max_regret, max_ratio_to_lower)
+        overrides, given, vals = _instance_options(setting, means, K, d, actions, theta, confidence, lambda0)
+        overrides.update(_parse_params(param))
+        if min_T:
+            if target.kind != "overhead" and max_regret is not None:
+                raise InputError("--min-T", "used with --max-overhead (or no other target)", "--max-regret")
+            bud = common.budget_from_options(epsilon, rho, alpha, rdp_epsilon, None, ldp_epsilon, ldp_delta)
+            if bud is None:
+                raise InputError("--min-T", "given with the budget to evaluate at (--rho, --epsilon, --alpha and "
+                                 "--rdp-epsilon, or --ldp-epsilon)", None)
+            for flag, used in (("--plot", plot), ("--check", check)):
+                if used:
+                    raise InputError(flag, "used without --min-T", flag)
+            mo = target.value if target.kind == "overhead" else None
+            rows = min_horizon(setting, bud, mo, overrides)
+            if json_out:
+                common.emit_json("budget", {"setting": setting, "mode": "min-T", "budget": common.budget_inputs(bud),
+                                            "max_overhead": mo, "overrides": {k: v for k, v in vals.items()}},
+                                 value=None, horizons=[r.as_dict() for r in rows])
+                return
+            _render_horizons(rows, bud, mo)
+            return
+        for flag, used in (("--epsilon", epsilon), ("--rho", rho), ("--rdp-epsilon", rdp_epsilon),
+                           ("--ldp-epsilon", ldp_epsilon)):
+            if used is not None:
+                raise InputError(flag, "used only with --min-T (budget answers the budget; choose the notion with "
+                                       "--notion)", used)
+        name = notion or _DEFAULT_NOTION[setting]
+        un = UserNotion(name, alpha=alpha, delta=d_priv if name == "approx" else (ldp_delta if name == "ldp" else None))
+        if name not in ("rdp",) and alpha is not None:
+            raise InputError("--alpha", "used only with --notion rdp", alpha)
+        plans = [solve(setting, t, target, un, overrides=overrides, delta=d_priv) for t in Ts]
+        last = plans[-1]
+        if all(r.status == "not applicable" for r in last.rows):
+            if target.kind == "ratio" and any(r.is_upper and "lower bound" in r.reason for r in last.rows):
+                raise InputError("--max-ratio-to-lower", f"used where a lower bound of the same kind applies (no "
+                                 f"{setting} lower bound covers {un.describe()})", target.value)
+            raise InputError("--notion", f"a notion some {setting} bound applies to (none of the {setting} bounds "
+                             f"applies to {un.describe()})", name)
+        chk = None
+        if check:
+            from ..budget.check import check_plan
+
+            chk = check_plan(last, overrides, runs=n_runs, seed=sd, progress=not json_out)
+        if plot:
+            _plot(plot, last, overrides)
+        if json_out:
+            d = last.as_dict()
+            common.emit_json(
+                "budget",
+                {"setting": setting, "T": Ts, "notion": {"name": un.name, "alpha": un.alpha, "delta": un.delta},
+                 "target": {"kind": target.kind, "value": target.value}, "delta": d_priv,
+                 "instance": last.instance, "options": {k: (v.tolist() if hasattr(v, "tolist") else v)
+                                                        for k, v in vals.items()}},
+                value=last.value, value_id=last.value_id,
+                value_label=("smallest user budget at which a rigorous upper bound (exact, explicit or corrected form; "
+                             "not asymptotic, not vacuous, no violated statement) meets the target at the largest T"),
+                lower_limit=last.lower_limit, lower_id=last.lower_id, spread=d["spread"], notes=d["notes"],
+                budgets=d["budgets"],
+                horizons=[{"T": p.T, "value": p.value, "value_id": p.value_id, "lower_limit": p.lower_limit,
+                           "budgets": [{"id": r.id, "status": r.status, "user_budget": r.user_budget,
+                                        "budget": r.budget} for r in p.rows]} for p in plans],
+                check=None if chk is None else chk.as_dict(), plot=plot,
+            )
+            return
+        from ..bounds import registry
+        from ..bounds.report import instance_values
+        from .regret_cmd import _caption_values
+
+        ctx = registry.make_context(setting, overrides, None)
+        _render(plans, explain, _caption_values(instance_values(setting, ctx)))
+        if chk is not None:
+            _render_check(chk)
+        if plot:
+            common.console().print(f"plot written to {plot}")
+
+
+def _render_check(c):
+    con = common.console()
+    if c.status != "simulated":
+        con.print(f"[bold]--check[/bold]: {c.status}")
+        return
+    pct = lambda x: f"{100 * x:.3g}%"  # noqa: E731
+    o = c.overhead
+    con.print(f"[bold]--check[/bold] {c.algorithm} ({c.bound_id}) at T = {common.fmt(c.T)}, {c.runs} runs, seed "
+              f"{c.seed}: regret {common.fmt(c.regret['mean'])} [{common.fmt(c.regret['ci'][0])}, "
+              f"{common.fmt(c.regret['ci'][1])}] at the budget, {common.fmt(c.regret_limit['mean'])} at the non-private "
+              f"limit; measured overhead {pct(o['value'])} [{pct(o['ci'][0])}, {pct(o['ci'][1])}] (95%)")
+    con.print(f"    the bound promised regret ≤ {common.fmt(c.promised_regret)} ({c.verdict_regret}) and its own "
+              f"overhead {pct(c.promised_overhead)} ({c.verdict_overhead}); {c.note}")
+    if c.assumptions_note:
+        con.print(f"    [dim]assumptions {'met' if c.assumptions_met else 'NOT met'}: {c.assumptions_note}[/dim]")

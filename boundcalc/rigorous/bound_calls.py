@@ -1,0 +1,236 @@
+"""Interval enclosures of registered bounds called by keyword, as ``boundcalc check`` writes them:
+``bound("003-thm9", T=T, rho=rho)`` (see boundcalc.verify.functions for the keywords).
+
+A bound's value is its registered sympy expression (``bound_pairs.total_expression``: nonprivate + privacy
+cost, the same expression ``bounds show`` prints), enclosed by ``sympy_eval.interval_eval`` once every free
+symbol has an interval:
+
+* ``T`` and the budget symbols come from the call's keywords, when the budget keywords are the bound's own
+  notion (``BUDGET_SYMBOLS``; a budget that the registry would convert first, e.g. ε for a zCDP bound, has no
+  enclosure here);
+* an instance parameter named by a keyword (``d=``, ``K=``, ``confidence=`` for δ, ``alpha_batch=`` …) comes
+  from that keyword; otherwise a *raw* parameter of the setting's default instance (its declared value);
+* the finite-armed summary symbols (H_kl, H_eps, H_min, H_inv, S_1 … of the default instance) come from
+  ``bound_pairs.finite_symbol_intervals`` (per-arm enclosures through kl / d_eps, seed 001 Eq. 3, Thm 3.1);
+* any other symbol is computed by code in the registry (no sympy form): ``NotEnclosable`` with the reason.
+
+The 50-digit point value (to re-check a counterexample) uses the same mapping in mpmath
+(``finite_symbol_values_mp`` with d_eps from its definition).
+
+Assumptions: a bound's ``conditions`` are code, not formulas. ``check_conditions`` evaluates them at every
+corner of the keywords' ranges over the box (they are thresholds on single parameters: ρ ≤ 1, K > 1, α > 3 …);
+a failure at a corner is ``NotEnclosable`` (the grid then skips the points outside the assumptions).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .interval import Interval
+
+BUDGET_KEYS = ("epsilon", "delta", "rho", "alpha", "rdp_epsilon", "ldp_epsilon", "ldp_delta")
+
+# (setting, notion) -> {keyword: symbol of the bound's expression}
+BUDGET_SYMBOLS = {
+    ("finite", "pure"): {"epsilon": "epsilon"},
+    ("finite", "zcdp"): {"rho": "rho"},
+    ("finite", "rdp"): {"alpha": "alpha_rdp", "rdp_epsilon": "epsilon_rdp"},
+    ("linear", "zcdp"): {"rho": "rho"},
+    ("linear", "rdp"): {"alpha": "alpha", "rdp_epsilon": "epsilon"},
+    ("contextual", "zcdp"): {"rho": "rho"},
+    ("contextual", "pure"): {"epsilon": "epsilon"},
+    ("contextual", "approx"): {"epsilon": "epsilon", "delta": "delta_dp"},
+}
+FINITE_SUMMARIES = ("H_kl", "H_eps", "H_min", "H_inv", "H_min_eps", "n_sub", "K", "sum_Delta", "Delta_max",
+                    "S_1", "S_2", "S_3")
+FINITE_INSTANCE_KEYWORDS = ("alpha_batch", "alpha_adap", "beta_adac", "beta_adar")
+
+
+class NotEnclosable(ValueError):
+    """This bound call has no interval enclosure here; the message says why (the caller falls back to a grid)."""
+
+
+def keyword_notion(keys) -> str | None:
+    """The budget notion the call's budget keywords describe (as boundcalc.verify.functions._budget builds it)."""
+    k = set(keys)
+    if "rho" in k:
+        return "zcdp"
+    if "alpha" in k or "rdp_epsilon" in k:
+        return "rdp"
+    if "ldp_epsilon" in k or "ldp_delta" in k:
+        return "ldp"
+    if "epsilon" in k:
+        return "approx" if "delta" in k else "pure"
+    return None
+
+
+@dataclass
+class BoundCall:
+    """One ``bound(ID, **keywords)`` call: ``interval(*keyword_intervals)`` and ``mp(*keyword_values)`` take the
+    keywords in the order ``keys``; ``symbols`` says where each symbol of the expression comes from."""
+
+    bid: str
+    keys: tuple[str, ...]
+    interval: Callable
+    mp: Callable
+    symbols: dict = field(default_factory=dict)
+    expression: object = None
+    has_conditions: bool = False
+
+    def check_conditions(self, keyword_ranges: dict) -> None:
+        """Evaluate the bound's assumptions at every corner of the keyword ranges (NotEnclosable on a failure)."""
+        if not self.has_conditions:
+            return
+        from ..bounds import registry
+        from ..errors import InputError
+
+        b = registry.get(self.bid)
+        names = list(self.keys)
+        ends = [sorted({keyword_ranges[k].lo, keyword_ranges[k].hi}) for k in names]
+        for corner in itertools.product(*ends):
+            vals = dict(zip(names, corner))
+            try:
+                ctx = _context(b, vals)
+                bad = b.conditions(ctx)
+            except (InputError, ValueError) as exc:
+                raise NotEnclosable(f"{self.bid} at {vals}: {exc}") from None
+            if bad:
+                raise NotEnclosable(f"{self.bid} is outside its assumptions at the corner "
+                                    + ", ".join(f"{k}={v:g}" for k, v in vals.items() if v is not None) + f": {bad[0]}")
+
+
+def _context(b, vals: dict):
+    """The registry context of a bound at keyword values (budget from the budget keywords)."""
+    from ..bounds import registry
+    from ..privacy import RDP, ZCDP, ApproxDP, LocalDP, PureDP
+
+    g = {k: float(v) for k, v in vals.items() if k in BUDGET_KEYS and v is not None}
+    budget = None
+    if "rho" in g:
+        budget = ZCDP(g["rho"])
+    elif "alpha" in g and "rdp_epsilon" in g:
+        budget = RDP(g["alpha"], g["rdp_epsilon"])
+    elif "ldp_epsilon" in g:
+        budget = LocalDP(g["ldp_epsilon"], g.get("ldp_delta", 0.0))
+    elif "epsilon" in g:
+        budget = ApproxDP(g["epsilon"], g["delta"]) if "delta" in g else PureDP(g["epsilon"])
+    over = {("delta" if k == "confidence" else k): float(v) for k, v in vals.items()
+            if k not in BUDGET_KEYS + ("T",) and v is not None}
+    for k in ("d", "K"):
+        if k in over:
+            over[k] = int(round(over[k]))
+    ctx = registry.make_context(b.setting, over, budget=budget)
+    if vals.get("T") is not None:
+        ctx = type(ctx)(params=dict(ctx.params, T=float(vals["T"])), budget=ctx.budget,
+                        instance_name=getattr(ctx, "instance_name", ""))
+    return ctx
+
+
+def bound_call(bid: str, keys) -> BoundCall:
+    """The enclosure of ``bound(bid, **keys)`` (keys: the keyword names of the call), or NotEnclosable."""
+    import mpmath
+    import sympy
+
+    from ..bounds import registry
+    from ..bounds.base import Bound
+    from . import bound_pairs as bp
+    from .sympy_eval import _mp_functions, interval_eval
+
+    b = registry.get(bid)
+    keys = tuple(keys)
+    if "T" not in keys:
+        raise NotEnclosable(f"{bid}: no horizon T=")
+    user = keyword_notion(keys)
+    expr = bp.total_expression(b)
+    needed = sorted(s.name for s in expr.free_symbols)
+    budget_map: dict[str, str] = {}
+    if b.notion != "none":
+        if user != b.notion:
+            raise NotEnclosable(f"{bid} is a {b.notion} bound and the call gives a {user or 'missing'} budget: the "
+                                "registry converts it first, and the conversion has no enclosure here")
+        budget_map = BUDGET_SYMBOLS.get((b.setting, b.notion), {})
+        if not budget_map or set(budget_map) != {k for k in keys if k in BUDGET_KEYS}:
+            raise NotEnclosable(f"{bid}: no enclosure for its {b.notion} budget in the {b.setting} setting")
+    mod = registry.setting_module(b.setting)
+    raw = {k: v for k, v in mod.DEFAULT_INSTANCE.items() if k != "name"}
+    default_ctx = registry.make_context(b.setting, {})
+    inst_keys = [k for k in keys if k not in BUDGET_KEYS and k != "T"]
+    if b.setting == "finite":
+        odd = [k for k in inst_keys if k not in FINITE_INSTANCE_KEYWORDS]
+        if odd:
+            raise NotEnclosable(f"{bid}: the finite-armed instance keyword {odd[0]} has no enclosure "
+                                f"(only {', '.join(FINITE_INSTANCE_KEYWORDS)})")
+    kw_of = {("delta" if k == "confidence" else k): k for k in inst_keys}
+    sym_to_budget = {v: k for k, v in budget_map.items()}
+    source: dict[str, str] = {}
+    finite_needed = set()
+    for s in needed:
+        if s == "T":
+            source[s] = "keyword T"
+        elif s in sym_to_budget:
+            source[s] = f"keyword {sym_to_budget[s]}"
+        elif s in kw_of:
+            source[s] = f"keyword {kw_of[s]}"
+        elif b.setting == "finite" and (s in FINITE_SUMMARIES or s.startswith("H_min__c")):
+            source[s] = "default instance (per-arm enclosure)"
+            finite_needed.add(s)
+        elif s in raw and s in default_ctx.params and _is_number(raw[s]) and float(raw[s]) == float(default_ctx[s]):
+            source[s] = f"default instance ({float(raw[s]):g})"
+        else:
+            raise NotEnclosable(f"{bid}: its symbol {s} is computed by code from the instance (no sympy form to enclose)")
+    means = None
+    if finite_needed:
+        ms = [float(m) for m in default_ctx["means"]]
+        best = max(ms)
+        if sum(m == best for m in ms) != 1:
+            raise NotEnclosable(f"{bid}: the default instance has several best arms")
+        means = (best, sorted((m for m in ms if m < best), reverse=True))
+    key_index = {k: i for i, k in enumerate(keys)}
+    syms = sorted(expr.free_symbols, key=lambda t: t.name)
+    f_mp = sympy.lambdify(syms, expr, modules=[_mp_functions(), "mpmath"])
+
+    def value_of(s, vals, const):
+        if s == "T":
+            return vals[key_index["T"]]
+        if s in sym_to_budget:
+            return vals[key_index[sym_to_budget[s]]]
+        if s in kw_of:
+            return vals[key_index[kw_of[s]]]
+        return const(float(raw[s]))
+
+    def env_intervals(ivs):
+        env = {s: value_of(s, ivs, Interval) for s in needed if s not in finite_needed}
+        if finite_needed:
+            arms = {"mu_star": Interval(means[0])}
+            arms.update({f"mu_{i}": Interval(m) for i, m in enumerate(means[1], 1)})
+            if "epsilon" in key_index:  # H_eps, H_min depend on the pure budget
+                arms["epsilon"] = ivs[key_index["epsilon"]]
+            env.update({k: v for k, v in bp.finite_symbol_intervals(arms, finite_needed).items() if k in finite_needed})
+        return env
+
+    def interval(*ivs):
+        return interval_eval(expr, env_intervals(ivs))
+
+    def mp(*vals):
+        env = {s: value_of(s, vals, mpmath.mpf) for s in needed if s not in finite_needed}
+        if finite_needed:
+            arms = {"mu_star": mpmath.mpf(means[0])}
+            arms.update({f"mu_{i}": mpmath.mpf(m) for i, m in enumerate(means[1], 1)})
+            if "epsilon" in key_index:
+                arms["epsilon"] = vals[key_index["epsilon"]]
+            env.update({k: v for k, v in bp.finite_symbol_values_mp(arms, finite_needed).items() if k in finite_needed})
+        return f_mp(*(env[t.name] for t in syms))
+
+    has_cond = type(b).conditions is not Bound.conditions
+    return BoundCall(bid=bid, keys=keys, interval=interval, mp=mp, symbols=source, expression=expr,
+                     has_conditions=has_cond)
+
+
+def _is_number(v) -> bool:
+    try:
+        float(v)
+    except (TypeError, ValueError):
+        return False
+    return not isinstance(v, bool)
