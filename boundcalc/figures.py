@@ -81,7 +81,8 @@ def save(fig, path: str, option: str = "--plot") -> str:
     tmp = os.path.join(os.path.dirname(os.path.abspath(path)), f".{os.path.basename(path)}.{os.getpid()}.tmp{ext}")
     try:
         try:
-            fig.tight_layout()
+            if not getattr(fig, "_boundcalc_keep_layout", False):  # panels_figure lays out its shared legend itself
+                fig.tight_layout()
         except Exception:  # noqa: BLE001 - layout is cosmetic (a legend outside the axes can defeat it)
             pass
         fig.savefig(tmp, dpi=150, format=ext[1:], bbox_inches="tight")
@@ -151,6 +152,7 @@ class Curve:
     mean: Any
     lo: Any = None
     hi: Any = None
+    color: str | None = None  # None: the palette's colour for the curve's position
 
 
 @dataclass
@@ -210,7 +212,7 @@ def regret_figure(curves: Sequence[Curve], lines: Sequence[Line] = (), *, title_
         t, m = _finite_xy(c.t, c.mean)
         if t.size == 0:
             continue
-        col = colour(i)
+        col = c.color or colour(i)
         ax.plot(t, m, color=col, lw=1.8, label=c.label)
         drawn_y.append(m)
         if c.lo is not None and c.hi is not None:
@@ -327,3 +329,65 @@ def curve_from_results(res, label: str | None = None, level: float = 0.95) -> Cu
     """A Curve from boundcalc.montecarlo Results (mean and its Student-t interval at every checkpoint)."""
     lo, hi = res.ci(level=level, method="t")
     return Curve(label or str(res.algorithm.get("name", "algorithm")), res.checkpoints, res.mean(), lo, hi)
+
+
+@dataclass
+class Panel:
+    """One panel of a grid: curves with ribbons and bounds, as :func:`regret_figure` draws them."""
+
+    curves: Sequence[Curve]
+    lines: Sequence[Line] = ()
+    title: str = ""
+    xlabel: str = "t"
+    ylabel: str = "pseudo-regret"
+    log_y: bool | None = False
+
+
+def panels_figure(panels: Sequence[Panel], *, ncols: int = 2, suptitle: str = "", panel_size=(5.2, 3.6),
+                  shared_legend: bool = True):
+    """A grid of :func:`regret_figure` panels (e.g. one paper figure with one panel per environment) with one
+    shared legend below the grid: the union of what the panels draw, each label once (``shared_legend=False``
+    keeps one legend per panel, for panels whose curves are different things). Panels are filled row by row;
+    unused cells are removed. Returns the figure."""
+    plt = pyplot()
+    n = len(panels)
+    if n == 0:
+        raise ValueError("panels_figure needs at least one panel")
+    ncols = max(1, min(ncols, n))
+    nrows = math.ceil(n / ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(panel_size[0] * ncols, panel_size[1] * nrows + 0.9), squeeze=False)
+    for k, p in enumerate(panels):
+        ax = axes[k // ncols][k % ncols]
+        regret_figure(p.curves, p.lines, title_text=p.title, xlabel=p.xlabel, ylabel=p.ylabel, log_y=p.log_y, ax=ax)
+    for k in range(n, nrows * ncols):
+        fig.delaxes(axes[k // ncols][k % ncols])
+    if not shared_legend:
+        if suptitle:
+            fig.suptitle(suptitle, fontsize=10)
+        fig.tight_layout(rect=(0, 0, 1, 0.96 if suptitle else 1))
+        fig._boundcalc_keep_layout = True
+        return fig
+    # one entry per label; a bound off scale in some panels and drawn in others is listed once, as drawn
+    seen: dict[str, Any] = {}
+    off: dict[str, Any] = {}
+    for ax in fig.axes:
+        handles, labels = ax.get_legend_handles_labels()
+        for h, lab in zip(handles, labels):
+            if lab.endswith(" (off scale)"):
+                off.setdefault(lab[: -len(" (off scale)")], h)
+            else:
+                seen.setdefault(lab, h)
+        if ax.get_legend() is not None:
+            ax.get_legend().remove()
+    for base, h in off.items():
+        if base not in seen:
+            seen[base + " (off scale)"] = h
+    if seen:
+        fig.legend(list(seen.values()), list(seen.keys()), loc="lower center", ncol=min(4, len(seen)), fontsize=7,
+                   frameon=False, bbox_to_anchor=(0.5, 0.0))
+    if suptitle:
+        fig.suptitle(suptitle, fontsize=10)
+    rows_of_legend = math.ceil(len(seen) / 4) if seen else 0
+    fig.tight_layout(rect=(0, 0.03 + 0.035 * rows_of_legend, 1, 0.97 if suptitle else 1))
+    fig._boundcalc_keep_layout = True
+    return fig

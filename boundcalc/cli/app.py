@@ -31,6 +31,7 @@ COMMAND_MODULES = [
     "simulate_cmd",  # simulate, algorithms
     "verify_cmd",  # verify
     "check_cmd",  # check
+    "worksheet_cmd",  # worksheet list, worksheet run
 ]
 
 

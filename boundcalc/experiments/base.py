@@ -1,0 +1,391 @@
+"""The pieces of a paper worksheet: experiments as data, a runner that simulates, draws, compares and records.
+
+A :class:`Worksheet` is one paper: its :class:`Experiment` list (which paper figure each reproduces, the paper's
+instance, budgets, horizons and algorithms, and the reduced ``fast`` / paper-scale ``full`` parameters) and what
+could not be reproduced. An experiment's ``run(runner, scale)`` does its work through the :class:`Runner`:
+
+- ``runner.simulate`` runs boundcalc.montecarlo with a seed derived from (worksheet seed, experiment, label), so
+  every number in a report can be recomputed by a direct library call (the seed is recorded);
+- ``runner.figure`` saves a figure (boundcalc.figures) into the output directory;
+- ``runner.table`` / ``runner.compare`` / ``runner.figure_claim`` / ``runner.note`` record what the report shows.
+
+The percent-format notebooks in ``worksheets/``, the scripts they are, and ``boundcalc worksheet run`` all drive the
+same Runner (see :mod:`boundcalc.experiments.session`). Nothing here prints except through the session.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+import zlib
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable
+
+from ..errors import InputError
+
+MODES = ("fast", "full")
+# Full mode: the largest horizon simulated for an algorithm that loops over every step (granularity "step": its cost
+# grows with T, its runs are vectorised). Such a curve stops at the cap (the runs are the paper's), the report says so
+# with the time the paper's T would take at the measured rate; ``--step-cap 0`` lifts it (the paper's scale whatever it
+# costs). Every other simulation of a capped worksheet gets the cap as a checkpoint, so all curves meet there.
+FULL_STEP_CAP = 10**5
+
+
+@dataclass
+class Table:
+    """A small table of strings, rendered as markdown (report) or rich (terminal)."""
+
+    title: str
+    columns: list[str]
+    rows: list[list[str]]
+    note: str = ""
+
+    def markdown(self) -> str:
+        def esc(x: str) -> str:
+            return str(x).replace("|", "\\|").replace("\n", " ")
+
+        out = [f"**{self.title}**", "", "| " + " | ".join(esc(c) for c in self.columns) + " |",
+               "|" + "|".join("---" for _ in self.columns) + "|"]
+        out += ["| " + " | ".join(esc(c) for c in r) + " |" for r in self.rows]
+        if self.note:
+            out += ["", f"_{self.note}_"]
+        return "\n".join(out)
+
+    def rich(self):
+        from rich.table import Table as RichTable
+
+        t = RichTable(title=self.title, header_style="bold", caption=self.note or None)
+        for c in self.columns:
+            t.add_column(c)
+        for r in self.rows:
+            t.add_row(*[str(x) for x in r])
+        return t
+
+
+@dataclass
+class Simulation:
+    """One simulation as run: enough to recompute it with ``montecarlo.run`` (algorithm, env, T, runs, seed)."""
+
+    experiment: str
+    label: str
+    algorithm: str
+    params: dict
+    env: str
+    T: int
+    runs: int
+    T_requested: int
+    seed: int
+    checkpoints: int
+    final_mean: float
+    final_ci: list[float]
+    seconds: float
+    note: str = ""
+
+
+@dataclass
+class Comparison:
+    """Measured regret at T (mean, 95% Student-t interval) against one registered bound at T, with its verdict."""
+
+    experiment: str
+    config: str
+    algorithm: str
+    bound_id: str
+    bound: str
+    kind: str
+    form: str
+    T: int
+    bound_value: float | None
+    mean: float
+    ci: list[float]
+    verdict: str
+
+
+@dataclass
+class FigureClaim:
+    """A claim the paper reads off its figure, judged on the simulated curves."""
+
+    experiment: str
+    claim: str
+    source: str
+    verdict: str  # reproduced | not reproduced | inconclusive | not checkable here
+    evidence: str
+
+
+@dataclass
+class ExperimentResult:
+    id: str
+    title: str
+    reproduces: str
+    description: str
+    scale: dict
+    figures: list[str] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+    comparisons: list[Comparison] = field(default_factory=list)
+    simulations: list[Simulation] = field(default_factory=list)
+    figure_claims: list[FigureClaim] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict:
+        d = asdict(self)
+        d["tables"] = [asdict(t) for t in self.tables]
+        return d
+
+
+@dataclass
+class Experiment:
+    """One paper figure (or group of figures) and how to reproduce it.
+
+    ``scales[mode]`` holds the parameters of the mode (horizon, runs, grids); ``run(runner, scale)`` does the work."""
+
+    id: str
+    title: str
+    reproduces: str
+    description: str
+    scales: dict[str, dict]
+    run: Callable[["Runner", dict], None]
+
+
+@dataclass
+class Worksheet:
+    """One paper: its experiments, the claims' paper id and what cannot be reproduced (with the reason)."""
+
+    name: str  # "001"
+    slug: str  # "eps_global_dp"
+    title: str
+    paper: str
+    summary: str
+    experiments: list[Experiment]
+    not_reproduced: list[str] = field(default_factory=list)
+
+    @property
+    def script(self) -> str:
+        return f"{self.name}_{self.slug}.py"
+
+    def experiment(self, exp_id: str) -> Experiment:
+        for e in self.experiments:
+            if e.id == exp_id:
+                return e
+        raise InputError("experiment", "one of " + ", ".join(e.id for e in self.experiments), exp_id)
+
+
+def check_out_dir(out: str, option: str = "--out") -> str:
+    """Create the output directory if needed; a one-line InputError when it cannot be created or written."""
+    path = os.path.abspath(out)
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise InputError(option, "a directory (or a path where one can be created)", out)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as exc:
+        raise InputError(option, "a directory that can be created", f"{out}: {exc.strerror}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise InputError(option, "a writable directory", out)
+    return path
+
+
+def derived_seed(base: int, *parts: str) -> int:
+    """A seed for one simulation from the worksheet seed and its (worksheet, experiment, label) path: stable across
+    runs, processes and Python versions (CRC-32, not hash())."""
+    return (int(base) * 1_000_003 + zlib.crc32("/".join(parts).encode())) % (2**32)
+
+
+class Runner:
+    """Runs a worksheet's experiments in one mode and records everything the report shows.
+
+    ``step_cap``: the largest T simulated for a per-step algorithm (None: FULL_STEP_CAP in full mode, no cap in fast
+    mode, whose scales are small; 0: no cap). ``on_progress(done, total, what)`` is called as simulations finish.
+    """
+
+    def __init__(self, worksheet: Worksheet, mode: str = "fast", out: str | None = None, seed: int = 0,
+                 step_cap: float | None = None, on_progress: Callable[[int, int, str], None] | None = None):
+        if mode not in MODES:
+            raise InputError("mode", "--fast or --full", mode)
+        self.ws = worksheet
+        self.mode = mode
+        self.seed = int(seed)
+        if step_cap is None:
+            step_cap = FULL_STEP_CAP if mode == "full" else 0
+        if not (isinstance(step_cap, (int, float)) and step_cap >= 0 and math.isfinite(step_cap)
+                and float(step_cap).is_integer()):
+            raise InputError("--step-cap", "an integer horizon >= 0 (0: no cap)", step_cap)
+        self.step_cap = int(step_cap)
+        self.out = check_out_dir(out if out is not None else default_out(worksheet, mode))
+        self.on_progress = on_progress
+        self.results: dict[str, ExperimentResult] = {}
+        self.current: ExperimentResult | None = None
+        self._done = 0
+        self._total = 0
+        self._cache: dict = {}
+        self.started = time.perf_counter()
+
+    # -- running ---------------------------------------------------------------------------------------------
+    def run_experiment(self, exp_id: str) -> ExperimentResult:
+        import warnings
+
+        import numpy as np
+
+        e = self.ws.experiment(exp_id)
+        scale = dict(e.scales[self.mode])
+        res = ExperimentResult(id=e.id, title=e.title, reproduces=e.reproduces, description=e.description,
+                               scale=scale)
+        self.current = res
+        self._done, self._total = 0, 0
+        t0 = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            with np.errstate(all="ignore"):
+                e.run(self, scale)
+        res.seconds = time.perf_counter() - t0
+        self.results[e.id] = res
+        self.current = None
+        return res
+
+    def expect(self, n: int) -> None:
+        """Announce n more simulations in the current experiment (for the progress bar)."""
+        self._total += int(n)
+        if self.on_progress:
+            self.on_progress(self._done, self._total, self.current.title if self.current else "")
+
+    def simulate(self, label: str, alg, env, T: int, runs: int, checkpoints=None):
+        """Simulate ``runs`` runs of ``alg`` on ``env`` to ``T`` (log-spaced checkpoints by default, at least
+        figures.MIN_PLOT_CHECKPOINTS, plus the step cap when it lies below T); a per-step algorithm stops at the step
+        cap (see FULL_STEP_CAP). Returns Results."""
+        from .. import montecarlo
+        from ..algorithms import granularity, params_of
+        from ..figures import MIN_PLOT_CHECKPOINTS
+
+        import numpy as np
+
+        T, runs = int(T), int(runs)
+        T_paper = T
+        capped = 0 < self.step_cap < T and granularity(alg) == "step"
+        if capped:
+            T = self.step_cap
+        if checkpoints is None:
+            cps = montecarlo.log_checkpoints(T, n=MIN_PLOT_CHECKPOINTS, start=min(10, T))
+            if 0 < self.step_cap < T:
+                cps = np.unique(np.append(cps, self.step_cap))
+        else:
+            cps = np.asarray(checkpoints)
+            if capped:
+                cps = np.unique(np.append(cps[cps < T], T))
+        note = ""
+        runs_eff = runs
+        seed = derived_seed(self.seed, self.ws.name, label)
+        key = (alg.name, repr(sorted(params_of(alg).items())), id(env), repr(_describe(env)), T, runs_eff, seed,
+               tuple(int(c) for c in cps))
+        t0 = time.perf_counter()
+        if key in self._cache:  # the same simulation in two figures (e.g. seed 001 Fig. 1 and Figs. 4-7)
+            res, dt, _ = self._cache[key]
+        else:
+            res = montecarlo.run(alg, env, T, runs_eff, seed=seed, checkpoints=cps)
+            dt = time.perf_counter() - t0
+            self._cache[key] = (res, dt, env)  # env kept alive: its id is part of the key
+        if capped:
+            est = dt * T_paper / T
+            note = (f"{alg.name} simulated to T = {T:g}, not {T_paper:g} (it loops over every step; full mode caps "
+                    f"such algorithms at T = {self.step_cap:g}): the paper's horizon would take about {_duration(est)} "
+                    "per simulation on this machine with today's per-step engine (--step-cap 0 lifts the cap; the "
+                    "fast per-step paths of issue 9 §4 remove the need for it)")
+            self.note(note)
+        lo, hi = res.ci(level=0.95, method="t")
+        sim = Simulation(experiment=self.current.id if self.current else "", label=label, algorithm=alg.name,
+                         params={k: v for k, v in params_of(alg).items() if _jsonable(v)},
+                         env=_env_text(env), T=T, runs=runs_eff, T_requested=T_paper, seed=seed,
+                         checkpoints=int(len(res.checkpoints)), final_mean=float(res.mean()[-1]),
+                         final_ci=[float(lo[-1]), float(hi[-1])], seconds=dt, note=note)
+        if self.current is not None:
+            self.current.simulations.append(sim)
+        self._done += 1
+        if self.on_progress:
+            self.on_progress(self._done, max(self._total, self._done), self.current.title if self.current else "")
+        return res
+
+    # -- recording -------------------------------------------------------------------------------------------
+    def figure(self, fig, name: str) -> str:
+        """Save a matplotlib figure as ``name`` (e.g. "fig1.png") in the output directory; returns the path."""
+        from ..figures import save
+
+        path = save(fig, os.path.join(self.out, name), option="--out")
+        self.current.figures.append(name)
+        return path
+
+    def table(self, title: str, columns: list[str], rows: list[list], note: str = "") -> Table:
+        t = Table(title, list(columns), [[_cell(x) for x in r] for r in rows], note)
+        self.current.tables.append(t)
+        return t
+
+    def note(self, text: str) -> None:
+        if text not in self.current.notes:
+            self.current.notes.append(text)
+
+    def figure_claim(self, claim: str, source: str, verdict: str, evidence: str) -> None:
+        if self.mode == "fast":
+            evidence += " — fast mode: reduced T and runs, so a verdict here speaks of this scale only (--full)"
+        self.current.figure_claims.append(FigureClaim(self.current.id, claim, source, verdict, evidence))
+
+    def add_comparisons(self, comps: list[Comparison]) -> None:
+        self.current.comparisons.extend(comps)
+
+    @property
+    def seconds(self) -> float:
+        return time.perf_counter() - self.started
+
+
+def default_out(ws: Worksheet, mode: str) -> str:
+    return os.path.join("worksheet-output", f"{ws.name}_{ws.slug}-{mode}")
+
+
+def _describe(env):
+    return env.describe() if hasattr(env, "describe") else str(env)
+
+
+def _jsonable(v) -> bool:
+    return v is None or isinstance(v, (bool, int, float, str))
+
+
+def _env_text(env) -> str:
+    name = getattr(env, "name", "") or type(env).__name__
+    means = getattr(env, "means", None)
+    if means is not None and getattr(env, "K", 0) and int(env.K) <= 20:
+        try:
+            return f"{name} (means {', '.join(f'{float(m):g}' for m in means)})"
+        except TypeError:
+            pass
+    return str(name)
+
+
+def num(x, digits: int = 4) -> str:
+    """A number for a table cell: 4 significant digits, scientific outside [1e-4, 1e7), '—' for None."""
+    if x is None:
+        return "—"
+    if isinstance(x, str):
+        return x
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return str(x)
+    if math.isnan(v):
+        return "nan"
+    if math.isinf(v):
+        return "∞" if v > 0 else "-∞"
+    if v == 0:
+        return "0"
+    if v.is_integer() and abs(v) < 1e7:
+        return str(int(v))
+    if 1e-4 <= abs(v) < 1e7:
+        return f"{v:.{digits}g}"
+    return f"{v:.{digits - 1}e}"
+
+
+def _cell(x) -> str:
+    return num(x)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"

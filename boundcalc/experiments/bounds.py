@@ -1,0 +1,154 @@
+"""Registered bounds on a worksheet's axes, and measured regret judged against them.
+
+``bound_lines`` evaluates registry bounds (boundcalc.bounds.report.rows_for: the budget conversion each bound needs,
+its conditions, undefined points) on the t-grid of a figure. ``compare`` puts a simulated mean regret at T (95%
+Student-t interval) beside every applicable registered bound of the algorithm at T, with the verdict of
+boundcalc.verify.regret_check.verdict — "outside the assumptions" when the simulated instance does not meet the
+theorem's assumptions (checked by the same adapters as ``regret --check``), "vacuous at this T" at or above the
+trivial bound, otherwise held / inconclusive / violated or "exceeded" for paper-form and asymptotic bounds.
+Lower bounds are reported beside the measurement with what they do and do not claim.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .base import Comparison
+
+
+# Bounds are drawn in black and dark neutrals (the palette's colours are the simulated curves'); upper solid, lower
+# dashed (figures.regret_figure).
+BOUND_COLOURS = ("#000000", "#6F6F6F", "#882255", "#332288", "#117733")
+
+
+def bound_rows(setting: str, budget, T, overrides: dict | None = None):
+    """(ctx, {bound id: row}) for every registered bound of ``setting`` at horizons T (rows_for's rows)."""
+    from ..bounds.report import rows_for
+
+    ctx, rows = rows_for(setting, budget, np.atleast_1d(np.asarray(T, dtype=float)), overrides or {})
+    return ctx, {r["id"]: r for r in rows}
+
+
+def row_values(row: dict) -> tuple[np.ndarray, np.ndarray]:
+    """(T, value) of a row, NaN where the bound is undefined or inapplicable at that T."""
+    ents = row.get("values") or []
+    t = np.array([e["T"] for e in ents], dtype=float)
+    v = np.array([np.nan if e.get("value") is None else float(e["value"]) for e in ents], dtype=float)
+    return t, v
+
+
+def bound_lines(setting: str, budget, t_grid, ids_labels: dict[str, str], overrides: dict | None = None, draw=None):
+    """figures.Line objects for the bound ids of ``ids_labels`` (label per id; ``draw``: the subset to draw, colours
+    staying those of the full list so that one bound has one colour in every panel) on ``t_grid``; inapplicable
+    bounds are left out and returned with their reason as the second element: (lines, {id: reason})."""
+    from ..figures import Line
+
+    _, rows = bound_rows(setting, budget, t_grid, overrides)
+    lines, missing = [], {}
+    for j, (bid, label) in enumerate(ids_labels.items()):
+        if draw is not None and bid not in draw:
+            continue
+        r = rows[bid]
+        if not r["applicable"]:
+            missing[bid] = r.get("reason", "not applicable")
+            continue
+        t, v = row_values(r)
+        kind = "lower" if r["kind"].startswith("lower") else "upper"
+        lines.append(Line(label, t, v, kind=kind, style={"color": BOUND_COLOURS[j % len(BOUND_COLOURS)]}))
+    return lines, missing
+
+
+def _adapter(algorithm: str):
+    from ..verify import regret_check
+
+    return regret_check._adapters().get(algorithm)  # the same assumption checks as `regret --check`
+
+
+def lower_verdict(kind: str, value: float, lo: float, hi: float) -> str:
+    if hi < value:
+        if kind == "lower-asymptotic":
+            return "measured below it at this T (the bound constrains only the limit T → ∞: not a contradiction)"
+        return "measured below it (a minimax lower bound concerns the worst instance, not this one)"
+    if lo > value:
+        return "measured above it"
+    return "interval contains it"
+
+
+def compare(runner, config: str, setting: str, budget, algorithm: str, res, env, overrides: dict | None = None,
+            bound_ids=None, lower_ids=(), assumptions=None) -> list[Comparison]:
+    """Measured regret of ``res`` at its horizon against the registered upper bounds of ``algorithm`` (or the given
+    ``bound_ids``) and the given lower bounds, recorded on the runner. ``assumptions`` overrides the adapter's check:
+    a (met, note) pair."""
+    from ..verify.regret_check import verdict
+
+    T = int(res.T)
+    ctx, rows = bound_rows(setting, budget, [T], overrides)
+    lo_, hi_ = res.ci(level=0.95, method="t")
+    mean, lo, hi = float(res.mean()[-1]), float(lo_[-1]), float(hi_[-1])
+    ids = list(bound_ids) if bound_ids is not None else [
+        i for i, r in rows.items() if r.get("algorithm") == algorithm and r["kind"].startswith("upper")]
+    out = []
+    ad = _adapter(algorithm) if assumptions is None else None
+    for bid in list(ids) + list(lower_ids):
+        r = rows[bid]
+        label = f"{r['source']}" + ("" if r["form"] == "exact" else f" [{r['form']} form]")
+        if not r["applicable"]:
+            v, word = None, f"not applicable: {r.get('reason', '')}"
+        elif r["kind"].startswith("lower"):
+            v = r["value"]
+            word = lower_verdict(r["kind"], v, lo, hi) if v is not None else "undefined at this T"
+        else:
+            v = r["value"]
+            if assumptions is not None:
+                met, note = assumptions
+            elif ad is not None:
+                met, note = ad.assumptions(ctx, env, r)
+            else:
+                met, note = None, ""
+            if r.get("invalid"):
+                word = f"not a valid bound ({r['invalid']}): no verdict"
+            elif met is None:
+                word = f"assumptions not checked for {algorithm} (no adapter): no verdict"
+            elif v is None or not math.isfinite(v):
+                word = "the bound is infinite or undefined at this T"
+            else:
+                word = verdict(v, lo, hi, r["form"], r["kind"], assumptions_met=bool(met), assumptions_note=note,
+                               trivial_bound=r.get("trivial_bound"))
+        out.append(Comparison(experiment=runner.current.id if runner.current else "", config=config,
+                              algorithm=algorithm, bound_id=bid, bound=label, kind=r["kind"], form=r["form"], T=T,
+                              bound_value=None if v is None else float(v), mean=mean, ci=[lo, hi], verdict=word))
+    if runner.current is not None:
+        runner.add_comparisons(out)
+    return out
+
+
+def comparison_table(runner, comps: list[Comparison], title: str):
+    """Record the comparisons as a report table."""
+    rows = [[c.config, c.algorithm, c.bound_id, c.kind.replace("-problem-dependent", "").replace("upper-", "upper ")
+             .replace("lower-", "lower "), c.T, c.bound_value, f"{c.mean:.4g} [{c.ci[0]:.4g}, {c.ci[1]:.4g}]",
+             c.verdict] for c in comps]
+    return runner.table(title, ["configuration", "algorithm", "bound", "kind", "T", "bound at T",
+                                "measured mean [95% CI]", "verdict"], rows)
+
+
+# -- statistics of two independent samples ------------------------------------------------------------------------
+def difference(priv, nonpriv, z: float = 1.96):
+    """Mean of Reg_priv − Reg_nonpriv at every checkpoint with a normal 95% interval (independent runs:
+    var = s_p²/n_p + s_n²/n_n). Returns (mean, lo, hi) arrays."""
+    d = priv.mean() - nonpriv.mean()
+    se = np.sqrt(priv.std() ** 2 / priv.runs + nonpriv.std() ** 2 / nonpriv.runs)
+    return d, d - z * se, d + z * se
+
+
+def price_of_privacy(priv, nonpriv, z: float = 1.96):
+    """PoP = (Reg_priv − Reg_nonpriv) / Reg_nonpriv (seed 003 Sec. VII) at every checkpoint, with a delta-method
+    95% interval for the ratio of two independent means. Returns (pop, lo, hi); NaN where Reg_nonpriv is 0."""
+    mp, mn = priv.mean(), nonpriv.mean()
+    with np.errstate(all="ignore"):
+        r = mp / mn
+        rel = np.sqrt((priv.std() ** 2 / priv.runs) / mp**2 + (nonpriv.std() ** 2 / nonpriv.runs) / mn**2)
+        se = np.abs(r) * rel
+        pop = np.where(mn > 0, r - 1, np.nan)
+    return pop, pop - z * se, pop + z * se

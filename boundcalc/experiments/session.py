@@ -1,0 +1,179 @@
+"""One driver for the three ways of running a worksheet: as a notebook (Jupyter / VS Code, percent format), as a
+plain script (``python worksheets/001_eps_global_dp.py --fast --out DIR``) and as ``boundcalc worksheet run``.
+
+``start(name)`` reads ``--fast`` / ``--full`` / ``--out`` / ``--seed`` / ``--step-cap`` from the command line
+(unknown arguments, such as a Jupyter kernel's, are ignored) and returns a :class:`Session`; ``session.run(id)``
+runs one experiment and shows its tables and figures (inline in a notebook, as file paths in a terminal),
+``session.claims()`` runs the paper's claims through boundcalc.verify.claims, ``session.finish()`` writes
+``report.md`` and ``results.json``. ``Session.run_all()`` does all of it (the CLI's path).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any
+
+from .base import Runner, Worksheet
+
+
+def in_notebook() -> bool:
+    """True inside a Jupyter/IPython kernel (figures are then displayed inline)."""
+    ip = sys.modules.get("IPython")
+    if ip is None:
+        return False
+    try:
+        shell = ip.get_ipython()
+    except Exception:  # noqa: BLE001
+        return False
+    return shell is not None and type(shell).__name__ != "TerminalInteractiveShell"
+
+
+class Session:
+    """A worksheet run: the Runner plus what is shown as it goes (``echo``) and a progress bar (``progress``)."""
+
+    def __init__(self, worksheet: Worksheet | str, mode: str = "fast", out: str | None = None, seed: int = 0,
+                 step_cap: int | None = None, echo: bool = True, progress: bool = False, console=None):
+        from . import get
+
+        self.ws = get(worksheet) if isinstance(worksheet, str) else worksheet
+        self.echo = echo
+        self._bar = None
+        self._task = None
+        self._console = console
+        cb = self._progress if progress else None
+        self.runner = Runner(self.ws, mode=mode, out=out, seed=seed, step_cap=step_cap, on_progress=cb)
+        self.claim_verdicts: list[Any] = []
+        self.timings: dict[str, float] = {}
+        self._claims_run = False
+        if echo:
+            self.print(f"[bold]Worksheet {self.ws.name}[/bold]: {self.ws.title} — {mode} mode, output in "
+                       f"{self.runner.out}")
+
+    # -- output ----------------------------------------------------------------------------------------------
+    @property
+    def console(self):
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+        return self._console
+
+    def print(self, *objs) -> None:
+        if self.echo:
+            self.console.print(*objs)
+
+    def show_figure(self, path: str) -> None:
+        if not self.echo:
+            return
+        if in_notebook():
+            from IPython.display import Image, display
+
+            display(Image(filename=path))
+        else:
+            self.print(f"figure: {path}")
+
+    def _progress(self, done: int, total: int, what: str) -> None:
+        if self._bar is None:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                 TextColumn("simulations"), TimeElapsedColumn(), console=Console(stderr=True),
+                                 transient=True)
+            self._bar.start()
+        if self._task is None or self._bar.tasks[self._task].description != what:
+            self._task = self._bar.add_task(what, total=max(total, 1))
+        self._bar.update(self._task, completed=done, total=max(total, done, 1))
+
+    def _stop_bar(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+            self._task = None
+
+    # -- steps -----------------------------------------------------------------------------------------------
+    def run(self, exp_id: str):
+        """Run one experiment; show its figures and tables. Returns its ExperimentResult."""
+        try:
+            res = self.runner.run_experiment(exp_id)
+        finally:
+            self._stop_bar()
+        self.timings[res.id] = res.seconds
+        self.print(f"\n[bold]{res.title}[/bold] ({res.reproduces}) — {res.seconds:.1f} s")
+        if self.echo:
+            from rich.markdown import Markdown
+
+            self.print(Markdown(" ".join(res.description.split())))
+        for f in res.figures:
+            self.show_figure(f"{self.runner.out}/{f}")
+        for t in res.tables:
+            self.print(t.rich())
+        for c in res.figure_claims:
+            self.print(f"claim ({c.source}): {c.claim} → [bold]{c.verdict}[/bold] ({c.evidence})")
+        for n in res.notes:
+            self.print(f"[dim]note: {n}[/dim]")
+        return res
+
+    def claims(self):
+        """The paper's claims of boundcalc.verify.claims (the same as ``boundcalc verify --paper NNN``)."""
+        from ..verify import claims as registry
+        from .base import Table
+
+        t0 = time.perf_counter()
+        if self.ws.name not in registry.PAPERS:  # a worksheet of no paper (e.g. a user's own): nothing to judge
+            self.claim_verdicts = []
+            return self.claim_verdicts
+        self.claim_verdicts = registry.run(registry.select(paper=self.ws.name))
+        self.timings["claims"] = time.perf_counter() - t0
+        self._claims_run = True
+        rows = [[v.claim_id, v.verdict, v.expected, v.measured[:120]] for v in self.claim_verdicts]
+        self.print(Table(f"seed {self.ws.name}: claims judged by the verifier (boundcalc verify --paper "
+                         f"{self.ws.name})", ["claim", "verdict", "expected", "measured"], rows).rich())
+        return self.claim_verdicts
+
+    def finish(self):
+        """Write report.md and results.json; returns the Report."""
+        from .report import write
+
+        self.timings["total"] = self.runner.seconds
+        rep = write(self.ws, self.runner, self.claim_verdicts, dict(self.timings))
+        self.print(f"\nreport: {rep.report_path} ({len(rep.figures)} figures, {rep.timings['total']:.1f} s)")
+        return rep
+
+    def run_all(self):
+        """Every experiment, the claims, the report (what ``boundcalc worksheet run`` does)."""
+        for e in self.ws.experiments:
+            self.run(e.id)
+        self.claims()
+        return self.finish()
+
+
+def parse_args(argv: list[str] | None = None) -> dict:
+    """--fast (default) | --full, --out DIR, --seed N, --step-cap T; unknown arguments are ignored."""
+    p = argparse.ArgumentParser(add_help=True)
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--fast", dest="mode", action="store_const", const="fast")
+    g.add_argument("--full", dest="mode", action="store_const", const="full")
+    p.add_argument("--out", default=None)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--step-cap", type=float, default=None)
+    args, _unknown = p.parse_known_args(sys.argv[1:] if argv is None else argv)
+    return {"mode": args.mode or "fast", "out": args.out, "seed": args.seed, "step_cap": args.step_cap}
+
+
+def start(name: str, argv: list[str] | None = None) -> Session:
+    """A Session for the notebook or script of worksheet ``name``, configured from the command line (inside a
+    notebook: fast mode into the default directory unless the arguments say otherwise). Bad input: one line on
+    stderr and exit code 2 (as the CLI)."""
+    from ..errors import InputError
+
+    opts = parse_args([] if (argv is None and in_notebook()) else argv)
+    try:
+        return Session(name, progress=not in_notebook() and sys.stderr.isatty(), **opts)
+    except InputError as exc:
+        if in_notebook():
+            raise
+        print(f"boundcalc: error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
