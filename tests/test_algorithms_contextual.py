@@ -60,7 +60,7 @@ def test_oful_noise_scale(alg, var):
 
 
 def _sheet_delta(t, T, L, lam, lam0, delta):
-    """Lemma 1 of seed 004 with the "paper" schedule of dgs-contextual.md §0 (delta' = delta / log2 T)."""
+    """Lemma 1 of seed 004 with the "paper" schedule of docs/formulas/dgs-contextual.md §0 (delta' = delta / log2 T)."""
     dp = delta / math.log2(T)
     if t > 32 * math.log(1 / dp) / lam0:
         return min(2 * L / lam, 32 * L / (lam0 * t))
@@ -152,7 +152,7 @@ def test_env_bad_input_and_draws():
 
 
 def test_oful_widths_against_sheet():
-    # zcdp-bandits.md 4.2 / section 10, written here: beta_t, gamma_t/sqrt(t) with l = real number of noise vectors
+    # docs/formulas/zcdp-bandits.md 4.2 / section 10, written here: beta_t, gamma_t/sqrt(t) with l = real number of noise vectors
     # (section 0) and the max(0, g) safeguard; beta_0 = sqrt(2 log(1/delta)) + sqrt(lambda) S before any update
     d, T, lam, lam0, delta, rho, S = 3, 10**6, 0.1, 0.1, 1e-3, 0.5, 2.0
     alg = AdaCOFUL(rho=rho, lam=lam, delta=delta, S=S)
@@ -171,7 +171,7 @@ def test_oful_widths_against_sheet():
 
 
 def test_private_linucb_sensitivity_as_stated_and_strict():
-    """seed 004 §3.1 states the constant sensitivity L for b_t (paper mode); the strict mode (dgs-contextual.md §0)
+    """seed 004 §3.1 states the constant sensitivity L for b_t (paper mode); the strict mode (docs/formulas/dgs-contextual.md §0)
     uses its L1 sensitivity 2 sqrt(d) L for rewards in [-1, 1]."""
     for L in (1.0, 2.5):
         paper = PrivateLinUCB(eps=1.0, L=L)

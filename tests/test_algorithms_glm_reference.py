@@ -1,6 +1,6 @@
 """seed 002 Algorithm 1 (single parameter): the vectorised ``simulate`` of LDP-OLS / LDP-SGD against the independent
 step-by-step ``reference`` (boundcalc/algorithms/glm/reference.py, written from Algorithm 1, Eq. 3.3-3.6, Lemma 2.2
-and ldp-glm-bandits.md; it imports nothing from ldp.py, only the environment is shared).
+and docs/formulas/ldp-glm-bandits.md; it imports nothing from ldp.py, only the environment is shared).
 
 Both consume one random stream in the same order (decision sets, rewards, then the mechanism's draws), so run j of a
 ``simulate`` block must equal ``reference(..., lane=j, lanes=n)``: the regret at every checkpoint to 1e-9 and the

@@ -92,7 +92,7 @@ def test_reference_and_simulation_pulls_and_phases_consistent():
 
 # ---------------------------------------------------------------------------------------------------------
 def _sheet_c_ell(ell, d, K, rho, delta):
-    """seed 003 Eq. 4, written from zcdp-bandits.md section 10 (independent of the implementation)."""
+    """seed 003 Eq. 4, written from docs/formulas/zcdp-bandits.md section 10 (independent of the implementation)."""
     b = 2.0**-ell
     dk = delta / (K * ell * (ell + 1))
     L = math.log(2 / dk)
@@ -101,7 +101,7 @@ def _sheet_c_ell(ell, d, K, rho, delta):
 
 
 def test_c_ell_sheet_values():
-    # zcdp-bandits.md check 8: d = 3, K = 10, delta = 1e-3, rho = 0.1: c_1 ~ 1403.4, c_2 ~ 5420.8
+    # docs/formulas/zcdp-bandits.md check 8: d = 3, K = 10, delta = 1e-3, rho = 0.1: c_1 ~ 1403.4, c_2 ~ 5420.8
     alg = AdaCGOPE(rho=0.1, delta=1e-3)
     assert alg.c_ell(1, 3, 10) == pytest.approx(1403.4, abs=0.1)
     assert alg.c_ell(2, 3, 10) == pytest.approx(5420.8, abs=0.1)

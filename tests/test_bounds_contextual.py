@@ -1,5 +1,5 @@
 """Contextual bounds (boundcalc.bounds.contextual) against formulas transcribed here from the sheets
-(zcdp-bandits.md section 10, dgs-contextual.md 3) and their section-9 / table reference values."""
+(docs/formulas/zcdp-bandits.md section 10, docs/formulas/dgs-contextual.md 3) and their section-9 / table reference values."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from boundcalc.privacy import RDP, ZCDP, ApproxDP, PureDP
 BY_ID = {b.id: b for b in C.BOUNDS}
 
 
-# ---- zcdp-bandits.md section 10 ----------------------------------------------------------------------------
+# ---- docs/formulas/zcdp-bandits.md section 10 ----------------------------------------------------------------------------
 def f_F(d, delta):
     L = log(1 / delta)
     return d + 2 * sqrt(d * L) + 2 * L

@@ -1,7 +1,7 @@
 """Finite-armed bounds (boundcalc.bounds.finite) against the formula sheets, computed here independently.
 
-Expected numbers come from the sheets (eps-global-dp-bernoulli.md table 3.5, zcdp-bandits.md §9 / check 6,
-rdp-bandits.md check 6.4) or are recomputed in this file from the sheet formulas; d_ε is computed here
+Expected numbers come from the sheets (docs/formulas/eps-global-dp-bernoulli.md table 3.5, docs/formulas/zcdp-bandits.md §9 / check 6,
+docs/formulas/rdp-bandits.md check 6.4) or are recomputed in this file from the sheet formulas; d_ε is computed here
 by brute-force minimisation of its definition (seed 001 Eq. 6), not by the library's closed form.
 """
 

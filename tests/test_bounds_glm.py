@@ -24,11 +24,11 @@ def ctx(**over):
     return Context(params=glm.derive(p), budget=BUD)
 
 
-def sig(eps, dl):  # ldp-glm-bandits.md §1.4: σ_{ε,δ} = 2√(2 ln(1.25/δ))/ε
+def sig(eps, dl):  # docs/formulas/ldp-glm-bandits.md §1.4: σ_{ε,δ} = 2√(2 ln(1.25/δ))/ε
     return 2 * math.sqrt(2 * math.log(1.25 / dl)) / eps
 
 
-def rball(eps, d, R):  # ldp-glm-bandits.md §1.3, first printed form (d Γ((d+1)/2)/Γ(d/2+1))
+def rball(eps, d, R):  # docs/formulas/ldp-glm-bandits.md §1.3, first printed form (d Γ((d+1)/2)/Γ(d/2+1))
     return R * math.sqrt(math.pi) / 2 * (math.exp(eps) + 1) / (math.exp(eps) - 1) * d * math.gamma((d + 1) / 2) / math.gamma(d / 2 + 1)
 
 

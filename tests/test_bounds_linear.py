@@ -1,7 +1,7 @@
 """Linear-bandit bounds (boundcalc.bounds.linear) against formulas written here from the sheets.
 
-The reference functions below are transcribed from zcdp-bandits.md section 10 (formula index) and
-rdp-bandits.md 3.2, independently of the implementation; reference numbers are the sheets' section 9 values.
+The reference functions below are transcribed from docs/formulas/zcdp-bandits.md section 10 (formula index) and
+docs/formulas/rdp-bandits.md 3.2, independently of the implementation; reference numbers are the sheets' section 9 values.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from boundcalc.privacy import RDP, ZCDP
 BY_ID = {b.id: b for b in linear.BOUNDS}
 
 
-# ---- sheet formulas (zcdp-bandits.md section 10) ------------------------------------------------------
+# ---- sheet formulas (docs/formulas/zcdp-bandits.md section 10) ------------------------------------------------------
 def f_E(d, delta):
     L = log(2 / delta)
     return d + 2 * sqrt(d * L) + 2 * L
@@ -134,7 +134,7 @@ def test_adar_gope_paper_forms():
 @pytest.mark.parametrize("T", [1e5, 1e6, 1e7])
 def test_adar_gope_closed_form_dominates_phase_sum(T):
     """The closed explicit form (000-thm8-explicit-closed) must dominate the phase-by-phase sum of
-    rdp-bandits.md §3.2 (all phases): sum_{l <= l(T)} 2^{3-l} Tbar_l + 2 (delta = 1/T, E[R] <= R(delta) + 2 delta T)."""
+    docs/formulas/rdp-bandits.md §3.2 (all phases): sum_{l <= l(T)} 2^{3-l} Tbar_l + 2 (delta = 1/T, E[R] <= R(delta) + 2 delta T)."""
     d, K, al, ep = 5, 50, 2.0, 1.0
     delta = 1 / T
     ctx = ctx_for(d=d, K=K)
@@ -152,7 +152,7 @@ def test_adar_gope_closed_form_dominates_phase_sum(T):
 
 
 def _sheet_phase_min(T, d, K, r):
-    """rdp-bandits.md §3.2 written out again (not the module's code): l(T) from the phase lengths' lower bound
+    """docs/formulas/rdp-bandits.md §3.2 written out again (not the module's code): l(T) from the phase lengths' lower bound
     T_l >= 8 d 4^l L_l (§2.3), candidates: every m = 1..l(T)+3 and the cap 2T."""
     delta = 1.0 / T
     lengths, l = [], 0

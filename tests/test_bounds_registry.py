@@ -128,7 +128,7 @@ def test_lower_below_upper(lower, upper):
         assert any(expected in c for c in lower.caveats + upper.caveats), expected
 
 
-# Which ERRATA items each bound must carry, with ERRATA.md's verdict (transcribed from the table, not from
+# Which ERRATA items each bound must carry, with docs/errata.md's verdict (transcribed from the table, not from
 # the code): a caveat citing the item must start with that verdict word.
 _ERRATA_REQUIRED = {
     "003-thm5-paper": [(1, "vacuous"), (11, "proof gap"), (12, "proof gap"), (13, "typo")],

@@ -9,7 +9,7 @@ from boundcalc.errors import InputError
 
 
 def test_named_instances_match_sheet_001_section_8():
-    # sheet eps-global-dp-bernoulli.md §8 (typed from the sheet, not from the code)
+    # sheet docs/formulas/eps-global-dp-bernoulli.md §8 (typed from the sheet, not from the code)
     assert make_env("mu1").means.tolist() == [0.75, 0.70, 0.70, 0.70, 0.70]
     assert make_env("mu2").means.tolist() == [0.75, 0.625, 0.5, 0.375, 0.25]
     assert make_env("mu3").means.tolist() == [0.75, 0.53125, 0.375, 0.28125, 0.25]

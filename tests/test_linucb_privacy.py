@@ -1,4 +1,4 @@
-"""Privacy calibration of LinUCB-DGS and Private-LinUCB (seed 004; dgs-contextual.md §0, 1.3, 1.4, 7.4).
+"""Privacy calibration of LinUCB-DGS and Private-LinUCB (seed 004; docs/formulas/dgs-contextual.md §0, 1.3, 1.4, 7.4).
 
 1. Node scales of both sensitivity modes against the formulas written out here:
    "paper"  DGS: b = Delta_e log2(T)/eps, Private-LinUCB: b = L log2(T)/eps (seed 004 Alg. 1 line 2, §3.1);
@@ -34,7 +34,7 @@ EPS, DELTA, LAM, L = 2.0, 0.1, 1.0, 1.0
 
 
 def _delta_t(t, T, lam0, schedule):
-    """seed 004 Lemma 1 with dgs-contextual.md §0: delta' = delta / log2 T."""
+    """seed 004 Lemma 1 with docs/formulas/dgs-contextual.md §0: delta' = delta / log2 T."""
     dp = DELTA / math.log2(T)
     if schedule == "paper":
         if t > 32 * math.log(1 / dp) / lam0:

@@ -1,6 +1,6 @@
 """LinUCB family (seed 004): the vectorised ``simulate`` against the independent plain ``reference``.
 
-``reference`` (boundcalc.algorithms.contextual.linucb) is a separate code path written from dgs-contextual.md: a
+``reference`` (boundcalc.algorithms.contextual.linucb) is a separate code path written from docs/formulas/dgs-contextual.md: a
 scalar loop over t and over the K candidates, the explicit matrix A_t solved directly (no Sherman-Morrison), the tree
 kept as a dict of dyadic blocks [s, e] with its own sensitivity schedules and noise-norm bound. ``simulate`` draws
 contexts, rewards and tree noise in chunks from three sub-streams, updates inverse Gram matrices by batched

@@ -40,14 +40,14 @@ def brute_log_delta(rho, eps):
 
 
 def test_sheet_example_rdp_bandits_section_1_5():
-    # rdp-bandits.md §1.5: rho = 0.5, delta = 1e-5: optimal Mironov 5.2985, tighter 4.7284, alpha=2 single 12.51
+    # docs/formulas/rdp-bandits.md §1.5: rho = 0.5, delta = 1e-5: optimal Mironov 5.2985, tighter 4.7284, alpha=2 single 12.51
     assert c.zcdp_to_approx_simple(0.5, 1e-5) == pytest.approx(5.2985, abs=1e-4)
     assert c.zcdp_to_approx_tight(0.5, 1e-5) == pytest.approx(4.7284, abs=1e-4)
     assert c.rdp_to_approx_simple(2, 1.0, 1e-5) == pytest.approx(12.51, abs=5e-3)
 
 
 def test_simple_equals_mironov_optimised_over_alpha():
-    # rdp-bandits.md §1.5: Bun–Steinke Prop 1.3 = Mironov Prop 3 optimised over alpha
+    # docs/formulas/rdp-bandits.md §1.5: Bun–Steinke Prop 1.3 = Mironov Prop 3 optimised over alpha
     for rho, delta in [(0.5, 1e-5), (0.01, 1e-9), (3.0, 0.1)]:
         brute = np.min(ALPHAS * rho + math.log(1 / delta) / (ALPHAS - 1))
         assert c.zcdp_to_approx_simple(rho, delta) == pytest.approx(brute, rel=1e-6)

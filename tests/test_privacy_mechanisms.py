@@ -44,16 +44,16 @@ def test_gaussian_zcdp_scale_gives_alpha_rho(sens, rho, alpha):
 
 
 @pytest.mark.parametrize("sens,alpha,eps", [(0.1, 2, 1), (1 / 3, 5, 0.5), (1, 1.5, 2), (0.01, 10, 0.1)])
-def test_gaussian_rdp_scale_gives_eps(sens, alpha, eps):  # rdp-bandits.md check 1 (its parameter sets)
+def test_gaussian_rdp_scale_gives_eps(sens, alpha, eps):  # docs/formulas/rdp-bandits.md check 1 (its parameter sets)
     sigma = m.gaussian_sigma_rdp(sens, alpha, eps)
     assert renyi_gauss_numeric(alpha, sens, sigma) == pytest.approx(eps, rel=1e-7)
-    # zCDP reading (rdp-bandits.md check 2): D_{α'} = α' ε/α at the same calibration
+    # zCDP reading (docs/formulas/rdp-bandits.md check 2): D_{α'} = α' ε/α at the same calibration
     for a2 in (1.5, 3.0, 7.0):
         assert renyi_gauss_numeric(a2, sens, sigma) == pytest.approx(a2 * eps / alpha, rel=1e-7)
         assert m.gaussian_rdp(a2, sens, sigma) == pytest.approx(a2 * eps / alpha, rel=1e-12)
 
 
-@pytest.mark.parametrize("alpha,b", [(2, 1), (5, 0.5), (1.5, 3)])  # rdp-bandits.md §1.5 triples
+@pytest.mark.parametrize("alpha,b", [(2, 1), (5, 0.5), (1.5, 3)])  # docs/formulas/rdp-bandits.md §1.5 triples
 def test_laplace_rdp_curve_by_quadrature(alpha, b):
     assert m.laplace_rdp(alpha, b) == pytest.approx(renyi_laplace_numeric(alpha, 1.0, b), rel=1e-8)
 
@@ -107,7 +107,7 @@ def test_classic_and_analytic_gaussian(eps, delta):
 
 
 def test_classic_gaussian_limits_from_ldp_sheet():
-    # ldp-glm-bandits.md §1.2: the classical σ meets δ up to ε ≈ 5.74 (δ=0.1), 6.77 (1e-2), 8.42 (1e-5)
+    # docs/formulas/ldp-glm-bandits.md §1.2: the classical σ meets δ up to ε ≈ 5.74 (δ=0.1), 6.77 (1e-2), 8.42 (1e-5)
     for delta, e_max in [(0.1, 5.74), (1e-2, 6.77), (1e-5, 8.42)]:
         for e, ok in [(e_max - 0.02, True), (e_max + 0.02, False)]:
             s = m.gaussian_sigma_classic(1.0, e, delta)

@@ -27,7 +27,7 @@ def test_lengths_sum_to_T(name, T):
 
 
 def test_c_ell_eq4_written_out():
-    # zcdp-bandits.md §3.1 Eq. 4
+    # docs/formulas/zcdp-bandits.md §3.1 Eq. 4
     d, K, rho, delta = 3, 10, 0.1, 1e-3
     for l in range(1, 8):
         b = 2.0**-l

@@ -1,6 +1,6 @@
 """The claims registry (boundcalc.verify.claims) and the `verify` CLI.
 
-Independent sources: the expected verdicts below are copied from ERRATA.md (the verdict column, mapped to
+Independent sources: the expected verdicts below are copied from docs/errata.md (the verdict column, mapped to
 boundcalc's vocabulary: ERRATA "correct" is "holds" where the claim has an interval proof, "no counterexample"
 on a grid) and the lists of sheet checks
 from the five formula sheets' "checks a verifier can run" sections — not from the code's output.
@@ -49,8 +49,8 @@ ERRATA_VERDICTS = {
 }
 
 # "checks a verifier can run" of each sheet: section and number of items (read off the sheets)
-SHEET_CHECKS = {"rdp-bandits.md §6": 13, "eps-global-dp-bernoulli.md §9": 13, "ldp-glm-bandits.md §6": 11,
-                "zcdp-bandits.md §8": 14, "dgs-contextual.md §6": 8}
+SHEET_CHECKS = {"docs/formulas/rdp-bandits.md §6": 13, "docs/formulas/eps-global-dp-bernoulli.md §9": 13, "docs/formulas/ldp-glm-bandits.md §6": 11,
+                "docs/formulas/zcdp-bandits.md §8": 14, "docs/formulas/dgs-contextual.md §6": 8}
 
 
 @pytest.fixture(scope="module")

@@ -2,18 +2,18 @@
 
 Definitions (seed 003 Definition 5, Theorem 2; seed 000 Theorem 14 = Kiefer–Wolfowitz): a design pi is a
 distribution on the actions, V(pi) = sum_a pi(a) a a^T, g(pi) = max_a ||a||^2_{V(pi)^{-1}} (the *squared*
-norm, zcdp-bandits.md 3.2). Kiefer–Wolfowitz: pi* minimises g iff it maximises log det V, g(pi*) = d, and a
+norm, docs/formulas/zcdp-bandits.md 3.2). Kiefer–Wolfowitz: pi* minimises g iff it maximises log det V, g(pi*) = d, and a
 minimiser exists with |Supp(pi*)| <= d(d+1)/2.
 
 Solver: Frank–Wolfe on log det V with away steps (Wolfe–Atwood / Todd–Yildirim "WA-TY"), exact line
-search, rank-one (Sherman–Morrison) updates of V^{-1}; stops once g(pi) <= r(1 + tol) (zcdp-bandits.md §0:
+search, rank-one (Sherman–Morrison) updates of V^{-1}; stops once g(pi) <= r(1 + tol) (docs/formulas/zcdp-bandits.md §0:
 tol = 1e-6). Then a support reduction (Carathéodory on the moment vectors vec(a a^T), which live in a
 space of dimension r(r+1)/2) brings the support to at most r(r+1)/2 without increasing g: moving along a
 null direction c of the moment vectors keeps V fixed up to the total mass, and we move in the direction
 that *decreases* the mass, so after renormalising V(pi) can only grow (g can only shrink).
 
 Actions that do not span R^d: the design is computed in their span (rank r, orthonormal basis ``basis``)
-and g uses the pseudo-inverse, so g(pi*) = r (zcdp-bandits.md §0, "work in their span").
+and g uses the pseudo-inverse, so g(pi*) = r (docs/formulas/zcdp-bandits.md §0, "work in their span").
 """
 
 from __future__ import annotations

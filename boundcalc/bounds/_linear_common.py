@@ -5,7 +5,7 @@ Formulas, each with its source:
   App. E of seed 003 uses L = log(2/delta), App. F uses L = log(1/delta).
 - ``c_ell``: AdaC-GOPE episode length parameter (seed 003 Eq. 4, Cor. 1).
 - ``gope_phase_bound``: number of GOPE phases started by T, L_T <= log_4(4 + 3T/(8 d log(8K/delta)))
-  (DERIVED in zcdp-bandits.md 3.6 from T_l >= c_l >= 8 d 4^l log(8K/delta); the same bound holds for
+  (DERIVED in docs/formulas/zcdp-bandits.md 3.6 from T_l >= c_l >= 8 d 4^l log(8K/delta); the same bound holds for
   AdaR-GOPE, seed 000 Eq. 8, whose T_l >= 8 d 4^l L_l).
 - OFUL quantities (seed 003 Thm 14 / seed 000 Thm 17): update count l(t) <= d log(1 + t/(lam d))/log(1+C),
   beta_t, the Gentile et al. eigenvalue bound g(t) (seed 003 Lemma 12, seed 000 Lemma 27), gamma_t.
@@ -43,7 +43,7 @@ def c_ell(ell, d, K, rho, delta):
 
 
 def gope_phase_bound(T, d, K, delta):
-    """L_T = floor(log_4(4 + 3T/(8 d log(8K/delta)))) (DERIVED, zcdp-bandits.md 3.6); always >= 1."""
+    """L_T = floor(log_4(4 + 3T/(8 d log(8K/delta)))) (DERIVED, docs/formulas/zcdp-bandits.md 3.6); always >= 1."""
     T = np.asarray(T, dtype=float)
     return np.floor(np.log(4.0 + 3.0 * T / (8.0 * d * np.log(8.0 * K / delta))) / np.log(4.0))
 
@@ -76,7 +76,7 @@ def gentile_g(t, lam0, delta, d):
 
 def oful_h(s, d, lam, lam0, delta, C):
     """h(s) = s l(s) / (lam + max(0, g(s))): gamma_s^2 = (2/rho) f_F(d, delta/T) h(s) (seed 003 Thm 14,
-    with the [DERIVED] max(0, g) safeguard of zcdp-bandits.md 4.2)."""
+    with the [DERIVED] max(0, g) safeguard of docs/formulas/zcdp-bandits.md 4.2)."""
     s = np.asarray(s, dtype=float)
     return s * oful_updates(s, d, lam, C) / (lam + np.maximum(0.0, gentile_g(s, lam0, delta, d)))
 

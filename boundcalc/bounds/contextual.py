@@ -2,8 +2,8 @@
 non-private RS-OFUL (rho -> infinity limit), LinUCB with dynamic global sensitivity (seed 004 Thm 3,
 with Lemma 1 / Thm 2 / Lemma 2 in its proof) and LinPriv (Neel & Roth 2018) as rectified in seed 003 App. F-C.
 
-Sources: zcdp-bandits.md 4, 7, 9, 10; rdp-bandits.md 2.4, 3.3; dgs-contextual.md 1-3;
-ERRATA.md items 1, 3, 4, 5, 6, 7, 11, 12, 13 and the smaller items (004 Thm 3 "log t for log T").
+Sources: docs/formulas/zcdp-bandits.md 4, 7, 9, 10; docs/formulas/rdp-bandits.md 2.4, 3.3; docs/formulas/dgs-contextual.md 1-3;
+docs/errata.md items 1, 3, 4, 5, 6, 7, 11, 12, 13 and the smaller items (004 Thm 3 "log t for log T").
 ``log`` is natural unless marked.
 """
 
@@ -218,7 +218,7 @@ class AdaCOFULPaper(_OFULPaper):
     caveats = (
         _VACUOUS,
         "scaling not shown: the O(.) hides (1+C), (1+lambda), log(1/delta) and 1/sqrt(lam0) >= sqrt(d) "
-        "(zcdp-bandits.md 4.3)",
+        "(docs/formulas/zcdp-bandits.md 4.3)",
         "proof gap: the proof bounds every gamma_t by gamma_T ('gamma_t increasing'), which fails (ERRATA 12); "
         "with unspecified constants no number violates the O(.) form (see 003-thm5-corrected)",
         "proof gap: the proof uses lambda >= 1 (the experiments use 0.1); for lambda < 1 the constant becomes "
@@ -239,7 +239,7 @@ class AdaROFULPaper(_OFULPaper):
         _VACUOUS,
         "proof gap: 'gamma_t is increasing' fails; gamma is undefined until t ≈ 5e4 in the default instance, "
         "the safeguarded gamma peaks ≈ 38x gamma_T; the O(.) survives with a lam0-dependent burn-in (ERRATA 3)",
-        "scaling not shown: the O(.) hides 1/sqrt(lam0) >= sqrt(d) (rdp-bandits.md 3.3)",
+        "scaling not shown: the O(.) hides 1/sqrt(lam0) >= sqrt(d) (docs/formulas/rdp-bandits.md 3.3)",
     )
     regime_note = "privacy cost dominates iff eps/alpha < d^2 log^2(T)/T; polylog against sqrt(T) log T"
 
@@ -322,7 +322,7 @@ class AdaCOFULExplicit(_OFULExplicit):
     invalid = ("built on 'gamma_t increasing', which fails (ERRATA 12, 3): the value is not a valid upper bound; "
                "use the corrected running-max form")
     caveats = (
-        "DERIVED: constants kept from the proof steps (zcdp-bandits.md 4.2-4.3); denominator lam + max(0, g(T))",
+        "DERIVED: constants kept from the proof steps (docs/formulas/zcdp-bandits.md 4.2-4.3); denominator lam + max(0, g(T))",
         _GAMMA_T_GAP,
         _VACUOUS,
         "typo: probability 1 - 3 delta, stated 1 - delta (ERRATA 13)",
@@ -330,7 +330,7 @@ class AdaCOFULExplicit(_OFULExplicit):
         _NOT_BOUNDED,
     )
     regime_note = ("privacy cost dominates until very large T (e.g. T = 1e6, rho = 0.1, lam0 = 0.1: private ≈ 7.6e5 vs "
-                   "non-private ≈ 2.0e5, zcdp-bandits.md check 13); its ratio to the non-private part -> 0 as T grows")
+                   "non-private ≈ 2.0e5, docs/formulas/zcdp-bandits.md check 13); its ratio to the non-private part -> 0 as T grows")
 
 
 class AdaROFULExplicit(_OFULExplicit):
@@ -343,12 +343,12 @@ class AdaROFULExplicit(_OFULExplicit):
     invalid = ("built on 'gamma_t increasing', which fails (ERRATA 12, 3): the value is not a valid upper bound; "
                "use the corrected running-max form")
     caveats = (
-        "DERIVED: constants kept from the proof (rdp-bandits.md 3.3), 2/rho -> 2 alpha/eps; safeguard max(D, lam)",
+        "DERIVED: constants kept from the proof (docs/formulas/rdp-bandits.md 3.3), 2/rho -> 2 alpha/eps; safeguard max(D, lam)",
         _GAMMA_T_GAP,
         _VACUOUS,
         "proof gap: the analysis needs lambda >= 1; the tau = 0 episode is not covered",
     )
-    regime_note = "privacy cost dominates until large T (e.g. d = 5, lam0 = 0.2: crossing at T ≈ 2.6e6, rdp-bandits.md 3.3)"
+    regime_note = "privacy cost dominates until large T (e.g. d = 5, lam0 = 0.2: crossing at T ≈ 2.6e6, docs/formulas/rdp-bandits.md 3.3)"
 
 
 class _OFULCorrected(_OFULExplicit):
@@ -449,7 +449,7 @@ class RSOFULExplicit(_OFULExplicit):
     notion = "none"
     params = ("d", "lam", "C", "delta", "theta_norm")
     assumptions = (_ASSUMPTION_1, "1-sub-Gaussian reward noise")
-    caveats = ("DERIVED: non-private baseline = rho -> infinity limit (zcdp-bandits.md section 0); matches OFUL up to "
+    caveats = ("DERIVED: non-private baseline = rho -> infinity limit (docs/formulas/zcdp-bandits.md section 0); matches OFUL up to "
                "sqrt(1+C)",)
     regime_note = "non-private: no privacy cost"
 
@@ -529,12 +529,12 @@ class DGSThm3(BaseBound):
         "the (eps, delta) claim is not shown to fail for the memoised tree (delta(1) <= 8e-4), but fails for a "
         "fresh-noise-per-call reading with exact sensitivities (ERRATA 7)",
         "typo: 1 + T L^2 lam should be 1 + T L^2/lam, the noise scale R is omitted, and the elliptical potential is "
-        "misquoted (dgs-contextual.md 7.8); implemented as printed",
+        "misquoted (docs/formulas/dgs-contextual.md 7.8); implemented as printed",
         "proof gap: Lemma 1 borrows Gentile et al.'s eigenvalue bound, whose variance condition (adaptive arm choice) "
-        "and unit-norm contexts Assumption 1 omits (dgs-contextual.md 7.3); that condition cannot hold for d >= 2 "
+        "and unit-norm contexts Assumption 1 omits (docs/formulas/dgs-contextual.md 7.3); that condition cannot hold for d >= 2 "
         "(ERRATA 1, where 'vacuous' is the verdict on seeds 000/003, not on 004's Assumption 1)",
         "proof gap: the tree noise is Laplace per coordinate scaled to Lemma 1's L2 sensitivity with eps/log2 T per "
-        "node, against ceil(log2 T) + 1 levels: the pure-DP worst case per node is sqrt(d) larger (dgs-contextual.md "
+        "node, against ceil(log2 T) + 1 levels: the pure-DP worst case per node is sqrt(d) larger (docs/formulas/dgs-contextual.md "
         "7.4); the bound is stated for that calibration (LinUCB-DGS sensitivity='paper'), not for the 'strict' one",
     )
     regime_note = ("privacy cost = noise term + burn-in; both grow like sqrt(T log T) with the non-private term, so the "
@@ -631,7 +631,7 @@ class LinPrivClaimed(_LinPriv):
     caveats = (
         "proof gap: the private part uses sum_t ||x||_{V^-1} <= 2 d log(1 + n/(lam d)), which holds only for the squares "
         "(seed 003 App. F-C, Remark 10); see 003-appF-linpriv-rectified",
-        "seed 004 quotes LinPriv differently, as O~(log^{2.5} T sqrt(T)/eps) (dgs-contextual.md 3)",
+        "seed 004 quotes LinPriv differently, as O~(log^{2.5} T sqrt(T)/eps) (docs/formulas/dgs-contextual.md 3)",
     )
     regime_note = "privacy cost K d log T/eps: dominates iff eps < K log T/sqrt(T) (claimed form)"
 

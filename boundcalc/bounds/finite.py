@@ -1,6 +1,6 @@
 """Finite-armed bounds of seeds 000, 001 and 003 (plus the results those papers quote), one object each.
 
-Sources (formula sheets in ../shared/reference, overridden by ERRATA.md; seed text wins over a sheet):
+Sources (formula sheets in docs/formulas, overridden by docs/errata.md; seed text wins over a sheet):
 - seed 001 (ε-global DP, Bernoulli arms): Lai–Robbins (Eq. 3), Thm 3.1 (Eqs. 5–6, d_ε of Eq. 8 /
   Lemma F.1), Eq. 7 (Azize & Basu 2022 Thm 3, c ∈ {6, 1}), Shariff & Sheffet (2018) as quoted in §1,
   Thm 4.3 (= Thm F.7 DP-IMED, Thm F.9 DP-KLUCB), AdaP-UCB / AdaP-KLUCB (Azize & Basu 2022 Thm 7 / 8,

@@ -1,7 +1,7 @@
 """Regret bounds of generalized linear bandits under local differential privacy (seed 002).
 
 Han, Liang, Wang, Zhang, "Generalized Linear Bandits with Local Differential Privacy" (NeurIPS 2021),
-seed file 002_8220a9ba03d6ddfa.txt; formula sheet ldp-glm-bandits.md; verdicts from ERRATA.md.
+seed file 002_8220a9ba03d6ddfa.txt; formula sheet docs/formulas/ldp-glm-bandits.md; verdicts from docs/errata.md.
 
 Registered (one object per theorem and per estimator; see each docstring):
 - seed 002 Thm 3.1 (OLS, SGD; worst case, single parameter), plus the SGD rate of its proof (C.4)

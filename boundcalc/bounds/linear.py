@@ -1,9 +1,9 @@
 """Linear bandits with a fixed finite action set: AdaC-GOPE (seed 003 Thm 4, with Thm 13 / Cor. 1 / Eq. 4
 in its proof), the minimax lower bound of seed 003 Thm 9, AdaR-GOPE (seed 000 Thm 8) and the non-private
-GOPE baseline (the rho -> infinity limit, zcdp-bandits.md section 0).
+GOPE baseline (the rho -> infinity limit, docs/formulas/zcdp-bandits.md section 0).
 
-Sources: /work/shared/reference/zcdp-bandits.md (sections 3, 5.3, 9), rdp-bandits.md (2.3, 3.2),
-ERRATA.md items 10 and 16 and the "smaller items" (000 Thm 8 main text vs appendix).
+Sources: docs/formulas/zcdp-bandits.md (sections 3, 5.3, 9), docs/formulas/rdp-bandits.md (2.3, 3.2),
+docs/errata.md items 10 and 16 and the "smaller items" (000 Thm 8 main text vs appendix).
 ``log`` is natural everywhere.
 """
 
@@ -129,7 +129,7 @@ _ASSUMPTION_1 = "Assumption 1 (seed 003 Sec. V-A): ||a||_2 <= 1, |r_t| <= 1, ||t
 _COMPARABILITY = (
     "comparability: Thm 9's hard instance is the hypercube [-1,1]^d with Gaussian rewards and Theta = R^d, "
     "outside Assumption 1 and with no finite K; lower <= upper comparisons with it are heuristic "
-    "(zcdp-bandits.md 5.3)"
+    "(docs/formulas/zcdp-bandits.md 5.3)"
 )
 
 
@@ -221,7 +221,7 @@ class AdaCGOPEPaperHP(_UpperLinear):
 
 
 def _gope_explicit_np(T, d, K, delta):
-    """(L_T, Lambda, F) of zcdp-bandits.md 3.6 (delta may be an array, e.g. 1/T)."""
+    """(L_T, Lambda, F) of docs/formulas/zcdp-bandits.md 3.6 (delta may be an array, e.g. 1/T)."""
     L = gope_phase_bound(T, d, K, delta)
     Lam = np.log(4 * K * L * (L + 1) / delta)
     F = f_chi2(d, np.log(2 * K * L * (L + 1) / delta))  # f(d, delta/(K L (L+1))), log(2/.) (App. E)
@@ -250,7 +250,7 @@ class AdaCGOPEExplicit(_UpperLinear):
     source = "seed 003 Thm 4 (proof App. E-B; Thm 13, Cor. 1, Eq. 4)"
     form = "explicit"
     caveats = (
-        "DERIVED: constants from the proof steps of App. E-B (zcdp-bandits.md 3.6): A = 64 w.r.t. Lambda, "
+        "DERIVED: constants from the proof steps of App. E-B (docs/formulas/zcdp-bandits.md 3.6): A = 64 w.r.t. Lambda, "
         "support rounding 4d(d+1), E[R_T] <= R_T(delta) + 2 delta T",
         "scaling not shown: the privacy term here is 16 d L_T sqrt(2F/rho) with F >= d, i.e. d^{3/2} for "
         "d >> log(K log T/delta), not the stated linear d (ERRATA 10)",
@@ -278,7 +278,7 @@ class AdaCGOPEExplicit(_UpperLinear):
 
 
 class AdaCGOPEExplicitHP(_UpperLinear):
-    """Explicit high-probability form (w.p. >= 1 - delta, delta from the instance), zcdp-bandits.md 3.6:
+    """Explicit high-probability form (w.p. >= 1 - delta, delta from the instance), docs/formulas/zcdp-bandits.md 3.6:
     R_T <= 64 sqrt(d T Lambda) + 4 d (d+1)  +  16 d L_T sqrt(2 F/rho)."""
 
     id = "003-thm4-explicit-hp"
@@ -307,7 +307,7 @@ class AdaCGOPEExplicitHP(_UpperLinear):
 
 # -- non-private GOPE (rho -> infinity limit) -----------------------------------------------------------
 class GOPENonPrivateExplicit(_UpperLinear):
-    """rho -> infinity limit of the explicit AdaC-GOPE bound (same phases, no noise; zcdp-bandits.md sec. 0):
+    """rho -> infinity limit of the explicit AdaC-GOPE bound (same phases, no noise; docs/formulas/zcdp-bandits.md sec. 0):
     E[R_T] <= 64 sqrt(d T Lambda) + 4 d (d+1) + 2 with delta = 1/T."""
 
     id = "003-gope-explicit"
@@ -317,7 +317,7 @@ class GOPENonPrivateExplicit(_UpperLinear):
     notion = "none"
     form = "explicit"
     caveats = (
-        "DERIVED: the non-private baseline is the rho -> infinity limit of AdaC-GOPE (zcdp-bandits.md section 0); "
+        "DERIVED: the non-private baseline is the rho -> infinity limit of AdaC-GOPE (docs/formulas/zcdp-bandits.md section 0); "
         "L_T keeps the private schedule's bound, which is also valid without the privacy term of c_l",
         _COMPARABILITY,
     )
@@ -522,7 +522,7 @@ class AdaRGOPEPaperMain(_AdaR):
 
 class AdaRGOPEExplicitClosed(_AdaR):
     """Closed (looser) explicit form of seed 000 Thm 8 for E[R_T] with delta = 1/T, same steps as
-    zcdp-bandits.md §3.6 with the sample counts of seed 000 Eq. 8 (L_l = log(4 K l (l+1)/delta) <= Lambda for
+    docs/formulas/zcdp-bandits.md §3.6 with the sample counts of seed 000 Eq. 8 (L_l = log(4 K l (l+1)/delta) <= Lambda for
     l <= L_T):
     E[R_T] <= 64 sqrt(d T Lambda) + 4 d (d+1) + 2  +  16 d L_T sqrt(2 (alpha/eps) d (d+1) Lambda).
     1.4-1.5x above the phase-by-phase minimum of 000-thm8-explicit; kept for its closed form."""
@@ -568,7 +568,7 @@ def adar_gope_phases(T: float, d: int, K: int, delta: float) -> int:
 
 
 def adar_gope_min_over_phases(T: float, d: int, K: int, r: float) -> float:
-    """rdp-bandits.md §3.2 explicit bound of seed 000 Thm 8 (DERIVED from App. C.3 Steps 3-5), delta = 1/T:
+    """docs/formulas/rdp-bandits.md §3.2 explicit bound of seed 000 Thm 8 (DERIVED from App. C.3 Steps 3-5), delta = 1/T:
     R_T <= min{ sum_{l <= l(T)} 2^{3-l} Tb_l,  min_{m >= 1} [T 2^{2-m} + sum_{l <= min(m, l(T))} 2^{3-l} Tb_l],  2T },
     Tb_l = min{T, d(d+1)/2 + 8 d 4^l L_l + 2 d 2^l sqrt(2 r d (d+1) L_l)}, r = alpha/eps (r = 0: without the privacy
     term). For m >= l(T) the bracket decreases to the full sum, so m runs over 1..l(T)."""
@@ -589,7 +589,7 @@ def _min_over_phases_np(T, d, K, r):
 
 
 class AdaRGOPEExplicit(_AdaR):
-    """seed 000 Thm 8, explicit proof-level bound of rdp-bandits.md §3.2 (minimum over the phase m after which the
+    """seed 000 Thm 8, explicit proof-level bound of docs/formulas/rdp-bandits.md §3.2 (minimum over the phase m after which the
     arms with gap > 2^{2-m} are gone), w.p. >= 1 - delta with delta = 1/T (so E[R_T] <= this + 2):
     R_T <= min{ sum_{l<=l(T)} 2^{3-l} Tb_l, min_m [T 2^{2-m} + sum_{l<=min(m,l(T))} 2^{3-l} Tb_l], 2T }.
     Non-private part: the same with alpha/eps -> 0 (the sheet's "without the privacy term" column)."""
@@ -630,7 +630,7 @@ class AdaRGOPEExplicit(_AdaR):
 
 
 def _phase_min_reference(T, d, K, r):
-    """Scalar reference of rdp-bandits.md §3.2 as the sheet writes it: all m from 1 to l(T) + 1 and the full sum."""
+    """Scalar reference of docs/formulas/rdp-bandits.md §3.2 as the sheet writes it: all m from 1 to l(T) + 1 and the full sum."""
     T, d, K, r = float(T), int(d), int(K), float(r)
     delta = 1.0 / T
     L, total = 0, 0.0

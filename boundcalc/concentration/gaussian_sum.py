@@ -1,5 +1,5 @@
 """Tail of a sum of m iid N(0, σ²) noises (the Gaussian mechanism of seed 003 Thm 18 / Lemma 2;
-seed 003 App. I Lemma 8 sub-Gaussian tail; formula sheet zcdp-bandits.md §2.2 and §5).
+seed 003 App. I Lemma 8 sub-Gaussian tail; formula sheet docs/formulas/zcdp-bandits.md §2.2 and §5).
 
 * ``gaussian_sum_tail``: exact P(Σ_{j≤m} Z_j ≥ x) = Φ̄(x/(σ√m)) (scipy.stats.norm.logsf).
 * ``gaussian_sum_chernoff``: exp(−x²/(2mσ²)) for x ≥ 0 (seed 003 Lemma 8 with variance mσ²), 1 for x < 0.

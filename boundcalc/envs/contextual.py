@@ -6,9 +6,9 @@ IV-B1, seed 004 Eq. 1).
 
 Context distributions (``contexts``):
 * ``"gaussian"``: each vector ~ N(mean, scale^2 I) (seed 003 Sec. VII: mean (1/sqrt d, ..., 1/sqrt d),
-  scale^2 = 1/10). ``project=True`` projects onto the unit ball (zcdp-bandits.md §0: otherwise the run is
+  scale^2 = 1/10). ``project=True`` projects onto the unit ball (docs/formulas/zcdp-bandits.md §0: otherwise the run is
   not privacy-guaranteed).
-* ``"sphere"``: uniform on the unit sphere (rdp-bandits.md §5: "i.i.d. unit contexts"; lambda0 = 1/d).
+* ``"sphere"``: uniform on the unit sphere (docs/formulas/rdp-bandits.md §5: "i.i.d. unit contexts"; lambda0 = 1/d).
 * ``"pool"``: K distinct vectors drawn uniformly from a fixed pool (seed 004 Sec. 4: pool of 1000 arms with
   U(0,1) coordinates, normalised to unit norm -- the normalisation is our reading; 10 arms per round).
 
@@ -196,8 +196,8 @@ CONTEXTUAL_INSTANCES: dict[str, dict] = {
     "zcdp-contextual": {"source": "seed 003 Sec. VII: K = 10, d = 3, contexts N((1/sqrt d) 1, I/10), theta* uniform "
                                   "on the unit sphere, N(0,1) noise (not privacy-guaranteed)"},
     "zcdp-contextual-bounded": {"source": "seed 003 Sec. VII instance, contexts projected on the unit ball, {-1,1} "
-                                          "rewards (Assumption 1 holds; zcdp-bandits.md §0)"},
-    "rdp-contextual": {"source": "rdp-bandits.md §5 suggestion: i.i.d. unit contexts, d = 5, K = 10 (lambda0 = 1/d), "
+                                          "rewards (Assumption 1 holds; docs/formulas/zcdp-bandits.md §0)"},
+    "rdp-contextual": {"source": "docs/formulas/rdp-bandits.md §5 suggestion: i.i.d. unit contexts, d = 5, K = 10 (lambda0 = 1/d), "
                                  "{-1,1} rewards"},
     "dgs-synthetic": {"source": "seed 004 Sec. 4: pool of 1000 arms, d = 10, U(0,1) coordinates normalised to unit "
                                 "norm (also theta*), 10 arms per round, N(0, 0.5^2) noise"},

@@ -1,11 +1,11 @@
 """Named finite-armed instances from the papers' experiments.
 
 * ``mu1``..``mu4``: the four 5-armed Bernoulli instances of Sajed & Sheffet (2019) used in seed 001
-  Section 5 / Appendix G (formula sheet eps-global-dp-bernoulli.md §8).
+  Section 5 / Appendix G (formula sheet docs/formulas/eps-global-dp-bernoulli.md §8).
 * ``zcdp-finite``: seed 003 Sec. VII (Fig. 4a) finite-armed experiment, K = 5 Bernoulli means
-  {0.75, 0.625, 0.5, 0.375, 0.25} "as in Sajed–Sheffet" (= mu2; zcdp-bandits.md §6). Seed 003 App. H
+  {0.75, 0.625, 0.5, 0.375, 0.25} "as in Sajed–Sheffet" (= mu2; docs/formulas/zcdp-bandits.md §6). Seed 003 App. H
   (Fig. 5) is a linear instance (random actions on the sphere of R^3); it belongs to the linear envs.
-* ``rdp-2arm``: seed 000 check 4 (rdp-bandits.md §6): two Bernoulli arms with Delta = 0.1. The sheet fixes
+* ``rdp-2arm``: seed 000 check 4 (docs/formulas/rdp-bandits.md §6): two Bernoulli arms with Delta = 0.1. The sheet fixes
   only the gap; the means (0.6, 0.5) are our choice (variance-maximal around 1/2).
 """
 

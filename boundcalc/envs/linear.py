@@ -7,7 +7,7 @@ Reward families (``noise``):
 
 * ``"gaussian"``: eta ~ N(0, sigma^2) (the experiments of seed 003 Sec. VII use sigma = 1). Unbounded, so
   the privacy guarantees (Assumption 1, |r| <= 1) do not apply: ``privacy_guaranteed`` is False
-  (zcdp-bandits.md §0, "label the run as not privacy-guaranteed"). Exact batch draw: the sum of n rewards
+  (docs/formulas/zcdp-bandits.md §0, "label the run as not privacy-guaranteed"). Exact batch draw: the sum of n rewards
   of action a is one Normal(n <a, theta*>, n sigma^2).
 * ``"rademacher"``: bounded rewards r in {-1, +1} with E r = <a, theta*> (needs |<a, theta*>| <= 1); the
   noise is 1-sub-Gaussian and Assumption 1 holds when ||a|| <= 1, ||theta*|| <= 1. Exact batch draw:
@@ -126,7 +126,7 @@ LINEAR_INSTANCES: dict[str, dict] = {
     "zcdp-linear-bounded": {"K": 10, "d": 3, "noise": "rademacher",
                             "source": "seed 003 Sec. VII instance with bounded {-1,1} rewards (Assumption 1 holds)"},
     "rdp-linear": {"K": 50, "d": 5, "noise": "rademacher",
-                   "source": "rdp-bandits.md 3.2 example (d = 5, K = 50; actions and theta on the unit sphere; "
+                   "source": "docs/formulas/rdp-bandits.md 3.2 example (d = 5, K = 50; actions and theta on the unit sphere; "
                              "seed 000 has no experiments)"},
 }
 

@@ -3,7 +3,7 @@
 numpy views are vectorised; ``*_mp`` views run at the current ``mpmath.mp.dps``; ``*_sym`` views return
 sympy expressions (sympy imported lazily). Sources are cited in each docstring (seed 001 = Azize et al.
 2025, "Optimal Regret of Bernoulli Bandits under Global Differential Privacy"; formula sheet
-eps-global-dp-bernoulli.md).
+docs/formulas/eps-global-dp-bernoulli.md).
 """
 
 from .kl import (

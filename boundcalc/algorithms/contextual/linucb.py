@@ -5,9 +5,9 @@ LinUCB-DGS (seed 004 Alg. 2): A_1 = lambda I, b_1 = 0, theta^p_1 = 0; at step t 
 argmax_x <x, theta^p_t> + alpha_t ||x||_{A_t^{-1}} (first maximum); A_{t+1} = A_t + x x^T, b_{t+1} = b_t + x r;
 theta^p_{t+1} = A_{t+1}^{-1} b_{t+1} + eta_t, eta_t the tree noise of prefix t (Alg. 1): for every set bit i of t,
 the dyadic node [e_i - 2^i + 1, e_i], e_i = 2^i floor(t/2^i), contributes i.i.d. Laplace noise per coordinate.
-Private-LinUCB: the same tree on b_t, theta^p_{t+1} = A_{t+1}^{-1} (b_{t+1} + eta_t) (dgs-contextual.md §0, 1.4).
+Private-LinUCB: the same tree on b_t, theta^p_{t+1} = A_{t+1}^{-1} (b_{t+1} + eta_t) (docs/formulas/dgs-contextual.md §0, 1.4).
 
-Options (dgs-contextual.md §0; each labelled, defaults first):
+Options (docs/formulas/dgs-contextual.md §0; each labelled, defaults first):
 * ``tree="memo"``: each node's noise is drawn once and reused whenever the node is part of a released prefix (the
   binary-tree mechanism); ``"fresh"``: every node of t's decomposition is redrawn at every t -- a deliberately
   kept variant (the reading of Alg. 1 under which ERRATA 7 finds the (eps, delta) claim false), for audits.
@@ -20,7 +20,7 @@ Options (dgs-contextual.md §0; each labelled, defaults first):
   Delta_t schedule ``"paper"``: 2L/lambda, then min(2L/lambda, 32L/(lambda0 t)) once t > 32 ln(1/delta')/lambda0;
   ``"safe"``: 2L/(lambda + max(0, lambda'(t))), lambda'(t) = lambda0 t/4 - 8 ln((t+3)/delta') - 2 sqrt(t ln((t+3)/delta'));
   delta' = delta/log2 T in both sensitivity modes (sheet §0 prescribes it; the strict mode changes eps' only).
-* exploration width ``alpha="theory"``: the consistent version of Lemma 2 (dgs-contextual.md 2),
+* exploration width ``alpha="theory"``: the consistent version of Lemma 2 (docs/formulas/dgs-contextual.md 2),
   alpha_t = sqrt(lambda + L^2 t) etabar_{t-1} + R sqrt(d log((1 + t L^2/lambda)/zeta)) + sqrt(lambda) S with etabar the
   DERIVED high-probability bound on the theta-noise norm of 1.4; or a constant (the paper's experiments tune one).
 * ``noise_mult`` (default 1) multiplies every node's scale; values other than 1 are deliberately mis-calibrated
@@ -66,7 +66,7 @@ def split_streams(rng: np.random.Generator):
 
 def tree_level_count(T: int, sensitivity: str) -> float:
     """The divisor of eps per tree node: log2 T (seed 004 Alg. 1 line 2, eps' = eps/log2 T; T >= 2, 1 for T = 1)
-    in ``"paper"`` mode, ceil(log2 T) + 1 (the bit count of Alg. 1 line 3; dgs-contextual.md §0 "strict") in
+    in ``"paper"`` mode, ceil(log2 T) + 1 (the bit count of Alg. 1 line 3; docs/formulas/dgs-contextual.md §0 "strict") in
     ``"strict"`` mode. The memoised tree over 1..T has floor(log2 T) + 1 <= ceil(log2 T) + 1 levels."""
     T = int(T)
     if sensitivity == "paper":
@@ -75,7 +75,7 @@ def tree_level_count(T: int, sensitivity: str) -> float:
 
 
 def noise_norm_bound(scales: np.ndarray, d: int, zeta: float) -> np.ndarray:
-    """DERIVED (dgs-contextual.md 1.4; Chan, Shi & Song 2011 Cor. 2.9, union over d coordinates): w.p. >= 1 - zeta,
+    """DERIVED (docs/formulas/dgs-contextual.md 1.4; Chan, Shi & Song 2011 Cor. 2.9, union over d coordinates): w.p. >= 1 - zeta,
     ||sum_i Lap(b_i)^d||_2 <= sqrt(d) sqrt(8 ln(2d/zeta)) max(sqrt(sum b_i^2), max_i b_i sqrt(ln(2d/zeta))).
     ``scales`` (..., levels) with 0 for absent nodes."""
     lz = math.log(2 * d / zeta)
@@ -271,7 +271,7 @@ class LinUCB(Algorithm):
                         blocks[(s, e)] = g_priv.laplace(0.0, sc, (lanes, d))[lane]
                     eta = eta + blocks[(s, e)]
                     scales.append(sc)
-                lz = math.log(2 * d / self.zeta)  # DERIVED bound of dgs-contextual.md 1.4
+                lz = math.log(2 * d / self.zeta)  # DERIVED bound of docs/formulas/dgs-contextual.md 1.4
                 bound = math.sqrt(d) * math.sqrt(8 * lz) * max(math.sqrt(sum(v * v for v in scales)),
                                                                max(scales) * math.sqrt(lz))
                 if where == "theta":
@@ -347,7 +347,7 @@ class LinUCBDGS(_TreeLinUCB):
     ~log T nodes containing j); ERRATA 7: not shown to fail for the memoised tree, fails for ``tree="fresh"`` with
     exact sensitivities. ``sensitivity="paper"`` also calibrates Laplace noise per coordinate to the L2
     sensitivity of Lemma 1 with eps/log2 T per node (a pure-DP worst case sqrt(d) larger per node, and
-    ceil(log2 T) + 1 levels; dgs-contextual.md 7.4); ``"strict"`` uses sqrt(d) Delta_t (||v||_1 <= sqrt(d) ||v||_2)
+    ceil(log2 T) + 1 levels; docs/formulas/dgs-contextual.md 7.4); ``"strict"`` uses sqrt(d) Delta_t (||v||_1 <= sqrt(d) ||v||_2)
     and eps/(ceil(log2 T) + 1) -- it removes those two accounting errors, not ERRATA 6's. delta' = delta/log2 T in
     both modes, as sheet §0 prescribes (composition over ceil(log2 T) + 1 levels would call for delta/(ceil(log2 T) + 1);
     delta here also absorbs the failure of a bound over contexts, not a DP delta in the usual sense).
@@ -358,7 +358,7 @@ class LinUCBDGS(_TreeLinUCB):
     notion = "approx"
     guarantee = ("(eps, delta)-DP claimed (seed 004 Thm 1), not established: proof gap (ERRATA 6); fails for the "
                  "fresh-noise tree (ERRATA 7); sensitivity='paper' calibrates Laplace to L2 with eps/log2 T "
-                 "(dgs-contextual.md 7.4), 'strict' to L1 with eps/(ceil(log2 T)+1)")
+                 "(docs/formulas/dgs-contextual.md 7.4), 'strict' to L1 with eps/(ceil(log2 T)+1)")
     bound_ids = ("004-thm3", "004-thm3-corrected")
 
     def __init__(self, eps: float = 2.0, delta: float = 0.1, lam: float = 1.0, alpha="theory", L: float = 1.0,
@@ -385,11 +385,11 @@ class LinUCBDGS(_TreeLinUCB):
                 "rewards must satisfy |r| <= 1")
 
     def delta_prime(self, T: int) -> float:
-        """delta' = delta/log2 T (seed 004 Alg. 1 line 2; dgs-contextual.md §0), in both sensitivity modes."""
+        """delta' = delta/log2 T (seed 004 Alg. 1 line 2; docs/formulas/dgs-contextual.md §0), in both sensitivity modes."""
         return self.delta / math.log2(max(int(T), 2))
 
     def sensitivity_l2(self, t, T: int):
-        """Delta_t, the L2 sensitivity of theta_hat (seed 004 Lemma 1) with the schedules of dgs-contextual.md §0
+        """Delta_t, the L2 sensitivity of theta_hat (seed 004 Lemma 1) with the schedules of docs/formulas/dgs-contextual.md §0
         (vectorised in t). ``lambda0`` must be known (set, or taken from the environment at simulation)."""
         lam0 = self._lam0
         if lam0 is None:
@@ -447,13 +447,13 @@ class LinUCBDGS(_TreeLinUCB):
 
 
 class PrivateLinUCB(_TreeLinUCB):
-    """Private LinUCB (Neel & Roth 2018), the baseline of seed 004 Sec. 4, calibrated as in dgs-contextual.md §0:
+    """Private LinUCB (Neel & Roth 2018), the baseline of seed 004 Sec. 4, calibrated as in docs/formulas/dgs-contextual.md §0:
     the tree releases noisy prefix sums of b_t = sum_s x_s r_s, theta^p = A^{-1}(b + eta).
 
     ``sensitivity="paper"`` (default): Laplace per coordinate with scale L log2(T)/eps -- the constant sensitivity
     L that seed 004 §3.1 states ("global sensitivity of b_t ... is a constant L ... |r| <= 1") and eps' = eps/log2 T.
     That is NOT eps-DP: see ``privacy_epsilon`` (2 sqrt(d) (floor(log2 T) + 1)/log2 T times eps).
-    ``sensitivity="strict"`` (dgs-contextual.md §0): scale 2 sqrt(d) L (ceil(log2 T) + 1)/eps, the L1 sensitivity
+    ``sensitivity="strict"`` (docs/formulas/dgs-contextual.md §0): scale 2 sqrt(d) L (ceil(log2 T) + 1)/eps, the L1 sensitivity
     of b_t over the tree's levels: pure eps-DP.
     """
 

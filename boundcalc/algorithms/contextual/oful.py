@@ -6,14 +6,14 @@ draw Y_l ~ N(0, s2 I) (s2 = 2/rho for AdaC, 2 alpha/eps for AdaR, 0 non-private)
 theta_tilde = V_{t-1}^{-1} (sum_{s<t} x_s r_s + sum_{m<=l} Y_m), tau = t - 1; play
 argmax_x <theta_tilde, x> + beta_tilde_tau ||x||_{V_tau^{-1}} (lowest index on ties).
 
-Width (seed 003 Thm 14 / seed 000 Thm 17 with zcdp-bandits.md §0):
+Width (seed 003 Thm 14 / seed 000 Thm 17 with docs/formulas/zcdp-bandits.md §0):
   beta_t = sqrt(2 log(1/delta) + d log(1 + t/(lambda d))) + sqrt(lambda) S,
   gamma_t / sqrt(t) = sqrt( s2 * l * f_F(d, delta/T) / (lambda + max(0, g(t))) ),
   f_F(d, x) = d + 2 sqrt(d log(1/x)) + 2 log(1/x), g(t) = lambda0 t/4 - 8 log((t+3) d/delta) - 2 sqrt(t log((t+3)d/delta)),
   l = number of noise vectors actually summed (not the bound d log(1+t/(lambda d))/log(1+C));
   beta_tilde_0 = beta_0 = sqrt(2 log(1/delta)) + sqrt(lambda) S before the first update (S = ||theta*|| bound).
 Choices: ``denominator="gentile"`` (above, with the max(0, .) safeguard) or ``"eigen"`` (lambda_min(V_tau),
-data-free at run time, zcdp-bandits.md 4.2); lambda0 defaults to ``env.lambda0``. OFUL = RS-OFUL with C = 0
+data-free at run time, docs/formulas/zcdp-bandits.md 4.2); lambda0 defaults to ``env.lambda0``. OFUL = RS-OFUL with C = 0
 (update at every step). Non-private baselines are the rho -> inf limits (no noise, gamma = 0).
 
 Simulation: inside an episode the parameters are fixed, so a whole chunk of steps is scored at once for
@@ -224,7 +224,7 @@ class RSOFUL(Algorithm):
         theta = np.zeros(d)
         Vinv_tau = np.eye(d) / self.lam
         ld_tau = d * math.log(self.lam)
-        bt = float(self.beta(0, d))  # beta_tilde_0 = sqrt(2 log(1/delta)) + sqrt(lambda) S (zcdp-bandits.md §0)
+        bt = float(self.beta(0, d))  # beta_tilde_0 = sqrt(2 log(1/delta)) + sqrt(lambda) S (docs/formulas/zcdp-bandits.md §0)
         n_upd = 0
         cum = np.zeros(T + 1)
         for t in range(1, T + 1):

@@ -177,7 +177,7 @@ class AdaPKLUCB(AdaPUCB):
 
 
 class AdaCUCB(_Doubling):
-    """AdaC-UCB (seed 003 Algorithm 4, Eq. 14; sheet zcdp-bandits.md §2): rho-Interactive zCDP.
+    """AdaC-UCB (seed 003 Algorithm 4, Eq. 14; sheet docs/formulas/zcdp-bandits.md §2): rho-Interactive zCDP.
 
     I_a = mu_hat_a + N(0, 1/(2 rho n_a^2)) + sqrt((1/(2 n_a) + 1/(rho n_a^2)) beta ln t_l), n_a = size of arm a's
     last episode (1/2 after initialisation by default, sheet 003 §0). ``rho=inf`` gives the non-private
@@ -209,7 +209,7 @@ class AdaCUCB(_Doubling):
 
 
 class AdaRUCB(AdaCUCB):
-    """AdaR-UCB (seed 000 Algorithm 2, Eq. 6; sheet rdp-bandits.md §2.2): (alpha, eps)-RDP.
+    """AdaR-UCB (seed 000 Algorithm 2, Eq. 6; sheet docs/formulas/rdp-bandits.md §2.2): (alpha, eps)-RDP.
 
     Identical to AdaC-UCB with rho = eps/alpha: noise N(0, alpha/(2 eps n^2)), bonus
     sqrt((1/(2n) + alpha/(eps n^2)) beta ln t_l). beta = 3.1 by default (> 3).

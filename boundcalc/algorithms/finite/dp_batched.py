@@ -1,4 +1,4 @@
-"""DP-KLUCB and DP-IMED (seed 001 Algorithm 1; sheet eps-global-dp-bernoulli.md §5).
+"""DP-KLUCB and DP-IMED (seed 001 Algorithm 1; sheet docs/formulas/eps-global-dp-bernoulli.md §5).
 
 Per arm: a noisy cumulative sum S~_i (one fresh Lap(1/eps) per batch, past rewards never discarded),
 cumulative pulls N_i and batch index m_i. Initialisation: every arm n_1 times (one noise each). Then, while

@@ -1,7 +1,7 @@
 """Baselines of seed 002's experiments (Sec. 5, Figures 5.1 / F.1): LDP-UCB and LDP-GLOC of Zheng, Cai, Huang,
 Li, Wang, "Locally Differentially Private (Contextual) Bandits Learning", NeurIPS 2020 (arXiv 2006.00701).
 
-Seed 002 names these baselines but does not specify them (ldp-glm-bandits.md §5). The paper body of Zheng et al.
+Seed 002 names these baselines but does not specify them (docs/formulas/ldp-glm-bandits.md §5). The paper body of Zheng et al.
 could not be retrieved here; the steps below are RECONSTRUCTED from two public code bases:
 
 * [Z] the Zheng et al. authors' code, MIFA-Lab/LDPbandit2020 (formerly huang-research-group/LDPbandit2020),

@@ -5,7 +5,7 @@ a_t = argmax_a x_{t,a}^T theta_hat_{t-1} (lowest index on ties), observes r_t an
 
 * LDP-OLS (Eq. 3.3-3.4, linear link): M_t = x x^T + W_t (W symmetric, i.i.d. N(0, s_W^2) entries for i <= j),
   u_t = r_t x + xi_t (xi ~ N(0, s_xi^2 I)); server theta_hat_t = (sum M + c~ sqrt(t) I)^{-1} sum u,
-  c~ = s_W (4 sqrt(d) + 2 log(2T/alpha)) (ldp-glm-bandits.md §0).
+  c~ = s_W (4 sqrt(d) + 2 log(2T/alpha)) (docs/formulas/ldp-glm-bandits.md §0).
   ``calibration="paper"``: s_W = 2 C_B sigma_{eps,delta}, s_xi = C_B c_r sigma_{eps,delta},
   sigma_{eps,delta} = 2 sqrt(2 ln(1.25/delta))/eps (as printed; ERRATA 8: the pair is still (1, 1.4e-4)-LDP at
   C_B = 1). ``"safe"``: s_W = sqrt(2) C_B^2 sqrt(2 ln(2.5/delta))/(eps/2), s_xi = 2 c_r C_B sqrt(2 ln(2.5/delta))/(eps/2)

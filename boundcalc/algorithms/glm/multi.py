@@ -4,7 +4,7 @@ synthetic updates, with the OLS (Eq. 3.3-3.4) or SGD (Eq. 3.5-3.6) mechanism and
 Setting (seed 002 Sec. 4, ``boundcalc.envs.glm.MultiGLMEnv``): one context X_t in R^d per round, one parameter
 theta*_i per arm, reward mu(X_t^T theta*_{a_t}) + noise.
 
-Algorithm 2 as implemented (sheet ldp-glm-bandits.md 2.4 with the §0 corrections, which override the body):
+Algorithm 2 as implemented (sheet docs/formulas/ldp-glm-bandits.md 2.4 with the §0 corrections, which override the body):
 
 1. Warm-up, t = 1..K s0: pull a_t = (t mod K) + 1 (1-based; arm index t mod K here), independent of the context.
    Only the pulled arm receives a message Z_{t,a_t} = psi(X_t, r_t; theta_hat_{t-1,a_t}) (Algorithm 2 line 6).

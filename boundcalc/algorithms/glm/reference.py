@@ -1,5 +1,5 @@
 """Plain step-by-step references of seed 002 Algorithm 1 (single parameter, LDP-OLS and LDP-SGD), written from
-the paper (Algorithm 1, Eq. 3.3-3.6, Lemma 2.2, Theorem 3.1) and the sheet (ldp-glm-bandits.md §0, 1.3-1.5,
+the paper (Algorithm 1, Eq. 3.3-3.6, Lemma 2.2, Theorem 3.1) and the sheet (docs/formulas/ldp-glm-bandits.md §0, 1.3-1.5,
 2.2-2.3), independently of ``ldp.py``: nothing is imported from it; only the environment (contexts, rewards,
 link mu) is shared. Scalar Python loops over t, the K arms and the coordinates; the Gaussian mechanism, the
 L2-ball mechanism and both estimators are written again here.

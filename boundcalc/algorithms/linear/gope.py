@@ -6,7 +6,7 @@ Common skeleton (seed 003 Alg. 2 / seed 000 Alg. 3), phase l = 1, 2, ...:
 3. least squares on this phase only (forgetting): theta_hat = V_l^{-1} sum a_t r_t, V_l = sum T_l(a) a a^T.
 4. privatise (algorithm-specific), 5. eliminate a if max_b <theta_tilde, b - a> > 2 beta_l.
 
-Choices (zcdp-bandits.md §0 and rdp-bandits.md §0, documented here):
+Choices (docs/formulas/zcdp-bandits.md §0 and docs/formulas/rdp-bandits.md §0, documented here):
 * Phase l has T_l = sum_a T_l(a) rewards (the papers' "+1" is an off-by-one); the last phase is truncated
   at T. Inside a phase the support actions are played in increasing index order, each in one block (the
   papers leave the order free; only regret at checkpoints inside a phase depends on it).
@@ -214,7 +214,7 @@ class _PhasedElimination(Algorithm):
 
 
 class GOPE(_PhasedElimination):
-    """Non-private G-optimal phased elimination: the rho -> infinity limit of AdaC-GOPE (zcdp-bandits.md §0,
+    """Non-private G-optimal phased elimination: the rho -> infinity limit of AdaC-GOPE (docs/formulas/zcdp-bandits.md §0,
     "non-private baselines"): T_l(a) = ceil(pi(a) (8 d / beta_l^2) log(4 / delta_{K,l})), no noise.
 
     The paper's experimental baseline is Lattimore–Szepesvári Alg. 12 ("GOPE"), whose constants differ
@@ -248,9 +248,9 @@ class AdaCGOPE(_PhasedElimination):
 
     c_l (Eq. 4) = (8d/beta_l^2) log(4/delta_{K,l}) + (2d/beta_l) sqrt((2/rho) f(d, delta_{K,l})),
     delta_{K,l} = delta/(K l (l+1)), T_l(a) = ceil(c_l pi_l(a)); Line 12: theta_tilde = theta_hat + V_l^{-1/2} N_l,
-    N_l ~ N(0, (2d/(rho c_l)) I) (variance 2 g(pi)/(rho c_l) if g(pi) > d, zcdp-bandits.md §0).
+    N_l ~ N(0, (2d/(rho c_l)) I) (variance 2 g(pi)/(rho c_l) if g(pi) > d, docs/formulas/zcdp-bandits.md §0).
     ``c_variant="scalar"`` uses the sharpened c_l' = (8d/beta^2) log(4/delta_{K,l}) + (2d/beta) sqrt((4/rho)
-    log(4/delta_{K,l})) of zcdp-bandits.md 3.6 (DERIVED, not the paper's). The multipliers d become g(pi)
+    log(4/delta_{K,l})) of docs/formulas/zcdp-bandits.md 3.6 (DERIVED, not the paper's). The multipliers d become g(pi)
     for an approximate design; f keeps the dimension d of the noise vector.
     """
 
@@ -297,8 +297,8 @@ class AdaRGOPE(_PhasedElimination):
 
     T_l(a) = ceil( (8 d pi(a)/beta_l^2) L_l + (2 d pi(a)/beta_l) sqrt((2 alpha/eps) d(d+1) L_l) ),
     L_l = log(4 K l (l+1)/delta); privatise: theta_tilde = theta_hat + V_l^{-1} sum_{a in S_l} a N_a,
-    N_a ~ N(0, 2 alpha/eps) i.i.d. (= noise on each support action's reward sum; sensitivity 2, rdp-bandits.md
-    1.4). Approximate design (g > d): d -> g(pi), d(d+1) -> 2|support| (rdp-bandits.md §0).
+    N_a ~ N(0, 2 alpha/eps) i.i.d. (= noise on each support action's reward sum; sensitivity 2, docs/formulas/rdp-bandits.md
+    1.4). Approximate design (g > d): d -> g(pi), d(d+1) -> 2|support| (docs/formulas/rdp-bandits.md §0).
     """
 
     name = "AdaR-GOPE"

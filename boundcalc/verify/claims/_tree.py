@@ -41,7 +41,7 @@ def instance(T: int, d: int, lam: float = 1.0, seed: int = 0) -> TreeInstance:
 
 def sensitivity(inst: TreeInstance, kind: str, delta: float = 0.1) -> np.ndarray:
     """Δ_t, t = 0..T: "exact" 2L/λ_min(A_t); "paper" 2L/λ, then min{2L/λ, 32L/(λ0 t)} once t > 32 ln(1/δ′)/λ0
-    (δ′ = δ/log₂T, λ0 = 1/d; sheet dgs-contextual.md §0)."""
+    (δ′ = δ/log₂T, λ0 = 1/d; sheet docs/formulas/dgs-contextual.md §0)."""
     t = np.arange(inst.T + 1, dtype=float)
     if kind == "exact":
         return 2 * inst.L / inst.lmin

@@ -1,8 +1,8 @@
 """Claims about the theorems' bounds themselves (registered in boundcalc.bounds): constants, regimes,
 lower ≤ upper, monotonicity, d-scaling and the typos of the statements (ERRATA 10, 16 and the smaller
-items; zcdp-bandits.md §8.10–8.14; rdp-bandits.md "corrections to the sheets' wording").
+items; docs/formulas/zcdp-bandits.md §8.10–8.14; docs/formulas/rdp-bandits.md "corrections to the sheets' wording").
 
-Pointwise comparisons are written from the sheets' formula index (zcdp-bandits.md §10) so that they are
+Pointwise comparisons are written from the sheets' formula index (docs/formulas/zcdp-bandits.md §10) so that they are
 independent of the registry code, and the registry's values are compared with them at the defaults.
 """
 
@@ -254,7 +254,7 @@ claim("003-lower-le-upper-finite", "Thm 17 ≤ Thm 11 (sheet check 8.10, finite)
           "the sheet's formulas at the default instance.")), "grid": _lu_fin},
       inequality=_LU_FINITE, params=(integer("K", 2, 1000, minimum=2), positive("T", 3, 1e9), positive("rho", 1e-8, 1e3),
                                      positive("beta", 3.001, 10.0)),
-      sheet_checks=("zcdp-bandits.md §8.10",),
+      sheet_checks=("docs/formulas/zcdp-bandits.md §8.10",),
       note="crosses environment classes (Gaussian hard instances vs [0, 1] rewards): a consistency check, not a theorem")
 
 
@@ -321,7 +321,7 @@ claim("003-lower-le-upper-linear", "Thm 9 ≤ explicit Thm 4 bound (sheet check 
           "grid": _lu_lin}, inequality=_LU_LINEAR,
       params=(positive("T", 10, 1e9), integer("d", 1, 50), integer("log2K", 1, 20, minimum=0),
               positive("rho", 1e-8, 1e3)),
-      sheet_checks=("zcdp-bandits.md §8.10",),
+      sheet_checks=("docs/formulas/zcdp-bandits.md §8.10",),
       note="the hard instance of Thm 9 is the hypercube (outside Assumption 1): a consistency check, not a theorem")
 
 
@@ -352,7 +352,7 @@ def _regimes(dom) -> Result:
 claim("003-regime-thresholds", "Thm 9 / Thm 17 regimes (sheet check 8.11)",
       "(e^{-2}/8)d√T = (e^{-2.25}/4)d/√ρ ⇔ ρT = 4e^{-0.5} ≈ 2.4261 (linear, as stated); finite: ρT = (27/124)² ≈ 0.04741",
       ["seed 003 Thm 9, Thm 17", f"{ZCDP} §5.2, §5.3, §8.11"], "no counterexample", evaluator=_regimes,
-      sheet_checks=("zcdp-bandits.md §8.11",))
+      sheet_checks=("docs/formulas/zcdp-bandits.md §8.11",))
 
 
 def _t17(K, T, rho, np_=np):
@@ -398,7 +398,7 @@ claim("003-thm17-constant", "Thm 17 proof constant (App. G-B1; sheet check 8.12)
       ["seed 003 Thm 17 (App. G-B1)", f"{ZCDP} §5.2, §8.12"], "no counterexample", evaluator=_t17_const,
       inequality=_T17, params=(integer("K", 2, 1000, minimum=2), positive("T", 1, 1e9),
                                Param("rho", 1e-8, 1.0, (0.0, 1.0, True, False))),
-      sheet_checks=("zcdp-bandits.md §8.12",))
+      sheet_checks=("docs/formulas/zcdp-bandits.md §8.12",))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -439,7 +439,7 @@ claim("003-privacy-for-free", "Monotonicity in ρ and privacy for free (sheet ch
       "every upper bound (Thm 10, 11, 4, 5) is non-increasing in ρ and tends to its non-private part as ρ → ∞; "
       "(private part)/(non-private part) → 0 as T → ∞ for fixed ρ",
       ["seed 003 Thm 10, 11, 4, 5; Sec. VII claims", f"{ZCDP} §8.13, §9"], "no counterexample", evaluator=_monotone,
-      sheet_checks=("zcdp-bandits.md §8.13",))
+      sheet_checks=("docs/formulas/zcdp-bandits.md §8.13",))
 
 
 def _cap_margin(T, rho):
@@ -460,13 +460,13 @@ claim("003-trivial-cap", "Trivial cap 2T (sheet check 8.14)",
       "Theorem 5's explicit bound (λ0 = 0.1, λ = 1) exceeds the trivial regret 2T — it is vacuous — for every "
       "T ≤ 1e5 and ρ ≤ 1",
       ["seed 003 Thm 5 (explicit form)", f"{ZCDP} §8.14"], "no counterexample", inequality=_CAP,
-      params=(positive("T", 100, 1e5), positive("rho", 1e-3, 1.0)), sheet_checks=("zcdp-bandits.md §8.14",),
+      params=(positive("T", 100, 1e5), positive("rho", 1e-3, 1.0)), sheet_checks=("docs/formulas/zcdp-bandits.md §8.14",),
       note="no arbitrary-precision form (registry bound): a counterexample would be reported at float precision")
 
 
 # ---------------------------------------------------------------------------------------------------
 def _thm10_priv_formula(T, d, lam=1.0, C=1.0, delta=1e-3, alpha=2.0, eps=1.0):
-    """Privacy term of seed 000 Thm 10's explicit form (rdp-bandits.md §2.4, §3.3) with λ0 = 1/d, written
+    """Privacy term of seed 000 Thm 10's explicit form (docs/formulas/rdp-bandits.md §2.4, §3.3) with λ0 = 1/d, written
     from the sheet (independent of the registry): 2√(1+C)√(2d log(1+T/(λd))) γ_T √((1+C)(1+λ)ℓ(T))."""
     lam0 = 1.0 / d
     ell = d * math.log1p(T / (lam * d)) / math.log1p(C)

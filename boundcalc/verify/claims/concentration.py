@@ -87,7 +87,7 @@ claim("001-laplace-tail", "Lemma D.1 (sheet §4.1, check 9.8)",
       "Lap(1/ε))",
       ["seed 001 Lemma D.1 / Proof D.2", f"{SHEET} §4.1, §9.8"], "no counterexample", evaluator=_laplace,
       params=(integer("m", 1, 20), positive("epsilon", 0.1, 5.0), positive("x", 0.5, 200.0)), inequality=_LAPLACE,
-      sheet_checks=("eps-global-dp-bernoulli.md §9.8",))
+      sheet_checks=("docs/formulas/eps-global-dp-bernoulli.md §9.8",))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -142,7 +142,7 @@ claim("001-private-chernoff", "Lemma D.3 / Prop 4.1 evaluable bounds (sheet §4.
       "P(S̃_{n,m} ≤ nx) = Σ_k Binom(k; n, μ) P(L_m ≥ k − nx), and ≥ the Monte Carlo frequency",
       ["seed 001 Lemma D.3 / Proof D.4", f"{SHEET} §4.3, §9.9"], "no counterexample", evaluator=_private_chernoff,
       params=(integer("n", 20, 2000), integer("m", 1, 20), positive("epsilon", 0.1, 2.0), unit("mu", 0.2, 0.8),
-              unit("x", 0.05, 0.75)), sheet_checks=("eps-global-dp-bernoulli.md §9.9",))
+              unit("x", 0.05, 0.75)), sheet_checks=("docs/formulas/eps-global-dp-bernoulli.md §9.9",))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -182,7 +182,7 @@ claim("001-rate", "Prop 4.1 shape (sheet check 9.10)",
       "exact rate rises towards d_ε and stays above the C2 lower rate)",
       ["seed 001 Prop 4.1 / Cor D.5", f"{SHEET} §4.4, §9.10"], "no counterexample", evaluator=_rate,
       params=(unit("mu", 0.6), unit("x", 0.45), positive("epsilon", 0.2)),
-      sheet_checks=("eps-global-dp-bernoulli.md §9.10",))
+      sheet_checks=("docs/formulas/eps-global-dp-bernoulli.md §9.10",))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -218,7 +218,7 @@ claim("001-chernoff-h6", "Lemma H.6 (sheet §4.2, check 9.11)",
       "P(S ≥ nx) ≤ exp(−n kl(x, p)) for x ≥ p and P(S ≤ nx) ≤ exp(−n kl(x, p)) for x ≤ p, S ~ Bin(n, p)",
       ["seed 001 Lemma H.6", f"{SHEET} §4.2, §9.11"], "no counterexample", inequality=_H6,
       params=(integer("n", 10, 1000), unit("p", 0.05, 0.95), unit("x", 0.0, 1.0)),
-      sheet_checks=("eps-global-dp-bernoulli.md §9.11",))
+      sheet_checks=("docs/formulas/eps-global-dp-bernoulli.md §9.11",))
 
 
 def _maximal(dom) -> Result:
@@ -252,7 +252,7 @@ claim("001-maximal-hoeffding", "Lemma H.7, finite-n form (sheet §4.6, check 9.1
       "P(max_{k≤n} S_k ≥ n(μ + δ)) ≤ exp(−2nδ²) for [0, 1]-valued steps (Doob on exp(λ(S_k − kμ)))",
       ["seed 001 Lemma H.7", f"{SHEET} §4.6, §9.11"], "no counterexample", evaluator=_maximal, method="monte-carlo",
       params=(integer("n", 100, 400), unit("mu", 0.3, 0.7), positive("delta", 0.05, 0.1)),
-      sheet_checks=("eps-global-dp-bernoulli.md §9.11",))
+      sheet_checks=("docs/formulas/eps-global-dp-bernoulli.md §9.11",))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -295,4 +295,4 @@ claim("001-lemma-e1-privacy", "Lemma E.1 / Prop 4.2 (sheet check 9.12)",
       "for two reward streams differing at one position s, the density ratio of the released cumulative noisy "
       "batch sums is ≤ exp(ε|r_s − r'_s|) ≤ e^ε at every output, and the supremum is attained",
       ["seed 001 Lemma E.1, Prop 4.2", f"{SHEET} §5 (Lemma E.1), §9.12"], "no counterexample", evaluator=_lemma_e1,
-      params=(positive("epsilon", 1.0),), sheet_checks=("eps-global-dp-bernoulli.md §9.12",))
+      params=(positive("epsilon", 1.0),), sheet_checks=("docs/formulas/eps-global-dp-bernoulli.md §9.12",))

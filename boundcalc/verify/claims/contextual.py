@@ -1,5 +1,5 @@
 """Contextual (OFUL family) claims of seeds 000 and 003: Assumption 2 (ERRATA 1), γ_t monotonicity (ERRATA 3,
-12), the rarely-switching episode structure (ERRATA 11; rdp-bandits.md §6.10, zcdp-bandits.md §8.7), the
+12), the rarely-switching episode structure (ERRATA 11; docs/formulas/rdp-bandits.md §6.10, docs/formulas/zcdp-bandits.md §8.7), the
 elementary inequalities of the proofs (Lemma 24/28, Eq. 15, 1 ∧ x ≤ log(1 + x), event E3) and the good-event
 probability (ERRATA 13).
 """
@@ -95,7 +95,7 @@ _A2 = ("i.i.d. contexts with ‖A‖ = 1, λ_min(E AAᵀ) = λ0 > 0 and Var[(z�
        "met (Assumption 2, after Gentile, Li & Zappella 2014)")
 claim("000-assumption2", "Assumption 2 (Lemma 27, Thm 17, Thm 10) (ERRATA 1)", _A2,
       ["seed 000 Assumption 2", "ERRATA 1", f"{RDP} §3.3, §6.11, §7.1", "ERRATA: corrections to the sheets' wording (rdp)"],
-      "vacuous", evaluator=_assumption2(), method="monte-carlo", errata=(1,), sheet_checks=("rdp-bandits.md §6.11",),
+      "vacuous", evaluator=_assumption2(), method="monte-carlo", errata=(1,), sheet_checks=("docs/formulas/rdp-bandits.md §6.11",),
       smaller=("rdp: Theorems 10 and 17 are vacuous, not violated",),
       note="averaging over z gives max_z Var ≥ 2(1 − tr Σ²)/(d(d+2)), hence ≥ 2(d−1)/(d+2) λ0² (a proof); the Monte "
            "Carlo laws illustrate it")
@@ -196,7 +196,7 @@ claim("000-gamma-increasing", "Thm 17 / Thm 10 proof (\"γ_t is increasing\") an
       "γ_t is increasing in t, so the proof may bound every γ_t by γ_T",
       ["seed 000 Thm 17, Thm 10 (App. D.2)", "ERRATA 3", f"{RDP} §2.4, §3.3, §6.12"], "proof gap",
       evaluator=_gamma_000, params=(integer("d", 5), positive("lam", 1.0), positive("lam0", 0.2), positive("C", 1.0),
-                                    positive("T", 1e6)), errata=(3,), sheet_checks=("rdp-bandits.md §6.12",),
+                                    positive("T", 1e6)), errata=(3,), sheet_checks=("docs/formulas/rdp-bandits.md §6.12",),
       note="δ = 1/T, (α, ε) = (2, 1) as in the sheet's example; the simulated-regret comparison of check 6.12 is not run")
 
 
@@ -266,7 +266,7 @@ claim("000-update-count", "Update count and episode growth, λ ≥ 1 (Alg. 4, Eq
       ["seed 000 Alg. 4, App. D.2 (Eqs. 16-18)", f"{RDP} §4, §6.10"], "no counterexample", evaluator=_update_count,
       method="monte-carlo", params=(integer("d", 1, 6), Param("lam", 1.0, 5.0, (1.0, math.inf, False, True)),
                                     positive("C", 0.2, 3.0), integer("T", 3000, minimum=10)),
-      sheet_checks=("rdp-bandits.md §6.10",))
+      sheet_checks=("docs/formulas/rdp-bandits.md §6.10",))
 
 
 def _ratio_step_margin(lam, t, s):
@@ -331,7 +331,7 @@ def _oful_episodes(dom) -> Result:
 claim("003-oful-episodes", "AdaC-OFUL update count ℓ(T) (Thm 14 Step 5; sheet check 8.7)",
       "ℓ(T) ≤ d log(1 + T/(λd))/log(1 + C) (45.1 at T = 1e5, d = 3, λ = 1, C = 1; 55.0 with λ = 0.1)",
       ["seed 003 Thm 14 (Step 5)", f"{ZCDP} §8.7"], "no counterexample", evaluator=_oful_episodes, method="monte-carlo",
-      params=(integer("T", 100_000, minimum=10),), sheet_checks=("zcdp-bandits.md §8.7",))
+      params=(integer("T", 100_000, minimum=10),), sheet_checks=("docs/formulas/zcdp-bandits.md §8.7",))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -378,7 +378,7 @@ claim("000-lemma28-elliptical", "Lemma 28 and the elliptical potential Eq. 15 (s
       "for A = B + C with B, C ⪰ 0: sup_x xᵀAx/xᵀBx ≤ det A/det B; Σ_{t≤T} min(1, ‖A_t‖²_{V_{t−1}⁻¹}) ≤ "
       "2 log(det V_T/det V_0) ≤ 2d log(1 + T/(λd)) for ‖A_t‖ ≤ 1",
       ["seed 000 Lemma 28, Eq. 15 (seed 003 Lemma 13, Eq. 22)", f"{RDP} §4, §6.9"], "no counterexample",
-      evaluator=_lemma28_elliptical, method="monte-carlo", sheet_checks=("rdp-bandits.md §6.9",))
+      evaluator=_lemma28_elliptical, method="monte-carlo", sheet_checks=("docs/formulas/rdp-bandits.md §6.9",))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -399,12 +399,12 @@ _MIN2 = Inequality(("x",), *_minlog(2.0), points=2001, text="min(1, x) ≤ 2 log
 claim("000-min-log", "Eq. 15 step \"1 ∧ x ≤ log(1 + x)\" (ERRATA smaller items; sheet check 6.13)",
       "min(1, x) ≤ log(1 + x) for x ≥ 0 (as printed; the next line uses the factor 2)",
       ["seed 000 App. D.2 (Eq. 15)", "ERRATA smaller items", f"{RDP} §6.13, §7.6"], "typo", inequality=_MIN1,
-      params=(Param("x", 0.0, 10.0, (0.0, math.inf, False, True)),), sheet_checks=("rdp-bandits.md §6.13",),
+      params=(Param("x", 0.0, 10.0, (0.0, math.inf, False, True)),), sheet_checks=("docs/formulas/rdp-bandits.md §6.13",),
       smaller=("000's \"1 ∧ x ≤ log(1 + x)\" (false at x = 1; the next line uses the right factor)",))
 claim("000-min-2log", "Eq. 15, corrected factor (sheet check 6.13)",
       "min(1, x) ≤ 2 log(1 + x) for x ≥ 0", ["seed 000 App. D.2 (Eq. 15)", f"{RDP} §6.13"], "no counterexample",
       inequality=_MIN2, params=(Param("x", 0.0, 1e4, (0.0, math.inf, False, True)),),
-      sheet_checks=("rdp-bandits.md §6.13",))
+      sheet_checks=("docs/formulas/rdp-bandits.md §6.13",))
 
 
 def _chi2_margin(d, delta):
@@ -428,7 +428,7 @@ _CHI2 = Inequality(("d", "delta"), _chi2_margin, _chi2_margin_mp, points=5000,
 claim("000-lemma24", "Lemma 24 (χ² tail, Laurent–Massart; = seed 003 Lemma 10; sheet check 6.8)",
       "P(‖X‖² ≥ d + 2√(d log(1/δ)) + 2 log(1/δ)) ≤ δ for X ~ N(0, I_d)",
       ["seed 000 Lemma 24", "seed 003 Lemma 10", f"{RDP} §4, §6.8"], "no counterexample", inequality=_CHI2,
-      params=(integer("d", 1, 200), unit("delta", 1e-12, 0.5, open_ends=True)), sheet_checks=("rdp-bandits.md §6.8",),
+      params=(integer("d", 1, 200), unit("delta", 1e-12, 0.5, open_ends=True)), sheet_checks=("docs/formulas/rdp-bandits.md §6.8",),
       note="the exact tail (regularised Γ) replaces the sheet's empirical tail")
 
 

@@ -55,7 +55,7 @@ def _sum_log_base(dom) -> Result:
 claim("004-sum-log-base", "Thm 2 proof, Σ(2^k/(2^k − 1))² ≤ 2 log t + 2 (ERRATA smaller items; sheet check 6.4)",
       "Σ_{k=1}^{⌊log₂ t⌋} (2^k/(2^k − 1))² ≤ 2 log t + 2 (log = ln, the paper's convention)",
       ["seed 004 Thm 2 (proof)", "ERRATA smaller items", f"{DGS} §0, §1.4, §6.4"], "typo", evaluator=_sum_log_base,
-      params=(integer("t_max", 4096, minimum=2),), sheet_checks=("dgs-contextual.md §6.4",),
+      params=(integer("t_max", 4096, minimum=2),), sheet_checks=("docs/formulas/dgs-contextual.md §6.4",),
       smaller=("004's Σ(2^k/(2^k − 1))² ≤ 2 log t + 2 holds with log₂, fails with ln up to t = 64",),
       note="exact rational arithmetic for every t ≤ t_max")
 
@@ -97,7 +97,7 @@ def _burn_in(dom) -> Result:
 claim("004-lemma1-burn-in", "Lemma 1 simplification λ'(t) ≥ λ0t/16 for t > 32 log(1/δ)/λ0 (ERRATA 4; sheet check 6.2)",
       "λ'(t) ≥ λ0 t/16 once t > 32 log(1/δ)/λ0 (so Δ_t ≤ 32L/(λ0 t))",
       ["seed 004 Lemma 1", "ERRATA 4", f"{DGS} §1.2, §6.2, §7.2", "ERRATA: corrections to the sheets' wording (dgs)"],
-      "proof gap", evaluator=_burn_in, errata=(4,), sheet_checks=("dgs-contextual.md §6.2",),
+      "proof gap", evaluator=_burn_in, errata=(4,), sheet_checks=("docs/formulas/dgs-contextual.md §6.2",),
       smaller=("dgs: \"the true threshold grows like λ0⁻²\" is about the quoted bound λ′(t), not the eigenvalue",),
       note="verdict about the quoted bound λ'(t) only; the Monte Carlo shows the real eigenvalue is fine")
 
@@ -161,7 +161,7 @@ def _exactness(dom) -> Result:
 claim("004-lemma1-exactness", "Lemma 1 exactness (sheet check 6.1)",
       "max_j ‖θ̂_{t+1} − θ̂'_{t+1}‖ = max_j 2‖A_t⁻¹x_j‖ ≤ 2L/λ_min(A_t) for every context sequence (deterministic)",
       ["seed 004 Lemma 1 (proof)", f"{DGS} §1.2, §4, §6.1"], "no counterexample", evaluator=_exactness,
-      sheet_checks=("dgs-contextual.md §6.1",))
+      sheet_checks=("docs/formulas/dgs-contextual.md §6.1",))
 
 
 def _adaptive(dom) -> Result:
@@ -224,7 +224,7 @@ claim("004-eigen-adaptive", "Lemma 1's eigenvalue bound for UCB-selected arms (s
       "under Assumption 1 alone (i.i.d. context sets, λ_min(E xxᵀ) = λ0), P(λ_min(A_t) ≥ λ'(t)) ≥ 1 − δ for the arms "
       "a UCB rule selects (Lemma 1 applies Gentile et al.'s bound to Algorithm 2's A_t)",
       ["seed 004 Lemma 1, Assumption 1", f"{DGS} §3, §4, §6.2, §7.3"], "proof gap", evaluator=_adaptive,
-      method="monte-carlo", sheet_checks=("dgs-contextual.md §6.2",),
+      method="monte-carlo", sheet_checks=("docs/formulas/dgs-contextual.md §6.2",),
       note="UCB = noise-free LinUCB selection (width ‖x‖_{A⁻¹}); random choice is the non-adaptive control")
 
 
@@ -261,7 +261,7 @@ claim("004-positivity", "Lemma 1 remark: positive sensitivity for small t (sheet
       "choosing δ > 2 log 3/(√(1 + 2λ0) + 1) makes λ'(t) (hence the sensitivity) positive for small t",
       ["seed 004 Sec. 3.2 (after Lemma 1)", f"{DGS} §6.3, §7.2"], "statement violated", evaluator=_positivity,
       inequality=_POS, params=(unit("delta", 0.01, 0.999, open_ends=True), Param("lam0", 0.01, 1.0, (0.0, 1.0, True, False))),
-      sheet_checks=("dgs-contextual.md §6.3",))
+      sheet_checks=("docs/formulas/dgs-contextual.md §6.3",))
 
 
 def _thm3_table(dom) -> Result:
@@ -293,7 +293,7 @@ claim("004-thm3-terms", "Thm 3 evaluation (sheet §3 table, §0, check 6.6)",
       "the three terms of Thm 3 at the synthetic-experiment parameters are ≈ 2.0e4 / 1.27e5 / 3.2e3 (T = 1e4), "
       "7.9e4 / 4.64e5 (1e5), 3.0e5 / 1.64e6 (1e6); the bound is vacuous (≥ 2T) until T ≈ 1e6",
       ["seed 004 Thm 3", f"{DGS} §0, §3, §6.6"], "no counterexample", evaluator=_thm3_table,
-      sheet_checks=("dgs-contextual.md §6.6",),
+      sheet_checks=("docs/formulas/dgs-contextual.md §6.6",),
       note="since per-round regret ≤ 2LS = 2, a simulated regret can never exceed a bound ≥ 2T: the simulation half of "
            "check 6.6 is decided by the vacuity")
 
@@ -328,7 +328,7 @@ def _ellip_const(dom) -> Result:
 claim("004-elliptical-constant", "Thm 3 ingredients: elliptical potential and max log^{1.5}t/√t (sheet check 6.7)",
       "Σ_t min(1, ‖x_{a_t}‖²_{A_t⁻¹}) ≤ 2d log(1 + TL²/(dλ)); max_{t≥1} log^{1.5}t/√t = (3/e)^{1.5} ≈ 1.1594 at t = e³",
       ["seed 004 Thm 3 (proof), Abbasi-Yadkori et al. 2011 Lemma 11", f"{DGS} §4, §6.7"], "no counterexample",
-      evaluator=_ellip_const, sheet_checks=("dgs-contextual.md §6.7",))
+      evaluator=_ellip_const, sheet_checks=("docs/formulas/dgs-contextual.md §6.7",))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -378,4 +378,4 @@ claim("004-sensitivity-experiment", "Fig. 2(b/c) arm-selection sensitivity (shee
       method="none", evaluator=not_checkable(
           "the experiment's α_t, horizon, feature normalisation and the Δ_t actually used are not stated (sheet §5, §7.9: "
           "at 500–5000 rounds the valid Δ gives no shrinkage, so the runs must have used another value): a reproduction "
-          "would test our reading, not the paper's claim"), sheet_checks=("dgs-contextual.md §6.8",))
+          "would test our reading, not the paper's claim"), sheet_checks=("docs/formulas/dgs-contextual.md §6.8",))

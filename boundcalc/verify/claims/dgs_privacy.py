@@ -59,7 +59,7 @@ claim("004-tree-accounting", "Thm 1 privacy proof: only the ≈ log T nodes cont
       ["seed 004 Thm 1 (proof), Algorithm 1", "ERRATA 6", f"{DGS} §1.4, §6.5, §7.5",
        "ERRATA: corrections to the sheets' wording (dgs)"], "proof gap", evaluator=_audit, errata=(6,),
       params=(integer("T", 4096, minimum=8), integer("d", 5), positive("epsilon", 1.0)),
-      sheet_checks=("dgs-contextual.md §6.5",),
+      sheet_checks=("docs/formulas/dgs-contextual.md §6.5",),
       smaller=("dgs: the audit shows the proof's accounting is wrong, not that Thm 1 fails",),
       note="fixed unit contexts i.i.d. on the sphere (one candidate per round, λ = 1); per-coordinate Laplace")
 
@@ -171,7 +171,7 @@ claim("004-tree-noise", "Thm 2 (noise of the tree) and its derived explicit boun
       "‖η_t‖ ≤ √d √(8 ln(2d/ζ)) max{√(Σ b_i²), b_max √(ln(2d/ζ))} with probability ≥ 1 − ζ (Chan–Shi–Song form, "
       "b_i = Δ_{e_i} log₂T/ε); Theorem 2's expression (32L/λ0) log(1/ζ) log T/(tε) √(2 log t + 2) is reported",
       ["seed 004 Thm 2, Lemma 3", f"{DGS} §0, §1.4, §6.4"], "no counterexample", evaluator=_tree_noise,
-      method="monte-carlo", sheet_checks=("dgs-contextual.md §6.4",))
+      method="monte-carlo", sheet_checks=("docs/formulas/dgs-contextual.md §6.4",))
 
 
 def _exact_direction(dom) -> Result:

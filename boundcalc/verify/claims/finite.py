@@ -1,6 +1,6 @@
 """Finite-armed claims of seeds 000, 001 and 003: private-mean concentration (Monte Carlo), regret of the
 algorithms against their bounds (simulation), episode counts, and the explicit constants of the minimax
-bounds (sheets docs/formulas/rdp-bandits.md §6, zcdp-bandits.md §8, eps-global-dp-bernoulli.md §9.13).
+bounds (sheets docs/formulas/rdp-bandits.md §6, docs/formulas/zcdp-bandits.md §8, docs/formulas/eps-global-dp-bernoulli.md §9.13).
 
 Simulations use boundcalc.montecarlo.run with a fixed seed and small run counts (verify's time budget); a
 bound is "violated" only when the whole confidence interval of the simulated mean lies above it.
@@ -70,7 +70,7 @@ claim("000-lemma12-mc", "Lemma 12 (private mean concentration; sheet check 6.3)"
       evaluator=_concentration(lambda n, kw: kw["alpha"] / (2 * kw["rdp_epsilon"] * n * n), seed=31),
       params=(integer("n", 1, 100), unit("mu", 0.1, 0.9), unit("delta", 0.05, 0.2, open_ends=True),
               above("alpha", 2.0, None, 1.0), positive("rdp_epsilon", 0.1, 1.0)),
-      sheet_checks=("rdp-bandits.md §6.3",))
+      sheet_checks=("docs/formulas/rdp-bandits.md §6.3",))
 
 claim("003-lemma2-mc", "Lemma 2 (concentration with Gaussian noise, App. C-C; sheet check 8.3)",
       "P(μ̂_n + Z_n − w_n(δ) ≥ μ) ≤ δ and P(μ̂_n + Z_n + w_n(δ) ≤ μ) ≤ δ, Z_n ~ N(0, 1/(2ρn²)), "
@@ -81,7 +81,7 @@ claim("003-lemma2-mc", "Lemma 2 (concentration with Gaussian noise, App. C-C; sh
                                sheet={"n": 10, "mu": 0.3, "delta": 0.1, "rho": 0.1, "label": "n = 10, ρ = 0.1, δ = 0.1",
                                       "printed": "≈ 0.014 / 0.012"}),
       params=(integer("n", 1, 100), unit("mu", 0.1, 0.9), unit("delta", 0.05, 0.2, open_ends=True),
-              positive("rho", 0.01, 1.0)), sheet_checks=("zcdp-bandits.md §8.3",))
+              positive("rho", 0.01, 1.0)), sheet_checks=("docs/formulas/zcdp-bandits.md §8.3",))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -128,7 +128,7 @@ claim("000-thm5-simulation", "Thm 5 (AdaR-UCB, gap-dependent; sheet check 6.4)",
       "β = 3.1 (bounds 2.93e4, 3.08e4, 4.37e4 at (α, ε) = (2, 1), (2, 0.1), (10, 0.01), T = 1e5)",
       ["seed 000 Thm 5 (per-arm form of the proof)", f"{RDP} §3.1, §6.4"], "no counterexample",
       method="monte-carlo", evaluator=_thm5_sim, params=(integer("T", 100_000, None, minimum=10),),
-      sheet_checks=("rdp-bandits.md §6.4",))
+      sheet_checks=("docs/formulas/rdp-bandits.md §6.4",))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -164,7 +164,7 @@ claim("000-cor6-constants", "Cor 6 explicit constants (sheet §3.1, check 6.5)",
       ["seed 000 Cor 6 (constants DERIVED in the sheet)", "seed 000 Thm 5", f"{RDP} §3.1, §6.5"], "no counterexample",
       inequality=_COR6, params=(integer("K", 2, 1000, minimum=2), integer("T", 10, 1e9, minimum=3),
                                 above("beta", 3.1, 10.0, 3.0), positive("r", 0.01, 1e4, doc="α/ε")),
-      sheet_checks=("rdp-bandits.md §6.5",))
+      sheet_checks=("docs/formulas/rdp-bandits.md §6.5",))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -208,7 +208,7 @@ claim("003-thm10-simulation", "Thm 10 / Thm 11 vs AdaC-UCB regret; episode count
       "AdaC-UCB's regret on the Sec. VII instance (β = 3.5 > 3) is below Thm 10 (≈ 7.2e3, 8.7e3, 6.2e3 at "
       "(T, ρ) = (1e6, .1), (1e6, .01), (1e4, .01)); #episodes ≤ K(1 + log₂(T/K)); regret = Σ_a Δ_a N_a(T)",
       ["seed 003 Thm 10, Thm 11", f"{ZCDP} §2.1, §2.3, §8.6, §8.7"], "no counterexample", method="monte-carlo",
-      evaluator=_adac_sim, sheet_checks=("zcdp-bandits.md §8.6", "zcdp-bandits.md §8.7"))
+      evaluator=_adac_sim, sheet_checks=("docs/formulas/zcdp-bandits.md §8.6", "docs/formulas/zcdp-bandits.md §8.7"))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -251,5 +251,5 @@ claim("001-regret-simulation", "Sec. 5 experiments / Thm 4.3 (sheet check 9.13)"
       "Σ_a Δ_a N_a(T); Reg_T/ln T is reported against α·LB_ε(ν) (Thm 4.3, asymptotic)",
       ["seed 001 Sec. 5, Thm 4.3", f"{EPS} §8, §9.13"], "no counterexample", method="monte-carlo",
       evaluator=_dp_regret, params=(integer("T", 20_000, None, minimum=100), positive("epsilon", 1.0)),
-      sheet_checks=("eps-global-dp-bernoulli.md §9.13",),
+      sheet_checks=("docs/formulas/eps-global-dp-bernoulli.md §9.13",),
       note="Lazy-DP-TS is left out (per-step simulation; verify's time budget)")

@@ -1,6 +1,6 @@
 """Claims of seed 002 (GLM bandits, local DP): the OLS release ψ^OLS (ERRATA 8), Lemma C.3's ε-net step
 (ERRATA 9) and conclusion, Lemma C.2 (private SGD), Lemma C.1's product of noise terms (ERRATA smaller
-items), the margin sums of Lemma C.4 and the elimination logic of Lemma D.1 (sheet ldp-glm-bandits.md §6).
+items), the margin sums of Lemma C.4 and the elimination logic of Lemma D.1 (sheet docs/formulas/ldp-glm-bandits.md §6).
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ claim("002-ols-release", "Eq. 3.3 / Prop 3.1 (ψ^OLS), C_B = 1 (ERRATA 8)",
       "each of M_t, u_t is (ε/2, δ/2)-LDP, so (M_t, u_t) is (ε, δ)-LDP (at the paper's C_B = 1)",
       ["seed 002 Eq. 3.3, Prop 3.1", "ERRATA 8", f"{LDP} §1.4, §6.3", "ERRATA: corrections to the sheets' wording (ldp-glm)"],
       "proof gap", evaluator=_ols_release, params=(positive("epsilon", 1.0), unit("delta", 0.01, open_ends=True)),
-      errata=(8,), sheet_checks=("ldp-glm-bandits.md §6.3",),
+      errata=(8,), sheet_checks=("docs/formulas/ldp-glm-bandits.md §6.3",),
       smaller=("ldp-glm: \"ξ under-noised by 2×\" must not be reported as a violation at the paper's C_B = 1",))
 
 
@@ -137,7 +137,7 @@ claim("002-lemma-c3-net", "Lemma C.3 ε-net step (ERRATA 9; sheet check 6.4)",
       "λ_min(A) ≥ 2 inf_{x ∈ N} xᵀAx for a 1/4-net N of the sphere (from λ_max(B) ≤ sup_N xᵀBx/(1 − 2ε) applied to "
       "B = −A)",
       ["seed 002 Lemma C.3 (proof)", "ERRATA 9", f"{LDP} §4, §6.4, §7.4"], "proof gap", evaluator=_c3_net, errata=(9,),
-      sheet_checks=("ldp-glm-bandits.md §6.4",))
+      sheet_checks=("docs/formulas/ldp-glm-bandits.md §6.4",))
 
 
 def _c3_mc(dom) -> Result:
@@ -179,7 +179,7 @@ def _c3_mc(dom) -> Result:
 claim("002-lemma-c3-mc", "Lemma C.3 conclusion (greedy design eigenvalue; sheet check 6.5)",
       "for t > t_1 = 8(d log 9 + log(T/α))/p_*², λ_min(Σ_{i≤t} x_{i,a_i}x_{i,a_i}ᵀ) ≥ κ_l p_* t/d w.p. ≥ 1 − α/T",
       ["seed 002 Lemma C.3", f"{LDP} §3.1 (A3), §4, §6.5"], "no counterexample", evaluator=_c3_mc,
-      method="monte-carlo", sheet_checks=("ldp-glm-bandits.md §6.5",))
+      method="monte-carlo", sheet_checks=("docs/formulas/ldp-glm-bandits.md §6.5",))
 
 
 def _c2_sgd(dom) -> Result:
@@ -226,7 +226,7 @@ claim("002-lemma-c2-sgd", "Lemma C.2 (private SGD error; sheet check 6.6)",
       "t‖θ̂_t − θ*‖² ≤ (624 log(log T/α) + 1) r²_{ε,d} d²/(4κ_l²ζ²p_*²) for 3 ≤ t ≤ T w.p. ≥ 1 − α (and the "
       "factor-4 reading, sheet 7.5)",
       ["seed 002 Lemma C.2 (C.2)", f"{LDP} §4, §6.6, §7.5"], "no counterexample", evaluator=_c2_sgd,
-      method="monte-carlo", params=(positive("epsilon", 1.0),), sheet_checks=("ldp-glm-bandits.md §6.6",))
+      method="monte-carlo", params=(positive("epsilon", 1.0),), sheet_checks=("docs/formulas/ldp-glm-bandits.md §6.6",))
 
 
 def _c1_product(dom) -> Result:
@@ -299,7 +299,7 @@ claim("002-margin-sums", "Lemma C.4 expected-sum step (sheet §3.4, check 6.8)",
       "for β < 1 (γ and 2LC_BU_0 factor out)",
       ["seed 002 Lemma C.4, Thm 3.3", f"{LDP} §3.4, §6.8"], "no counterexample", inequality=_MSUM,
       params=(Param("beta", 0.0, 1.0, (0.0, 1.0, False, False)), integer("T", 1, 100_000)),
-      sheet_checks=("ldp-glm-bandits.md §6.8",))
+      sheet_checks=("docs/formulas/ldp-glm-bandits.md §6.8",))
 
 
 def _d1(dom) -> Result:
@@ -340,7 +340,7 @@ claim("002-lemma-d1", "Lemma D.1 (elimination correctness, μ-scale scores; shee
       "if sup_i ‖θ̂_{Ks_0,i} − θ_i‖ ≤ h_0 = h_sub/(8LC_B) and h = h_sub, then a*_t ∈ K̂_t and K̂_t ∩ K_sub = ∅ "
       "(scores on the μ-scale)",
       ["seed 002 Lemma D.1, Eq. 4.1", f"{LDP} §2.4, §4, §6.9"], "no counterexample", evaluator=_d1,
-      method="monte-carlo", sheet_checks=("ldp-glm-bandits.md §6.9",))
+      method="monte-carlo", sheet_checks=("docs/formulas/ldp-glm-bandits.md §6.9",))
 
 
 claim("002-rate-slope", "Regret rates of LDP-OLS / LDP-SGD (sheet check 6.7)",
@@ -349,11 +349,11 @@ claim("002-rate-slope", "Regret rates of LDP-OLS / LDP-SGD (sheet check 6.7)",
       method="none", evaluator=not_checkable(
           "Theorem 3.1 is an Õ(√T/ε) upper bound with unspecified constants and logs: a fitted slope at finite T "
           "cannot confirm or refute it (simulate with 'boundcalc simulate' to see the empirical slope)"),
-      sheet_checks=("ldp-glm-bandits.md §6.7",))
+      sheet_checks=("docs/formulas/ldp-glm-bandits.md §6.7",))
 claim("002-lower-bound", "Theorem 3.2 (lower bound Ω(√T/ε); sheet check 6.11)",
       "for any ε-LDP algorithm with ε ≤ 1, sup_{‖θ*‖≤1} E Reg(T) = Ω(√T/ε)",
       ["seed 002 Thm 3.2 (App. E)", f"{LDP} §3.3, §6.11"], "not checkable numerically", method="none",
       evaluator=not_checkable(
           "an Ω(·) lower bound over all ε-LDP algorithms with unspecified constants: no simulation of particular "
           "algorithms can confirm or refute it (the sheet itself says it is not directly checkable)"),
-      sheet_checks=("ldp-glm-bandits.md §6.11",))
+      sheet_checks=("docs/formulas/ldp-glm-bandits.md §6.11",))

@@ -127,7 +127,7 @@ claim("001-deps-closed-form", "Eq. 8 / Lemma F.1, Eqs. 30-32 (ERRATA 14)",
       ["seed 001 Eq. 8 / Lemma F.1 (Eqs. 30-32)", "ERRATA 14", f"{SHEET} §9.1, §9.2, §2.6"],
       "holds", evaluators={"proof": proof_evaluator(_closed_form_parts, grid=_closed_form, what=_CLOSED_SCOPE),
                            "grid": _closed_form}, params=(X, Y, EPS), errata=(14,),
-      sheet_checks=("eps-global-dp-bernoulli.md §9.1", "eps-global-dp-bernoulli.md §9.2"))
+      sheet_checks=("docs/formulas/eps-global-dp-bernoulli.md §9.1", "docs/formulas/eps-global-dp-bernoulli.md §9.2"))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -167,7 +167,7 @@ claim("001-deps-sandwich", "Eq. 6 and the sentence after it; sheet §2.5, check 
       ["seed 001 Eq. 6 (sentence after it)", f"{SHEET} §2.3, §9.3", "ERRATA 15"], "holds",
       evaluators={"proof": proof_evaluator(_sandwich_parts, grid=_SANDWICH, what=_SANDWICH_SCOPE), "grid": _SANDWICH},
       params=(X, Y, positive("epsilon", 1e-3, 10**1.5)), inequality=_SANDWICH,
-      sheet_checks=("eps-global-dp-bernoulli.md §9.3",))
+      sheet_checks=("docs/formulas/eps-global-dp-bernoulli.md §9.3",))
 
 
 def _regimes(dom) -> Result:
@@ -195,7 +195,7 @@ def _regimes(dom) -> Result:
 claim("001-deps-regimes", "Eq. 6 and the sentence after it: the equality cases (sheet §2.5, check 9.3)",
       "d_ε(x, y) = 0 iff x = y; d_ε = kl iff ε ≥ |logit y − logit x| (where kl > ε|x − y| could differ)",
       ["seed 001 Eq. 6 (sentence after it), Eq. 8", f"{SHEET} §2.3, §9.3"], "no counterexample", evaluator=_regimes,
-      params=(X, Y, positive("epsilon", 1e-3, 10**1.5)), sheet_checks=("eps-global-dp-bernoulli.md §9.3",),
+      params=(X, Y, positive("epsilon", 1e-3, 10**1.5)), sheet_checks=("docs/formulas/eps-global-dp-bernoulli.md §9.3",),
       note="an 'iff' is not an inequality: no interval proof; the closed form (001-deps-closed-form, proven) "
       "implies the 'if' directions")
 
@@ -252,7 +252,7 @@ claim("001-deps-in-epsilon", "Eq. 6 (properties, sheet §2.5, check 9.4)",
       "d_ε is nondecreasing and concave in ε; d_ε/ε → |y − x| and (d_ε − ε|y − x|)/ε² → −y(1 − y)/2 as ε → 0; "
       "d_ε = kl for all ε ≥ ε_0 when 0 < x, y < 1",
       ["seed 001 Eq. 6", f"{SHEET} §2.5, §9.4"], "no counterexample", evaluator=_in_epsilon,
-      params=(unit("x", 0.0, 1.0), unit("y", 0.0, 1.0)), sheet_checks=("eps-global-dp-bernoulli.md §9.4",))
+      params=(unit("x", 0.0, 1.0), unit("y", 0.0, 1.0)), sheet_checks=("docs/formulas/eps-global-dp-bernoulli.md §9.4",))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -295,7 +295,7 @@ claim("001-deps-derivatives", "Lemma F.3 (reading) and Lemma F.5 (sheet §2.5, c
       "|∂_x d_ε| ≤ ε with the sign of x − y (d_ε(·, y) is ε-Lipschitz), and 0 ≤ ∂_y d_ε ≤ e^ε − 1 for x ≤ y",
       ["seed 001 Lemma F.3 (statement reconstructed, UNCERTAIN)", f"{SHEET} §2.5, §9.5"], "no counterexample",
       inequality=_DERIV, params=(unit("x", 0.01, 0.99), unit("y", 0.01, 0.99), positive("epsilon", 1e-2, 10.0)),
-      sheet_checks=("eps-global-dp-bernoulli.md §9.5",),
+      sheet_checks=("docs/formulas/eps-global-dp-bernoulli.md §9.5",),
       note="central differences (h = 1e-6); a float violation is re-checked with h = 1e-30 at 90 digits")
 
 
@@ -346,4 +346,4 @@ claim("001-coupled-vs-separate", "Prop 4.1 rate d_ε vs separate treatment (shee
       "v ≤ d_ε(x, y) ≤ 2v, v = ε(z − x) at the crossing ε(z − x) = kl(z, y), z ∈ (x, y) (the coupled exponent "
       "beats the naive union bound by at most 2×)",
       ["seed 001 Prop 4.1, Discussion (c)", f"{SHEET} §2.5, §4.5, §9.6"], "no counterexample", evaluator=_coupled,
-      params=(X, Y, EPS), sheet_checks=("eps-global-dp-bernoulli.md §9.6",))
+      params=(X, Y, EPS), sheet_checks=("docs/formulas/eps-global-dp-bernoulli.md §9.6",))

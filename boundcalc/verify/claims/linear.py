@@ -1,6 +1,6 @@
 """Linear (GOPE family) claims of seeds 000 and 003: confidence of the private least squares on a G-optimal
 design (seed 000 Thm 15 / Cor 16, seed 003 Thm 13 / Cor 1), phase schedules and c_ℓ, and AdaC-GOPE's regret
-against the explicit bound (rdp-bandits.md §6.6–6.7, zcdp-bandits.md §8.4, 8.7–8.9).
+against the explicit bound (docs/formulas/rdp-bandits.md §6.6–6.7, docs/formulas/zcdp-bandits.md §8.4, 8.7–8.9).
 
 With Gaussian reward noise N(0, 1) (1-subgaussian) and Gaussian privacy noise, ⟨θ̃ − θ*, a⟩ is exactly
 Gaussian given the design, so the failure probabilities are computed exactly (and checked by sampling).
@@ -94,14 +94,14 @@ claim("003-cor1-coverage", "Thm 13 / Corollary 1 (App. E-A; sheet check 8.4)",
       "max_a P(|⟨θ̃ − θ*, a⟩| ≥ β) ≤ δ",
       ["seed 003 Thm 13, Cor 1", f"{ZCDP} §3.4, §8.4"], "no counterexample", evaluator=_coverage("zcdp"),
       params=(integer("d", 3), integer("K", 10), positive("rho", 0.1), positive("beta", 0.1, 0.5),
-              unit("delta", 0.05, 0.2, open_ends=True)), sheet_checks=("zcdp-bandits.md §8.4",))
+              unit("delta", 0.05, 0.2, open_ends=True)), sheet_checks=("docs/formulas/zcdp-bandits.md §8.4",))
 claim("000-cor16-coverage", "Thm 15 / Corollary 16 (fixed design, private LS; sheet check 6.6)",
       "with the counts of Eq. 8 (log(4/δ) in place of L_ℓ) on a G-optimal design and N_b ~ N(0, 2α/ε) per support "
       "arm, P(|⟨θ̃ − θ*, a⟩| > β) ≤ δ for each a",
       ["seed 000 Thm 15, Cor 16", f"{RDP} §4, §6.6"], "no counterexample", evaluator=_coverage("rdp"),
       params=(integer("d", 3), integer("K", 10), positive("alpha", 2.0), positive("rdp_epsilon", 1.0),
               positive("beta", 0.1, 0.5), unit("delta", 0.05, 0.2, open_ends=True)),
-      sheet_checks=("rdp-bandits.md §6.6",))
+      sheet_checks=("docs/formulas/rdp-bandits.md §6.6",))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -144,7 +144,7 @@ claim("000-gope-schedule", "AdaR-GOPE phase schedule (Alg. 3, Eq. 8; sheet §2.3
       "≤ max(1, 1 + log₄(T/(8d log(8K/δ)))) = O(log T)",
       ["seed 000 Alg. 3 (Eq. 8)", f"{RDP} §0, §2.3, §6.7"], "no counterexample", evaluator=_gope_schedule,
       params=(positive("alpha", 2.0), positive("rdp_epsilon", 1.0), unit("delta", 1e-3, open_ends=True)),
-      sheet_checks=("rdp-bandits.md §6.7",),
+      sheet_checks=("docs/formulas/rdp-bandits.md §6.7",),
       note="the comparison of the phase-sum bound with simulated regret (second half of check 6.7) is covered by "
            "003-gope-regret for AdaC-GOPE, not run for AdaR-GOPE")
 
@@ -189,7 +189,7 @@ claim("003-c-ell", "Episode length c_ℓ of AdaC-GOPE (Eq. 4; sheet check 8.8)",
       "c_3 ≈ 21450, c_4 ≈ 86269, c_5 ≈ 3.496e5, c_6 ≈ 1.420e6; c_{ℓ+1}/c_ℓ → 4",
       ["seed 003 Eq. 4, Alg. 2", f"{ZCDP} §3.1, §8.8"], "no counterexample", evaluator=_c_ell_check,
       params=(integer("d", 3), integer("K", 10), positive("rho", 0.1), unit("delta", 1e-3, open_ends=True)),
-      sheet_checks=("zcdp-bandits.md §8.8",))
+      sheet_checks=("docs/formulas/zcdp-bandits.md §8.8",))
 
 
 def _gope_phases(dom) -> Result:
@@ -215,7 +215,7 @@ claim("003-gope-phases", "AdaC-GOPE phase count (sheet §0 and check 8.7)",
       "L_T ≤ log₄(4 + 3T/(8d log(8K/δ))) (6.7 at T = 1e6, d = 3, K = 10, δ = 1e-3); under Alg. 2 as written 6 phases "
       "start by T = 1e6",
       ["seed 003 Alg. 2, App. E-B", f"{ZCDP} §0, §3.6, §8.7"], "no counterexample", evaluator=_gope_phases,
-      sheet_checks=("zcdp-bandits.md §8.7",))
+      sheet_checks=("docs/formulas/zcdp-bandits.md §8.7",))
 
 
 def _gope_regret(dom) -> Result:
@@ -256,4 +256,4 @@ claim("003-gope-regret", "AdaC-GOPE regret ≤ explicit Thm 4 bound (sheet §0 a
       "δ = 1e-3) on random instances of 10 unit actions in R³",
       ["seed 003 Thm 4 (explicit form DERIVED)", f"{ZCDP} §0, §3.6, §8.9"], "no counterexample", method="monte-carlo",
       evaluator=_gope_regret, params=(integer("T", 1_000_000, minimum=100), positive("rho", 0.1)),
-      sheet_checks=("zcdp-bandits.md §8.9",))
+      sheet_checks=("docs/formulas/zcdp-bandits.md §8.9",))

@@ -87,7 +87,7 @@ claim("001-thm31-vs-eq7", "Thm 3.1 (Eq. 5) vs Eq. 7, c ∈ {1, 6} (ERRATA 15)",
       ["seed 001 Thm 3.1 (Eq. 5), Eq. 7", "ERRATA 15", f"{SHEET} §3.2, §9.7"], "holds",
       evaluators={"proof": proof_evaluator(_thm31_parts, grid=_thm31_vs_eq7, what=_THM31_SCOPE),
                   "grid": _thm31_vs_eq7}, params=(positive("epsilon", 1e-3, 20.0),), errata=(15,),
-      sheet_checks=("eps-global-dp-bernoulli.md §9.7",))
+      sheet_checks=("docs/formulas/eps-global-dp-bernoulli.md §9.7",))
 
 
 def _privacy_for_free(dom) -> Result:
@@ -123,7 +123,7 @@ def _privacy_for_free(dom) -> Result:
 claim("001-privacy-for-free", "Eq. 8 / Thm 3.1 (regimes; ERRATA 15)",
       "LB_ε(ν) = Σ Δ_a/kl(μ_a, μ*) iff ε ≥ max_a ε_a, ε_a = logit(μ*) − logit(μ_a) (privacy for free)",
       ["seed 001 Eq. 8 / Thm 3.1", "ERRATA 15", f"{SHEET} §3.1, §9.7"], "no counterexample",
-      evaluator=_privacy_for_free, errata=(15,), sheet_checks=("eps-global-dp-bernoulli.md §9.7",))
+      evaluator=_privacy_for_free, errata=(15,), sheet_checks=("docs/formulas/eps-global-dp-bernoulli.md §9.7",))
 
 
 def _lb_properties(dom) -> Result:
@@ -154,7 +154,7 @@ claim("001-lb-properties", "Thm 3.1 corollaries (sheet §3.1, check 9.7)",
       "LB_ε/LB_AB22(c) → c as ε → 0",
       ["seed 001 Thm 3.1 (Eq. 5) and corollaries", f"{SHEET} §3.1, §3.2, §9.7"], "no counterexample",
       evaluator=_lb_properties, params=(positive("epsilon", 1e-3, 20.0),),
-      sheet_checks=("eps-global-dp-bernoulli.md §9.7",))
+      sheet_checks=("docs/formulas/eps-global-dp-bernoulli.md §9.7",))
 
 # sheet table 3.5: env -> (Σ Δ/kl, {ε: (Thm 3.1, Eq7(6), Eq7(1))}) and the thresholds ε_a (printed values)
 TABLE_35 = {
@@ -201,4 +201,4 @@ claim("001-lb-table", "Thm 3.1 vs Eq. 7 reference values (sheet §3.5, check 9.7
       "the sheet's table 3.5 (Σ Δ/kl, Thm 3.1, Eq. 7 with c = 6 and c = 1 at ε ∈ {0.01, 0.1, 0.5, 1} on mu1..mu4) "
       "and the thresholds ε_a",
       [f"{SHEET} §3.5, §9.7", "seed 001 Thm 3.1, Eq. 7"], "no counterexample", evaluator=_table35,
-      sheet_checks=("eps-global-dp-bernoulli.md §9.7",))
+      sheet_checks=("docs/formulas/eps-global-dp-bernoulli.md §9.7",))

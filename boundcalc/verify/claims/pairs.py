@@ -24,8 +24,8 @@ from .evaluators import Inequality, not_checkable
 from .proofs import proof_evaluator
 from .registry import claim
 
-SHEETS = {"000": "rdp-bandits.md", "001": "eps-global-dp-bernoulli.md", "002": "ldp-glm-bandits.md",
-          "003": "zcdp-bandits.md", "004": "dgs-contextual.md"}
+SHEETS = {"000": "docs/formulas/rdp-bandits.md", "001": "docs/formulas/eps-global-dp-bernoulli.md", "002": "docs/formulas/ldp-glm-bandits.md",
+          "003": "docs/formulas/zcdp-bandits.md", "004": "docs/formulas/dgs-contextual.md"}
 GRID_POINTS = 1500
 
 

@@ -1,7 +1,7 @@
 """Privacy claims: Gaussian RDP/zCDP identities by quadrature, conversions, calibrations of the algorithms,
 the Table/View counter-example of seed 003 (exhaustive), seed 003 Thm 7 (KL of output mixtures), the
-Gaussian and L2-ball mechanisms of seed 002 (sheets rdp-bandits.md §6.1–6.2, zcdp-bandits.md §8.1, 8.2, 8.5,
-ldp-glm-bandits.md §6.1, 6.2, 6.10; ERRATA 2).
+Gaussian and L2-ball mechanisms of seed 002 (sheets docs/formulas/rdp-bandits.md §6.1–6.2, docs/formulas/zcdp-bandits.md §8.1, 8.2, 8.5,
+docs/formulas/ldp-glm-bandits.md §6.1, 6.2, 6.10; ERRATA 2).
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ claim("000-gaussian-rdp", "Thm 2 (Gaussian mechanism, Mironov 2017 Cor. 3; sheet
       "AdaR-GOPE/OFUL s = 2, σ² = 2α/ε)",
       ["seed 000 Thm 2", f"{RDP} §1.2, §6.1"], "no counterexample", evaluator=_gaussian_rdp,
       params=(above("alpha", 1.1, 50.0, 1.0), positive("epsilon", 0.01, 10.0), positive("s", 0.01, 2.0)),
-      inequality=_RDP, sheet_checks=("rdp-bandits.md §6.1",))
+      inequality=_RDP, sheet_checks=("docs/formulas/rdp-bandits.md §6.1",))
 
 
 def _zcdp_reading(dom) -> Result:
@@ -132,7 +132,7 @@ claim("000-zcdp-reading", "AdaR-* are ρ = ε/α zCDP; RDP → (ε, δ) conversi
       "at a fixed calibration D_α' = α'ε/α for every order α' (the AdaR algorithms are (ε/α)-zCDP); the CKS "
       "conversion is ≤ Mironov's; ρ = 0.5, δ = 1e-5 gives 5.2985 (optimal Mironov), 4.7284 (CKS), 12.51 (α = 2)",
       ["seed 000 Thm 2, Thm 4/7/9", f"{RDP} §1.5, §6.2"], "no counterexample", evaluator=_zcdp_reading,
-      params=(above("alpha", 2.0, None, 1.0), positive("rdp_epsilon", 1.0)), sheet_checks=("rdp-bandits.md §6.2",))
+      params=(above("alpha", 2.0, None, 1.0), positive("rdp_epsilon", 1.0)), sheet_checks=("docs/formulas/rdp-bandits.md §6.2",))
 
 
 def _thm7_sensitivity(dom) -> Result:
@@ -208,7 +208,7 @@ claim("003-gaussian-calibration", "Gaussian calibrations of AdaC-UCB/GOPE/OFUL (
       "noise variance = sensitivity²/(2ρ): UCB 1/(2ρn²), GOPE (2/ρ)g_l² ≤ 2d/(ρc_l) (g_l² ≤ d/c_l from an exact "
       "G-optimal design), OFUL 2/ρ per episode and 2ℓ/ρ cumulative",
       ["seed 003 Thm 18, App. D-C, Thm 2 (Kiefer–Wolfowitz)", f"{ZCDP} §1.5, §3.3, §8.1"], "no counterexample",
-      evaluator=_zcdp_calibration, params=(positive("rho", 0.1),), sheet_checks=("zcdp-bandits.md §8.1",))
+      evaluator=_zcdp_calibration, params=(positive("rho", 0.1),), sheet_checks=("docs/formulas/zcdp-bandits.md §8.1",))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -278,7 +278,7 @@ claim("003-prop1e", "Proposition 1(e), counter-example of App. B-A (sheet §1.3,
       "the 3-step, 2-arm policy of App. B-A is (0.95, 0.17)-View DP but not (0.95, 0.17)-Table DP; the smallest "
       "ε₀ with (ε₀, 0.17)-Table DP is 0.98",
       ["seed 003 Prop 1(e), App. B-A", f"{ZCDP} §1.3, §8.2"], "no counterexample", evaluator=_prop1e,
-      sheet_checks=("zcdp-bandits.md §8.2",), note="exhaustive: every event and every neighbouring pair")
+      sheet_checks=("docs/formulas/zcdp-bandits.md §8.2",), note="exhaustive: every event and every neighbouring pair")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -346,7 +346,7 @@ claim("003-thm7-kl", "Thm 7 (KL of product-Bernoulli inputs through a ρ-zCDP no
       "Bernoulli(p2) inputs, t = |p1 − p2|",
       ["seed 003 Thm 7 (Eq. 10)", f"{ZCDP} §5.1, §8.5"], "no counterexample", evaluator=_thm7, inequality=_THM7,
       params=(integer("n", 1, 12), unit("p1", 0.1, 0.9), unit("p2", 0.05, 0.95), positive("rho", 0.01, 1.0)),
-      sheet_checks=("zcdp-bandits.md §8.5",))
+      sheet_checks=("docs/formulas/zcdp-bandits.md §8.5",))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -395,7 +395,7 @@ claim("002-gaussian-calibration", "Lemma 2.1 (classical Gaussian mechanism; shee
       "ε < 1); the paper's experiments use ε ∈ {1, 5}",
       ["seed 002 Lemma 2.1", f"{LDP} §1.2, §6.2"], "statement violated", evaluator=_classic, inequality=_CLASSIC,
       params=(positive("epsilon", 0.01, 10.0), unit("delta", 1e-5, 0.1, open_ends=True)),
-      sheet_checks=("ldp-glm-bandits.md §6.2",),
+      sheet_checks=("docs/formulas/ldp-glm-bandits.md §6.2",),
       note="the default box reaches ε = 10, past the breakdown; a box with ε ≤ 5 (the paper's range) has none")
 
 
@@ -439,7 +439,7 @@ claim("002-l2-ball", "Lemma 2.2 (L2-ball mechanism Ψ_{ε,R}; sheet §1.3, check
       "E Ψ(x) = x, ‖Ψ(x)‖ = r_{ε,d} with r = R√π (e^ε + 1)/(e^ε − 1) Γ((d+1)/2)/Γ(d/2) (both printed forms equal); "
       "r/((e^ε+1)/(e^ε−1)√(πd/2)) = 0.886, 0.975, 0.998 for d = 2, 10, 100",
       ["seed 002 Lemma 2.2 (Duchi, Jordan & Wainwright 2018)", f"{LDP} §1.3, §6.1"], "no counterexample",
-      evaluator=_l2_ball, method="monte-carlo", sheet_checks=("ldp-glm-bandits.md §6.1",),
+      evaluator=_l2_ball, method="monte-carlo", sheet_checks=("docs/formulas/ldp-glm-bandits.md §6.1",),
       note="the density ratio ≤ e^ε holds by construction (two hemispheres, probabilities e^ε/(1+e^ε) and 1/(1+e^ε))")
 
 
@@ -486,5 +486,5 @@ claim("002-multi-param-privacy", "Prop 4.1 / 4.2 (multi-parameter privacy; sheet
       "(combined L2 shift √2Δ on the exact Gaussian curve); ψ(0, 0) has an input-independent law",
       ["seed 002 Prop 4.1, Prop 4.2", f"{LDP} §1.6, §6.10"], "no counterexample", evaluator=_multi,
       inequality=_MULTI, params=(positive("epsilon", 0.05, 2.0), unit("delta", 1e-6, 0.1, open_ends=True)),
-      sheet_checks=("ldp-glm-bandits.md §6.10",),
+      sheet_checks=("docs/formulas/ldp-glm-bandits.md §6.10",),
       note="the classical calibration is only proved for ε < 1; the default box stays in ε ≤ 2")

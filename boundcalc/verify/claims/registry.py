@@ -67,7 +67,7 @@ class Claim:
     params: tuple[Param, ...] = ()
     errata: tuple[int, ...] = ()  # ERRATA item numbers this claim covers
     smaller: tuple[str, ...] = ()  # ERRATA "smaller items" / "corrections to the sheets' wording" covered
-    sheet_checks: tuple[str, ...] = ()  # e.g. "zcdp-bandits.md §8.10"
+    sheet_checks: tuple[str, ...] = ()  # e.g. "docs/formulas/zcdp-bandits.md §8.10"
     note: str = ""
     inequality: Any = None  # for pointwise claims: the Inequality (margins) a prover can consume
 
