@@ -359,3 +359,18 @@ def test_tight_eps_huge_rho_vs_mpmath(rho):
         got = c.zcdp_to_approx_tight(rho, 1e-6)
     assert got <= c.zcdp_to_approx_simple(rho, 1e-6) * (1 + 1e-15)
     assert got == pytest.approx(float(_cks_eps_mp_min(rho, 1e-6)), rel=1e-12)
+
+
+@pytest.mark.parametrize("eps, delta", [(1e-3, 1e-6), (0.5, 1e-9), (1.0, 1e-6), (30.0, 0.1), (200.0, 1e-12)])
+def test_calibration_grid_stage_equals_the_pointwise_grid(eps, delta):
+    """The vectorised grid stage of the tight calibrations (``f_grid``) gives the same optimum as evaluating the
+    objective order by order; a mutant grid (values in the wrong order: the grid stage brackets the wrong orders)
+    moves the optimum and is caught."""
+    L = math.log(1 / delta)
+    f = lambda al: -(eps - c._cks_eps(al, 0.0, L)) / al  # noqa: E731
+    pointwise = c._minimise_over_alpha(f)
+    grid = c._minimise_over_alpha(f, f_grid=lambda al: -(eps - c._cks_eps_grid(al, L)) / al)
+    assert grid[0] == pytest.approx(pointwise[0], rel=1e-12, abs=1e-300)
+    assert grid[1] == pytest.approx(pointwise[1], rel=1e-6)
+    broken = c._minimise_over_alpha(f, f_grid=lambda al: (-(eps - c._cks_eps_grid(al, L)) / al)[::-1])
+    assert broken != pytest.approx(pointwise, rel=1e-9)

@@ -256,12 +256,23 @@ def rdp_delta_tight(alpha, epsilon, epsilon_dp):
     return float(min(1.0, math.exp(_cks_log_delta(a, e, t))))
 
 
-def _minimise_over_alpha(f, lo_u: float = -14.0, hi_u: float = 30.0, n: int = 441):
-    """min over α > 1 of f(α), with α = 1 + e^u: coarse grid in u, then bounded Brent around the best."""
+def _cks_eps_grid(alpha: np.ndarray, log_inv_delta: float) -> np.ndarray:
+    """``_cks_eps(α, 0, L)`` on an array of orders (the grid stage of the calibrations, one numpy pass)."""
+    am1 = alpha - 1.0
+    return log_inv_delta / am1 + np.log1p(-1.0 / alpha) - np.log(alpha) / am1
+
+
+def _minimise_over_alpha(f, lo_u: float = -14.0, hi_u: float = 30.0, n: int = 441, f_grid=None):
+    """min over α > 1 of f(α), with α = 1 + e^u: coarse grid in u, then bounded Brent around the best.
+    ``f_grid`` (optional) evaluates f on the whole array of grid orders at once; it must equal f pointwise."""
     from scipy.optimize import minimize_scalar
 
     us = np.linspace(lo_u, hi_u, n)
-    vals = np.array([f(1.0 + math.exp(u)) for u in us])
+    if f_grid is not None:
+        with np.errstate(all="ignore"):
+            vals = np.asarray(f_grid(1.0 + np.exp(us)), dtype=float)
+    else:
+        vals = np.array([f(1.0 + math.exp(u)) for u in us])
     i = int(np.nanargmin(vals))
     a_lo, a_hi = us[max(i - 1, 0)], us[min(i + 1, n - 1)]
     res = minimize_scalar(lambda u: f(1.0 + math.exp(u)), bounds=(a_lo, a_hi), method="bounded",
@@ -345,7 +356,8 @@ def approx_to_zcdp_calibration_tight(epsilon, delta, rtol: float = 1e-12):
     e = _pos("epsilon", epsilon)
     d = _unit("delta", delta)
     L = math.log(1.0 / d)
-    neg, _ = _minimise_over_alpha(lambda al: -(e - _cks_eps(al, 0.0, L)) / al)
+    neg, _ = _minimise_over_alpha(lambda al: -(e - _cks_eps(al, 0.0, L)) / al,
+                                  f_grid=lambda al: -(e - _cks_eps_grid(al, L)) / al)
     simple = float(approx_to_zcdp_calibration(e, d))
     return max(-neg, -math.log1p(-d * d), simple)
 
@@ -363,7 +375,7 @@ def approx_to_rdp_calibration_tight(epsilon, delta):
         er = e - (_cks_eps(a, 0.0, L))
         return -er / a
 
-    val, a = _minimise_over_alpha(neg_ratio)
+    val, a = _minimise_over_alpha(neg_ratio, f_grid=lambda al: -(e - _cks_eps_grid(al, L)) / al)
     if not val < 0:
         return None
     er = e - _cks_eps(a, 0.0, L)
