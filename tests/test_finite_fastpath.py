@@ -307,3 +307,19 @@ def test_lazy_dp_ts_thinning_noise_and_bookkeeping(monkeypatch):
     assert stats.kstest(z * eps * O, "laplace").pvalue > ALPHA and O.max() >= 1024
     assert z.size == out.episodes.sum() + 3 * 40 and (out.pulls.sum(axis=1) == 20000).all()
     np.testing.assert_allclose(out.regret[:, -1], out.pulls @ np.array([0.0, 0.2, 0.4]), atol=1e-9)
+
+
+def test_granularity_follows_the_environment():
+    """The bulk paths need Bernoulli rewards: on Gaussian arms the same algorithms loop over every step, and the
+    step caps and per-step limits (worksheets, simulate, regret --check) must see that."""
+    from boundcalc.algorithms import granularity
+    from boundcalc.algorithms.finite import IMED, KLUCB, UCB, LazyDPTS
+    from boundcalc.envs import make_env
+    from boundcalc.envs.base import GaussianEnv
+
+    bern = make_env("mu2")
+    gauss = GaussianEnv(bern.means, sigma=0.5)
+    for alg, fast in ((IMED(), "stretch"), (KLUCB(), "stretch"), (UCB(), "stretch"), (LazyDPTS(1.0), "thinning")):
+        assert granularity(alg) == fast
+        assert granularity(alg, bern) == fast
+        assert granularity(alg, gauss) == "step"

@@ -208,10 +208,14 @@ def _tiny_run(r, s):
     from boundcalc.envs import make_env
     from boundcalc.figures import Panel, panels_figure
 
+    from boundcalc.envs.base import GaussianEnv
+
     env = make_env("mu2")
-    r.expect(2)
+    r.expect(3)
     a = r.simulate("imed", IMED(), env, s["T"], s["runs"])
     b = r.simulate("dp-imed", DPIMED(1.0), env, s["T"], s["runs"])
+    # IMED on Gaussian arms has no bulk path (unbounded rewards): it loops over every step
+    r.simulate("imed-gauss", IMED(), GaussianEnv(env.means, sigma=0.5), s["T"], s["runs"])
     from boundcalc.experiments.common import curve
 
     r.figure(panels_figure([Panel([curve(a, "IMED"), curve(b, "DP-IMED")])], ncols=1), "tiny.png")
@@ -254,16 +258,20 @@ def test_options_reach_the_runner(tiny, tmp_path):
     # --full: the full scale
     js, sims = _run_json(["999", "--full", "--out", str(tmp_path / "b")])
     assert js["mode"] == "full" and sims["imed"]["T"] == 2000 and js["step_cap"] == 10**5
-    # --step-cap: the per-step IMED stops at the cap (runs kept, noted), the episode-level DP-IMED goes to T and gets
-    # the cap as a checkpoint, so that both curves meet there
+    # --step-cap: IMED on Gaussian arms (a loop over t) stops at the cap (runs kept, noted); IMED on Bernoulli arms
+    # (leader-stretch fast path) and the episode-level DP-IMED go to T and get the cap as a checkpoint, so that the
+    # curves meet there
     js, sims = _run_json(["999", "--step-cap", "500", "--out", str(tmp_path / "c")])
     assert js["inputs"]["step_cap"] == 500
-    assert sims["imed"]["T"] == 500 and sims["imed"]["T_requested"] == 1000 and sims["imed"]["runs"] == 20
-    assert "simulated to T = 500" in sims["imed"]["note"]
-    assert sims["dp-imed"]["T"] == 1000 and not sims["dp-imed"]["note"]
-    assert sims["dp-imed"]["checkpoints"] == len(np.unique(np.append(montecarlo.log_checkpoints(1000, 50, 10), 500)))
+    g = sims["imed-gauss"]
+    assert g["T"] == 500 and g["T_requested"] == 1000 and g["runs"] == 20
+    assert "simulated to T = 500" in g["note"]
+    cps = len(np.unique(np.append(montecarlo.log_checkpoints(1000, 50, 10), 500)))
+    for label in ("imed", "dp-imed"):
+        assert sims[label]["T"] == 1000 and not sims[label]["note"]
+        assert sims[label]["checkpoints"] == cps
     js, sims = _run_json(["999", "--full", "--step-cap", "0", "--out", str(tmp_path / "d")])
-    assert sims["imed"]["T"] == 2000 and js["step_cap"] == 0
+    assert sims["imed-gauss"]["T"] == 2000 and js["step_cap"] == 0
 
 
 @pytest.mark.parametrize("args, word", [

@@ -64,9 +64,14 @@ def lookup(name: str) -> type:
     raise InputError("--algo", "one of " + ", ".join(algs), name)
 
 
-def granularity(alg) -> str:
-    """``episode``, ``chunk`` or ``step`` (class or instance)."""
+def granularity(alg, env=None) -> str:
+    """``episode``, ``chunk``, ``stretch``, ``thinning`` or ``step`` (class or instance). The leader-stretch and
+    thinning fast paths need Bernoulli rewards: on another ``env`` such an algorithm loops over every step."""
     g = getattr(alg, "granularity", None)
+    if g in ("stretch", "thinning") and env is not None:
+        from .finite._stretch import step_rewards_env
+
+        return g if step_rewards_env(env) else "step"
     if g:
         return g
     name = getattr(alg, "name", "")

@@ -335,7 +335,7 @@ def register(app: typer.Typer) -> None:
         if setting == "finite" and common.option_given(ctx, "--env-seed"):
             notes.append("--env-seed has no effect on " + ", ".join(a.name for a in algs)
                          + " (finite-armed instances are fixed)")
-        grans = [registry.granularity(a) for a in algs]
+        grans = [registry.granularity(a, e) for a, e in zip(algs, envs)]
         for a, gran in zip(algs, grans):
             limit = PER_STEP_LIMIT.get(setting, 5e7)
             if gran == "step" and Tn * R > limit:

@@ -259,7 +259,7 @@ class Runner:
 
         T, runs = int(T), int(runs)
         T_paper = T
-        capped = 0 < self.step_cap < T and granularity(alg) == "step"
+        capped = 0 < self.step_cap < T and granularity(alg, env) == "step"
         if capped:
             T = self.step_cap
         if checkpoints is None:

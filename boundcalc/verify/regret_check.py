@@ -74,7 +74,7 @@ def verdict(bound_value: float, lo: float, hi: float, form: str, kind: str, *, a
 def _too_big(setting, alg, env, T, runs) -> str:
     from ..algorithms import granularity
 
-    if granularity(alg) == "step" and T * runs > PER_STEP_BUDGET:
+    if granularity(alg, env) == "step" and T * runs > PER_STEP_BUDGET:
         return f"per-step algorithm: T × runs = {T * runs:.3g} above {PER_STEP_BUDGET:g}; lower --T or --runs"
     if setting in ("contextual", "glm"):
         n = min(runs, CHECK_BLOCK_RUNS) * int(env.K) * int(env.d)
