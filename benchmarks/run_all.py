@@ -1,8 +1,8 @@
 """Run every benchmark (each in a fresh interpreter, one after the other) and rewrite its RESULTS_*.md file,
 then refresh the "Latest figures" block of benchmarks/README.md from those files.
 
-    python3 benchmarks/run_all.py                 # everything (about 4 minutes on 2 cores, plus ~25 for perstep)
-    python3 benchmarks/run_all.py contextual cli  # only some (names: info, engine, contextual, executors, cli, perstep)
+    python3 benchmarks/run_all.py                 # everything (about 50 minutes on 2 cores; perstep ~25 of them)
+    python3 benchmarks/run_all.py contextual cli  # only some (names: the keys of BENCHMARKS below)
     python3 benchmarks/run_all.py --readme-only   # only refresh README.md from the existing RESULTS files
 
 Benchmarks run sequentially on purpose: two timed jobs on a 2-core machine would disturb each other.
@@ -32,6 +32,13 @@ BENCHMARKS = {
     "cli": ("bench_regret_cli.py", "RESULTS_regret_cli.md",
             lambda l: l.startswith("| `boundcalc") or l.startswith("| command | bytecode") or l.startswith("|---|---|---|---|---|---|---|")),
     "perstep": ("bench_perstep.py", "RESULTS_perstep.md", lambda l: l.startswith("|")),
+    "linucb": ("bench_linucb.py", "RESULTS_linucb.md", lambda l: l.startswith("|")),
+    "regret_check": ("bench_regret_check.py", "RESULTS_regret_check.md", lambda l: l.startswith("|")),
+    "budget": ("bench_budget.py", "RESULTS_budget.md", lambda l: l.startswith("|")),
+    "proofs": ("bench_proofs.py", "RESULTS_proofs.md",
+               lambda l: l.startswith("|") or l.startswith("## ") or "boxes/s" in l),
+    "verify": ("bench_verify.py", "RESULTS_verify.md", lambda l: l.startswith("**") or l.startswith("In one process")),
+    "worksheets": ("bench_worksheets.py", "RESULTS_worksheets.md", lambda l: l.startswith("|") or l.startswith("## ")),
 }
 START, END = "<!-- figures:start (written by run_all.py) -->", "<!-- figures:end -->"
 
