@@ -13,7 +13,7 @@ from typing import Annotated, Any, Callable, Optional
 
 import typer
 
-from .. import SCHEMA_VERSION
+from .. import SCHEMA_VERSION, textformat
 from ..errors import InputError
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print exactly one JSON object on stdout.")]
@@ -128,29 +128,12 @@ def emit_json(command_name: str, inputs: dict, **fields: Any) -> None:
 
 
 def fmt(x: Any, digits: int = 6) -> str:
-    """Human formatting of a number for tables."""
-    mod = type(x).__module__ or ""
-    if x is None:
-        return "—"
-    if isinstance(x, str):
-        return x
-    if mod.startswith("mpmath"):
+    """Human formatting of a number for tables (mpmath numbers at their own precision)."""
+    if (type(x).__module__ or "").startswith("mpmath"):
         import mpmath
 
         return mpmath.nstr(x, max(digits, _mp_digits(x)))
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        return str(x)
-    if math.isnan(v):
-        return "nan"
-    if math.isinf(v):
-        return "∞" if v > 0 else "-∞"
-    if v == 0:
-        return "0"
-    if 1e-4 <= abs(v) < 1e7:
-        return f"{v:.{digits}g}"
-    return f"{v:.{digits - 1}e}"
+    return textformat.number(x, digits)
 
 
 def console(stderr: bool = False):

@@ -6,6 +6,7 @@ from typing import Annotated, List, Optional
 
 import typer
 
+from .. import textformat
 from . import common
 from .common import command
 
@@ -254,12 +255,7 @@ def _check_cost_line(info: dict, setting: str) -> str:
             + (f" ({est})" if est else ""))
 
 
-def _dur(sec: float) -> str:
-    if sec < 90:
-        return f"{sec:.1f} s"
-    if sec < 5400:
-        return f"{sec / 60:.0f} min"
-    return f"{sec / 3600:.1f} h"
+_dur = textformat.duration
 
 
 def _budget_text(budget) -> str:

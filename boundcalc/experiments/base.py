@@ -22,6 +22,7 @@ import zlib
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
+from .. import textformat
 from ..errors import InputError
 
 MODES = ("fast", "full")
@@ -357,35 +358,12 @@ def _env_text(env) -> str:
 
 
 def num(x, digits: int = 4) -> str:
-    """A number for a table cell: 4 significant digits, scientific outside [1e-4, 1e7), '—' for None."""
-    if x is None:
-        return "—"
-    if isinstance(x, str):
-        return x
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        return str(x)
-    if math.isnan(v):
-        return "nan"
-    if math.isinf(v):
-        return "∞" if v > 0 else "-∞"
-    if v == 0:
-        return "0"
-    if v.is_integer() and abs(v) < 1e7:
-        return str(int(v))
-    if 1e-4 <= abs(v) < 1e7:
-        return f"{v:.{digits}g}"
-    return f"{v:.{digits - 1}e}"
+    """A number for a table cell: 4 significant digits, integers below 1e7 in full (``textformat.number``)."""
+    return textformat.number(x, digits, whole=True)
 
 
 def _cell(x) -> str:
     return num(x)
 
 
-def _duration(seconds: float) -> str:
-    if seconds < 120:
-        return f"{seconds:.0f} s"
-    if seconds < 7200:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
+_duration = textformat.duration
