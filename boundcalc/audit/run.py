@@ -59,7 +59,7 @@ class AuditResult:
 
 def budget_of(notion: str, values: dict):
     """A Budget from the scenario's default values."""
-    from ..privacy import RDP, ZCDP, PureDP
+    from ..privacy import RDP, ZCDP, ApproxDP, PureDP
 
     if notion == "pure":
         return PureDP(values["epsilon"])
@@ -67,6 +67,8 @@ def budget_of(notion: str, values: dict):
         return ZCDP(values["rho"])
     if notion == "rdp":
         return RDP(values["alpha"], values["rdp_epsilon"])
+    if notion == "approx":
+        return ApproxDP(values["epsilon"], values["delta"])
     raise InputError("budget", "a pure, zCDP or RDP budget", notion)
 
 
@@ -106,7 +108,11 @@ def run_audit(algo: str, budget=None, trials: int | None = None, mutant: str = "
     if budget is None:
         budget = budget_of(sc.notion, sc.default_budget)
     check_budget(budget)
-    if delta is None:
+    if budget.notion == "approx":  # the audit is at the δ of the claimed (ε, δ)
+        if delta is not None and delta != budget.delta:
+            raise InputError("--delta", f"the δ of the audited (ε, δ) budget ({budget.delta:g})", delta)
+        delta = budget.delta
+    elif delta is None:
         delta = sc.default_delta()
     else:
         delta = validate.probability("--delta", delta)

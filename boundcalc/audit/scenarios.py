@@ -48,7 +48,7 @@ class Scenario:
     algo: str = ""
     mutants: tuple[str, ...] = ("noise-halved", "no-noise")
     default_budget: dict = {}
-    default_trials: int = 5000
+    default_trials: int = 10000
     fixed: dict = {}  # constructor parameters the scenario fixes (documented in ``why_fixed``)
     why_fixed: str = ""
     description: str = ""
@@ -126,17 +126,22 @@ def symmetric_tables(T: int, a: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 class FirstDecision(Scenario):
-    """Two arms, T = 3: the two initial pulls (one private release each, rows 0 and 1) and the first decision.
+    """Two arms, m initial pulls each (one private release per arm), then the first decision: T = 2m + 1.
 
-    Rows (0, 1) after the changed row: under D both arms' first rewards are equal (1 and 1, or 0 and 0, by the
-    order of the initial pulls), so the first decision is a fair coin; under D' arm 0's reward is one unit lower.
-    Event: arm 0 is pulled at step 3 (direction D>D'). The decision compares two noisy releases, so even an exact
-    mechanism shows less than its ε here (the difference of two noises); a broken one shows more."""
+    Rows (a, 1 − a) after the changed row 0 with a = (m − 1)/(2m − 1): under D the two arms' initial means are equal
+    whichever arm is pulled first (1 and 1 or 0 and 0 for m = 1), so the first decision is a fair coin; under D'
+    arm 0's reward sum is one unit lower. Event: arm 0 is pulled at step 2m + 1 (direction D>D'). The decision
+    compares two noisy releases, so even an exact mechanism shows less than its ε here (the difference of two
+    noises); a broken one shows more."""
+
+    initial_pulls = 1
 
     def probes(self, alg):
-        D, Dp = symmetric_tables(3, 0.0)
-        return [Probe("first decision", "arm 0 is pulled at step 3", "D>D'", D, Dp, 3,
-                      {"changed_row": 0, "K": 2})]
+        m = int(self.fixed.get("n1", self.initial_pulls))
+        T = 2 * m + 1
+        D, Dp = symmetric_tables(T, (m - 1) / (2 * m - 1))
+        return [Probe("first decision", f"arm 0 is pulled at step {T}", "D>D'", D, Dp, T,
+                      {"changed_row": 0, "K": 2, "initial_pulls_per_arm": m})]
 
     def event(self, alg, probe, table, runs, rng):
         from ..envs.table import FiniteTableEnv
@@ -187,7 +192,7 @@ class DPSEElimination(Scenario):
         return res.pulls[:, 1] == probe.details["R1"]
 
 
-def _first_decision(name: str, budget: dict, fixed: dict | None = None, why: str = "", trials: int = 5000):
+def _first_decision(name: str, budget: dict, fixed: dict | None = None, why: str = "", trials: int = 10000):
     return type(name.replace("-", "") + "Audit", (FirstDecision,),
                 {"algo": name, "default_budget": budget, "fixed": fixed or {}, "why_fixed": why,
                  "default_trials": trials})
@@ -196,15 +201,90 @@ def _first_decision(name: str, budget: dict, fixed: dict | None = None, why: str
 _INIT_ONE = ("init_n='one': the initial release then carries the noise of one reward (sensitivity 1); with the "
              "default 'half' it carries twice that noise and the first decision says little about the rest")
 
+# ---------------------------------------------------------------------------------------------------------------
+# contextual: the tree-mechanism LinUCB variants of seed 004
+# ---------------------------------------------------------------------------------------------------------------
+class TreeSigns(Scenario):
+    """LinUCB-DGS and Private-LinUCB on a one-dimensional reward sequence (seed 004 Sec. 2: neighbours differ in one
+    reward r_t; the contexts are public and the same in both inputs).
+
+    d = 1, K = 2, every decision set {+1, −1} (||x|| <= L = 1), rewards r_1 = +1 (D) or −1 (D') and r_t = 0 for
+    t >= 2, T = 8. Step 1 plays arm 0 (x = +1; theta^p_1 = 0, first maximum), so b_t = r_1 for every later t and the
+    arm played at step t + 1 is the sign of the t-th private release: theta^p = A^{-1}(b + eta_t) (Private-LinUCB) or
+    A^{-1} b + eta_t (LinUCB-DGS). Event: arm 0 is pulled at every step 2..T (direction D>D').
+    For LinUCB-DGS the ridge lambda = 64 keeps A_t = lambda + t − 1 close to lambda, so the change of r_1 moves
+    theta_hat_t by 2/(lambda + t − 1), almost the Delta_t = 2L/lambda the noise is calibrated to (t <= T is far below
+    the switch 32 ln(1/delta')/lambda0 of the paper's schedule): the calibration is nearly tight here."""
+
+    T = 8
+    default_trials = 100000
+
+    def probes(self, alg):
+        T = self.T
+        C = np.tile(np.array([[1.0], [-1.0]]), (T, 1, 1))
+        r = np.zeros(T)
+        rD, rDp = r.copy(), r.copy()
+        rD[0], rDp[0] = 1.0, -1.0
+        return [Probe("signs", f"arm 0 (x = +1) is pulled at every step 2..{T}", "D>D'", (C, rD), (C, rDp), T,
+                      {"d": 1, "K": 2, "changed_reward": 1, "r_D": 1.0, "r_Dprime": -1.0, "other_rewards": 0.0})]
+
+    def event(self, alg, probe, table, runs, rng):
+        from ..envs.table import ContextualTableEnv
+
+        C, r = table
+        env = ContextualTableEnv(C, r, theta=[1.0], lambda0=1.0, time_axis=0)
+        alg.simulate(env, probe.T, runs, rng, np.array([probe.T]))
+        acts = env.actions()
+        return np.all(acts[:, 1:] == 0, axis=1)
+
+
+class PrivateLinUCBAudit(TreeSigns):
+    algo = "Private-LinUCB"
+    mutants = ("noise-halved", "l2-laplace")
+    default_budget = {"epsilon": 1.0}
+    fixed = {"alpha": 1.0}
+    why_fixed = "a constant exploration width alpha = 1 (both arms have the same width; the decision is the sign)"
+
+    def claim(self, alg, budget, delta, mutant, probes):
+        T = probes[0].T
+        if mutant == "l2-laplace":
+            return budget.epsilon, (f"the label ε = {budget.epsilon:g} of Private-LinUCB with the paper calibration "
+                                    "(Laplace scaled to the L2 value L, ε/log2 T per node), which it does not satisfy")
+        e_true = alg.privacy_epsilon(T, 1)
+        if delta == 0:
+            return e_true, (f"what Private-LinUCB truly guarantees: pure ε_true-DP with ε_true = {e_true:.4g} at T = {T}, "
+                            f"d = 1 (PrivateLinUCB.privacy_epsilon; its label ε = {budget.epsilon:g} is not its guarantee "
+                            "with the paper calibration)")
+        from ..privacy.conversions import pure_to_approx_tight_epsilon
+
+        e = pure_to_approx_tight_epsilon(e_true, delta)
+        return e, (f"what Private-LinUCB truly guarantees: pure ε_true-DP with ε_true = {e_true:.4g} (not its label "
+                   f"ε = {budget.epsilon:g}), i.e. (ε = {e:.4g}, δ = {delta:g})-DP")
+
+
+class LinUCBDGSAudit(TreeSigns):
+    algo = "LinUCB-DGS"
+    mutants = ("noise-halved", "fresh-tree")
+    default_budget = {"epsilon": 1.0, "delta": 1e-3}
+    fixed = {"alpha": 1.0, "lam": 64.0}
+    why_fixed = ("a constant exploration width alpha = 1 and ridge lambda = 64 (so that the calibrated sensitivity "
+                 "2L/lambda is nearly the exact one)")
+
+    def default_delta(self) -> float:
+        return float(self.default_budget["delta"])
+
+
+_N1_EIGHT = ("n1=8 initial pulls per arm: with n1 = 1 the DP-KLUCB index of both arms is 1 (a tie broken at random) "
+             "whenever N ε (1 − x) <= ln t, and the first decision carries almost no information")
+
 SCENARIOS: dict[str, Scenario] = {}
 for _s in (DPSEElimination(),
-           _first_decision("DP-KLUCB", {"epsilon": 1.0})(),
+           _first_decision("DP-KLUCB", {"epsilon": 1.0}, {"n1": 8}, _N1_EIGHT)(),
            _first_decision("DP-IMED", {"epsilon": 1.0})(),
            _first_decision("AdaP-UCB", {"epsilon": 1.0})(),
-           _first_decision("AdaP-KLUCB", {"epsilon": 1.0})(),
-           _first_decision("Lazy-DP-TS", {"epsilon": 1.0})(),
-           _first_decision("AdaC-UCB", {"rho": 1.0}, {"init_n": "one"}, _INIT_ONE, 10000)(),
-           _first_decision("AdaR-UCB", {"alpha": 2.0, "rdp_epsilon": 2.0}, {"init_n": "one"}, _INIT_ONE, 10000)()):
+           _first_decision("AdaC-UCB", {"rho": 1.0}, {"init_n": "one"}, _INIT_ONE, 20000)(),
+           _first_decision("AdaR-UCB", {"alpha": 2.0, "rdp_epsilon": 2.0}, {"init_n": "one"}, _INIT_ONE, 20000)(),
+           PrivateLinUCBAudit(), LinUCBDGSAudit()):
     SCENARIOS[_s.algo] = _s
 
 
