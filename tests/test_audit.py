@@ -186,6 +186,30 @@ def test_dpse_elimination_probabilities(mutant, mult):
     _close(kDp, n, _lap_diff_sf(0.99 / mult))
 
 
+@pytest.mark.parametrize("mutant,mult", [("none", 1.0), ("noise-halved", 0.5)])
+@pytest.mark.parametrize("name", ["AdaC-GOPE", "AdaR-GOPE"])
+def test_gope_elimination_probabilities(name, mutant, mult):
+    """Phase 1 with n pulls of e_1 and of e_2: e_2 is eliminated iff theta~_1 − theta~_2 > 1, each coordinate with
+    Gaussian noise of standard deviation s: AdaC-GOPE (seed 003 Alg. 2 line 12) s² = 2d/(rho c_1)/n with
+    c_1 = (8d/beta²) ln(4/delta_K) + (2d/beta) sqrt((2/rho) f(d, delta_K)), beta = 1/2, delta_K = delta/(K·1·2);
+    AdaR-GOPE (seed 000 Alg. 3) s² = (2 alpha/eps)/n² (noise on each reward sum). D sits 0.02/n above, D' 1.98/n below."""
+    kD, kDp, N = _freqs(name, mutant)
+    n = prepare(name, trials=200)["probes"][0].details["n"]
+    d, K, delta = 2, 2, 1e-3
+    if name == "AdaC-GOPE":
+        rho, dk = 1.0, delta / (K * 2)
+        L = math.log(2 / dk)
+        f = d + 2 * math.sqrt(d * L) + 2 * L
+        c1 = 8 * d * 4 * math.log(4 / dk) + 2 * d * 2 * math.sqrt(2 / rho * f)
+        assert n == math.ceil(c1 / 2)
+        s2 = 2 * d / (rho * c1) / n
+    else:
+        s2 = (2 * 2.0 / 2.0) / n**2
+    sd = mult * math.sqrt(2 * s2)
+    _close(kD, N, stats.norm.sf(-0.02 / n / sd))
+    _close(kDp, N, stats.norm.sf(1.98 / n / sd))
+
+
 def _tree_signs(b, T, runs, rng, fresh=False, dgs_lam=None):
     """Independent simulation of the d = 1 sign scenario: P(all of steps 2..T play x = +1) under r_1 = +1 and −1.
     Memo tree over prefixes 1..T−1 (nodes drawn once) or fresh nodes per prefix. Private-LinUCB: sign(r_1 + eta_t);
@@ -334,6 +358,20 @@ def test_finite_table_env_sums_and_actions():
         FiniteTableEnv(np.array([[0.1], [0.2]]))
     with pytest.raises(InputError):
         env.sum_rewards(np.array([0, 0]), np.array([10, 10]))
+
+
+def test_linear_table_env_lockstep_sums():
+    from boundcalc.envs.table import LinearTableEnv
+
+    X = np.arange(12, dtype=float).reshape(6, 2)
+    env = LinearTableEnv(np.eye(2), X)
+    s = env.sum_rewards(np.array([[0, 1], [0, 1]]), np.array([[2, 3], [2, 3]]))
+    assert s.tolist() == [[X[0:2, 0].sum(), X[2:5, 1].sum()]] * 2
+    with pytest.raises(InputError):  # another set of runs: the shared clock cannot follow it
+        env.sum_rewards(np.array([[0]]), np.array([[1]]))
+    env2 = LinearTableEnv(np.eye(2), X)
+    with pytest.raises(InputError):  # runs not in lockstep
+        env2.sum_rewards(np.array([[0, 1], [1, 0]]), np.array([[1, 1], [1, 1]]))
 
 
 # -- CLI ----------------------------------------------------------------------------------------------------------

@@ -202,6 +202,56 @@ _INIT_ONE = ("init_n='one': the initial release then carries the noise of one re
              "default 'half' it carries twice that noise and the first decision says little about the rest")
 
 # ---------------------------------------------------------------------------------------------------------------
+# linear: phased elimination with G-optimal design (AdaC-GOPE, AdaR-GOPE)
+# ---------------------------------------------------------------------------------------------------------------
+class PhaseOneElimination(Scenario):
+    """AdaC-GOPE / AdaR-GOPE with the actions e_1, e_2 (d = 2, ||a|| = 1, Assumption 1; rewards in [−1, 1]).
+
+    The G-optimal design puts weight 1/2 on each, so phase 1 plays e_1 for n rounds (rows 0..n−1) then e_2 for n
+    rounds; e_2 is eliminated when theta~_1 − theta~_2 > 2 beta_1 = 1. The changed row 0 (played by e_1 first:
+    the support is played in index order) holds r = +1 in D and −1 in D' (the sensitivity 2 of the papers'
+    calibration); the other e_1 rows make theta_hat_1 = 1/2 + 0.02/n under D, the e_2 rows give theta_hat_2 = −1/2,
+    so elimination is a fair coin under D and theta_hat_1 is 2/n lower under D' (sqrt(2 rho) noise standard
+    deviations of the coordinate, the exact zCDP calibration). T = 2n + m_2 + 1, m_2 the phase-2 count of e_1: a
+    surviving e_2 is then pulled once more. Event: e_2 is pulled exactly n times by T (eliminated after phase 1),
+    direction D>D'. As in the first-decision scenarios, the decision reads two noisy coordinates."""
+
+    default_trials = 20000
+
+    def layout(self, alg):
+        from ..algorithms.design import g_optimal_design
+
+        A = np.eye(2)
+        des = g_optimal_design(A, tol=alg.design_tol)
+        c1 = alg.counts(1, 2, 2, des).astype(int)
+        c2 = alg.counts(2, 2, 2, des).astype(int)
+        if des.support.tolist() != [0, 1] or c1[0] != c1[1]:
+            raise InputError("design", "the uniform design on e_1, e_2 (internal)", des.support.tolist())
+        return A, int(c1[0]), int(c2[0])
+
+    def probes(self, alg):
+        A, n, m2 = self.layout(alg)
+        T = 2 * n + m2 + 1
+        th1 = 0.5 + 0.01 * 2 / n
+        u = (n * th1 - 1.0) / (n - 1)
+        X = np.zeros((T, 2))
+        X[:n, 0] = u
+        X[n:2 * n, 1] = -0.5
+        D, Dp = X.copy(), X.copy()
+        D[0, 0], Dp[0, 0] = 1.0, -1.0
+        return [Probe("phase-1 elimination", f"e_2 is pulled exactly n = {n} times by T (eliminated after phase 1)",
+                      "D>D'", D, Dp, T, {"n": n, "phase2_e1": m2, "d": 2, "K": 2, "changed_row": 0,
+                                          "r_D": 1.0, "r_Dprime": -1.0, "theta_hat_2": -0.5})]
+
+    def event(self, alg, probe, table, runs, rng):
+        from ..envs.table import LinearTableEnv
+
+        env = LinearTableEnv(np.eye(2), table, theta=[0.5, -0.5])
+        res = alg.simulate(env, probe.T, runs, rng, np.array([probe.T]))
+        return res.pulls[:, 1] == probe.details["n"]
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # contextual: the tree-mechanism LinUCB variants of seed 004
 # ---------------------------------------------------------------------------------------------------------------
 class TreeSigns(Scenario):
@@ -284,6 +334,9 @@ for _s in (DPSEElimination(),
            _first_decision("AdaP-UCB", {"epsilon": 1.0})(),
            _first_decision("AdaC-UCB", {"rho": 1.0}, {"init_n": "one"}, _INIT_ONE, 20000)(),
            _first_decision("AdaR-UCB", {"alpha": 2.0, "rdp_epsilon": 2.0}, {"init_n": "one"}, _INIT_ONE, 20000)(),
+           type("AdaCGOPEAudit", (PhaseOneElimination,), {"algo": "AdaC-GOPE", "default_budget": {"rho": 1.0}})(),
+           type("AdaRGOPEAudit", (PhaseOneElimination,), {"algo": "AdaR-GOPE",
+                                                           "default_budget": {"alpha": 2.0, "rdp_epsilon": 2.0}})(),
            PrivateLinUCBAudit(), LinUCBDGSAudit()):
     SCENARIOS[_s.algo] = _s
 

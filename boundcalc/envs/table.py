@@ -12,8 +12,10 @@ Generator it is given. Each environment records what the algorithm played (the o
 * :class:`FiniteTableEnv` — rewards X[t, a] (T x K) for finite-armed bandits. ``draw(arm)`` (the step-by-step
   references) returns X[t, arm] at the run's own step t; ``sum_rewards(arm, n)`` (the episode-level simulations,
   one entry per run) returns sum_{s=t+1}^{t+n} X[s, arm] from per-run clocks (prefix sums, exact).
-* :class:`LinearTableEnv` — a fixed action set (K x d) and rewards X[t, a] for the linear bandits (``draw`` only:
-  the phased-elimination simulation draws sums for a subset of runs, which a per-run clock cannot follow).
+* :class:`LinearTableEnv` — a fixed action set (K x d) and rewards X[t, a] for the linear bandits. ``draw`` (the
+  step-by-step reference) and ``sum_rewards`` for runs in lockstep: the phased-elimination simulation draws one sum
+  per support action, in order, for the runs that complete a phase; a shared clock follows them as long as every
+  call covers the same runs with the same counts (phase 1, all that an audit's horizon reaches), else InputError.
 * :class:`ContextualTableEnv` — decision sets C_t (T x K x d) and rewards r_t (T,) (seed 004's reward sequence;
   the reward does not depend on the arm). ``contexts`` serves C_t, ``rewards`` serves r_t; the chosen arm is read
   back from the mean <x, theta> the algorithm asks a reward for (``theta`` is chosen so that the arms of every
@@ -151,6 +153,7 @@ class LinearTableEnv(ArmMeans, Env):
     def reset(self) -> None:
         self._t = 0
         self._draws: list[int] = []
+        self._lanes = None
 
     def draw(self, arm: int, rng=None) -> float:
         if self._t >= self.horizon:
@@ -161,7 +164,24 @@ class LinearTableEnv(ArmMeans, Env):
         return r
 
     def sum_rewards(self, arm_idx, n, rng=None):
-        raise InputError("path", "the step-by-step reference (a linear table serves one reward at a time)", "simulate")
+        """(runs, m) sums of X[s, a_j] over consecutive blocks of n_j rows, j = 1..m, from a clock shared by every run
+        (all rows of ``arm_idx`` and of ``n`` must be equal: runs in lockstep)."""
+        a = np.atleast_2d(np.asarray(arm_idx, dtype=np.int64))
+        n = np.atleast_2d(np.asarray(n, dtype=np.int64))
+        a, n = np.broadcast_arrays(a, n)
+        if self._lanes is None:
+            self._lanes = a.shape[0]
+        if a.shape[0] != self._lanes or np.any(a != a[:1]) or np.any(n != n[:1]):
+            raise InputError("runs", "in lockstep (the same actions and counts for the same runs at every call)",
+                             a.shape)
+        out = np.empty(a.shape[1])
+        for j, (arm, cnt) in enumerate(zip(a[0], n[0])):
+            if self._t + cnt > self.horizon:
+                raise InputError("T", f"at most the table's {self.horizon} rows", int(self._t + cnt))
+            out[j] = self.table[self._t: self._t + cnt, arm].sum()
+            self._t += int(cnt)
+            self._draws.extend([int(arm)] * int(cnt))
+        return np.broadcast_to(out, a.shape).copy()
 
     def actions_played(self) -> np.ndarray:
         out = np.full((1, self.horizon), -1, dtype=np.int64)
