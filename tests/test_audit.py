@@ -210,6 +210,16 @@ def test_gope_elimination_probabilities(name, mutant, mult):
     _close(kDp, N, stats.norm.sf(1.98 / n / sd))
 
 
+@pytest.mark.parametrize("mutant,mult", [("none", 1.0), ("noise-halved", 0.5)])
+@pytest.mark.parametrize("name,s2", [("AdaC-OFUL", 2.0 / 1.0), ("AdaR-OFUL", 2 * 2.0 / 2.0)])
+def test_oful_first_switch_probabilities(name, s2, mutant, mult):
+    """First switch: x_0 iff b + Y_1 > 1 with Y_1 ~ N(0, s2), s2 = 2/rho (seed 003 Alg. 3) or 2 alpha/eps (seed 000
+    Alg. 4): a fair coin under D (b = 1), P(Y_1 > 2) under D' (b = −1)."""
+    kD, kDp, n = _freqs(name, mutant)
+    _close(kD, n, 0.5)
+    _close(kDp, n, stats.norm.sf(2.0 / (mult * math.sqrt(s2))))
+
+
 def _tree_signs(b, T, runs, rng, fresh=False, dgs_lam=None):
     """Independent simulation of the d = 1 sign scenario: P(all of steps 2..T play x = +1) under r_1 = +1 and −1.
     Memo tree over prefixes 1..T−1 (nodes drawn once) or fresh nodes per prefix. Private-LinUCB: sign(r_1 + eta_t);

@@ -252,6 +252,80 @@ class PhaseOneElimination(Scenario):
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# contextual: rarely-switching OFUL with noise (AdaC-OFUL, AdaR-OFUL)
+# ---------------------------------------------------------------------------------------------------------------
+class _FirstRewardEnv:
+    """Fixed decision set {x_0, x_1} (d = 1) at every step, reward r_1 at step 1 and 0 afterwards. RS-OFUL's
+    simulation asks rewards for a chunk of steps at once ((runs, steps) from its first step on the first call, later
+    calls only for steps >= 2), so step 1 is column 0 of the first call."""
+
+    setting = "contextual"
+    family = "table"
+    noise = "table"
+    sigma = 0.0
+
+    def __init__(self, x0: float, x1: float, r1: float, lambda0: float):
+        self.X = np.array([[x0], [x1]])
+        self.K, self.d = 2, 1
+        self.theta = np.array([1.0])
+        self.lambda0 = float(lambda0)
+        self.r1 = float(r1)
+        self._calls = 0
+
+    def contexts(self, rng, size):
+        return np.array(np.broadcast_to(self.X, tuple(int(s) for s in size) + (2, 1)))
+
+    def rewards(self, means, rng):
+        out = np.zeros(np.shape(means))
+        if self._calls == 0:
+            out[..., 0] = self.r1 if out.ndim > 1 else out[..., 0]
+            if out.ndim == 1:
+                out[0] = self.r1
+        self._calls += 1
+        return out
+
+
+class FirstSwitch(Scenario):
+    """AdaC-OFUL / AdaR-OFUL, d = 1, decision set {x_0 = c, x_1 = −1} at every step (||x|| <= 1), rewards r_1 = −1
+    (D) or +1 (D') and 0 afterwards (|r| <= 1).
+
+    Until the first switch theta~ = 0 and x_1 (the larger ||x||_{V^{-1}}) is played, so b = −r_1 = ±1; the first
+    switch comes at step s = floor(lambda) + 2 (det V = lambda + s − 1 > 2 lambda) and sets theta~ = (b + Y_1)/V,
+    V = lambda + s − 1, Y_1 ~ N(0, s2): x_0 is played at step s iff b + Y_1 > beta~ sqrt(V) (1 − c)/(1 + c), beta~
+    the width after the switch. c is chosen so that this threshold is b_D = 1: x_0 is a fair coin under D and 2 units
+    (sqrt(2 rho) noise standard deviations, the exact calibration of sensitivity 2) less likely under D'. One noisy
+    release decides. T = s. Event: x_0 is played at step s (read from the pseudo-regret at T), direction D>D'."""
+
+    default_trials = 20000
+
+    def layout(self, alg):
+        lam = alg.lam
+        s = int(math.floor(lam)) + 2
+        while not lam + s - 1 > 2 * lam:
+            s += 1
+        V = lam + s - 1
+        bt = float(alg.beta(s - 1, 1) + alg.gamma_over_sqrt(s - 1, 1, 1, s, 1.0, V))
+        k = bt * math.sqrt(V)
+        c = (k - 1.0) / (k + 1.0)
+        if not 0 < c < 1 or s > 4:
+            raise InputError("lambda", "a ridge with its first switch by step 4 and width beta~ sqrt(V) > 1 (internal)",
+                             lam)
+        return c, bt, s
+
+    def probes(self, alg):
+        c, bt, s = self.layout(alg)
+        return [Probe("first switch", f"x_0 is played at step {s}", "D>D'", -1.0, 1.0, s,
+                      {"d": 1, "K": 2, "x0": c, "x1": -1.0, "r1_D": -1.0, "r1_Dprime": 1.0, "width": bt,
+                       "switch_step": s})]
+
+    def event(self, alg, probe, r1, runs, rng):
+        env = _FirstRewardEnv(probe.details["x0"], -1.0, r1, lambda0=1.0)
+        res = alg.simulate(env, probe.T, runs, rng, np.array([probe.T]))
+        gap = probe.details["x0"] + 1.0  # regret of one pull of x_1 (theta* = 1)
+        return res.regret[:, -1] < (probe.T - 0.5) * gap
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # contextual: the tree-mechanism LinUCB variants of seed 004
 # ---------------------------------------------------------------------------------------------------------------
 class TreeSigns(Scenario):
@@ -337,6 +411,9 @@ for _s in (DPSEElimination(),
            type("AdaCGOPEAudit", (PhaseOneElimination,), {"algo": "AdaC-GOPE", "default_budget": {"rho": 1.0}})(),
            type("AdaRGOPEAudit", (PhaseOneElimination,), {"algo": "AdaR-GOPE",
                                                            "default_budget": {"alpha": 2.0, "rdp_epsilon": 2.0}})(),
+           type("AdaCOFULAudit", (FirstSwitch,), {"algo": "AdaC-OFUL", "default_budget": {"rho": 1.0}})(),
+           type("AdaROFULAudit", (FirstSwitch,), {"algo": "AdaR-OFUL",
+                                                   "default_budget": {"alpha": 2.0, "rdp_epsilon": 2.0}})(),
            PrivateLinUCBAudit(), LinUCBDGSAudit()):
     SCENARIOS[_s.algo] = _s
 
