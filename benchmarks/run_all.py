@@ -2,7 +2,7 @@
 then refresh the "Latest figures" block of benchmarks/README.md from those files.
 
     python3 benchmarks/run_all.py                 # everything (about 4 minutes on 2 cores, plus ~25 for perstep)
-    python3 benchmarks/run_all.py contextual cli  # only some (names: info, engine, contextual, executors, cli, perstep)
+    python3 benchmarks/run_all.py contextual cli  # only some (names: info, engine, contextual, executors, cli, perstep, audit)
     python3 benchmarks/run_all.py --readme-only   # only refresh README.md from the existing RESULTS files
 
 Benchmarks run sequentially on purpose: two timed jobs on a 2-core machine would disturb each other.
@@ -32,6 +32,7 @@ BENCHMARKS = {
     "cli": ("bench_regret_cli.py", "RESULTS_regret_cli.md",
             lambda l: l.startswith("| `boundcalc") or l.startswith("| command | bytecode") or l.startswith("|---|---|---|---|---|---|---|")),
     "perstep": ("bench_perstep.py", "RESULTS_perstep.md", lambda l: l.startswith("|")),
+    "audit": ("bench_audit.py", "RESULTS_audit.md", lambda l: l.startswith("|") or l.startswith("`python -m")),
 }
 START, END = "<!-- figures:start (written by run_all.py) -->", "<!-- figures:end -->"
 
