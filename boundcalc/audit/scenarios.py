@@ -192,6 +192,70 @@ class DPSEElimination(Scenario):
         return res.pulls[:, 1] == probe.details["R1"]
 
 
+class SaturationExit(Scenario):
+    """AdaP-KLUCB with ties = 'lowest': two arms, the index kl_ucb(clip(mu~ + beta ln t_l/(eps n)), beta ln t_l/n)
+    is exactly 1 (saturated) for both arms early on, and the tie goes to arm 0, whose episodes double (1, 2, 4, …)
+    while arm 1 (rewards 1, one initial release) stays saturated.
+
+    Arm 0's rewards are 1 until its first episode of n >= 2 rewards whose bonus beta ln t_l/(eps n) at the following
+    decision is below 1 − 2/n; in that episode they give the mean x_D (D) or x_D − 1/n (D': the changed first row of
+    the episode is 1 in D and 0 in D'), x_D the smallest released mean whose index is exactly 1 (found by bisection
+    on the algorithm's own index). At the decision after the episode arm 0 is played again iff its index is 1, i.e.
+    iff its Laplace noise (scale 1/(eps n)) is >= 0 under D: a fair coin under D, probability e^{-eps}/2 under D'. One
+    release decides, with the Laplace mechanism's exact likelihood ratio e^eps. T = that decision step.
+    Event: arm 0 pulled at step T (direction D>D')."""
+
+    algo = "AdaP-KLUCB"
+    default_budget = {"epsilon": 1.0}
+    fixed = {"ties": "lowest"}
+    why_fixed = ("ties='lowest': the saturated indices (both exactly 1) then go to arm 0, so the path up to the audited "
+                 "release does not depend on the noise (at the first decision both indices are 1 and a random tie "
+                 "carries no information)")
+
+    def layout(self, alg):
+        t, N0 = 2, 1
+        while True:
+            n = N0
+            tl = t + n + 1
+            bonus = alg.beta * math.log(tl) / (alg.epsilon * n)
+            if n >= 2 and bonus < 1 - 2.0 / n:
+                break
+            t, N0 = t + n, N0 + n
+            if t > 10**6:
+                raise InputError("epsilon", "large enough for an unsaturated AdaP-KLUCB index by T = 1e6", alg.epsilon)
+        lo, hi = -1.0, 1.0  # smallest released mean whose index is exactly 1 (the index is nondecreasing in it)
+        idx = lambda m: float(alg.index(np.array([[m]]), np.array([[float(n)]]), np.array([[float(tl)]]))[0, 0])
+        for _ in range(60):
+            mid = 0.5 * (lo + hi)
+            if idx(mid) >= 1.0:
+                hi = mid
+            else:
+                lo = mid
+        return t, n, tl, bonus, hi
+
+    def probes(self, alg):
+        start, n, T, bonus, x_thr = self.layout(alg)
+        x_D = x_thr + 0.01 / n  # just above the threshold: a noise-free copy plays arm 0 under D, not under D'
+        v = (n * x_D - 1.0) / (n - 1)
+        if not 0.0 <= v <= 1.0:
+            raise InputError("epsilon", "a budget whose audited episode can be laid out with rewards in [0, 1]",
+                             alg.epsilon)
+        X = np.ones((T, 2))
+        X[start:start + n, 0] = v
+        D, Dp = X.copy(), X.copy()
+        D[start, 0], Dp[start, 0] = 1.0, 0.0
+        return [Probe("saturation exit", f"arm 0 is pulled at step {T}", "D>D'", D, Dp, T,
+                      {"K": 2, "changed_row": start, "episode_rows": [start, start + n - 1], "n": n,
+                       "bonus": bonus, "x_D": x_D, "index_threshold": x_thr})]
+
+    def event(self, alg, probe, table, runs, rng):
+        from ..envs.table import FiniteTableEnv
+
+        env = FiniteTableEnv(table)
+        alg.simulate(env, probe.T, runs, rng, np.array([probe.T]))
+        return env.actions()[:, probe.T - 1] == 0
+
+
 def _first_decision(name: str, budget: dict, fixed: dict | None = None, why: str = "", trials: int = 10000):
     return type(name.replace("-", "") + "Audit", (FirstDecision,),
                 {"algo": name, "default_budget": budget, "fixed": fixed or {}, "why_fixed": why,
@@ -407,6 +471,7 @@ for _s in (DPSEElimination(),
            _first_decision("DP-KLUCB", {"epsilon": 1.0}, {"n1": 8}, _N1_EIGHT)(),
            _first_decision("DP-IMED", {"epsilon": 1.0})(),
            _first_decision("AdaP-UCB", {"epsilon": 1.0})(),
+           SaturationExit(),
            _first_decision("AdaC-UCB", {"rho": 1.0}, {"init_n": "one"}, _INIT_ONE, 20000)(),
            _first_decision("AdaR-UCB", {"alpha": 2.0, "rdp_epsilon": 2.0}, {"init_n": "one"}, _INIT_ONE, 20000)(),
            type("AdaCGOPEAudit", (PhaseOneElimination,), {"algo": "AdaC-GOPE", "default_budget": {"rho": 1.0}})(),
