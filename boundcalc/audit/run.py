@@ -1,4 +1,4 @@
-"""Run an audit: N runs on D and N on D' per probe (one vectorised block each), then the estimator.
+"""Run an audit: N runs on D and N on D' per probe (vectorised blocks of at most BLOCK runs), then the estimator.
 
 Seeding: ``SeedSequence(seed).spawn(2 m)`` for the m probes' two inputs, each spawned again into one stream per
 block of at most ``BLOCK`` runs (a fixed size, so the same seed gives the same numbers wherever it runs); every block
