@@ -39,6 +39,7 @@ BENCHMARKS = {
                lambda l: l.startswith("|") or l.startswith("## ") or "boxes/s" in l),
     "verify": ("bench_verify.py", "RESULTS_verify.md", lambda l: l.startswith("**") or l.startswith("In one process")),
     "worksheets": ("bench_worksheets.py", "RESULTS_worksheets.md", lambda l: l.startswith("|") or l.startswith("## ")),
+    "audit": ("bench_audit.py", "RESULTS_audit.md", lambda l: l.startswith("|") or l.startswith("`python -m")),
 }
 START, END = "<!-- figures:start (written by run_all.py) -->", "<!-- figures:end -->"
 

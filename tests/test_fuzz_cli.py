@@ -111,6 +111,10 @@ BASES = {
     "worksheet": [[]],
     "worksheet list": [[]],
     "worksheet run": [["000", "--fast"]],
+    "audit": [["--algo", "DP-SE", "--trials", "200"], ["--algo", "AdaC-UCB", "--rho", "1", "--trials", "200"],
+              ["--algo", "LinUCB-DGS", "--epsilon", "1", "--delta", "0.001", "--trials", "200"],
+              ["--algo", "AdaR-UCB", "--alpha", "2", "--rdp-epsilon", "1", "--trials", "200", "--mutant", "no-noise"],
+              ["--list"]],
 }
 # Commands whose valid runs take longer than a fuzz example may (a whole paper worksheet, seconds to minutes): their bad
 # input is tested in their own file (tests/test_worksheets.py::test_bad_input_is_one_line), not fuzzed here.

@@ -32,6 +32,7 @@ COMMAND_MODULES = [
     "verify_cmd",  # verify
     "check_cmd",  # check
     "worksheet_cmd",  # worksheet list, worksheet run
+    "audit_cmd",  # audit
 ]
 
 

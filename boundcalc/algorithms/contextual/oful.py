@@ -22,6 +22,10 @@ only the chunk end is tested, and for the runs that pass the threshold the first
 bisection (log det of V plus a masked Gram product per probe); the runs that switch are
 updated and the rest of their chunk re-scored. Chunks grow with t (switches become rarer, ~t log(1+C)/d
 apart) up to a memory cap. Per-step Python loops appear only in ``reference``.
+
+``noise_mult`` (AdaC-OFUL, AdaR-OFUL; default 1, >= 0) multiplies every noise vector Y_l (not the width, which keeps
+the stated s2); other values are deliberately mis-calibrated copies (0.5: noise halved, 0: no noise) that exist only
+for audits and tests of power (boundcalc.audit.mutants): they are not private at the stated budget.
 """
 
 from __future__ import annotations
@@ -68,6 +72,7 @@ class RSOFUL(Algorithm):
         self.denominator = denominator
 
     noise_var = 0.0  # s2 of the per-update Gaussian vector
+    noise_mult = 1.0  # multiplies the drawn noise only (audits: deliberately broken copies)
 
     # -- widths -----------------------------------------------------------------------------------------------
     def beta(self, tau: np.ndarray, d: int) -> np.ndarray:
@@ -127,7 +132,7 @@ class RSOFUL(Algorithm):
                 if sw.size:
                     n_upd[sw] += 1
                     if self.noise_var > 0:
-                        Nsum[sw] += math.sqrt(self.noise_var) * rng.standard_normal((sw.size, d))
+                        Nsum[sw] += self.noise_mult * math.sqrt(self.noise_var) * rng.standard_normal((sw.size, d))
                     Vi = np.linalg.inv(V[sw])
                     theta[sw] = np.einsum("nij,nj->ni", Vi, b[sw] + Nsum[sw])
                     Vinv_tau[sw] = Vi
@@ -232,7 +237,7 @@ class RSOFUL(Algorithm):
             if np.linalg.slogdet(V)[1] > ld_tau + math.log1p(self.C):
                 n_upd += 1
                 if self.noise_var > 0:
-                    Nsum += math.sqrt(self.noise_var) * rng.standard_normal(d)
+                    Nsum += self.noise_mult * math.sqrt(self.noise_var) * rng.standard_normal(d)
                 Vinv_tau = np.linalg.inv(V)
                 theta = Vinv_tau @ (b + Nsum)
                 ld_tau = np.linalg.slogdet(V)[1]
@@ -268,9 +273,10 @@ class AdaCOFUL(RSOFUL):
     bound_ids = ("003-thm5-paper", "003-thm5-explicit", "003-thm5-corrected")
 
     def __init__(self, rho: float, lam: float = 0.1, C: float = 1.0, delta: float = 1e-3, S: float = 1.0,
-                 lambda0: float | None = None, denominator: str = "gentile"):
+                 lambda0: float | None = None, denominator: str = "gentile", noise_mult: float = 1.0):
         super().__init__(lam, C, delta, S, lambda0, denominator)
         self.rho = validate.positive("rho", rho)
+        self.noise_mult = validate.nonnegative("noise_mult", noise_mult)
         self.noise_var = 2.0 / self.rho
 
 
@@ -283,8 +289,9 @@ class AdaROFUL(RSOFUL):
     bound_ids = ("000-thm10-paper", "000-thm10-explicit", "000-thm10-corrected")
 
     def __init__(self, alpha: float, eps: float, lam: float = 1.0, C: float = 1.0, delta: float = 1e-3, S: float = 1.0,
-                 lambda0: float | None = None, denominator: str = "gentile"):
+                 lambda0: float | None = None, denominator: str = "gentile", noise_mult: float = 1.0):
         super().__init__(lam, C, delta, S, lambda0, denominator)
         self.alpha = validate.greater_than("alpha", alpha, 1.0)
+        self.noise_mult = validate.nonnegative("noise_mult", noise_mult)
         self.eps = validate.positive("eps", eps)
         self.noise_var = 2.0 * self.alpha / self.eps

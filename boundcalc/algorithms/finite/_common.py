@@ -305,6 +305,13 @@ def init_order(rng: np.random.Generator, K: int, runs: int, ties: str = "random"
     return np.array(base)
 
 
+def with_noise_mult(params: dict, noise_mult: float) -> dict:
+    """``params`` plus ``noise_mult`` when it is not 1 (a deliberately mis-calibrated copy, shown in the output)."""
+    if noise_mult != 1.0:
+        params = dict(params, noise_mult=noise_mult)
+    return params
+
+
 def positive_eps(name, x):
     return validate.positive(name, x)
 

@@ -17,6 +17,10 @@ ties are frequent for AdaP-KLUCB, whose index is clipped at 1).
 Episode-level simulation: one Binomial and one noise draw per episode for all runs at once.
 ``record_noise=True`` adds ``noise_draws``/``noise_n`` (every noise draw and the n of its scale, 1-D),
 ``noise_last`` (the noise in each arm's current released mean) and ``n_last`` to ``BlockResult.extra``.
+
+``noise_mult`` (default 1, >= 0) multiplies every privacy-noise draw; other values are deliberately
+mis-calibrated copies (0.5: noise halved, 0: no noise) that exist only for audits and tests of power
+(boundcalc.audit.mutants): they are not private at the stated budget.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ import numpy as np
 
 from ... import validate
 from ...errors import InputError
-from ._common import FiniteAlgorithm, RefRun, Runs, argbest, check_ties, init_order, kl_ucb
+from ._common import FiniteAlgorithm, RefRun, Runs, argbest, check_ties, init_order, kl_ucb, with_noise_mult
 
 INIT_N = ("half", "one")
 
@@ -37,7 +41,9 @@ INIT_N = ("half", "one")
 class _Doubling(FiniteAlgorithm):
     init_n_default = "one"
 
-    def _setup(self, beta: float, init_n: str | None, record_noise: bool, ties: str = "random"):
+    def _setup(self, beta: float, init_n: str | None, record_noise: bool, ties: str = "random",
+               noise_mult: float = 1.0):
+        self.noise_mult = validate.nonnegative("noise_mult", noise_mult)
         self.beta = validate.positive("beta", beta)
         self.ties = check_ties(ties)
         init_n = init_n or self.init_n_default
@@ -144,15 +150,16 @@ class AdaPUCB(_Doubling):
     bound_ids = ("001-adap-ucb",)
 
     def __init__(self, epsilon: float, beta: float = 3.1, init_n: str | None = None, ties: str = "random",
-                 record_noise: bool = False):
+                 record_noise: bool = False, noise_mult: float = 1.0):
         self.epsilon = validate.positive("epsilon", epsilon)
-        self._setup(beta, init_n, record_noise, ties)
+        self._setup(beta, init_n, record_noise, ties, noise_mult)
 
     def params(self):
-        return {"epsilon": self.epsilon, "beta": self.beta, "init_n": self.init_n, "ties": self.ties}
+        return with_noise_mult({"epsilon": self.epsilon, "beta": self.beta, "init_n": self.init_n, "ties": self.ties},
+                               self.noise_mult)
 
     def noise(self, n, rng, size):
-        return rng.laplace(0.0, 1.0 / (self.epsilon * np.asarray(n, float)), size)
+        return self.noise_mult * rng.laplace(0.0, 1.0 / (self.epsilon * np.asarray(n, float)), size)
 
     def index(self, mu_noisy, n, t_l):
         lt = np.log(t_l)
@@ -193,16 +200,17 @@ class AdaCUCB(_Doubling):
     init_n_default = "half"
 
     def __init__(self, rho: float, beta: float = 3.5, init_n: str | None = None, ties: str = "random",
-                 record_noise: bool = False):
+                 record_noise: bool = False, noise_mult: float = 1.0):
         self.rho = validate.positive("rho", rho, allow_inf=True)
-        self._setup(beta, init_n, record_noise, ties)
+        self._setup(beta, init_n, record_noise, ties, noise_mult)
 
     def params(self):
-        return {"rho": self.rho, "beta": self.beta, "init_n": self.init_n, "ties": self.ties}
+        return with_noise_mult({"rho": self.rho, "beta": self.beta, "init_n": self.init_n, "ties": self.ties},
+                               self.noise_mult)
 
     def noise(self, n, rng, size):
         sd = np.sqrt(1.0 / (2 * self.rho)) / np.asarray(n, float)
-        return sd * rng.standard_normal(size)
+        return self.noise_mult * sd * rng.standard_normal(size)
 
     def index(self, mu_noisy, n, t_l):
         return mu_noisy + np.sqrt((1 / (2 * n) + 1 / (self.rho * n * n)) * self.beta * np.log(t_l))
@@ -222,12 +230,12 @@ class AdaRUCB(AdaCUCB):
     bound_ids = ("000-thm5", "000-cor6-paper", "000-cor6-explicit")
 
     def __init__(self, alpha: float, rdp_epsilon: float, beta: float = 3.1, init_n: str | None = None,
-                 ties: str = "random", record_noise: bool = False):
+                 ties: str = "random", record_noise: bool = False, noise_mult: float = 1.0):
         self.rdp_alpha = validate.greater_than("alpha (RDP order)", alpha, 1.0)
         self.rdp_epsilon = validate.positive("rdp_epsilon", rdp_epsilon)
         super().__init__(rho=self.rdp_epsilon / self.rdp_alpha, beta=beta, init_n=init_n, ties=ties,
-                         record_noise=record_noise)
+                         record_noise=record_noise, noise_mult=noise_mult)
 
     def params(self):
-        return {"alpha": self.rdp_alpha, "rdp_epsilon": self.rdp_epsilon, "beta": self.beta, "init_n": self.init_n,
-                "ties": self.ties}
+        return with_noise_mult({"alpha": self.rdp_alpha, "rdp_epsilon": self.rdp_epsilon, "beta": self.beta,
+                                "init_n": self.init_n, "ties": self.ties}, self.noise_mult)

@@ -19,6 +19,10 @@ Choices where the sheet lists ambiguities (all exposed as parameters):
 ``record_noise=True`` adds ``noise_sum`` (runs, K: S~ minus the true sum) and ``n_noises`` (runs, K: number
 of Laplace draws) to ``BlockResult.extra``: the inspection hook of the privacy tests (the noise of N_i
 batches has variance n_noises * 2 / eps^2), plus ``noise_draws`` (every Laplace draw, 1-D).
+
+``noise_mult`` (default 1, >= 0) multiplies every privacy-noise draw; other values are deliberately
+mis-calibrated copies (0.5: noise halved, 0: no noise) that exist only for audits and tests of power
+(boundcalc.audit.mutants): they are not private at the stated budget.
 """
 
 from __future__ import annotations
@@ -31,7 +35,8 @@ import numpy as np
 
 from ... import validate
 from ...errors import InputError
-from ._common import FiniteAlgorithm, RefRun, Runs, argbest, check_ties, dp_imed, dp_klucb, init_order
+from ._common import (FiniteAlgorithm, RefRun, Runs, argbest, check_ties, dp_imed, dp_klucb, init_order,
+                      with_noise_mult)
 
 SCHEDULES = ("cumulative", "geometric")
 
@@ -54,8 +59,9 @@ class _DPBatched(FiniteAlgorithm):
     minimize = False  # the policy pulls argmax of ``scores`` (argmin if True)
 
     def __init__(self, epsilon: float, alpha: float = 2.0, n1: int = 1, schedule: str = "cumulative",
-                 ties: str = "random", record_noise: bool = False):
+                 ties: str = "random", record_noise: bool = False, noise_mult: float = 1.0):
         self.epsilon = validate.positive("epsilon", epsilon)
+        self.noise_mult = validate.nonnegative("noise_mult", noise_mult)
         self.alpha = validate.greater_than("alpha (batch ratio)", alpha, 1.0)
         self.n1 = validate.count("n1", n1)
         if schedule not in SCHEDULES:
@@ -65,8 +71,8 @@ class _DPBatched(FiniteAlgorithm):
         self.record_noise = bool(record_noise)
 
     def params(self):
-        return {"epsilon": self.epsilon, "alpha": self.alpha, "n1": self.n1, "schedule": self.schedule,
-                "ties": self.ties}
+        return with_noise_mult({"epsilon": self.epsilon, "alpha": self.alpha, "n1": self.n1,
+                                "schedule": self.schedule, "ties": self.ties}, self.noise_mult)
 
     @abstractmethod
     def scores(self, mu, N, t):
@@ -90,7 +96,7 @@ class _DPBatched(FiniteAlgorithm):
         for j in range(K):
             k = order[:, j]
             L, x = st.play(k, self.n1, rng, count_episode=False)
-            y = rng.laplace(0.0, 1.0 / eps, runs)
+            y = self.noise_mult * rng.laplace(0.0, 1.0 / eps, runs)
             S[rows, k] += x + y
             N[rows, k] += L
             m[rows, k] = 1
@@ -103,7 +109,7 @@ class _DPBatched(FiniteAlgorithm):
             a = self.choose(mu, np.maximum(N, 1), t, rng)
             b = batch_size(m[rows, a] + 1, self.n1, self.alpha, self.schedule)
             L, x = st.play(a, b, rng)
-            y = rng.laplace(0.0, 1.0 / eps, runs)
+            y = self.noise_mult * rng.laplace(0.0, 1.0 / eps, runs)
             act = L > 0
             S[rows, a] += np.where(act, x + y, 0.0)
             N[rows, a] += L
@@ -127,7 +133,7 @@ class _DPBatched(FiniteAlgorithm):
             n = min(self.n1, st.left)
             for _ in range(n):
                 S[k] += st.step(k, rng)
-            S[k] += rng.laplace(0.0, 1.0 / eps)
+            S[k] += self.noise_mult * rng.laplace(0.0, 1.0 / eps)
             N[k] += n
             m[k] = 1
         while st.left > 0:
@@ -137,7 +143,7 @@ class _DPBatched(FiniteAlgorithm):
             n = min(b, st.left)
             for _ in range(n):
                 S[a] += st.step(a, rng)
-            S[a] += rng.laplace(0.0, 1.0 / eps)
+            S[a] += self.noise_mult * rng.laplace(0.0, 1.0 / eps)
             N[a] += n
             m[a] += 1
             st.episodes += 1

@@ -19,6 +19,10 @@ Episode-level simulation: one Binomial and one Laplace draw per (epoch, arm), al
 ``record_noise=True`` adds to ``BlockResult.extra`` one entry per released epoch mean: ``noise_draws`` (the
 released mean minus the epoch's empirical mean, i.e. the noise actually added), ``noise_epoch`` (e) and
 ``noise_active`` (|S| at the start of the epoch), from which R_e, hence the scale 1/(eps R_e), follows.
+
+``noise_mult`` (default 1, >= 0) multiplies every privacy-noise draw; other values are deliberately
+mis-calibrated copies (0.5: noise halved, 0: no noise) that exist only for audits and tests of power
+(boundcalc.audit.mutants): they are not private at the stated budget.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ import math
 import numpy as np
 
 from ... import validate
-from ._common import FiniteAlgorithm, RefRun, Runs, check_ties
+from ._common import FiniteAlgorithm, RefRun, Runs, check_ties, with_noise_mult
 
 
 class DPSE(FiniteAlgorithm):
@@ -38,18 +42,21 @@ class DPSE(FiniteAlgorithm):
     budget_params = ("epsilon",)
     bound_ids = ("001-dp-se-paper", "001-dp-se-explicit")
 
-    def __init__(self, epsilon: float, beta: float | None = None, ties: str = "random", record_noise: bool = False):
+    def __init__(self, epsilon: float, beta: float | None = None, ties: str = "random", record_noise: bool = False,
+                 noise_mult: float = 1.0):
         self.epsilon = validate.positive("epsilon", epsilon)
+        self.noise_mult = validate.nonnegative("noise_mult", noise_mult)
         self.beta = None if beta is None else validate.open_unit("beta", beta)
         self.ties = check_ties(ties)
         self.record_noise = bool(record_noise)
 
     def params(self):
-        return {"epsilon": self.epsilon, "beta": "1/T" if self.beta is None else self.beta, "ties": self.ties}
+        return with_noise_mult({"epsilon": self.epsilon, "beta": "1/T" if self.beta is None else self.beta,
+                                "ties": self.ties}, self.noise_mult)
 
     def sum_noise(self, rng, size):
         """Lap(1/eps) on an epoch's reward sum (sensitivity 1), i.e. Lap(1/(eps R_e)) on its mean (sheet 001 §7.1)."""
-        return rng.laplace(0.0, 1.0 / self.epsilon, size)
+        return self.noise_mult * rng.laplace(0.0, 1.0 / self.epsilon, size)
 
     def _order(self, rng, active_row_list):
         """Order in which the active arms of one run are pulled in an epoch."""

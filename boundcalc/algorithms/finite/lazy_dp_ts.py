@@ -17,6 +17,10 @@ Initial pulls in a random order and random tie-breaking by default (``ties``, se
 ``record_noise=True`` adds to ``BlockResult.extra``: ``noise_draws`` (every released private mean minus the
 mean of the rewards it summarises, i.e. the noise actually in the statistic, 1-D) and ``noise_O`` (the
 number O of rewards behind each, so that noise * eps * O ~ Lap(1)).
+
+``noise_mult`` (default 1, >= 0) multiplies every privacy-noise draw; other values are deliberately
+mis-calibrated copies (0.5: noise halved, 0: no noise) that exist only for audits and tests of power
+(boundcalc.audit.mutants): they are not private at the stated budget.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ import numpy as np
 
 from ... import validate
 from . import _stretch, _thinned_ts
-from ._common import FiniteAlgorithm, RefRun, Runs, argbest, check_ties, init_order  # noqa: F401
+from ._common import FiniteAlgorithm, RefRun, Runs, argbest, check_ties, init_order, with_noise_mult  # noqa: F401
 
 
 class LazyDPTS(FiniteAlgorithm):
@@ -37,18 +41,20 @@ class LazyDPTS(FiniteAlgorithm):
     granularity = "thinning"
     budget_params = ("epsilon",)
 
-    def __init__(self, epsilon: float, offset: float = 3.0, ties: str = "random", record_noise: bool = False):
+    def __init__(self, epsilon: float, offset: float = 3.0, ties: str = "random", record_noise: bool = False,
+                 noise_mult: float = 1.0):
         self.epsilon = validate.positive("epsilon", epsilon)
+        self.noise_mult = validate.nonnegative("noise_mult", noise_mult)
         self.offset = validate.nonnegative("offset", offset)
         self.ties = check_ties(ties)
         self.record_noise = bool(record_noise)
 
     def params(self):
-        return {"epsilon": self.epsilon, "offset": self.offset, "ties": self.ties}
+        return with_noise_mult({"epsilon": self.epsilon, "offset": self.offset, "ties": self.ties}, self.noise_mult)
 
     def sum_noise(self, rng, size):
         """Laplace noise Lap(1/eps) added to the sum of an epoch's rewards (sensitivity 1; sheet 001 §7.3)."""
-        return rng.laplace(0.0, 1.0 / self.epsilon, size)
+        return self.noise_mult * rng.laplace(0.0, 1.0 / self.epsilon, size)
 
     def simulate(self, env, T, runs, rng, checkpoints):
         """Thinned simulation on Bernoulli arms (exact, fast); the per-step loop otherwise."""

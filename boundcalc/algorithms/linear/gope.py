@@ -22,6 +22,10 @@ The simulation draws, per phase and run, one exact reward *sum* per support acti
 (``env.sum_rewards``: Normal(n <a, theta>, n sigma^2) or the Rademacher/Binomial analogue) plus the phase's
 privacy noise, vectorised across all runs that share the surviving set. ``reference`` is the plain
 step-by-step version (one reward at a time) used to test that both have the same distribution.
+
+``noise_mult`` (AdaC-GOPE, AdaR-GOPE; default 1, >= 0) multiplies the privacy noise; other values are deliberately
+mis-calibrated copies (0.5: noise halved, 0: no noise) that exist only for audits and tests of power
+(boundcalc.audit.mutants): they are not private at the stated budget.
 """
 
 from __future__ import annotations
@@ -259,9 +263,11 @@ class AdaCGOPE(_PhasedElimination):
     notion = "zcdp"
     bound_ids = ("003-thm4-paper", "003-thm4-paper-hp", "003-thm4-explicit", "003-thm4-explicit-hp")
 
-    def __init__(self, rho: float, delta: float = 1e-3, c_variant: str = "paper", design_tol: float = 1e-6):
+    def __init__(self, rho: float, delta: float = 1e-3, c_variant: str = "paper", design_tol: float = 1e-6,
+                 noise_mult: float = 1.0):
         super().__init__(delta, design_tol)
         self.rho = validate.positive("rho", rho)
+        self.noise_mult = validate.nonnegative("noise_mult", noise_mult)
         if c_variant not in ("paper", "scalar"):
             raise InputError("c_variant", "one of paper, scalar", c_variant)
         self.c_variant = c_variant
@@ -288,7 +294,7 @@ class AdaCGOPE(_PhasedElimination):
         theta_hat = super().privatise(ell, d, K, design, Y, n, V, sums, rng)
         w, Q = np.linalg.eigh(V)
         V_mhalf = (Q / np.sqrt(w)) @ Q.T
-        N = math.sqrt(self.noise_variance(ell, d, K, design)) * rng.standard_normal(theta_hat.shape)
+        N = self.noise_mult * math.sqrt(self.noise_variance(ell, d, K, design)) * rng.standard_normal(theta_hat.shape)
         return theta_hat + N @ V_mhalf
 
 
@@ -306,10 +312,11 @@ class AdaRGOPE(_PhasedElimination):
     notion = "rdp"
     bound_ids = ("000-thm8-paper", "000-thm8-paper-main", "000-thm8-explicit")
 
-    def __init__(self, alpha: float, eps: float, delta: float = 1e-3, design_tol: float = 1e-6):
+    def __init__(self, alpha: float, eps: float, delta: float = 1e-3, design_tol: float = 1e-6, noise_mult: float = 1.0):
         super().__init__(delta, design_tol)
         self.alpha = validate.greater_than("alpha", alpha, 1.0)
         self.eps = validate.positive("eps", eps)
+        self.noise_mult = validate.nonnegative("noise_mult", noise_mult)
 
     def counts(self, ell, d, K, design):
         beta = 2.0 ** (-ell)
@@ -325,5 +332,5 @@ class AdaRGOPE(_PhasedElimination):
         return 2.0 * self.alpha / self.eps
 
     def privatise(self, ell, d, K, design, Y, n, V, sums, rng):
-        noisy = sums + math.sqrt(self.noise_variance(ell, d, K, design)) * rng.standard_normal(sums.shape)
+        noisy = sums + self.noise_mult * math.sqrt(self.noise_variance(ell, d, K, design)) * rng.standard_normal(sums.shape)
         return super().privatise(ell, d, K, design, Y, n, V, noisy, rng)

@@ -34,4 +34,5 @@ from . import linear  # noqa: E402,F401
 from . import glm  # noqa: E402,F401
 from . import dgs  # noqa: E402,F401
 from . import dgs_privacy  # noqa: E402,F401
+from . import audit  # noqa: E402,F401  (privacy claims checked by the empirical audit)
 from . import pairs  # noqa: E402,F401  (every registered lower <= upper pair)

@@ -1,0 +1,210 @@
+"""Run an audit: N runs on D and N on D' per probe (vectorised blocks of at most BLOCK runs), then the estimator.
+
+Seeding: ``SeedSequence(seed).spawn(2 m)`` for the m probes' two inputs, each spawned again into one stream per
+block of at most ``BLOCK`` runs (a fixed size, so the same seed gives the same numbers wherever it runs); every block
+is one call of the algorithm's ``simulate`` (episode-level where it has one) on a table environment, all its runs
+at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from .. import validate
+from ..errors import InputError
+from . import estimator, mutants as mut
+from .scenarios import lookup
+
+MAX_TRIALS = 1_000_000
+BLOCK = 20_000  # runs per simulate() call (memory; progress)
+MIN_TRIALS = 100
+# An audit with N trials certifies at most about ln(N); budgets far above that cannot be audited meaningfully,
+# and budgets near 0 need more trials than any default. Allowed ranges of the audited budget:
+EPS_RANGE = (0.05, 10.0)
+RHO_RANGE = (0.01, 20.0)
+
+
+@dataclass
+class AuditResult:
+    """The outcome of one audit (what the CLI prints and ``--json`` emits)."""
+
+    algorithm: str
+    mutant: str
+    budget: dict
+    epsilon_claimed: float
+    delta: float
+    epsilon_lower: float
+    passed: bool
+    confidence: float
+    trials: int
+    events: list[dict]
+    claim: str
+    note: str
+    params: dict = field(default_factory=dict)
+    statement: str = ""
+
+    @property
+    def verdict(self) -> str:
+        if self.passed:
+            return "no violation detected"
+        return f"VIOLATION: ε ≥ {self.epsilon_lower:.3g} > claimed {self.epsilon_claimed:.3g}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"algorithm": self.algorithm, "mutant": self.mutant, "budget": self.budget,
+                "epsilon_lower": self.epsilon_lower, "epsilon_claimed": self.epsilon_claimed, "delta": self.delta,
+                "passed": self.passed, "verdict": self.verdict, "confidence": self.confidence, "trials": self.trials,
+                "events": self.events, "claim": self.claim, "params": self.params, "note": self.note,
+                "statement": self.statement}
+
+
+def budget_of(notion: str, values: dict):
+    """A Budget from the scenario's default values."""
+    from ..privacy import RDP, ZCDP, ApproxDP, PureDP
+
+    if notion == "pure":
+        return PureDP(values["epsilon"])
+    if notion == "zcdp":
+        return ZCDP(values["rho"])
+    if notion == "rdp":
+        return RDP(values["alpha"], values["rdp_epsilon"])
+    if notion == "approx":
+        return ApproxDP(values["epsilon"], values["delta"])
+    raise InputError("budget", "a pure, zCDP or RDP budget", notion)
+
+
+def check_budget(budget) -> None:
+    """Audited budgets must lie where an audit can say something (see EPS_RANGE, RHO_RANGE)."""
+    lo, hi = EPS_RANGE
+    if budget.notion in ("pure", "approx") and not lo <= budget.epsilon <= hi:
+        raise InputError("--epsilon", f"in [{lo:g}, {hi:g}] for an audit (it resolves ε only up to about ln(trials))",
+                         budget.epsilon)
+    if budget.notion == "rdp" and not lo <= budget.epsilon <= 2 * hi:
+        raise InputError("--rdp-epsilon", f"in [{lo:g}, {2 * hi:g}] for an audit", budget.epsilon)
+    if budget.notion == "rdp" and not budget.alpha <= 1e3:
+        raise InputError("--alpha", "in (1, 1000] for an audit", budget.alpha)
+    lo, hi = RHO_RANGE
+    if budget.notion == "zcdp" and not lo <= budget.rho <= hi:
+        raise InputError("--rho", f"in [{lo:g}, {hi:g}] for an audit", budget.rho)
+
+
+def budget_for(algo: str, epsilon=None, rho=None, alpha=None, rdp_epsilon=None, delta=None):
+    """(Budget or None for the scenario's default, audit δ or None) from CLI-style options for ``algo``.
+
+    ``delta`` is the δ of the claimed (ε, δ) budget for an (ε, δ)-DP algorithm (LinUCB-DGS), and otherwise the δ at
+    which the audit is done (ε-DP implies (ε', δ)-DP, ρ-zCDP and RDP imply (ε(δ), δ)-DP)."""
+    sc = lookup(algo)
+    if sc.notion == "approx":
+        if epsilon is None and delta is None and rho is None and alpha is None and rdp_epsilon is None:
+            return None, None
+        if epsilon is None and (rho is not None or alpha is not None or rdp_epsilon is not None):
+            return _budget(None, rho, alpha, rdp_epsilon, None), None  # the wrong notion: build() names the flags
+        eps = sc.default_budget["epsilon"] if epsilon is None else epsilon
+        dlt = sc.default_budget["delta"] if delta is None else delta
+        return _budget(eps, rho, alpha, rdp_epsilon, dlt), None
+    return _budget(epsilon, rho, alpha, rdp_epsilon, None), delta
+
+
+def _budget(epsilon, rho, alpha, rdp_epsilon, delta):
+    """The one budget given (None if none): --epsilon [with δ], --rho, or --alpha with --rdp-epsilon."""
+    from ..privacy import RDP, ZCDP, ApproxDP, PureDP
+
+    given = [n for n, on in (("--epsilon", epsilon is not None), ("--rho", rho is not None),
+                             ("--alpha/--rdp-epsilon", alpha is not None or rdp_epsilon is not None)) if on]
+    if len(given) > 1:
+        raise InputError("budget", "exactly one of --epsilon, --rho, --alpha/--rdp-epsilon", ", ".join(given))
+    if epsilon is not None:
+        return PureDP(epsilon) if delta is None else ApproxDP(epsilon, delta)
+    if rho is not None:
+        return ZCDP(rho)
+    if alpha is not None or rdp_epsilon is not None:
+        if alpha is None or rdp_epsilon is None:
+            raise InputError("--alpha/--rdp-epsilon", "given together (an (α, ε)-RDP budget)",
+                             alpha if alpha is not None else rdp_epsilon)
+        return RDP(alpha, rdp_epsilon)
+    return None
+
+
+def prepare(algo: str, budget=None, trials: int | None = None, mutant: str = "none", seed: int = 0,
+            delta: float | None = None, confidence: float = 0.95) -> dict:
+    """Every check of ``run_audit``'s inputs, before any run: the scenario, the built algorithms, probes and claim."""
+    sc = lookup(algo)
+    mutant = mut.check(sc, mutant)
+    trials = sc.default_trials if trials is None else int(validate.count("--trials", trials))
+    if not MIN_TRIALS <= trials <= MAX_TRIALS:
+        raise InputError("--trials", f"an integer in [{MIN_TRIALS}, {MAX_TRIALS:.0e}]", trials)
+    confidence = validate.open_unit("--confidence", confidence)
+    if not 0.5 <= confidence <= 1 - 1e-9:
+        raise InputError("--confidence", "in [0.5, 1)", confidence)
+    seed = int(validate.count("--seed", seed, minimum=0))
+    if budget is None:
+        budget = budget_of(sc.notion, sc.default_budget)
+    check_budget(budget)
+    if budget.notion == "approx":  # the audit is at the δ of the claimed (ε, δ)
+        if delta is not None and delta != budget.delta:
+            raise InputError("--delta", f"the δ of the audited (ε, δ) budget ({budget.delta:g})", delta)
+        delta = budget.delta
+    elif delta is None:
+        delta = sc.default_delta()
+    else:
+        delta = validate.probability("--delta", delta)
+        if delta >= 1:
+            raise InputError("--delta", "in [0, 1)", delta)
+    correct = sc.build(budget, "none")
+    alg = sc.build(budget, mutant)
+    probes = sc.probes(correct)
+    eps_claimed, claim_text = sc.claim(correct, budget, delta, mutant, probes)
+    return dict(sc=sc, mutant=mutant, trials=trials, confidence=confidence, seed=seed, budget=budget, delta=delta,
+                correct=correct, alg=alg, probes=probes, eps_claimed=eps_claimed, claim_text=claim_text)
+
+
+def run_audit(algo: str, budget=None, trials: int | None = None, mutant: str = "none", seed: int = 0,
+              delta: float | None = None, confidence: float = 0.95,
+              progress: Callable[[int, int], None] | None = None) -> AuditResult:
+    """Audit ``algo`` (a name) at ``budget`` (a boundcalc.privacy Budget of its notion; None: the scenario's default)
+    with ``trials`` runs on each neighbouring input of each probe, ``mutant`` one of the applicable ``MUTANTS``.
+
+    ``delta``: the δ of the audited (ε, δ) guarantee (default: 0 for ε-DP, 0.2 for zCDP/RDP; see
+    ``Scenario.default_delta``). ``confidence``: 1 − α of the lower bound (one-sided Clopper–Pearson bounds,
+    Bonferroni over the declared events). ``progress(done, total)`` is called after every block of runs."""
+    p = prepare(algo, budget, trials, mutant, seed, delta, confidence)
+    sc, mutant, trials, confidence, seed, budget, delta = (p[k] for k in ("sc", "mutant", "trials", "confidence", "seed",
+                                                                         "budget", "delta"))
+    alg, probes, eps_claimed, claim_text = p["alg"], p["probes"], p["eps_claimed"], p["claim_text"]
+    alpha = 1.0 - confidence
+    streams = np.random.SeedSequence(seed).spawn(2 * len(probes))
+    sizes = [min(BLOCK, trials - s) for s in range(0, trials, BLOCK)]
+    counts = []
+    total = 2 * len(probes) * trials
+    done = 0
+    for i, pr in enumerate(probes):
+        k = []
+        for j, table in enumerate((pr.D, pr.Dp)):
+            hits = 0
+            for size, ss in zip(sizes, streams[2 * i + j].spawn(len(sizes))):
+                hits += int(np.count_nonzero(sc.event(alg, pr, table, size, np.random.default_rng(ss))))
+                done += size
+                if progress is not None:
+                    progress(done, total)
+            k.append(hits)
+        counts.append((f"{pr.name}: {pr.event}", pr.direction, k[0], k[1]))
+    est = estimator.declared(counts, trials, trials, delta, alpha)
+    events = []
+    for pr, ev in zip(probes, est.events):
+        d = ev.as_dict()
+        d.update(probe=pr.name, horizon=pr.T, design={k: v for k, v in pr.details.items()})
+        events.append(d)
+    eps_lower = float(est.epsilon_lower)
+    passed = not eps_lower > eps_claimed
+    from ..algorithms import params_of
+
+    note = ("An audit can only give a lower bound on the ε an algorithm achieves: it can detect a violation "
+            "(ε_lower > claimed ε), never prove privacy.")
+    if sc.why_fixed:
+        note += f" Audited with {sc.why_fixed}."
+    return AuditResult(algorithm=sc.algo, mutant=mutant, budget=budget.as_dict(), epsilon_claimed=float(eps_claimed),
+                       delta=float(delta), epsilon_lower=eps_lower, passed=bool(passed), confidence=confidence,
+                       trials=trials, events=events, claim=claim_text, note=note, params=params_of(alg),
+                       statement=est.confidence)

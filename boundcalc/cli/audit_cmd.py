@@ -1,0 +1,113 @@
+"""``boundcalc audit``: empirical privacy audit of an algorithm (issue 10 §4).
+
+Runs the algorithm on two neighbouring inputs, bounds the ε it achieves from below by the frequencies of a declared
+output event (one-sided Clopper–Pearson bounds), and prints that lower bound beside the claimed ε. ``--mutant``
+runs a deliberately broken copy; ``--list`` shows what can be audited. Module level: typer/rich/stdlib only; the
+audit (numpy/scipy) is imported inside the command.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from . import common
+from .common import command, console, emit_json, fmt, kv_table
+
+
+def _list(json_out: bool) -> None:
+    from ..audit import SCENARIOS, mutants
+
+    rows = []
+    for name, sc in SCENARIOS.items():
+        rows.append({"algorithm": name, "notion": sc.notion, "mutants": list(mutants.applicable(sc)),
+                     "default_budget": dict(sc.default_budget), "default_trials": sc.default_trials,
+                     "default_delta": sc.default_delta(), "fixed_params": dict(sc.fixed),
+                     "scenario": " ".join((sc.__doc__ or "").split()[:40])})
+    if json_out:
+        emit_json("audit", {"list": True}, value=len(rows), algorithms=rows,
+                  mutants={k: v for k, v in mutants.DESCRIPTIONS.items()})
+        return
+    from rich.table import Table
+
+    t = Table(title="auditable algorithms", header_style="bold")
+    for c in ("algorithm", "notion", "mutants", "default budget", "trials", "δ"):
+        t.add_column(c)
+    for r in rows:
+        b = ", ".join(f"{k} = {v:g}" for k, v in r["default_budget"].items())
+        t.add_row(r["algorithm"], r["notion"], ", ".join(r["mutants"]), b, f"{r['default_trials']:g}",
+                  fmt(r["default_delta"]))
+    con = console()
+    con.print(t)
+    for k, v in mutants.DESCRIPTIONS.items():
+        con.print(f"  [cyan]{k}[/cyan]: {v}")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("audit")
+    @command
+    def audit(
+        algo: Annotated[Optional[str], typer.Option("--algo", help="Algorithm to audit (see --list).")] = None,
+        epsilon: Annotated[Optional[float], typer.Option("--epsilon", help="ε of an ε-DP algorithm, or of the (ε, δ) "
+                                                                             "claim of LinUCB-DGS (default: see --list).")] = None,
+        rho: Annotated[Optional[float], typer.Option("--rho", help="ρ of a ρ-zCDP algorithm.")] = None,
+        alpha: Annotated[Optional[float], typer.Option("--alpha", help="Rényi order α > 1 (with --rdp-epsilon).")] = None,
+        rdp_epsilon: Annotated[Optional[float], typer.Option("--rdp-epsilon", help="(α, ε)-RDP level ε (with --alpha).")] = None,
+        delta: Annotated[Optional[float], typer.Option(
+            "--delta", help="δ of the audited (ε, δ): default 0 for ε-DP, 0.2 for zCDP/RDP (their implied ε(δ)); for "
+                            "LinUCB-DGS the δ of its (ε, δ) claim (default 1e-3).")] = None,
+        trials: Annotated[Optional[str], typer.Option("--trials", help="Runs on each of the two inputs (accepts 1e4; "
+                                                                         "default per algorithm, see --list).")] = None,
+        mutant: Annotated[str, typer.Option("--mutant", help="none, noise-halved, no-noise, fresh-tree (LinUCB-DGS) or "
+                                                              "l2-laplace (Private-LinUCB): a deliberately broken copy.")] = "none",
+        seed: Annotated[int, typer.Option("--seed", help="Seed of the runs (SeedSequence).")] = 0,
+        confidence: Annotated[float, typer.Option("--confidence", help="Confidence of the lower bound, in [0.5, 1).")] = 0.95,
+        list_: Annotated[bool, typer.Option("--list", help="List the auditable algorithms and their mutants.")] = False,
+        json_out: common.JsonOpt = False,
+    ):
+        """Empirical privacy audit: a lower bound on the ε an algorithm achieves, beside the claimed ε."""
+        from ..errors import InputError
+
+        if list_:
+            return _list(json_out)
+        if algo is None:
+            raise InputError("--algo", "given (an auditable algorithm, see --list)", None)
+        from .. import validate
+        from ..audit import run as audit_run
+
+        n = None if trials is None else validate.count("--trials", trials)
+        budget, adelta = audit_run.budget_for(algo, epsilon=epsilon, rho=rho, alpha=alpha, rdp_epsilon=rdp_epsilon,
+                                              delta=delta)
+        kwargs = dict(budget=budget, trials=n, mutant=mutant, seed=seed, delta=adelta, confidence=confidence)
+        audit_run.prepare(algo, **kwargs)  # every check before any run (bad input: one line, no progress bar)
+        if sys.stderr.isatty() and not json_out:
+            from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+            with Progress(TextColumn("audit"), BarColumn(), TextColumn("{task.completed}/{task.total} runs"),
+                          TimeRemainingColumn(), console=console(stderr=True), transient=True) as prog:
+                task = prog.add_task("audit", total=None)
+                res = audit_run.run_audit(algo, progress=lambda d, t: prog.update(task, completed=d, total=t), **kwargs)
+        else:
+            res = audit_run.run_audit(algo, **kwargs)
+        inputs = {"algo": algo, "epsilon": epsilon, "rho": rho, "alpha": alpha, "rdp_epsilon": rdp_epsilon,
+                  "delta": delta, "trials": res.trials, "mutant": res.mutant, "seed": seed, "confidence": confidence}
+        if json_out:
+            d = res.as_dict()
+            emit_json("audit", inputs, value=res.epsilon_lower, **d)
+            return
+        rows = [("algorithm", res.algorithm + ("" if res.mutant == "none" else f" (mutant: {res.mutant})")),
+                ("budget", ", ".join(f"{k} = {fmt(v)}" for k, v in res.budget.items() if k != "notion")
+                 + f" ({res.budget['notion']})"),
+                ("claimed ε", fmt(res.epsilon_claimed)), ("δ", fmt(res.delta)),
+                ("ε lower bound", fmt(res.epsilon_lower)), ("confidence", f"{100 * res.confidence:g}%"),
+                ("trials", f"{res.trials} on each input"),
+                ("verdict", ("[green]" if res.passed else "[red]") + res.verdict + ("[/green]" if res.passed else "[/red]"))]
+        con = console()
+        con.print(kv_table(f"privacy audit of {res.algorithm}", rows))
+        for ev in res.events:
+            con.print(f"Event ({ev['direction']}, declared before the runs): {ev['event']}: {ev['count_D']}/{ev['trials_D']} "
+                      f"runs on D, {ev['count_Dprime']}/{ev['trials_Dprime']} on D'.")
+        con.print(f"Audited: {res.claim}.")
+        con.print(res.note)
