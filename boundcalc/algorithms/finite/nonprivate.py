@@ -129,6 +129,8 @@ def _kl_ucb_bracket(x, level, q, steps=1):
     """
     x, level, q = np.broadcast_arrays(x, level, q)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        # an unusable guess (NaN, outside (x, 1)): the quadratic approximation of kl (+ level for x = 0)
+        q = np.where((q > x) & (q < 1), q, np.minimum(x + np.sqrt(2 * level * x * (1 - x)) + level, 0.5 * (1 + x)))
         for _ in range(steps):
             prev = np.clip(q, np.nextafter(x, 1.0), np.nextafter(1.0, 0.0))
             th = np.log(prev) - np.log1p(-prev) - (_kl(x, prev) - level) / (prev - x)
@@ -139,7 +141,8 @@ def _kl_ucb_bracket(x, level, q, steps=1):
         err = np.where(step <= 0.1 * dist, 2.0 * step * step / dist, np.inf)
         chi2 = x + np.sqrt(level * np.minimum(x * (1 - x), q * (1 - q)))
         lo = np.maximum(q - err, np.minimum(chi2, q))
-    return lo, q
+    edge = x >= 1  # kl-UCB(1, level) = 1
+    return np.where(edge, 1.0, lo), np.where(edge, 1.0, q)
 
 
 def _others_max(values, others):
