@@ -169,77 +169,85 @@ class KLUCBFirstOrderTheta(KLUCB):
 
 
 class KLUCBTinyLoose(KLUCB):
-    """Mutant: the leader's level taken 1e-6 (relative) too large in the certificate (a tiny loosening)."""
+    """Mutant: the leader's level taken 1e-6 (relative) too large in the certificate and too small in the
+    refutation (a tiny loosening of each)."""
 
     def certify(self, box):
         return super().certify(dataclasses.replace(box, n_hi=box.n_hi * (1 - 1e-6)))
 
+    def refute(self, box):
+        return super().refute(dataclasses.replace(box, n_lo=box.n_lo * (1 + 1e-6)))
 
-GAP_OFFSETS = (-1e-7, -1e-9, -1e-10, 1e-9, 1e-7, 1e-4, 1e-2)  # true gap minus 2 MARGIN
+
+GAP_OFFSETS = (-1e-7, -1e-9, -1e-10, 1e-9, 1e-7, 1e-4, 1e-2)  # |true gap| minus 2 MARGIN
 
 
 @functools.lru_cache(maxsize=None)
-def _boundary_rows(c, seed=11, stretches=12):
-    """Blocks on K = 3 arms (leader: arm 0, from 5..40 pulls at the stretch start) whose true gap (the leader's
-    kl-UCB index at the block's worst corner minus the best other index at its last round, in mpmath at 40
-    digits) is 2 MARGIN + each of GAP_OFFSETS, the leader far from its stretch-start state (its count and mean
-    at the corner are solved from the target gap).
-    The leader's count n_hi is solved from the target gap in mpmath; its rounding to a float moves the index
-    by < 1e-15 (relative level error 1.1e-16 times q - x). Returns arrays S, N, t0, x, n_hi, r_hi and the
-    true gap minus 2 MARGIN, one row per block."""
+def _boundary_rows(c, side, seed=11, stretches=12):
+    """Blocks on K = 3 arms (leader: arm 0, from 5..40 pulls at the stretch start) at the boundary of KL-UCB's
+    certificate (``side`` = "certify": the leader's kl-UCB index at the block's worst corner minus the best
+    other index at the block's last round) or refutation ("refute": the best other index minus the leader's,
+    both at the block's first step): that gap is 2 MARGIN + each of GAP_OFFSETS, in mpmath at 40 digits,
+    independently of the engine. The leader's count is solved from the target gap (its mean chosen 0.002..0.15
+    below its index), far from its stretch-start state; its rounding to a float moves the index by < 1e-15
+    (relative level error 1.1e-16 times q - x). Returns arrays S, N, t0, x, n, r_lo, r_hi and the gap minus
+    2 MARGIN, one row per block."""
     import mpmath
 
     from boundcalc.algorithms.finite.nonprivate import MARGIN
     from boundcalc.info import kl_bernoulli_mp, kl_ucb_mp
 
     alg = KLUCB(c=c)
-    rng = np.random.default_rng([seed, int(c)])
+    rng = np.random.default_rng([seed, int(c), side == "refute"])
     rows = []
-    with mpmath.workdps(40):  # the others' indexes and the leader's level, independently of the engine
+    with mpmath.workdps(40):
         for _ in range(stretches):
             N = np.array([rng.integers(5, 40), rng.integers(50, 5000), rng.integers(50, 5000)], dtype=float)
             S = np.floor(N * rng.uniform(0.3, 0.8, 3))
             t0 = float(rng.integers(int(N.sum()), 50 * int(N.sum())))
-            s2 = float(rng.integers(2, 10**5))
-            e_hi = alg._explore(np.array(t0 + s2))
-            e_lo = alg._explore(np.array(t0 + 1.0))
-            top = max(kl_ucb_mp(mpmath.mpf(S[b]) / int(N[b]), mpmath.mpf(float(e_hi)) / int(N[b])) for b in (1, 2))
+            s = float(rng.integers(2, 10**5))
+            r_lo, r_hi = (t0 + 1, t0 + s) if side == "certify" else (t0 + s, t0 + s)
+            e_oth = mpmath.mpf(float(alg._explore(np.array(r_hi))))
+            top = max(kl_ucb_mp(mpmath.mpf(S[b]) / int(N[b]), e_oth / int(N[b])) for b in (1, 2))
             for off in GAP_OFFSETS:
-                target = top + 2 * mpmath.mpf(MARGIN) + mpmath.mpf(off)
+                sign = 1 if side == "certify" else -1
+                target = top + sign * (2 * mpmath.mpf(MARGIN) + mpmath.mpf(off))
                 x = float(target) - rng.uniform(0.002, 0.15)
-                n_hi = float(mpmath.mpf(float(e_lo)) / kl_bernoulli_mp(x, target))
-                rows.append((S, N, t0, x, n_hi, t0 + s2, off))
-    return tuple(np.array([r[i] for r in rows]) for i in range(7))
+                n = float(mpmath.mpf(float(alg._explore(np.array(r_lo)))) / kl_bernoulli_mp(x, target))
+                rows.append((S, N, t0, x, n, r_lo, r_hi, off))
+    return tuple(np.array([r[i] for r in rows]) for i in range(8))
 
 
 def _boundary_box(alg, rows):
     """The Box of ``_boundary_rows`` for ``alg`` (its own stretch-start precomputations)."""
-    S, N, t0, x, n_hi, r_hi, _ = rows
+    S, N, t0, x, n, r_lo, r_hi, _ = rows
     lead = np.zeros(x.size, dtype=np.int64)
     others = np.ones(N.shape, dtype=bool)
     others[:, 0] = False
     scores = alg.index(S, N, (t0 + 1)[:, None])
-    return _stretch.Box(lead=lead, mean1=x, mean_lo=x, n_lo=n_hi, n_hi=n_hi, r_lo=t0 + 1, r_hi=r_hi, r0=t0 + 1,
+    return _stretch.Box(lead=lead, mean1=x, mean_lo=x, n_lo=n, n_hi=n, r_lo=r_lo, r_hi=r_hi, r0=t0 + 1,
                         S=S, N=N, others=others, pre=alg.stretch_setup(S, N, lead, t0, scores))
 
 
+@pytest.mark.parametrize("side", ["certify", "refute"])
 @pytest.mark.parametrize("c", [0.0, 3.0])
 @pytest.mark.parametrize("alg_cls", [KLUCB, KLUCBTinyLoose, KLUCBFirstOrderTheta], ids=lambda a: a.__name__)
-def test_klucb_certificate_at_its_boundary(alg_cls, c):
-    # sound: a block is certified only if its true gap exceeds 2 MARGIN (up to float rounding, < 1e-13);
-    # complete: every block whose gap exceeds 2 MARGIN by 1e-9 is certified, however far the leader is from its
-    # state at the stretch start (the threshold guess lands inside a gap of width 1e-9)
-    rows = _boundary_rows(c)
+def test_klucb_certificate_at_its_boundary(alg_cls, c, side):
+    # sound: a block is certified (refuted) only if its true gap exceeds 2 MARGIN (up to float rounding,
+    # < 1e-13); complete: every block whose gap exceeds 2 MARGIN by 1e-9 is certified (refuted), however far the
+    # leader is from its state at the stretch start (the threshold guess lands inside a gap of width 1e-9)
+    rows = _boundary_rows(c, side)
     off = rows[-1]
-    ok = alg_cls(c=c).certify(_boundary_box(alg_cls(c=c), rows))
-    sound = not ok[off < -1e-13].any()
-    complete = ok[off >= 1e-9].all()
+    alg = alg_cls(c=c)
+    yes = getattr(alg, side)(_boundary_box(alg, rows))
+    sound = not yes[off < -1e-13].any()
+    complete = yes[off >= 1e-9].all()
     if alg_cls is KLUCB:
-        assert sound and complete, [(o, int(ok[off == o].sum())) for o in GAP_OFFSETS]
-    elif alg_cls is KLUCBTinyLoose:  # a 1e-6 relative loosening certifies blocks 1e-10 short of the gap
+        assert sound and complete, [(o, int(yes[off == o].sum())) for o in GAP_OFFSETS]
+    elif alg_cls is KLUCBTinyLoose:  # a 1e-6 relative loosening accepts blocks 1e-10 short of the gap
         assert not sound
     else:  # the old threshold guess misses most gaps far from the stretch start
-        assert ok[off >= 1e-9].mean() < 0.5
+        assert yes[off >= 1e-9].mean() < 0.5
 
 
 def test_klucb_long_stretch_from_a_starved_start():

@@ -226,10 +226,11 @@ class KLUCB(_PerStep):
         sqrt(level x (1 - x)) (the quadratic approximation of kl; the others only move through ln t), refined
         into brackets by Newton steps (``_kl_ucb_bracket``: two for the leader, whose count and mean move, one
         for the others). Where the brackets leave open whether the gap exceeds the certificates' 2 MARGIN,
-        the indexes that may matter get further steps (up to REFINE_STEPS; Newton converges quadratically). (A first-order model with one Newton step,
-        as before, failed when the leader's count grew by a large factor within a stretch -- a starved arm
-        taking the lead at n = 38 and keeping it to n = 1e6: its guess fell outside a gap of 0.03, every block
-        was split down to single steps, and KL-UCB on mu1 took 409 CPU s at T = 1e7.)"""
+        the indexes that may matter get further steps (up to REFINE_STEPS; Newton converges quadratically).
+        (First-order models with one Newton step, as before, failed when the leader's count grew by a large
+        factor within a stretch -- a starved arm taking the lead at n = 38 and keeping it to n = 1e6: the guess
+        fell outside a gap of 0.03, every block was split down to single steps, and KL-UCB on mu1 took 409 CPU s
+        at T = 1e7. tests/test_finite_fastpath.py keeps that guess as a mutant.)"""
         p = box.pre
         j = np.arange(box.lead.size)
         a = box.lead
