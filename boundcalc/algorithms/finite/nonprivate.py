@@ -224,9 +224,9 @@ class KLUCB(_PerStep):
 
         Guesses from the exact indexes at the stretch start, with the width q - x scaled like
         sqrt(level x (1 - x)) (the quadratic approximation of kl; the others only move through ln t), refined
-        into brackets by Newton steps (``_kl_ucb_bracket``: two for the leader, whose count and mean move, one
-        for the others). Where the brackets leave open whether the gap exceeds the certificates' 2 MARGIN,
-        the indexes that may matter get further steps (up to REFINE_STEPS; Newton converges quadratically).
+        into brackets by one Newton step in logit(q) (``_kl_ucb_bracket``). Where the brackets leave open
+        whether the gap exceeds the certificates' 2 MARGIN, the indexes that may matter get further steps (up to
+        REFINE_STEPS; Newton converges quadratically).
         (First-order models with one Newton step, as before, failed when the leader's count grew by a large
         factor within a stretch -- a starved arm taking the lead at n = 38 and keeping it to n = 1e6: the guess
         fell outside a gap of 0.03, every block was split down to single steps, and KL-UCB on mu1 took 409 CPU s
@@ -242,7 +242,7 @@ class KLUCB(_PerStep):
             g_lead = x_lead + (q0 - m0) * np.sqrt(lev_lead * box.N[j, a] / p["e0"]
                                                   * (x_lead * (1 - x_lead)) / (m0 * (1 - m0)))
             g_oth = m + (p["q0"] - m) * np.sqrt(e_oth / p["e0"])[:, None]
-        lead_lo, lead_hi = _kl_ucb_bracket(x_lead, lev_lead, g_lead, steps=2)
+        lead_lo, lead_hi = _kl_ucb_bracket(x_lead, lev_lead, g_lead)
         oth_lo, oth_hi = _kl_ucb_bracket(m, lev_o, g_oth)
         top_lo, top_hi = _others_max(oth_lo, box.others), _others_max(oth_hi, box.others)
         u = np.arange(box.lead.size)
