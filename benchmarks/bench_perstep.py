@@ -114,7 +114,8 @@ def main(quick: bool = False, only=None) -> str:
               "guessed from first-order models anchored at the stretch start, fell outside the gap (0.03) that "
               "far from it, and every block was split down to single steps decided one by one. The threshold "
               "now comes from Newton brackets in logit(q) refined where they leave the decision open "
-              "(`KLUCB._theta`); the certificate's checks are unchanged.",
+              "(`KLUCB._theta`); the certificate's checks are unchanged. The engine now asks `refute` only where "
+              "`certify` failed (all three policies; UCB and IMED re-measured with it).",
               "* Gaussian rewards have no exact bulk path (unbounded rewards): these algorithms then run the "
               "per-step loop (`simulate_steps`)."]
     text = "\n".join(lines) + "\n"
