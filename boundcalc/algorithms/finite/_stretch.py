@@ -246,7 +246,8 @@ def simulate(policy, means, T: int, runs: int, source, checkpoints, split_levels
     ``policy`` provides ``index(S, N, t)`` (scores, argmax pulled; t broadcastable to (n, 1)), ``ties``,
     ``certify(box)`` / ``refute(box)`` (sound bool arrays: the leader strictly best on the whole block / beaten
     at its first step; refute is asked only where certify failed) and ``stretch_setup(S, N, lead, t0)``. An
-    undecided block is cut into up to 2**split_levels parts per pass. Returns the ``BlockResult`` of the per-step loop (``episodes`` = 0).
+    undecided block is cut into up to 2**split_levels parts per pass. Returns the ``BlockResult`` of the
+    per-step loop (``episodes`` = 0).
     """
     means = np.asarray(means, dtype=float)
     K = means.size
