@@ -6,7 +6,13 @@ algorithms (issue 9 §4).
    regret at every checkpoint, run by run. Mutants of the engine's certificate kept as parametrised cases
    (the others' exploration growth ignored; the leader's bridge envelope or own growth ignored) must break
    that equality: the comparison has power.
-2. In distribution, with fresh draws: the engine (Binomial/Hypergeometric draws) against the vectorised
+2. KL-UCB's certificate and refutation at their boundary: blocks whose true gap (mpmath) is 2 MARGIN plus
+   -1e-7..1e-2, the leader far from its state at the stretch start: sound (nothing short of the gap accepted)
+   and complete (everything 1e-9 past it accepted); mutants loosened by 1e-6 and the old threshold guess
+   (first-order models from the stretch start, which made KL-UCB on mu1 at T = 1e7 split every block of a
+   long stretch down to single steps) are rejected. A starved-start long stretch on one tape: engine ==
+   reference, and few steps decided one by one.
+3. In distribution, with fresh draws: the engine (Binomial/Hypergeometric draws) against the vectorised
    per-step loop ``simulate_steps`` (one Bernoulli draw per step), regret at several checkpoints and pull
    counts and the number of stretches (Kolmogorov-Smirnov and Welch, Bonferroni, level ALPHA); the same
    statistic rejects the mutants (and the naive shortcut: accept a block when the leader leads at its first
@@ -248,6 +254,33 @@ def test_klucb_certificate_at_its_boundary(alg_cls, c, side):
         assert not sound
     else:  # the old threshold guess misses most gaps far from the stretch start
         assert yes[off >= 1e-9].mean() < 0.5
+
+
+def test_klucb_threshold_brackets():
+    # _kl_ucb_bracket (the threshold guess's building block): hi is right of the kl-UCB index after any Newton
+    # step in logit(q) (convexity), from any guess (uniform, near, NaN, >= 1), edges x = 0 and 1 included; the
+    # steps from hi converge to the index (boundcalc.info.kl_ucb, itself tested against mpmath): quadratically
+    # from a near guess, in up to ~15 steps from a far one (the engine's guesses are near)
+    from boundcalc.algorithms.finite.nonprivate import _kl_ucb_bracket
+    from boundcalc.info import kl_ucb
+
+    rng = np.random.default_rng(0)
+    n = 20000
+    x = rng.uniform(0, 1, n)
+    x[:200], x[200:400] = 0.0, 1.0
+    lev = 10 ** rng.uniform(-9, 1, n)
+    exact = kl_ucb(x, lev)
+    settled = (lev > 1e-6) & (x > 1e-3)  # tiny levels at extreme x need more steps (never needed there)
+    for guess in (rng.uniform(0, 1, n), exact + rng.normal(0, 1e-3, n), np.full(n, np.nan), np.full(n, 2.0)):
+        lo, hi = _kl_ucb_bracket(x, lev, guess)
+        assert (hi >= exact - 1e-15).all() and (lo <= hi).all()
+        for _ in range(16):
+            lo, hi = _kl_ucb_bracket(x, lev, hi)
+        assert (hi >= exact - 1e-15).all()
+        assert np.abs(hi - exact)[settled].max() < 1e-12
+    width = exact - x
+    lo, hi = _kl_ucb_bracket(x, lev, exact + 1e-3 * width)  # near (0.1% of the width off): one step
+    assert (np.abs(hi - exact) <= 1e-5 * width + 1e-15)[settled].all()
 
 
 def test_klucb_long_stretch_from_a_starved_start():

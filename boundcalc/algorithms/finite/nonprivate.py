@@ -121,16 +121,17 @@ def _kl_ucb_bracket(x, level, q, steps=1):
     for choosing certificate thresholds; it never enters a certificate itself).
 
     hi: ``steps`` Newton steps on kl(x, sigmoid(theta)) = level in theta = logit(q); that function is convex
-    in theta, so each step lands right of the root (hi >= index up to rounding) and the steps converge fast
-    even from a far guess. lo: hi minus the error left in the quadratic regime (about step**2 / (2 (hi - x))
+    in theta, so each step lands right of the root (hi >= index up to rounding); from the right the steps
+    decrease monotonically to it (quadratically once close; a guess far to the right costs a few more). lo: hi minus the error left in the quadratic regime (about step**2 / (2 (hi - x))
     for a last step ``step`` much smaller than hi - x; counted twice), and at least the chi-square bound
     index >= x + sqrt(level min(x(1 - x), hi(1 - hi))) (kl <= chi^2 = (q - x)**2 / (q (1 - q))).
     x in [0, 1], level > 0 (broadcast).
     """
     x, level, q = np.broadcast_arrays(x, level, q)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        # an unusable guess (NaN, outside (x, 1)): the quadratic approximation of kl (+ level for x = 0)
-        q = np.where((q > x) & (q < 1), q, np.minimum(x + np.sqrt(2 * level * x * (1 - x)) + level, 0.5 * (1 + x)))
+        # an unusable guess (NaN, <= x): the quadratic approximation of kl (+ level for x = 0); a guess >= 1 is
+        # used as 1 - ulp (a start right of the root)
+        q = np.where(q > x, q, np.minimum(x + np.sqrt(2 * level * x * (1 - x)) + level, 0.5 * (1 + x)))
         for _ in range(steps):
             prev = np.clip(q, np.nextafter(x, 1.0), np.nextafter(1.0, 0.0))
             th = np.log(prev) - np.log1p(-prev) - (_kl(x, prev) - level) / (prev - x)
