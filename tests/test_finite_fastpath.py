@@ -6,7 +6,13 @@ algorithms (issue 9 §4).
    regret at every checkpoint, run by run. Mutants of the engine's certificate kept as parametrised cases
    (the others' exploration growth ignored; the leader's bridge envelope or own growth ignored) must break
    that equality: the comparison has power.
-2. In distribution, with fresh draws: the engine (Binomial/Hypergeometric draws) against the vectorised
+2. KL-UCB's certificate and refutation at their boundary: blocks whose true gap (mpmath) is 2 MARGIN plus
+   -1e-7..1e-2, the leader far from its state at the stretch start: sound (nothing short of the gap accepted)
+   and complete (everything 1e-9 past it accepted); mutants loosened by 1e-6 and the old threshold guess
+   (first-order models from the stretch start, which made KL-UCB on mu1 at T = 1e7 split every block of a
+   long stretch down to single steps) are rejected. A starved-start long stretch on one tape: engine ==
+   reference, and few steps decided one by one.
+3. In distribution, with fresh draws: the engine (Binomial/Hypergeometric draws) against the vectorised
    per-step loop ``simulate_steps`` (one Bernoulli draw per step), regret at several checkpoints and pull
    counts and the number of stretches (Kolmogorov-Smirnov and Welch, Bonferroni, level ALPHA); the same
    statistic rejects the mutants (and the naive shortcut: accept a block when the leader leads at its first
@@ -125,6 +131,188 @@ def test_tape_runs_exercise_ties():
                                     IMEDNoGrowth()], ids=lambda m: type(m).__name__)
 def test_tape_comparison_catches_a_shortcut(mutant):
     assert _mismatches(mutant, MU2, 1500, runs=6, seed=3) >= 3
+
+
+# ---------------------------------------------------------------------------------------------------
+# KL-UCB's certificate at its boundary, and its threshold far from the stretch start
+# ---------------------------------------------------------------------------------------------------
+def _np_kl(x, q):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return x * np.log(x / q) + (1 - x) * np.log((1 - x) / (1 - q))
+
+
+def _newton_q_step(x, level, q):
+    """One Newton step on kl(x, q) = level in q (the engine's threshold guess before the fix)."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        q = np.clip(q, np.nextafter(x, 1.0), np.nextafter(1.0, 0.0))
+        out = np.clip(q - (_np_kl(x, q) - level) * q * (1 - q) / (q - x), x, 1.0)
+    return np.where(np.isfinite(out), out, q)
+
+
+class KLUCBFirstOrderTheta(KLUCB):
+    """Mutant (speed, not soundness): the certificate's threshold guessed as before the fix -- first-order
+    models of the indexes from the stretch start, one Newton step in q. Far from the start (a starved arm that
+    took the lead at n = 10 and keeps it to n = 3000) the guess falls outside the gap: nothing is certified,
+    every block is split down to single steps decided one by one (409 CPU s instead of 33 for mu1 at 1e7)."""
+
+    def stretch_setup(self, S, N, lead, t0, scores):
+        m = np.clip(S / N, 0.0, 1.0)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            dlev = scores * (1 - scores) / (scores - m)
+            dx = (np.log(scores) - np.log1p(-scores) - np.log(m) + np.log1p(-m)) * dlev
+        return {"m0": m, "q0": scores, "dlev": dlev, "dx": dx, "e0": self._explore((t0 + 1).astype(float))}
+
+    def _theta(self, box, mean, lev_lead, e_oth):
+        p, j, a = box.pre, np.arange(box.lead.size), box.lead
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            q_lead = (p["q0"][j, a] + p["dx"][j, a] * (mean - p["m0"][j, a])
+                      + p["dlev"][j, a] * (lev_lead - p["e0"] / box.N[j, a]))
+            q_lead = _newton_q_step(mean, lev_lead, q_lead)
+            m = np.clip(box.S / box.N, 0.0, 1.0)
+            q_oth = _newton_q_step(m, e_oth[:, None] / box.N,
+                                   p["q0"] + p["dlev"] * ((e_oth - p["e0"])[:, None] / box.N))
+            return 0.5 * (q_lead + np.where(box.others, q_oth, -np.inf).max(axis=1))
+
+
+class KLUCBTinyLoose(KLUCB):
+    """Mutant: the leader's level taken 1e-6 (relative) too large in the certificate and too small in the
+    refutation (a tiny loosening of each)."""
+
+    def certify(self, box):
+        return super().certify(dataclasses.replace(box, n_hi=box.n_hi * (1 - 1e-6)))
+
+    def refute(self, box):
+        return super().refute(dataclasses.replace(box, n_lo=box.n_lo * (1 + 1e-6)))
+
+
+GAP_OFFSETS = (-1e-7, -1e-9, -1e-10, 1e-9, 1e-7, 1e-4, 1e-2)  # |true gap| minus 2 MARGIN
+
+
+@functools.lru_cache(maxsize=None)
+def _boundary_rows(c, side, seed=11, stretches=12):
+    """Blocks on K = 3 arms (leader: arm 0, from 5..40 pulls at the stretch start) at the boundary of KL-UCB's
+    certificate (``side`` = "certify": the leader's kl-UCB index at the block's worst corner minus the best
+    other index at the block's last round) or refutation ("refute": the best other index minus the leader's,
+    both at the block's first step): that gap is 2 MARGIN + each of GAP_OFFSETS, in mpmath at 40 digits,
+    independently of the engine. The leader's count is solved from the target gap (its mean chosen 0.002..0.15
+    below its index), far from its stretch-start state; its rounding to a float moves the index by < 1e-15
+    (relative level error 1.1e-16 times q - x). Returns arrays S, N, t0, x, n, r_lo, r_hi and the gap minus
+    2 MARGIN, one row per block."""
+    import mpmath
+
+    from boundcalc.algorithms.finite.nonprivate import MARGIN
+    from boundcalc.info import kl_bernoulli_mp, kl_ucb_mp
+
+    alg = KLUCB(c=c)
+    rng = np.random.default_rng([seed, int(c), side == "refute"])
+    rows = []
+    with mpmath.workdps(40):
+        for _ in range(stretches):
+            N = np.array([rng.integers(5, 40), rng.integers(50, 5000), rng.integers(50, 5000)], dtype=float)
+            S = np.floor(N * rng.uniform(0.3, 0.8, 3))
+            t0 = float(rng.integers(int(N.sum()), 50 * int(N.sum())))
+            s = float(rng.integers(2, 10**5))
+            r_lo, r_hi = (t0 + 1, t0 + s) if side == "certify" else (t0 + s, t0 + s)
+            e_oth = mpmath.mpf(float(alg._explore(np.array(r_hi))))
+            top = max(kl_ucb_mp(mpmath.mpf(S[b]) / int(N[b]), e_oth / int(N[b])) for b in (1, 2))
+            for off in GAP_OFFSETS:
+                sign = 1 if side == "certify" else -1
+                target = top + sign * (2 * mpmath.mpf(MARGIN) + mpmath.mpf(off))
+                x = float(target) - rng.uniform(0.002, 0.15)
+                n = float(mpmath.mpf(float(alg._explore(np.array(r_lo)))) / kl_bernoulli_mp(x, target))
+                rows.append((S, N, t0, x, n, r_lo, r_hi, off))
+    return tuple(np.array([r[i] for r in rows]) for i in range(8))
+
+
+def _boundary_box(alg, rows):
+    """The Box of ``_boundary_rows`` for ``alg`` (its own stretch-start precomputations)."""
+    S, N, t0, x, n, r_lo, r_hi, _ = rows
+    lead = np.zeros(x.size, dtype=np.int64)
+    others = np.ones(N.shape, dtype=bool)
+    others[:, 0] = False
+    scores = alg.index(S, N, (t0 + 1)[:, None])
+    return _stretch.Box(lead=lead, mean1=x, mean_lo=x, n_lo=n, n_hi=n, r_lo=r_lo, r_hi=r_hi, r0=t0 + 1,
+                        S=S, N=N, others=others, pre=alg.stretch_setup(S, N, lead, t0, scores))
+
+
+@pytest.mark.parametrize("side", ["certify", "refute"])
+@pytest.mark.parametrize("c", [0.0, 3.0])
+@pytest.mark.parametrize("alg_cls", [KLUCB, KLUCBTinyLoose, KLUCBFirstOrderTheta], ids=lambda a: a.__name__)
+def test_klucb_certificate_at_its_boundary(alg_cls, c, side):
+    # sound: a block is certified (refuted) only if its true gap exceeds 2 MARGIN (up to float rounding,
+    # < 1e-13); complete: every block whose gap exceeds 2 MARGIN by 1e-9 is certified (refuted), however far the
+    # leader is from its state at the stretch start (the threshold guess lands inside a gap of width 1e-9)
+    rows = _boundary_rows(c, side)
+    off = rows[-1]
+    alg = alg_cls(c=c)
+    yes = getattr(alg, side)(_boundary_box(alg, rows))
+    sound = not yes[off < -1e-13].any()
+    complete = yes[off >= 1e-9].all()
+    if alg_cls is KLUCB:
+        assert sound and complete, [(o, int(yes[off == o].sum())) for o in GAP_OFFSETS]
+    elif alg_cls is KLUCBTinyLoose:  # a 1e-6 relative loosening accepts blocks 1e-10 short of the gap
+        assert not sound
+    else:  # the old threshold guess misses most gaps far from the stretch start
+        assert yes[off >= 1e-9].mean() < 0.5
+
+
+def test_klucb_threshold_brackets():
+    # _kl_ucb_bracket (the threshold guess's building block): hi is right of the kl-UCB index after any Newton
+    # step in logit(q) (convexity), from any guess (uniform, near, NaN, >= 1), edges x = 0 and 1 included; the
+    # steps from hi converge to the index (boundcalc.info.kl_ucb, itself tested against mpmath): quadratically
+    # from a near guess, in up to ~15 steps from a far one (the engine's guesses are near)
+    from boundcalc.algorithms.finite.nonprivate import _kl_ucb_bracket
+    from boundcalc.info import kl_ucb
+
+    rng = np.random.default_rng(0)
+    n = 20000
+    x = rng.uniform(0, 1, n)
+    x[:200], x[200:400] = 0.0, 1.0
+    lev = 10 ** rng.uniform(-9, 1, n)
+    exact = kl_ucb(x, lev)
+    settled = (lev > 1e-6) & (x > 1e-3)  # tiny levels at extreme x need more steps (never needed there)
+    for guess in (rng.uniform(0, 1, n), exact + rng.normal(0, 1e-3, n), np.full(n, np.nan), np.full(n, 2.0)):
+        lo, hi = _kl_ucb_bracket(x, lev, guess)
+        assert (hi >= exact - 1e-15).all() and (lo <= hi).all()
+        for _ in range(16):
+            lo, hi = _kl_ucb_bracket(x, lev, hi)
+        assert (hi >= exact - 1e-15).all()
+        assert np.abs(hi - exact)[settled].max() < 1e-12
+    width = exact - x
+    lo, hi = _kl_ucb_bracket(x, lev, exact + 1e-3 * width)  # near (0.1% of the width off): one step
+    assert (np.abs(hi - exact) <= 1e-5 * width + 1e-15)[settled].all()
+
+
+def test_klucb_long_stretch_from_a_starved_start():
+    # the starved-arm regime of mu1 at T = 1e7, small: arm 0 (mean 0.75) starts with 2 rewards in 10 pulls,
+    # takes the lead early and keeps it for thousands of pulls. The engine equals the reference on the tape and
+    # decides only a few dozen single steps exactly; the old threshold guess certified nothing there and decided
+    # almost every step one by one
+    means, T, runs = [0.75, 0.6], 3000, 4
+    tapes = _tapes(means, runs, T, 5)
+    tapes[:, 0, :10] = 0
+    tapes[:, 0, :2] = 1
+
+    def exact_steps(cls):
+        class Counted(cls):
+            n = 0
+
+            def index(self, S, N, t):
+                Counted.n += S.shape[0]
+                return super().index(S, N, t)
+
+        out = _stretch.simulate(Counted(), means, T, runs,
+                                _stretch.TapeSource(tapes, [np.random.default_rng([5, r]) for r in range(runs)]),
+                                np.array([T]))
+        return Counted.n, out
+
+    n_fix, fast = exact_steps(KLUCB)
+    n_old, _ = exact_steps(KLUCBFirstOrderTheta)
+    assert (fast.pulls[:, 0] > 0.8 * T).all()
+    for r in range(runs):
+        ref = KLUCB().reference(_stretch.TapeEnv(means, tapes[r]), T, np.random.default_rng([5, r]), np.array([T]))
+        np.testing.assert_array_equal(ref.pulls[0], fast.pulls[r])
+    assert n_fix < 0.02 * runs * T < 0.5 * runs * T < n_old, (n_fix, n_old)
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -151,6 +151,11 @@ class Box:
     others: np.ndarray
     pre: dict
 
+    def take(self, idx) -> "Box":
+        """The box of blocks ``idx`` only (every per-block field and precomputation indexed)."""
+        out = {f: getattr(self, f)[idx] for f in self.__dataclass_fields__ if f != "pre"}
+        return Box(**out, pre={k: v[idx] for k, v in self.pre.items()})
+
 
 def _decide(scores, lead):
     """Exact status of the leader's step: CERT (unique strict best), TIE (tied best) or LOSE."""
@@ -162,6 +167,16 @@ def _decide(scores, lead):
     out[(s_lead == best) & (n_best == 1)] = CERT
     out[(s_lead == best) & (n_best > 1)] = TIE
     return out
+
+
+def _classify(policy, box):
+    """(certified, refuted) masks of the blocks of ``box``: refute is asked only where certify failed."""
+    ok = np.asarray(policy.certify(box), dtype=bool)
+    bad = np.zeros_like(ok)
+    nk = np.nonzero(~ok)[0]
+    if nk.size:
+        bad[nk] = policy.refute(box.take(nk))
+    return ok, bad
 
 
 def _firsts(run_ids):
@@ -230,8 +245,9 @@ def simulate(policy, means, T: int, runs: int, source, checkpoints, split_levels
 
     ``policy`` provides ``index(S, N, t)`` (scores, argmax pulled; t broadcastable to (n, 1)), ``ties``,
     ``certify(box)`` / ``refute(box)`` (sound bool arrays: the leader strictly best on the whole block / beaten
-    at its first step) and ``stretch_setup(S, N, lead, t0)``. An undecided block is cut into up to
-    2**split_levels parts per pass. Returns the ``BlockResult`` of the per-step loop (``episodes`` = 0).
+    at its first step; refute is asked only where certify failed) and ``stretch_setup(S, N, lead, t0)``. An
+    undecided block is cut into up to 2**split_levels parts per pass. Returns the ``BlockResult`` of the
+    per-step loop (``episodes`` = 0).
     """
     means = np.asarray(means, dtype=float)
     K = means.size
@@ -374,11 +390,10 @@ def simulate(policy, means, T: int, runs: int, source, checkpoints, split_levels
                       n_lo=NA0 + s1 - 1, n_hi=NA0 + s2 - 1, r_lo=(t0[r] + s1).astype(float),
                       r_hi=(t0[r] + s2).astype(float), r0=(t0[r] + 1).astype(float), S=S[r], N=N[r], others=others,
                       pre={k: v[r] for k, v in pre.items()})
-            ok = policy.certify(box)
-            bad = ~ok & policy.refute(box)
+            ok, bad = _classify(policy, box)
+            und = ~ok & ~bad
             blk.st[look[ok]] = CERT
             blk.st[look[bad]] = LOSE
-            und = ~ok & ~bad
             unit = s1 == s2
             ex = look[und & unit]
             if ex.size:
