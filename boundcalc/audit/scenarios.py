@@ -50,6 +50,7 @@ class Scenario:
     default_budget: dict = {}
     default_trials: int = 10000
     fixed: dict = {}  # constructor parameters the scenario fixes (documented in ``why_fixed``)
+    tunable: tuple[str, ...] = ()  # constructor parameters a user may set (``--param``; the design follows them)
     why_fixed: str = ""
     description: str = ""
 
@@ -69,11 +70,11 @@ class Scenario:
         be resolved with ~10^4 trials (at δ = 1e-5 the claimed ε(δ) exceeds what such an audit can certify)."""
         return 0.0 if self.notion == "pure" else 0.2
 
-    def build(self, budget, mutant: str = "none"):
+    def build(self, budget, mutant: str = "none", params: dict | None = None):
         from ..algorithms import build
         from . import mutants
 
-        return build(self.cls, budget, {**self.fixed, **mutants.params(mutant)})
+        return build(self.cls, budget, {**self.fixed, **(params or {}), **mutants.params(mutant)})
 
     def probes(self, alg) -> list[Probe]:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -481,6 +482,12 @@ for _s in (DPSEElimination(),
            type("AdaROFULAudit", (FirstSwitch,), {"algo": "AdaR-OFUL",
                                                    "default_budget": {"alpha": 2.0, "rdp_epsilon": 2.0}})(),
            PrivateLinUCBAudit(), LinUCBDGSAudit()):
+    SCENARIOS[_s.algo] = _s
+
+
+from .local import LOCAL_SCENARIOS  # noqa: E402  (the local-DP scenarios build on the classes above)
+
+for _s in LOCAL_SCENARIOS:
     SCENARIOS[_s.algo] = _s
 
 
