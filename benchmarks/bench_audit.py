@@ -36,7 +36,7 @@ def main() -> None:
     for name, m, params in EXTRA:
         t0, c0 = time.perf_counter(), time.process_time()
         r = run_audit(name, mutant=m, seed=0, params=params)
-        label = name + " (" + ", ".join(f"{k} = {v:g}" for k, v in params.items()) + ")"
+        label = name + " (" + ", ".join(f"{k} = {v}" for k, v in params.items()) + ")"
         rows.append((label, m, r.trials, r.events[0]["horizon"], time.perf_counter() - t0, time.process_time() - c0,
                      r.epsilon_lower, r.epsilon_claimed, r.delta, r.verdict))
     t0 = time.perf_counter()
