@@ -490,3 +490,26 @@ def test_cli_bad_input(args, param):
             main(["audit", *args])
     lines = [ln for ln in err.getvalue().splitlines() if ln.strip()]
     assert ex.value.code == 2 and len(lines) == 1 and param in lines[0], err.getvalue()
+
+
+@pytest.mark.parametrize("noise_mult,identical", [(0.0, True), (1.0, False)])
+def test_lazy_dp_ts_clipped_epoch_erases_the_row(noise_mult, identical):
+    """docs/audit.md "What is not audited": a user row consumed by a clipped epoch (here arm 0's initial pull, row 0
+    with ties = 'lowest') has no effect at all on the noise-free Lazy-DP-TS: with one shared random stream the action
+    sequences on D and D' agree run by run. With the noise (the correct algorithm) the row matters through the
+    Laplace tails, so some runs differ (the check can fail)."""
+    from boundcalc.algorithms.finite import LazyDPTS
+    from boundcalc.envs.table import FiniteTableEnv
+
+    T, runs = 60, 2000
+    D = np.tile([1.0, 0.0], (T, 1))
+    Dp = D.copy()
+    Dp[0] = (0.0, 1.0)
+    acts = []
+    for table in (D, Dp):
+        env = FiniteTableEnv(table)
+        LazyDPTS(1.0, ties="lowest", noise_mult=noise_mult).simulate(env, T, runs, np.random.default_rng(8),
+                                                                     np.array([T]))
+        acts.append(env.actions()[:, :T])
+    assert np.all(acts[0][:, 0] == 0)  # row 0 is arm 0's initial pull
+    assert bool(np.array_equal(acts[0], acts[1])) == identical

@@ -99,6 +99,14 @@ def test_gaussian_pair_shift_by_hand_and_worst_in_its_family(name):
     assert max(others) <= det["mu"] * (1 + 1e-3)
 
 
+@pytest.mark.parametrize("wrong", [dict(calibration="safe"), dict(C_B=2.0), dict(delta=0.1)])
+def test_shift_by_hand_rejects_a_wrong_calibration(wrong):
+    """The comparison above can fail: the LDP-OLS pair's shift under another calibration, C_B or δ differs."""
+    det = prepare("LDP-OLS")["probes"][0].details
+    x, x2 = np.array(det["x"]), np.array(det["x_prime"])
+    assert _mu_by_hand("LDP-OLS", x, det["r"], x2, det["r_prime"], **wrong) != pytest.approx(det["mu"], rel=1e-3)
+
+
 @pytest.mark.parametrize("mutant,k", [("none", 1.0), ("noise-halved", 0.5), ("no-noise", 0.0)])
 @pytest.mark.parametrize("name", GAUSS)
 def test_gaussian_event_probabilities(name, mutant, k):
