@@ -250,6 +250,9 @@ def test_cli_param_reaches_the_audit():
     assert _cli(base + ["--param", "C_B=8"])["events"][0]["design"]["mu"] > 2 * ref["events"][0]["design"]["mu"]
     assert _cli(base + ["--param", "calibration=safe"])["params"]["calibration"] == "safe"
     assert _cli(["--algo", "LDP-SGD", "--trials", "2000", "--delta", "0.1"])["epsilon_claimed"] < 1.0
+    listed = {a["algorithm"]: a for a in _cli(["--list"])["algorithms"]}
+    assert listed["LDP-OLS"]["tunable_params"] == ["C_B", "c_r", "calibration"]
+    assert listed["LDP-SGD"]["mutants"] == ["none", "no-noise"] and listed["DP-SE"]["tunable_params"] == []
 
 
 @pytest.mark.parametrize("args,param", [

@@ -34,12 +34,12 @@ def _list(json_out: bool) -> None:
     from rich.table import Table
 
     t = Table(title="auditable algorithms", header_style="bold")
-    for c in ("algorithm", "notion", "mutants", "default budget", "trials", "δ"):
+    for c in ("algorithm", "notion", "mutants", "default budget", "trials", "δ", "--param"):
         t.add_column(c)
     for r in rows:
         b = ", ".join(f"{k} = {v:g}" for k, v in r["default_budget"].items())
         t.add_row(r["algorithm"], r["notion"], ", ".join(r["mutants"]), b, f"{r['default_trials']:g}",
-                  fmt(r["default_delta"]))
+                  fmt(r["default_delta"]), ", ".join(r["tunable_params"]) or "—")
     con = console()
     con.print(t)
     for k, v in mutants.DESCRIPTIONS.items():
