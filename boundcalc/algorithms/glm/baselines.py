@@ -44,6 +44,8 @@ The confidence radius uses the largest std of the messages it sums (V: s_M, u: s
 Other UNCERTAIN (reconstructed) choices, all parameters: alpha (failure probability; [Z] and [H] default 0.1),
 V_0 = 0 ([Z]; [H] starts LDP-UCB at V = I, ignored here), theta_h starts at 0 ([H] draws a random unit vector),
 z_clip = 5 ([H] clips x^T theta_h to [-5, 5] inside mu only), step = 1 ([H]: zeta = 1/sqrt(T)).
+``noise_mult`` (default 1) multiplies every message-noise std (and so the sigma of the confidence radius): other values
+are the deliberately mis-calibrated copies of the privacy audit (boundcalc.audit), not private as stated.
 No registered bound applies (Zheng et al.'s O~(T^{3/4}/eps) bounds are not in the registry): bound_ids = ().
 """
 

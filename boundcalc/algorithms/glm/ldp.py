@@ -15,6 +15,9 @@ a_t = argmax_a x_{t,a}^T theta_hat_{t-1} (lowest index on ties), observes r_t an
   eta_t = c' d/(kappa_l zeta p_* t) (Theorem 3.1; c' = 1 by default, sheet §0). ``project=True`` projects
   theta_hat on the unit ball (off by default, sheet §0).
 Rewards are clipped to [-c_r, c_r] before release (|r| <= c_r is assumed by the privacy proofs).
+LDP-OLS's ``noise_mult`` (default 1) multiplies its message noise: other values are the deliberately
+mis-calibrated copies of the privacy audit (boundcalc.audit: 0.5 noise halved, 0 no noise), not private as
+stated. ``LDPSGD.release`` is the user's message alone (the audit reads it with a fixed public estimate).
 
 The estimate changes every step: ``simulate`` loops over t vectorised across runs. ``reference`` is a separate
 plain step-by-step implementation (``boundcalc.algorithms.glm.reference``, written from seed 002 Algorithm 1 and the
