@@ -218,21 +218,34 @@ def run_audit(algo: str, budget=None, trials: int | None = None, mutant: str = "
     alpha = 1.0 - confidence
     streams = np.random.SeedSequence(seed).spawn(2 * len(probes))
     sizes = [min(BLOCK, trials - s) for s in range(0, trials, BLOCK)]
-    counts = []
+    counts, observed = [], []
     total = 2 * len(probes) * trials
     done = 0
+    held_out = getattr(sc, "method", "declared") == "held-out"
     for i, pr in enumerate(probes):
-        k = []
+        k, obs = [], []
         for j, table in enumerate((pr.D, pr.Dp)):
-            hits = 0
+            hits, parts = 0, []
             for size, ss in zip(sizes, streams[2 * i + j].spawn(len(sizes))):
-                hits += int(np.count_nonzero(sc.event(alg, pr, table, size, np.random.default_rng(ss))))
+                out = sc.event(alg, pr, table, size, np.random.default_rng(ss))
+                if held_out:
+                    parts.append(np.asarray(out))
+                else:
+                    hits += int(np.count_nonzero(out))
                 done += size
                 if progress is not None:
                     progress(done, total)
             k.append(hits)
+            obs.append(np.concatenate(parts) if held_out else None)
         counts.append((f"{pr.name}: {pr.event}", pr.direction, k[0], k[1]))
-    est = estimator.declared(counts, trials, trials, delta, alpha)
+        observed.append(obs)
+    if held_out:  # one probe; its event is selected on the first runs and evaluated on the others (estimator)
+        pr = probes[0]
+        oD, oDp = observed[0]
+        est = estimator.held_out(oD.reshape(trials, -1), oDp.reshape(trials, -1), delta, alpha,
+                                 describe=lambda rows: sc.describe(pr, rows))
+    else:
+        est = estimator.declared(counts, trials, trials, delta, alpha)
     events = []
     for pr, ev in zip(probes, est.events):
         d = ev.as_dict()

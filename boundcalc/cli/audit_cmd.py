@@ -118,7 +118,7 @@ def register(app: typer.Typer) -> None:
         con = console()
         con.print(kv_table(f"privacy audit of {res.algorithm}", rows))
         for ev in res.events:
-            con.print(f"Event ({ev['direction']}, declared before the runs): {ev['event']}: {ev['count_D']}/{ev['trials_D']} "
+            con.print(f"Event ({ev['direction']}, {ev['selected_on']}): {ev['event']}: {ev['count_D']}/{ev['trials_D']} "
                       f"runs on D, {ev['count_Dprime']}/{ev['trials_Dprime']} on D'.")
         con.print(f"Audited: {res.claim}.")
         con.print(res.note)

@@ -62,6 +62,8 @@ _ROWS = [
     ("001", "DP-KLUCB", "seed 001 Algorithm 1", "docs/formulas/eps-global-dp-bernoulli.md §5"),
     ("001", "DP-IMED", "seed 001 Algorithm 1", "docs/formulas/eps-global-dp-bernoulli.md §5"),
     ("001", "AdaP-UCB", "Azize & Basu 2022 (AdaP-UCB), cited in seed 001 §6", "docs/formulas/eps-global-dp-bernoulli.md §6"),
+    ("001", "Lazy-DP-TS", "Hu & Hegde 2022 (Lazy-DP-TS), baseline of seed 001 §5 (held-out event)",
+     "docs/formulas/eps-global-dp-bernoulli.md §7"),
     ("001", "AdaP-KLUCB", "Azize & Basu 2022 Algorithm 1 (AdaP-KLUCB), baseline of seed 001 §5",
      "docs/formulas/eps-global-dp-bernoulli.md §7"),
     ("003", "AdaC-UCB", "seed 003 Algorithm 4, Thm 12 (privacy)", "docs/formulas/zcdp-bandits.md §2.5"),
