@@ -115,7 +115,7 @@ BASES = {
               ["--algo", "LinUCB-DGS", "--epsilon", "1", "--delta", "0.001", "--trials", "200"],
               ["--algo", "AdaR-UCB", "--alpha", "2", "--rdp-epsilon", "1", "--trials", "200", "--mutant", "no-noise"],
               ["--algo", "LDP-OLS", "--epsilon", "1", "--delta", "0.01", "--trials", "200", "--param", "C_B=8"],
-              ["--algo", "LDP-SGD", "--epsilon", "1", "--trials", "200"],
+              ["--algo", "LDP-SGD", "--epsilon", "1", "--trials", "200"], ["--algo", "Lazy-DP-TS", "--trials", "200"],
               ["--list"]],
 }
 # Commands whose valid runs take longer than a fuzz example may (a whole paper worksheet, seconds to minutes): their bad
