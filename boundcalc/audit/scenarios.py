@@ -260,18 +260,16 @@ class SaturationExit(Scenario):
 class LazyCountAfter(Scenario):
     """Lazy-DP-TS (ties = 'lowest'): two arms, arm 0's rewards 0 and arm 1's 1/2 in every row but the changed row
     ROW (step ROW + 1), which is (1, 0) in D and (0, 1) in D'. Whichever arm pulls at that step, D favours arm 0 by one
-    unit of reward in the epoch that consumes the row. Observed: the number of arm-0 pulls at the steps after it, up
-    to T. No single release decides an action here (docs/audit.md, "Lazy-DP-TS"), so the event is not declared but
-    selected on held-out runs (``estimator.held_out``: the likelihood-ratio order of the observed counts on the first
-    30% of the runs of each input, evaluated once on the others) -- still a valid lower bound at the stated level.
-    It catches the noise-free copy, whose statistics are deterministic functions of the table (some counts occur
-    only on D); the noise-halved copy is not caught at feasible trials, so it is not offered."""
+    unit of reward in the epoch that consumes the row. Observed: (the arm pulled at step ROW + 1, the number of arm-0
+    pulls at the steps after it up to T). No single release decides an action here (docs/audit.md, "Lazy-DP-TS"), so
+    the event is not declared but selected on held-out runs (``estimator.held_out``: the likelihood-ratio order of
+    the observed pairs on the first 30% of the runs of each input, evaluated once on the others) -- still a valid
+    lower bound at the stated level."""
 
     algo = "Lazy-DP-TS"
     method = "held-out"
-    mutants = ("no-noise",)
     default_budget = {"epsilon": 1.0}
-    default_trials = 20000
+    default_trials = 50000
     fixed = {"ties": "lowest"}
     why_fixed = "ties='lowest' (the initial pulls in the order 0, 1; Thompson samples are never tied)"
     T, ROW = 150, 30
@@ -281,22 +279,29 @@ class LazyCountAfter(Scenario):
         D = np.tile([0.0, 0.5], (T, 1))
         Dp = D.copy()
         D[t], Dp[t] = (1.0, 0.0), (0.0, 1.0)
-        return [Probe("pulls after the changed row", f"the number of arm-0 pulls at steps {t + 2}..{T} lies in a set "
-                      "selected on held-out runs", "D>D'", D, Dp, T,
+        return [Probe("pulls after the changed row", f"(the arm pulled at step {t + 1}, the number of arm-0 pulls at "
+                      f"steps {t + 2}..{T}) lies in a set selected on held-out runs", "D>D'", D, Dp, T,
                       {"K": 2, "changed_row": t, "row_D": [1.0, 0.0], "row_Dprime": [0.0, 1.0],
-                       "other_rows": [0.0, 0.5], "observed": f"number of arm-0 pulls at steps {t + 2}..{T}"})]
+                       "other_rows": [0.0, 0.5],
+                       "observed": f"(arm pulled at step {t + 1}, number of arm-0 pulls at steps {t + 2}..{T})"})]
 
     def event(self, alg, probe, table, runs, rng):
-        """The observation of each run (an integer: the held-out selection turns it into an event)."""
+        """The observation of each run, (runs, 2) integers (the held-out selection turns them into an event)."""
         from ..envs.table import FiniteTableEnv
 
         env = FiniteTableEnv(table)
         alg.simulate(env, probe.T, runs, rng, np.array([probe.T]))
-        return np.count_nonzero(env.actions()[:, self.ROW + 1:probe.T] == 0, axis=1)
+        acts = env.actions()[:, :probe.T]
+        return np.stack([acts[:, self.ROW], np.count_nonzero(acts[:, self.ROW + 1:] == 0, axis=1)], axis=1)
 
     def describe(self, probe, rows) -> str:
-        vals = sorted(int(v) for v in np.asarray(rows).ravel())
-        return f"the number of arm-0 pulls at steps {self.ROW + 2}..{probe.T} is in {vals}"
+        rows = np.asarray(rows).reshape(-1, 2)
+        parts = []
+        for arm in (0, 1):
+            vals = sorted(int(v) for v in rows[rows[:, 0] == arm, 1])
+            if vals:
+                parts.append(f"arm {arm} at step {self.ROW + 1} and {vals} arm-0 pulls after")
+        return "; or ".join(parts)
 
 
 def _first_decision(name: str, budget: dict, fixed: dict | None = None, why: str = "", trials: int = 10000):
