@@ -114,6 +114,8 @@ BASES = {
     "audit": [["--algo", "DP-SE", "--trials", "200"], ["--algo", "AdaC-UCB", "--rho", "1", "--trials", "200"],
               ["--algo", "LinUCB-DGS", "--epsilon", "1", "--delta", "0.001", "--trials", "200"],
               ["--algo", "AdaR-UCB", "--alpha", "2", "--rdp-epsilon", "1", "--trials", "200", "--mutant", "no-noise"],
+              ["--algo", "LDP-OLS", "--epsilon", "1", "--delta", "0.01", "--trials", "200", "--param", "C_B=8"],
+              ["--algo", "LDP-SGD", "--epsilon", "1", "--trials", "200"], ["--algo", "Lazy-DP-TS", "--trials", "200"],
               ["--list"]],
 }
 # Commands whose valid runs take longer than a fuzz example may (a whole paper worksheet, seconds to minutes): their bad

@@ -5,7 +5,9 @@ stays the one of the unbroken algorithm (a mutant claims what the original claim
 
 * ``noise-halved`` — ``noise_mult=0.5``: every privacy-noise draw halved (true privacy loss doubled for Laplace
   noise, ρ quadrupled for Gaussian noise).
-* ``no-noise`` — ``noise_mult=0``: no privacy noise at all (not private at any ε).
+* ``no-noise`` — ``noise_mult=0``: no privacy noise at all (not private at any ε). For LDP-SGD (both variants) the
+  copy releases the clipped gradient itself (the ε = ∞ limit of Ψ_{ε,R}); their ``noise_mult`` scales the radius
+  of Ψ's sphere, which is post-processing and changes no privacy, so LDP-SGD has no ``noise-halved`` mutant.
 * ``fresh-tree`` — LinUCB-DGS with ``tree="fresh"``: every tree node redrawn at every step (ERRATA 7: the
   (ε, δ) claim fails).
 * ``l2-laplace`` — Private-LinUCB with ``sensitivity="paper"`` audited against its label ε: Laplace noise
@@ -21,7 +23,7 @@ MUTANTS = ("none", "noise-halved", "no-noise", "fresh-tree", "l2-laplace")
 DESCRIPTIONS = {
     "none": "the algorithm as implemented",
     "noise-halved": "every privacy-noise draw multiplied by 0.5 (noise_mult=0.5)",
-    "no-noise": "no privacy noise (noise_mult=0)",
+    "no-noise": "no privacy noise (noise_mult=0; for LDP-SGD the mechanism's eps = inf limit, the message Z = g)",
     "fresh-tree": "tree nodes redrawn at every step (tree='fresh'; ERRATA 7)",
     "l2-laplace": "Laplace noise scaled to the L2 sensitivity with eps/log2 T per node (sensitivity='paper'), "
                   "audited against the label eps",

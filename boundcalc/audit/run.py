@@ -62,10 +62,12 @@ class AuditResult:
 
 def budget_of(notion: str, values: dict):
     """A Budget from the scenario's default values."""
-    from ..privacy import RDP, ZCDP, ApproxDP, PureDP
+    from ..privacy import RDP, ZCDP, ApproxDP, LocalDP, PureDP
 
     if notion == "pure":
         return PureDP(values["epsilon"])
+    if notion == "ldp":
+        return LocalDP(values["epsilon"], values.get("delta", 0.0))
     if notion == "zcdp":
         return ZCDP(values["rho"])
     if notion == "rdp":
@@ -78,7 +80,7 @@ def budget_of(notion: str, values: dict):
 def check_budget(budget) -> None:
     """Audited budgets must lie where an audit can say something (see EPS_RANGE, RHO_RANGE)."""
     lo, hi = EPS_RANGE
-    if budget.notion in ("pure", "approx") and not lo <= budget.epsilon <= hi:
+    if budget.notion in ("pure", "approx", "ldp") and not lo <= budget.epsilon <= hi:
         raise InputError("--epsilon", f"in [{lo:g}, {hi:g}] for an audit (it resolves ε only up to about ln(trials))",
                          budget.epsilon)
     if budget.notion == "rdp" and not lo <= budget.epsilon <= 2 * hi:
@@ -96,6 +98,8 @@ def budget_for(algo: str, epsilon=None, rho=None, alpha=None, rdp_epsilon=None, 
     ``delta`` is the δ of the claimed (ε, δ) budget for an (ε, δ)-DP algorithm (LinUCB-DGS), and otherwise the δ at
     which the audit is done (ε-DP implies (ε', δ)-DP, ρ-zCDP and RDP imply (ε(δ), δ)-DP)."""
     sc = lookup(algo)
+    if sc.notion == "ldp":
+        return _local_budget(sc, epsilon, rho, alpha, rdp_epsilon, delta)
     if sc.notion == "approx":
         if epsilon is None and delta is None and rho is None and alpha is None and rdp_epsilon is None:
             return None, None
@@ -105,6 +109,25 @@ def budget_for(algo: str, epsilon=None, rho=None, alpha=None, rdp_epsilon=None, 
         dlt = sc.default_budget["delta"] if delta is None else delta
         return _budget(eps, rho, alpha, rdp_epsilon, dlt), None
     return _budget(epsilon, rho, alpha, rdp_epsilon, None), delta
+
+
+def _local_budget(sc, epsilon, rho, alpha, rdp_epsilon, delta):
+    """Local DP: --epsilon [--delta]. For an (ε, δ)-LDP algorithm --delta is the δ of its claim; for a pure ε-LDP
+    one (LDP-SGD) it is the δ at which the audit is done."""
+    from ..algorithms import budget_kwargs
+    from ..privacy import LocalDP
+
+    other = [n for n, v in (("--rho", rho), ("--alpha", alpha), ("--rdp-epsilon", rdp_epsilon)) if v is not None]
+    if other:
+        raise InputError(other[0], f"omitted for {sc.algo} (local DP: --epsilon [--delta])",
+                         rho if rho is not None else alpha if alpha is not None else rdp_epsilon)
+    if "delta" in budget_kwargs(sc.cls):
+        if epsilon is None and delta is None:
+            return None, None
+        eps = sc.default_budget["epsilon"] if epsilon is None else epsilon
+        dlt = sc.default_budget["delta"] if delta is None else delta
+        return LocalDP(eps, validate.open_unit("--delta", dlt)), None
+    return (None if epsilon is None else LocalDP(epsilon)), delta
 
 
 def _budget(epsilon, rho, alpha, rdp_epsilon, delta):
@@ -127,11 +150,22 @@ def _budget(epsilon, rho, alpha, rdp_epsilon, delta):
     return None
 
 
+def check_params(sc, params: dict | None) -> dict:
+    """``params`` (constructor parameters set by the user) restricted to the scenario's ``tunable`` ones."""
+    params = dict(params or {})
+    for k in params:
+        if k not in sc.tunable:
+            allowed = ", ".join(sc.tunable) or "none"
+            raise InputError("--param", f"one of {allowed} for the audit of {sc.algo} (mutants: --mutant)", k)
+    return params
+
+
 def prepare(algo: str, budget=None, trials: int | None = None, mutant: str = "none", seed: int = 0,
-            delta: float | None = None, confidence: float = 0.95) -> dict:
+            delta: float | None = None, confidence: float = 0.95, params: dict | None = None) -> dict:
     """Every check of ``run_audit``'s inputs, before any run: the scenario, the built algorithms, probes and claim."""
     sc = lookup(algo)
     mutant = mut.check(sc, mutant)
+    params = check_params(sc, params)
     trials = sc.default_trials if trials is None else int(validate.count("--trials", trials))
     if not MIN_TRIALS <= trials <= MAX_TRIALS:
         raise InputError("--trials", f"an integer in [{MIN_TRIALS}, {MAX_TRIALS:.0e}]", trials)
@@ -142,7 +176,13 @@ def prepare(algo: str, budget=None, trials: int | None = None, mutant: str = "no
     if budget is None:
         budget = budget_of(sc.notion, sc.default_budget)
     check_budget(budget)
-    if budget.notion == "approx":  # the audit is at the δ of the claimed (ε, δ)
+    if budget.notion == "ldp" and budget.delta:
+        from ..algorithms import budget_kwargs
+
+        if "delta" not in budget_kwargs(sc.cls):
+            raise InputError("budget", f"a pure local ε budget (δ = 0) for {sc.algo} (its claim is ε-LDP; the audit's "
+                             "δ is the delta argument)", budget.describe())
+    if budget.notion == "approx" or (budget.notion == "ldp" and budget.delta):  # audit at the claimed (ε, δ)
         if delta is not None and delta != budget.delta:
             raise InputError("--delta", f"the δ of the audited (ε, δ) budget ({budget.delta:g})", delta)
         delta = budget.delta
@@ -152,45 +192,60 @@ def prepare(algo: str, budget=None, trials: int | None = None, mutant: str = "no
         delta = validate.probability("--delta", delta)
         if delta >= 1:
             raise InputError("--delta", "in [0, 1)", delta)
-    correct = sc.build(budget, "none")
-    alg = sc.build(budget, mutant)
+    correct = sc.build(budget, "none", params)
+    alg = sc.build(budget, mutant, params)
     probes = sc.probes(correct)
     eps_claimed, claim_text = sc.claim(correct, budget, delta, mutant, probes)
     return dict(sc=sc, mutant=mutant, trials=trials, confidence=confidence, seed=seed, budget=budget, delta=delta,
-                correct=correct, alg=alg, probes=probes, eps_claimed=eps_claimed, claim_text=claim_text)
+                correct=correct, alg=alg, probes=probes, eps_claimed=eps_claimed, claim_text=claim_text, params=params)
 
 
 def run_audit(algo: str, budget=None, trials: int | None = None, mutant: str = "none", seed: int = 0,
               delta: float | None = None, confidence: float = 0.95,
-              progress: Callable[[int, int], None] | None = None) -> AuditResult:
+              progress: Callable[[int, int], None] | None = None, params: dict | None = None) -> AuditResult:
     """Audit ``algo`` (a name) at ``budget`` (a boundcalc.privacy Budget of its notion; None: the scenario's default)
     with ``trials`` runs on each neighbouring input of each probe, ``mutant`` one of the applicable ``MUTANTS``.
 
     ``delta``: the δ of the audited (ε, δ) guarantee (default: 0 for ε-DP, 0.2 for zCDP/RDP; see
     ``Scenario.default_delta``). ``confidence``: 1 − α of the lower bound (one-sided Clopper–Pearson bounds,
-    Bonferroni over the declared events). ``progress(done, total)`` is called after every block of runs."""
-    p = prepare(algo, budget, trials, mutant, seed, delta, confidence)
+    Bonferroni over the declared events). ``progress(done, total)`` is called after every block of runs.
+    ``params``: constructor parameters of the audited algorithm among the scenario's ``tunable`` ones (e.g.
+    ``{"C_B": 8}`` for LDP-OLS); the scenario's design follows them."""
+    p = prepare(algo, budget, trials, mutant, seed, delta, confidence, params)
     sc, mutant, trials, confidence, seed, budget, delta = (p[k] for k in ("sc", "mutant", "trials", "confidence", "seed",
                                                                          "budget", "delta"))
     alg, probes, eps_claimed, claim_text = p["alg"], p["probes"], p["eps_claimed"], p["claim_text"]
     alpha = 1.0 - confidence
     streams = np.random.SeedSequence(seed).spawn(2 * len(probes))
     sizes = [min(BLOCK, trials - s) for s in range(0, trials, BLOCK)]
-    counts = []
+    counts, observed = [], []
     total = 2 * len(probes) * trials
     done = 0
+    held_out = getattr(sc, "method", "declared") == "held-out"
     for i, pr in enumerate(probes):
-        k = []
+        k, obs = [], []
         for j, table in enumerate((pr.D, pr.Dp)):
-            hits = 0
+            hits, parts = 0, []
             for size, ss in zip(sizes, streams[2 * i + j].spawn(len(sizes))):
-                hits += int(np.count_nonzero(sc.event(alg, pr, table, size, np.random.default_rng(ss))))
+                out = sc.event(alg, pr, table, size, np.random.default_rng(ss))
+                if held_out:
+                    parts.append(np.asarray(out))
+                else:
+                    hits += int(np.count_nonzero(out))
                 done += size
                 if progress is not None:
                     progress(done, total)
             k.append(hits)
+            obs.append(np.concatenate(parts) if held_out else None)
         counts.append((f"{pr.name}: {pr.event}", pr.direction, k[0], k[1]))
-    est = estimator.declared(counts, trials, trials, delta, alpha)
+        observed.append(obs)
+    if held_out:  # one probe; its event is selected on the first runs and evaluated on the others (estimator)
+        pr = probes[0]
+        oD, oDp = observed[0]
+        est = estimator.held_out(oD.reshape(trials, -1), oDp.reshape(trials, -1), delta, alpha,
+                                 describe=lambda rows: sc.describe(pr, rows))
+    else:
+        est = estimator.declared(counts, trials, trials, delta, alpha)
     events = []
     for pr, ev in zip(probes, est.events):
         d = ev.as_dict()

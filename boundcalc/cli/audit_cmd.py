@@ -9,7 +9,7 @@ audit (numpy/scipy) is imported inside the command.
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Optional
+from typing import Annotated, List, Optional
 
 import typer
 
@@ -25,6 +25,7 @@ def _list(json_out: bool) -> None:
         rows.append({"algorithm": name, "notion": sc.notion, "mutants": list(mutants.applicable(sc)),
                      "default_budget": dict(sc.default_budget), "default_trials": sc.default_trials,
                      "default_delta": sc.default_delta(), "fixed_params": dict(sc.fixed),
+                     "tunable_params": list(sc.tunable),
                      "scenario": " ".join((sc.__doc__ or "").split()[:40])})
     if json_out:
         emit_json("audit", {"list": True}, value=len(rows), algorithms=rows,
@@ -33,12 +34,12 @@ def _list(json_out: bool) -> None:
     from rich.table import Table
 
     t = Table(title="auditable algorithms", header_style="bold")
-    for c in ("algorithm", "notion", "mutants", "default budget", "trials", "δ"):
+    for c in ("algorithm", "notion", "mutants", "default budget", "trials", "δ", "--param"):
         t.add_column(c)
     for r in rows:
         b = ", ".join(f"{k} = {v:g}" for k, v in r["default_budget"].items())
         t.add_row(r["algorithm"], r["notion"], ", ".join(r["mutants"]), b, f"{r['default_trials']:g}",
-                  fmt(r["default_delta"]))
+                  fmt(r["default_delta"]), ", ".join(r["tunable_params"]) or "—")
     con = console()
     con.print(t)
     for k, v in mutants.DESCRIPTIONS.items():
@@ -51,18 +52,23 @@ def register(app: typer.Typer) -> None:
     def audit(
         algo: Annotated[Optional[str], typer.Option("--algo", help="Algorithm to audit (see --list).")] = None,
         epsilon: Annotated[Optional[float], typer.Option("--epsilon", help="ε of an ε-DP algorithm, or of the (ε, δ) "
-                                                                             "claim of LinUCB-DGS (default: see --list).")] = None,
+                                                                             "claim of LinUCB-DGS or of a local-DP "
+                                                                             "algorithm (default: see --list).")] = None,
         rho: Annotated[Optional[float], typer.Option("--rho", help="ρ of a ρ-zCDP algorithm.")] = None,
         alpha: Annotated[Optional[float], typer.Option("--alpha", help="Rényi order α > 1 (with --rdp-epsilon).")] = None,
         rdp_epsilon: Annotated[Optional[float], typer.Option("--rdp-epsilon", help="(α, ε)-RDP level ε (with --alpha).")] = None,
         delta: Annotated[Optional[float], typer.Option(
             "--delta", help="δ of the audited (ε, δ): default 0 for ε-DP, 0.2 for zCDP/RDP (their implied ε(δ)); for "
-                            "LinUCB-DGS the δ of its (ε, δ) claim (default 1e-3).")] = None,
+                            "LinUCB-DGS the δ of its (ε, δ) claim (default 1e-3), for the (ε, δ)-LDP algorithms "
+                            "(LDP-OLS, LDP-UCB, LDP-GLOC) the δ of their local claim (default 0.01).")] = None,
         trials: Annotated[Optional[str], typer.Option("--trials", help="Runs on each of the two inputs (accepts 1e4; "
                                                                          "default per algorithm, see --list).")] = None,
         mutant: Annotated[str, typer.Option("--mutant", help="none, noise-halved, no-noise, fresh-tree (LinUCB-DGS) or "
                                                               "l2-laplace (Private-LinUCB): a deliberately broken copy.")] = "none",
         seed: Annotated[int, typer.Option("--seed", help="Seed of the runs (SeedSequence).")] = 0,
+        param: Annotated[Optional[List[str]], typer.Option(
+            "--param", help="Algorithm parameter name=value (repeatable), among those the audit follows (see --list), "
+                            "e.g. C_B=8 or calibration=safe for LDP-OLS.")] = None,
         confidence: Annotated[float, typer.Option("--confidence", help="Confidence of the lower bound, in [0.5, 1).")] = 0.95,
         list_: Annotated[bool, typer.Option("--list", help="List the auditable algorithms and their mutants.")] = False,
         json_out: common.JsonOpt = False,
@@ -77,10 +83,14 @@ def register(app: typer.Typer) -> None:
         from .. import validate
         from ..audit import run as audit_run
 
+        from .simulate_cmd import _parse_params
+
         n = None if trials is None else validate.count("--trials", trials)
+        params = _parse_params(param)
         budget, adelta = audit_run.budget_for(algo, epsilon=epsilon, rho=rho, alpha=alpha, rdp_epsilon=rdp_epsilon,
                                               delta=delta)
-        kwargs = dict(budget=budget, trials=n, mutant=mutant, seed=seed, delta=adelta, confidence=confidence)
+        kwargs = dict(budget=budget, trials=n, mutant=mutant, seed=seed, delta=adelta, confidence=confidence,
+                      params=params)
         audit_run.prepare(algo, **kwargs)  # every check before any run (bad input: one line, no progress bar)
         if sys.stderr.isatty() and not json_out:
             from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
@@ -92,7 +102,8 @@ def register(app: typer.Typer) -> None:
         else:
             res = audit_run.run_audit(algo, **kwargs)
         inputs = {"algo": algo, "epsilon": epsilon, "rho": rho, "alpha": alpha, "rdp_epsilon": rdp_epsilon,
-                  "delta": delta, "trials": res.trials, "mutant": res.mutant, "seed": seed, "confidence": confidence}
+                  "delta": delta, "trials": res.trials, "mutant": res.mutant, "seed": seed, "confidence": confidence,
+                  "param": params}
         if json_out:
             d = res.as_dict()
             emit_json("audit", inputs, value=res.epsilon_lower, **d)
@@ -107,7 +118,7 @@ def register(app: typer.Typer) -> None:
         con = console()
         con.print(kv_table(f"privacy audit of {res.algorithm}", rows))
         for ev in res.events:
-            con.print(f"Event ({ev['direction']}, declared before the runs): {ev['event']}: {ev['count_D']}/{ev['trials_D']} "
+            con.print(f"Event ({ev['direction']}, {ev['selected_on']}): {ev['event']}: {ev['count_D']}/{ev['trials_D']} "
                       f"runs on D, {ev['count_Dprime']}/{ev['trials_Dprime']} on D'.")
         con.print(f"Audited: {res.claim}.")
         con.print(res.note)

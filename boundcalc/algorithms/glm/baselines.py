@@ -44,6 +44,8 @@ The confidence radius uses the largest std of the messages it sums (V: s_M, u: s
 Other UNCERTAIN (reconstructed) choices, all parameters: alpha (failure probability; [Z] and [H] default 0.1),
 V_0 = 0 ([Z]; [H] starts LDP-UCB at V = I, ignored here), theta_h starts at 0 ([H] draws a random unit vector),
 z_clip = 5 ([H] clips x^T theta_h to [-5, 5] inside mu only), step = 1 ([H]: zeta = 1/sqrt(T)).
+``noise_mult`` (default 1) multiplies every message-noise std (and so the sigma of the confidence radius): other values
+are the deliberately mis-calibrated copies of the privacy audit (boundcalc.audit), not private as stated.
 No registered bound applies (Zheng et al.'s O~(T^{3/4}/eps) bounds are not in the registry): bound_ids = ().
 """
 
@@ -76,7 +78,7 @@ class _LDPLinUCBBase(Algorithm):
     granularity = "step"  # the estimate changes every step (boundcalc.algorithms.granularity)
     _calibrations: tuple[str, ...] = ()
 
-    def _common(self, eps, delta, alpha, C_B, c_r, calibration, sigma):
+    def _common(self, eps, delta, alpha, C_B, c_r, calibration, sigma, noise_mult=1.0):
         self.eps = validate.positive("eps", eps, allow_inf=True)
         self.delta = validate.open_unit("delta", delta)
         self.alpha = validate.open_unit("alpha", alpha)
@@ -86,6 +88,12 @@ class _LDPLinUCBBase(Algorithm):
             raise InputError("calibration", "one of " + ", ".join(self._calibrations), calibration)
         self.calibration = calibration
         self.sigma = None if sigma is None else validate.positive("sigma", sigma)
+        # 1 = as specified; other values scale every privacy-noise draw (the audit's mutants, boundcalc.audit)
+        self.noise_mult = validate.nonnegative("noise_mult", noise_mult)
+
+    def noise_stds(self, env=None) -> tuple[float, float, float]:
+        """The message noise stds of ``_stds`` (the calibration) times ``noise_mult``."""
+        return tuple(self.noise_mult * s for s in self._stds(env))
 
     # -- server ---------------------------------------------------------------------------------------------
     @staticmethod
@@ -201,10 +209,10 @@ class LDPUCB(_LDPLinUCBBase):
     _three = False
 
     def __init__(self, eps: float = 1.0, delta: float = 0.01, alpha: float = 0.1, C_B: float = 1.0,
-                 c_r: float = 1.0, calibration: str = "han-code", sigma: float | None = None):
-        self._common(eps, delta, alpha, C_B, c_r, calibration, sigma)
+                 c_r: float = 1.0, calibration: str = "han-code", sigma: float | None = None, noise_mult: float = 1.0):
+        self._common(eps, delta, alpha, C_B, c_r, calibration, sigma, noise_mult)
 
-    def noise_stds(self, env=None) -> tuple[float, float, float]:
+    def _stds(self, env=None) -> tuple[float, float, float]:
         """(std of an entry of B_t, std of an entry of xi_t, 0) -- UNCERTAIN (reconstructed), see module doc."""
         if self.sigma is not None:
             return self.sigma, self.sigma, 0.0
@@ -253,8 +261,8 @@ class LDPGLOC(_LDPLinUCBBase):
 
     def __init__(self, eps: float = 1.0, delta: float = 0.01, alpha: float = 0.1, C_B: float = 1.0,
                  c_r: float = 1.0, calibration: str = "han-code", sigma: float | None = None, step: float = 1.0,
-                 z_clip: float = 5.0, kappa: float | None = None):
-        self._common(eps, delta, alpha, C_B, c_r, calibration, sigma)
+                 z_clip: float = 5.0, kappa: float | None = None, noise_mult: float = 1.0):
+        self._common(eps, delta, alpha, C_B, c_r, calibration, sigma, noise_mult)
         self.step = validate.positive("step", step)
         self.z_clip = validate.positive("z_clip", z_clip)
         self.kappa = None if kappa is None else validate.positive("kappa", kappa)
@@ -262,7 +270,7 @@ class LDPGLOC(_LDPLinUCBBase):
     def _kappa(self, env):
         return self.kappa if self.kappa is not None else env.zeta
 
-    def noise_stds(self, env=None) -> tuple[float, float, float]:
+    def _stds(self, env=None) -> tuple[float, float, float]:
         """(std of B_t entries, of xi_t (z x message), of xi'_t (gradient message)) -- UNCERTAIN (reconstructed).
         ``env`` is needed for ``calibration="gaussian"`` (gradient sensitivity through mu)."""
         if self.sigma is not None:

@@ -15,6 +15,9 @@ a_t = argmax_a x_{t,a}^T theta_hat_{t-1} (lowest index on ties), observes r_t an
   eta_t = c' d/(kappa_l zeta p_* t) (Theorem 3.1; c' = 1 by default, sheet §0). ``project=True`` projects
   theta_hat on the unit ball (off by default, sheet §0).
 Rewards are clipped to [-c_r, c_r] before release (|r| <= c_r is assumed by the privacy proofs).
+LDP-OLS's ``noise_mult`` (default 1) multiplies its message noise: other values are the deliberately
+mis-calibrated copies of the privacy audit (boundcalc.audit: 0.5 noise halved, 0 no noise), not private as
+stated. ``LDPSGD.release`` is the user's message alone (the audit reads it with a fixed public estimate).
 
 The estimate changes every step: ``simulate`` loops over t vectorised across runs. ``reference`` is a separate
 plain step-by-step implementation (``boundcalc.algorithms.glm.reference``, written from seed 002 Algorithm 1 and the
@@ -123,7 +126,7 @@ class LDPOLS(_Greedy):
     bound_ids = ("002-thm3.1-ols", "002-thm3.3-ols")
 
     def __init__(self, eps: float = 1.0, delta: float = 0.01, alpha: float = 0.05, C_B: float = 1.0, c_r: float = 1.0,
-                 calibration: str = "paper", shift: bool = True):
+                 calibration: str = "paper", shift: bool = True, noise_mult: float = 1.0):
         self.eps = validate.positive("eps", eps, allow_inf=True)
         self.delta = validate.open_unit("delta", delta)
         self.alpha = validate.open_unit("alpha", alpha)
@@ -133,16 +136,18 @@ class LDPOLS(_Greedy):
             raise InputError("calibration", "one of paper, safe", calibration)
         self.calibration = calibration
         self.shift = bool(shift)
+        # 1 = as specified; other values scale every privacy-noise draw (the audit's mutants, boundcalc.audit)
+        self.noise_mult = validate.nonnegative("noise_mult", noise_mult)
 
     def noise_stds(self) -> tuple[float, float]:
-        """(std of a W entry, std of a xi entry)."""
+        """(std of a W entry, std of a xi entry), times ``noise_mult``."""
         if math.isinf(self.eps):
             return 0.0, 0.0
         if self.calibration == "paper":
             s = 2 * math.sqrt(2 * math.log(1.25 / self.delta)) / self.eps
-            return 2 * self.C_B * s, self.C_B * self.c_r * s
+            return self.noise_mult * 2 * self.C_B * s, self.noise_mult * self.C_B * self.c_r * s
         g = math.sqrt(2 * math.log(2.5 / self.delta)) / (self.eps / 2)
-        return math.sqrt(2) * self.C_B**2 * g, 2 * self.c_r * self.C_B * g
+        return self.noise_mult * math.sqrt(2) * self.C_B**2 * g, self.noise_mult * 2 * self.c_r * self.C_B * g
 
     def release(self, x, r, rng):
         """The user's message (M, u) for rows x (n, d) and rewards r (n,) (Eq. 3.3); no noise (and no draw) at
@@ -211,13 +216,18 @@ class LDPSGD(_Greedy):
     def _init(self, env, T, runs):
         return {"theta": np.zeros((runs, env.d)), "zeta": env.zeta if self.zeta is None else self.zeta}
 
-    def _update(self, s, t, x, r, env, T, rng):
-        th = s["theta"]
+    def release(self, x, r, theta, env, rng):
+        """The user's message Z = Psi_{eps,R}(g) for rows x (n, d), rewards r (n,) and the public estimate theta
+        (n, d): g = (mu(x^T theta) - clip(r)) x clipped to norm R (Eq. 3.5); Z = g (no draw) at eps = inf."""
         r = np.clip(r, -self.c_r, self.c_r)
-        g = (env.mu(np.einsum("nd,nd->n", x, th)) - r)[:, None] * x
+        g = (env.mu(np.einsum("nd,nd->n", x, theta)) - r)[:, None] * x
         nrm = np.linalg.norm(g, axis=1, keepdims=True)
         g = g * np.minimum(1.0, self.R / np.maximum(nrm, 1e-300))
-        Z = g if math.isinf(self.eps) else l2_ball_mechanism(g, self.eps, self.R, rng)
+        return g if math.isinf(self.eps) else l2_ball_mechanism(g, self.eps, self.R, rng)
+
+    def _update(self, s, t, x, r, env, T, rng):
+        th = s["theta"]
+        Z = self.release(x, r, th, env, rng)
         th = th - self.step(t, x.shape[1], s["zeta"]) * Z
         if self.project:
             th = th / np.maximum(1.0, np.linalg.norm(th, axis=1, keepdims=True))

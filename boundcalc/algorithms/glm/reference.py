@@ -41,11 +41,12 @@ def _ols_stds(alg) -> tuple[float, float]:
     """(std of a W entry, std of a xi entry), seed 002 Eq. 3.3 (paper) or sheet 1.4 (safe)."""
     if math.isinf(alg.eps):
         return 0.0, 0.0
+    m = getattr(alg, "noise_mult", 1.0)
     if alg.calibration == "paper":
         sigma = 2.0 * math.sqrt(2.0 * math.log(1.25 / alg.delta)) / alg.eps
-        return 2.0 * alg.C_B * sigma, alg.C_B * alg.c_r * sigma
+        return m * 2.0 * alg.C_B * sigma, m * alg.C_B * alg.c_r * sigma
     g = math.sqrt(2.0 * math.log(2.5 / alg.delta)) / (alg.eps / 2.0)
-    return math.sqrt(2.0) * alg.C_B * alg.C_B * g, 2.0 * alg.c_r * alg.C_B * g
+    return m * math.sqrt(2.0) * alg.C_B * alg.C_B * g, m * 2.0 * alg.c_r * alg.C_B * g
 
 
 def _ball_radius(eps: float, d: int, R: float) -> float:

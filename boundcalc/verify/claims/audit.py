@@ -22,17 +22,18 @@ def _budget(sc, dom):
     return budget_of(sc.notion, vals)
 
 
-def _evaluator(algo: str, mutant: str = "none"):
+def _evaluator(algo: str, mutant: str = "none", params: dict | None = None):
     def ev(dom) -> Result:
         from ...audit import run_audit
         from ...audit.scenarios import SCENARIOS
 
         sc = SCENARIOS[algo]
-        r = run_audit(algo, budget=_budget(sc, dom), mutant=mutant, seed=SEED)
+        r = run_audit(algo, budget=_budget(sc, dom), mutant=mutant, seed=SEED, params=params)
         ev0 = r.events[0]
         cex = None if r.passed else {"algorithm": algo, "variant": mutant, "epsilon_lower": r.epsilon_lower,
                                      "epsilon_claimed": r.epsilon_claimed, "delta": r.delta, "event": ev0["event"],
-                                     "design": ev0["design"], "trials": r.trials, "seed": SEED}
+                                     "design": ev0["design"], "trials": r.trials, "seed": SEED,
+                                     "params": dict(params or {})}
         return Result(verdict="no counterexample" if r.passed else "statement violated", points=2 * r.trials,
                       counterexample=cex,
                       measured=(f"audit ({r.trials} runs on each neighbouring input, {100 * r.confidence:g}% one-sided "
@@ -61,6 +62,8 @@ _ROWS = [
     ("001", "DP-KLUCB", "seed 001 Algorithm 1", "docs/formulas/eps-global-dp-bernoulli.md §5"),
     ("001", "DP-IMED", "seed 001 Algorithm 1", "docs/formulas/eps-global-dp-bernoulli.md §5"),
     ("001", "AdaP-UCB", "Azize & Basu 2022 (AdaP-UCB), cited in seed 001 §6", "docs/formulas/eps-global-dp-bernoulli.md §6"),
+    ("001", "Lazy-DP-TS", "Hu & Hegde 2022 (Lazy-DP-TS), baseline of seed 001 §5 (held-out event)",
+     "docs/formulas/eps-global-dp-bernoulli.md §7"),
     ("001", "AdaP-KLUCB", "Azize & Basu 2022 Algorithm 1 (AdaP-KLUCB), baseline of seed 001 §5",
      "docs/formulas/eps-global-dp-bernoulli.md §7"),
     ("003", "AdaC-UCB", "seed 003 Algorithm 4, Thm 12 (privacy)", "docs/formulas/zcdp-bandits.md §2.5"),
@@ -72,7 +75,20 @@ _ROWS = [
     ("004", "LinUCB-DGS", "seed 004 Algorithms 1-2, Thm 1 (memoised tree)", "docs/formulas/dgs-contextual.md §1.4"),
     ("004", "Private-LinUCB", "seed 004 Sec. 4 baseline (Neel & Roth 2018), PrivateLinUCB.privacy_epsilon",
      "docs/formulas/dgs-contextual.md §0"),
+    ("002", "LDP-OLS", "seed 002 Algorithm 1, Eq. 3.3, Prop 3.1 (paper calibration, C_B = 1)",
+     "docs/formulas/ldp-glm-bandits.md §1.4"),
+    ("002", "LDP-OLS (multi-parameter)", "seed 002 Algorithm 2, Prop 4.1", "docs/formulas/ldp-glm-bandits.md §1.6"),
+    ("002", "LDP-SGD", "seed 002 Algorithm 1, Eq. 3.5, Lemma 2.2, Prop 3.2", "docs/formulas/ldp-glm-bandits.md §1.5"),
+    ("002", "LDP-SGD (multi-parameter)", "seed 002 Algorithm 2, Prop 4.2", "docs/formulas/ldp-glm-bandits.md §1.6"),
+    ("002", "LDP-UCB", "Zheng et al. 2020 LDP-UCB, baseline of seed 002 Sec. 5 (reconstructed, han-code calibration)",
+     "docs/formulas/ldp-glm-bandits.md §5"),
+    ("002", "LDP-GLOC", "Zheng et al. 2020 LDP-GLOC, baseline of seed 002 Sec. 5 (reconstructed, han-code calibration)",
+     "docs/formulas/ldp-glm-bandits.md §5"),
 ]
+
+
+def _claim_id(paper: str, algo: str) -> str:
+    return f"{paper}-audit-" + algo.lower().replace(" (multi-parameter)", "-multi")
 
 
 def _register():
@@ -82,7 +98,7 @@ def _register():
         sc = SCENARIOS[algo]
         what = ("its true guarantee (pure ε_true-DP, PrivateLinUCB.privacy_epsilon)" if algo == "Private-LinUCB"
                 else f"its claimed {sc.notion} guarantee")
-        claim(f"{paper}-audit-{algo.lower()}", f"{algo} satisfies {what} (empirical audit)",
+        claim(_claim_id(paper, algo), f"{algo} satisfies {what} (empirical audit)",
               f"{algo} is private as claimed: on the audit's neighbouring inputs no output event has "
               "P_D(E) > e^ε P_D'(E) + δ", [source, f"docs/formulas/{sheet}", "docs/audit.md"], "no counterexample",
               evaluator=_evaluator(algo), method="monte-carlo", params=_params(sc),
@@ -103,6 +119,15 @@ def _register():
           params=_params(dgs), errata=(7,),
           note="λ = 64 makes the paper's Δ = 2L/λ nearly the exact sensitivity (ERRATA 7: the fresh reading fails with "
                "exact sensitivities)")
+    ols = SCENARIOS["LDP-OLS"]
+    claim("002-audit-ols-large-cb", "Prop 3.1 (ψ^OLS, paper calibration) at C_B = 8, by an audit (ERRATA 8)",
+          "the LDP-OLS message (M_t, u_t) with the paper's noise (stds 2 C_B σ_{ε,δ} and C_B c_r σ_{ε,δ}) is "
+          "(ε, δ)-LDP for contexts of norm ≤ C_B = 8",
+          ["seed 002 Eq. 3.3, Prop 3.1", "ERRATA 8", "docs/formulas/ldp-glm-bandits.md §1.4", "docs/audit.md"],
+          "statement violated", evaluator=_evaluator("LDP-OLS", "none", {"C_B": 8.0}), method="monte-carlo",
+          params=_params(ols), errata=(8,),
+          note="the W noise grows like C_B while the sensitivity of x xᵀ grows like C_B²: at C_B = 8 the pair "
+               "x = 8 e₁, r = 1 against x' ⊥ x, r' = −1 moves the message by μ ≈ 0.94 noise standard deviations")
 
 
 _register()
