@@ -265,8 +265,9 @@ def test_runs_bounded_by_memory():
 def test_ctrl_c_with_two_processes_stops_within_seconds():
     """SIGINT to the whole process group (what a terminal's Ctrl-C does) while two workers run 8-second blocks:
     before the fix the pool finished every pending block (80-100 s); now the run stops at once."""
-    p = subprocess.Popen([sys.executable, "-m", "boundcalc", "simulate", "--algo", "UCB", "--T", "1e6", "--runs", "40",
-                          "--block-runs", "5", "--processes", "2", "--no-progress"], cwd=ROOT,
+    # Gaussian arms: UCB loops over every step (no bulk path), about 7 s per block of 5 runs at T = 3e5
+    p = subprocess.Popen([sys.executable, "-m", "boundcalc", "simulate", "--algo", "UCB", "--family", "gaussian",
+                          "--T", "3e5", "--runs", "40", "--block-runs", "5", "--processes", "2", "--no-progress"], cwd=ROOT,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         time.sleep(4)  # start-up and the workers' first blocks
@@ -281,7 +282,8 @@ def test_ctrl_c_with_two_processes_stops_within_seconds():
         except ProcessLookupError:
             pass
         p.wait()
-    assert elapsed < 3.0, elapsed
+    # a loaded machine (CI beside other jobs) has been seen at 6.4 s; the regression this guards against took 80–100 s
+    assert elapsed < 10.0, elapsed
     assert p.returncode == 130
     assert "Traceback" not in err and out == ""
 
