@@ -317,7 +317,8 @@ def test_ctrl_c_stops_a_dask_local_run_within_seconds():
     p = subprocess.Popen([sys.executable, "-m", "boundcalc", "simulate", "--algo", "UCB", "--family", "gaussian",
                           "--T", "3e5", "--runs", "40", "--block-runs", "5", "--executor", "dask-local", "--workers", "2",
                           "--no-progress"], cwd=ROOT,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                         preexec_fn=_as_from_a_shell)
     try:
         t_end = time.monotonic() + 30
         while len(_group(p.pid)) < 5 and time.monotonic() < t_end:  # boundcalc, tracker, fork server, 2 workers
@@ -344,3 +345,12 @@ def test_ctrl_c_stops_a_dask_local_run_within_seconds():
 def test_a_dying_dask_worker_is_an_execution_error(dask_local):
     with pytest.raises(ExecutionError, match="Dask worker computing block task .* died"):
         run(_Dying(), make_env("mu2"), 50, 5, block_runs=2, executor=dask_local)
+
+
+def _as_from_a_shell():
+    """In the child: SIGINT at its default, as a shell starts a command (the test process may have inherited or set
+    another disposition, which an exec'd child keeps if it is "ignore")."""
+    import signal as _signal
+
+    _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
+    _signal.pthread_sigmask(_signal.SIG_SETMASK, [])
