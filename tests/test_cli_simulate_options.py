@@ -262,14 +262,14 @@ def test_runs_bounded_by_memory():
 
 # -- Ctrl-C --------------------------------------------------------------------------------------------------------------
 @pytest.mark.skipif(not hasattr(os, "killpg"), reason="needs POSIX process groups")
-def test_ctrl_c_with_two_processes_stops_within_seconds():
+def test_ctrl_c_with_two_processes_stops_within_seconds(shell_like):
     """SIGINT to the whole process group (what a terminal's Ctrl-C does) while two workers run 8-second blocks:
     before the fix the pool finished every pending block (80-100 s); now the run stops at once."""
     # Gaussian arms: UCB loops over every step (no bulk path), about 7 s per block of 5 runs at T = 3e5
     p = subprocess.Popen([sys.executable, "-m", "boundcalc", "simulate", "--algo", "UCB", "--family", "gaussian",
                           "--T", "3e5", "--runs", "40", "--block-runs", "5", "--processes", "2", "--no-progress"], cwd=ROOT,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                         preexec_fn=_as_from_a_shell)
+                         preexec_fn=shell_like)
     try:
         time.sleep(4)  # start-up and the workers' first blocks
         assert p.poll() is None, p.communicate()
@@ -306,12 +306,3 @@ def test_multi_parameter_glm_defaults_to_a_multi_instance():
                "--runs", "2"])
     lib = _lib("LDP-SGD (multi-parameter)", LocalDP(1.0, 0.01), env=make_named_env("ldp-multi"), T=100, runs=2)
     assert d["inputs"]["env"].startswith("ldp-multi") and d["checkpoints"] == lib.table()
-
-
-def _as_from_a_shell():
-    """In the child: SIGINT at its default, as a shell starts a command (the test process may have inherited or set
-    another disposition, which an exec'd child keeps if it is "ignore")."""
-    import signal as _signal
-
-    _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
-    _signal.pthread_sigmask(_signal.SIG_SETMASK, [])

@@ -310,7 +310,7 @@ def _group(pgid: int) -> list[int]:
 
 @needs_dask
 @pytest.mark.skipif(not hasattr(os, "killpg") or not os.path.isdir("/proc"), reason="needs POSIX process groups")
-def test_ctrl_c_stops_a_dask_local_run_within_seconds():
+def test_ctrl_c_stops_a_dask_local_run_within_seconds(shell_like):
     """SIGINT to the process group (a terminal's Ctrl-C) while two Dask workers run long blocks: the futures are
     cancelled, the local workers killed and the cluster closed; exit 130, no traceback."""
     # Gaussian arms: UCB loops over every step (no bulk path), about 7 s per block of 5 runs at T = 3e5
@@ -318,7 +318,7 @@ def test_ctrl_c_stops_a_dask_local_run_within_seconds():
                           "--T", "3e5", "--runs", "40", "--block-runs", "5", "--executor", "dask-local", "--workers", "2",
                           "--no-progress"], cwd=ROOT,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                         preexec_fn=_as_from_a_shell)
+                         preexec_fn=shell_like)
     try:
         t_end = time.monotonic() + 30
         while len(_group(p.pid)) < 5 and time.monotonic() < t_end:  # boundcalc, tracker, fork server, 2 workers
@@ -345,12 +345,3 @@ def test_ctrl_c_stops_a_dask_local_run_within_seconds():
 def test_a_dying_dask_worker_is_an_execution_error(dask_local):
     with pytest.raises(ExecutionError, match="Dask worker computing block task .* died"):
         run(_Dying(), make_env("mu2"), 50, 5, block_runs=2, executor=dask_local)
-
-
-def _as_from_a_shell():
-    """In the child: SIGINT at its default, as a shell starts a command (the test process may have inherited or set
-    another disposition, which an exec'd child keeps if it is "ignore")."""
-    import signal as _signal
-
-    _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
-    _signal.pthread_sigmask(_signal.SIG_SETMASK, [])

@@ -41,7 +41,24 @@ def _matrix(name: str, x, ndim: int) -> np.ndarray:
     return a
 
 
-class FiniteTableEnv(ArmMeans, Env):
+class _TableRows:
+    """``draw`` for a step-by-step run over a reward table X[t, a] (``self.table``, ``self._t``, ``self._draws``)."""
+
+    @property
+    def horizon(self) -> int:
+        return int(self.table.shape[0])
+
+    def draw(self, arm: int, rng=None) -> float:
+        """X[t, arm] at the next step t of the (single) step-by-step run."""
+        if self._t >= self.horizon:
+            raise InputError("T", f"at most the table's {self.horizon} rows", self._t + 1)
+        r = float(self.table[self._t, int(arm)])
+        self._t += 1
+        self._draws.append(int(arm))
+        return r
+
+
+class FiniteTableEnv(_TableRows, ArmMeans, Env):
     """Finite-armed table X[t, a], t = 1..T (row t − 1 of ``table``). Means (for the regret bookkeeping of the
     algorithms, irrelevant to privacy) are the column means."""
 
@@ -60,25 +77,13 @@ class FiniteTableEnv(ArmMeans, Env):
         self._cum = np.vstack([np.zeros((1, X.shape[1])), np.cumsum(X, axis=0)])
         self.reset()
 
-    @property
-    def horizon(self) -> int:
-        return int(self.table.shape[0])
-
     def reset(self) -> None:
         self._t = 0  # steps served by draw()
         self._draws: list[int] = []
         self._clock = None  # per-run steps served by sum_rewards()
         self._calls: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
-    # -- the environment interface ---------------------------------------------------------------------------
-    def draw(self, arm: int, rng=None) -> float:
-        """X[t, arm] at the next step t of the (single) step-by-step run."""
-        if self._t >= self.horizon:
-            raise InputError("T", f"at most the table's {self.horizon} rows", self._t + 1)
-        r = float(self.table[self._t, int(arm)])
-        self._t += 1
-        self._draws.append(int(arm))
-        return r
+    # -- the environment interface: draw() from _TableRows ------------------------------------------------------
 
     def sum_rewards(self, arm_idx, n, rng=None) -> np.ndarray:
         """sum of X[s, arm] over the next n steps s of each run (arrays of one entry per run)."""
@@ -120,7 +125,7 @@ class FiniteTableEnv(ArmMeans, Env):
         return d
 
 
-class LinearTableEnv(ArmMeans, Env):
+class LinearTableEnv(_TableRows, ArmMeans, Env):
     """Linear bandit table: fixed actions (K x d), rewards X[t, a] (T x K, or a length-T sequence used for every
     action). ``theta`` only sets the means for the regret bookkeeping."""
 
@@ -146,22 +151,11 @@ class LinearTableEnv(ArmMeans, Env):
         self.reward_range = (float(R.min()), float(R.max()))
         self.reset()
 
-    @property
-    def horizon(self) -> int:
-        return int(self.table.shape[0])
-
     def reset(self) -> None:
         self._t = 0
         self._draws: list[int] = []
         self._lanes = None
 
-    def draw(self, arm: int, rng=None) -> float:
-        if self._t >= self.horizon:
-            raise InputError("T", f"at most the table's {self.horizon} rows", self._t + 1)
-        r = float(self.table[self._t, int(arm)])
-        self._t += 1
-        self._draws.append(int(arm))
-        return r
 
     def sum_rewards(self, arm_idx, n, rng=None):
         """(runs, m) sums of X[s, a_j] over consecutive blocks of n_j rows, j = 1..m, from a clock shared by every run
