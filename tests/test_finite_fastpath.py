@@ -468,8 +468,9 @@ def _lazy_steps(T, runs):
 
 @pytest.mark.parametrize("mutant", [None, "unconditional theta", "first bad uniform"])
 def test_lazy_dp_ts_thinning_matches_per_step_loop(monkeypatch, mutant):
-    # thinning from round 31 on (the per-step phase shortened), against the per-step loop
+    # thinning from round 31 on (the per-step phase shortened, thinning at this small eps * T), against the loop
     monkeypatch.setattr(_thinned_ts, "PER_STEP_ROUNDS_PER_ARM", 10)
+    monkeypatch.setattr(_thinned_ts, "MIN_EPS_T", 0.0)
     if mutant == "unconditional theta":  # an open round drawn from the unconditional law
         monkeypatch.setattr(_thinned_ts, "theta_given_open", lambda rng, A, B, lo, hi, isl, bad: rng.beta(A, B))
     if mutant == "first bad uniform":  # the leaving coordinate drawn uniformly instead of by its probability
@@ -488,6 +489,7 @@ def test_lazy_dp_ts_thinning_matches_per_step_loop(monkeypatch, mutant):
 def test_lazy_dp_ts_thinning_noise_and_bookkeeping(monkeypatch):
     # thinning keeps the release schedule: noise of every release is Lap(1/(eps O)), O = 1, 2, 4, ...
     monkeypatch.setattr(_thinned_ts, "PER_STEP_ROUNDS_PER_ARM", 10)
+    monkeypatch.setattr(_thinned_ts, "MIN_EPS_T", 0.0)
     eps = 0.6
     out = LazyDPTS(epsilon=eps, record_noise=True).simulate(BernoulliEnv([0.7, 0.5, 0.3]), 20000, 40,
                                                           np.random.default_rng(9), np.array([100, 20000]))
@@ -511,3 +513,25 @@ def test_granularity_follows_the_environment():
         assert granularity(alg) == fast
         assert granularity(alg, bern) == fast
         assert granularity(alg, gauss) == "step"
+
+
+@pytest.mark.parametrize("eps, T, thinned", [(1.0, 10**5, False), (0.01, 10**6, False), (1.0, 5 * 10**5, True),
+                                             (0.1, 10**7, True)])
+def test_lazy_dp_ts_takes_the_per_step_loop_where_thinning_is_slower(monkeypatch, eps, T, thinned):
+    """Below eps * T = MIN_EPS_T ``simulate`` is the per-step loop itself (same stream, same numbers); above, the
+    thinning path (replaced here by a sentinel, so nothing long runs)."""
+    env = BernoulliEnv([0.7, 0.5, 0.4])
+    calls = []
+    alg = LazyDPTS(epsilon=eps)
+    with monkeypatch.context() as m:  # sentinels: the choice at the real (eps, T), nothing long runs
+        m.setattr(_thinned_ts, "simulate", lambda *a, **k: "thinned")
+        m.setattr(LazyDPTS, "simulate_steps", lambda *a, **k: "steps")
+        assert alg.simulate(env, T, 3, np.random.default_rng(0), np.array([T])) == ("thinned" if thinned else "steps")
+    if thinned:
+        return
+    monkeypatch.setattr(_thinned_ts, "simulate", lambda *a, **k: calls.append(a) or "thinned")
+    T_small = 300  # the same rule at a length that runs in no time: simulate is simulate_steps, exactly
+    monkeypatch.setattr(_thinned_ts, "MIN_EPS_T", eps * T_small * 2)
+    a = alg.simulate(env, T_small, 20, np.random.default_rng(5), np.array([T_small]))
+    b = alg.simulate_steps(env, T_small, 20, np.random.default_rng(5), np.array([T_small]))
+    assert not calls and np.array_equal(a.regret, b.regret) and np.array_equal(a.pulls, b.pulls)

@@ -57,9 +57,10 @@ class LazyDPTS(FiniteAlgorithm):
         return self.noise_mult * rng.laplace(0.0, 1.0 / self.epsilon, size)
 
     def simulate(self, env, T, runs, rng, checkpoints):
-        """Thinned simulation on Bernoulli arms (exact, fast); the per-step loop otherwise."""
+        """Thinned simulation on Bernoulli arms when epsilon * T >= ``_thinned_ts.MIN_EPS_T`` (exact; faster there);
+        the per-step loop otherwise."""
         self._check_env(env)
-        if _stretch.step_rewards_env(env):
+        if _stretch.step_rewards_env(env) and self.epsilon * T >= _thinned_ts.MIN_EPS_T:
             return _thinned_ts.simulate(self, env.means, T, runs, rng, checkpoints)
         return self.simulate_steps(env, T, runs, rng, checkpoints)
 
