@@ -94,27 +94,10 @@ def d_eps_definition_mp(x, y, eps):
 
 
 def _mp_quantities():
-    import mpmath
+    """The mpmath function table with d_ε from its definition (independent of the closed form)."""
+    from .sympy_eval import mp_function_table
 
-    from ..info import kl_bernoulli_mp, tv_bernoulli_mp
-
-    def kl(a, b):
-        return kl_bernoulli_mp(a, b)
-
-    def d(a, b, e):
-        return d_eps_definition_mp(a, b, e)
-
-    def tv(a, b):
-        return tv_bernoulli_mp(a, b)
-
-    def m1(a, b, e):
-        return kl_bernoulli_mp(a, b) - d_eps_definition_mp(a, b, e)
-
-    def m2(a, b, e, c=1):
-        return c * e * mpmath.fabs(a - b) - d_eps_definition_mp(a, b, e)
-
-    return {"kl": kl, "kl_bernoulli": kl, "d_eps": d, "d_epsilon": d, "tv": tv, "tv_bernoulli": tv,
-            "_margin_kl_d_eps": m1, "_margin_eps_tv_d_eps": m2}
+    return mp_function_table(d_eps_definition_mp)
 
 
 def margin_expression(lhs, rhs, op: str, eq_tol=None):

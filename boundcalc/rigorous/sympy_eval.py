@@ -119,28 +119,36 @@ QUANTITY_FUNCTIONS = {
 }
 
 
-def _mp_functions():
+def mp_function_table(d_eps_mp):
+    """The registered quantities and identity margins as mpmath functions, with ``d_eps_mp`` as d_ε (the closed form
+    for point checks; the claims of the closed form itself pass the definition, an optimisation)."""
     import mpmath
 
-    from ..info import d_epsilon_mp, kl_bernoulli_mp, tv_bernoulli_mp
+    from ..info import kl_bernoulli_mp, tv_bernoulli_mp
 
     def mkl(a, b):
         return kl_bernoulli_mp(a, b)
 
     def md(a, b, e):
-        return d_epsilon_mp(a, b, e)
+        return d_eps_mp(a, b, e)
 
     def mtv(a, b):
         return tv_bernoulli_mp(a, b)
 
     def mm1(a, b, e):
-        return kl_bernoulli_mp(a, b) - d_epsilon_mp(a, b, e)
+        return kl_bernoulli_mp(a, b) - d_eps_mp(a, b, e)
 
     def mm2(a, b, e, c=1):
-        return c * e * mpmath.fabs(a - b) - d_epsilon_mp(a, b, e)
+        return c * e * mpmath.fabs(a - b) - d_eps_mp(a, b, e)
 
     return {"kl": mkl, "kl_bernoulli": mkl, "d_eps": md, "d_epsilon": md, "tv": mtv, "tv_bernoulli": mtv,
             "_margin_kl_d_eps": mm1, "_margin_eps_tv_d_eps": mm2}
+
+
+def _mp_functions():
+    from ..info import d_epsilon_mp
+
+    return mp_function_table(d_epsilon_mp)
 
 
 # ----------------------------------------------------------------------------------------------------
