@@ -12,13 +12,12 @@ are floats and rounding to nearest is monotone, a 320-bit reference of a contain
 Mutants (each must be caught by the same checks): the old product rounding (no outward step when a product
 rounds to 0), the old mpmath backend (mpmath's iv exp/log as they are), the mpmath backend without its Taylor
 enclosures (widening only: sound but useless for tiny arguments; caught by the tightness check), float
-conversions of the ball ends without the exact-comparison correction. The CLI tests run the five commands of the
-issue on both backends and the old product through `check`.
+conversions of the ball ends without the exact-comparison correction. The five commands of the issue, through the
+CLI on both backends: tests/test_check_arithmetic.py.
 """
 
 from __future__ import annotations
 
-import json
 import math
 
 import mpmath
@@ -26,7 +25,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 from boundcalc.rigorous import interval as ivm
 from boundcalc.rigorous.interval import Interval
@@ -58,8 +56,9 @@ def backend(request):
 # random operands (numpy Generator, seeded)
 # ----------------------------------------------------------------------------------------------------
 def rand_float(rng, lo_exp=-320.0, hi_exp=308.0, signed=True) -> float:
-    if rng.random() < 0.08:
-        x = SPECIALS[rng.integers(len(SPECIALS))]
+    if rng.random() < 0.08:  # an extreme or exact float within the range asked for
+        cands = [x for x in SPECIALS if abs(x) <= 1.8 * 10.0 ** hi_exp]
+        x = cands[rng.integers(len(cands))]
         return x if signed else abs(x)
     x = math.pow(10.0, rng.uniform(lo_exp, hi_exp)) * rng.uniform(1.0, 1.8)
     if math.isinf(x):
@@ -233,6 +232,7 @@ def point_eval_violations(seed: int, n: int) -> list:
          lambda y, lam: lam * y + mpmath.log1p(y * mpmath.expm1(-lam)), "unit_pos"),
         ("exp-1", lambda B, x, y: B.exp(x) - 1 + B.sqrt(y) * B.exp(-y),
          lambda x, y: mpmath.exp(x) - 1 + mpmath.sqrt(y) * mpmath.exp(-y), "tiny_pos"),
+        ("exp-tiny", lambda B, x, y: (B.exp(x) - 1) * y, lambda x, y: mpmath.expm1(x) * y, "tiny_one"),
         ("log-near-1", lambda B, x, y: B.log(1 + x) - B.log1p(y),
          lambda x, y: mpmath.log(1 + x) - mpmath.log1p(y), "tiny_tiny"),
     ]
@@ -243,6 +243,11 @@ def point_eval_violations(seed: int, n: int) -> list:
                     x, y = (min(max(math.pow(10.0, rng.uniform(-300, 0)), 1e-300), 1 - 1e-16) for _ in range(2))
                 elif kind == "unit_pos":
                     x, y = math.pow(10.0, rng.uniform(-300, 0)), math.pow(10.0, rng.uniform(-300, 2.8))
+                elif kind == "tiny_one":
+                    # half of them where mpmath 1.3.0's iv exp at 128 bits truncates the argument to 0 (2^-143 <= x
+                    # < 2^-142; the 142 = 128 + 14 guard bits of its fixed point)
+                    x = rand_float(rng, -320, -10) if rng.random() < 0.5 else rng.uniform(2.0 ** -143, 2.0 ** -142)
+                    y = rng.uniform(1.0, 2.0)
                 elif kind == "tiny_pos":
                     x, y = rand_float(rng, -320, 2.5), abs(rand_float(rng, -320, 2.5))
                 else:
@@ -255,8 +260,8 @@ def point_eval_violations(seed: int, n: int) -> list:
 
 
 def tightness_failures(seed: int, n: int) -> list:
-    """Tiny arguments keep their relative accuracy: expm1(x), log1p(x) for |x| in [1e-320, 1e-3] and log(1 + d)
-    within a relative 1e-12 (a few ulps)."""
+    """Tiny arguments keep their accuracy: expm1(x), log1p(x) for |x| in [1e-320, 1e-3] and log(1 + d) within
+    4 ulps of the result (subnormals included)."""
     rng = np.random.default_rng(seed)
     bad = []
     for _ in range(n):
@@ -268,7 +273,7 @@ def tightness_failures(seed: int, n: int) -> list:
             if out is None:
                 continue
             scale = max(abs(out.lo), abs(out.hi))
-            if not (out.width <= 1e-12 * scale):
+            if not (out.width <= 4 * math.ulp(scale)):
                 bad.append((name, x, out))
     return bad
 
@@ -277,7 +282,7 @@ def tightness_failures(seed: int, n: int) -> list:
 # the tests
 # ----------------------------------------------------------------------------------------------------
 def test_arithmetic_over_the_whole_float_range(backend):
-    bad = arithmetic_violations(seed=17, n=2500)
+    bad = arithmetic_violations(seed=17, n=1500)
     assert not bad, bad[:5]
 
 
@@ -292,7 +297,7 @@ def test_powers(backend):
 
 
 def test_exact_operations(backend):
-    bad = other_violations(seed=7, n=1000)
+    bad = other_violations(seed=7, n=600)
     assert not bad, bad[:5]
 
 
@@ -310,7 +315,7 @@ def test_constants(backend):
     with mpmath.workprec(REF_BITS):
         for name, v in (("pi", mpmath.pi), ("e", mpmath.e), ("ln2", mpmath.log(2))):
             c = ivm.const(name)
-            assert inside(c, +v) and c.width <= 4e-16, (name, c)
+            assert inside(c, +v) and c.width <= 2 * math.ulp(float(v)), (name, c)
 
 
 @settings(max_examples=300, deadline=None, derandomize=True)
@@ -373,15 +378,15 @@ class _OldMpmathBackend(ivm._MpmathBackend):
 
 def test_mutant_old_product_rounding_is_caught(monkeypatch):
     monkeypatch.setattr(ivm, "_mul_bounds", _old_mul_bounds)
-    bad = arithmetic_violations(seed=17, n=2500)
+    bad = arithmetic_violations(seed=17, n=300)
     assert any(op in ("*", "/") for op, *_ in bad)
     assert (Interval(1e-200) * Interval(1e-200)).hi == 0.0  # the issue's false proof, reproduced
 
 
 def test_mutant_old_mpmath_backend_is_caught(monkeypatch):
     monkeypatch.setattr(ivm, "_CURRENT", _OldMpmathBackend())
-    assert function_violations(seed=1717, n=500)
-    assert point_eval_violations(seed=71, n=150)
+    assert function_violations(seed=1717, n=200)
+    assert point_eval_violations(seed=71, n=40)
 
 
 def test_mutant_mpmath_backend_without_taylor_is_caught(monkeypatch):
@@ -395,49 +400,4 @@ def test_mutant_mpmath_backend_without_taylor_is_caught(monkeypatch):
 @pytest.mark.parametrize("which", ["_float_below", "_float_above"])
 def test_mutant_unchecked_float_conversion_is_caught(monkeypatch, backend, which):
     monkeypatch.setattr(ivm, which, lambda f, test: f)
-    assert function_violations(seed=1717, n=500) or point_eval_violations(seed=71, n=150)
-
-
-# ----------------------------------------------------------------------------------------------------
-# the CLI: the five false proofs of issue 17 §1 on both backends
-# ----------------------------------------------------------------------------------------------------
-ISSUE_CASES = [
-    ("x*y <= 0", "x=1e-200:1e-199,y=1e-200:1e-199"),
-    ("exp(-n)*0.4 <= exp(-n)*0.1", "n=800:900"),
-    ("exp(-n*kl(x, y)) * exp(-n*kl(y, x)) <= 0.5 * exp(-n*(kl(x, y) + kl(y, x)))", "n=2000:1e6,x=0.1:0.2,y=0.6:0.7"),
-    ("exp(x) <= 1", "x=0:1.31e-43"),
-    ("expm1(x) <= x", "x=1e-45:1e-43"),
-]
-
-
-def _check(expr, box, *extra):
-    from boundcalc.cli.app import app
-
-    res = CliRunner().invoke(app, ["check", expr, "--box", box, "--max-seconds", "0.5", "--points", "64", *extra])
-    assert res.exit_code == 0, res.output
-    return res
-
-
-@pytest.mark.parametrize("expr,box", ISSUE_CASES)
-def test_cli_false_statements_are_not_proven(backend, expr, box):
-    d = json.loads(_check(expr, box, "--json").stdout)
-    assert not d["verdict"].startswith("proven"), d["verdict"]
-    assert d["backend"] == backend
-
-
-def test_cli_table_names_the_backend(backend):
-    res = _check("x*y <= 0", "x=1e-200:1e-199,y=1e-200:1e-199")
-    assert "interval backend" in res.stdout and backend in res.stdout
-
-
-def test_cli_mutants_reproduce_the_false_proofs(monkeypatch):
-    """The same CLI check rejects the old arithmetic: the old product proves "x*y <= 0", the old iv backend proves
-    "exp(x) <= 1" on x = 0:1.31e-43."""
-    with monkeypatch.context() as m:
-        m.setattr(ivm, "_mul_bounds", _old_mul_bounds)
-        d = json.loads(_check(*ISSUE_CASES[0], "--json").stdout)
-        assert d["verdict"].startswith("proven")
-    with monkeypatch.context() as m:
-        m.setattr(ivm, "_CURRENT", _OldMpmathBackend())
-        d = json.loads(_check(*ISSUE_CASES[3], "--json").stdout)
-        assert d["verdict"].startswith("proven") and d["backend"] == "mpmath-iv"
+    assert function_violations(seed=1717, n=200) or point_eval_violations(seed=71, n=40)
