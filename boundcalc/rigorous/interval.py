@@ -31,8 +31,9 @@ one with the ``proofs`` extra.
   exp([1.31e-43]) = [1, 1] (issue 17 §1). The backend therefore computes exp, expm1, log, log1p itself:
   for small arguments (|x| <= 2^-8, and log on |x - 1| <= 2^-8) by their Taylor series with the Lagrange /
   geometric remainder bound, in mpmath's (rigorous) interval +, × and ÷; elsewhere mpmath's value at 40
-  bits above the working precision, widened by a relative 2^-prec (2^40 times mpmath's own design error,
-  where the conditioning is good: |f(x)| >= 2^-8 |f'(x) x| on those ranges). Constants likewise.
+  bits above the working precision, widened by a relative 2^-prec (2^40 times mpmath's own design error;
+  these ranges stay away from the functions' zeros, where a relative bound would mean nothing). The
+  constants pi, e, ln 2 likewise.
 
 tests/test_interval_fuzz.py checks every operation of both backends against mpmath at 320 bits on random
 operands over the whole float range, with mutants of the old rounding and of the old mpmath backend.
