@@ -330,6 +330,35 @@ def test_point_products_and_quotients_hypothesis(a, b):
             assert inside(Interval(a) / Interval(b), M(a) / M(b))
 
 
+def pow2_violations() -> list:
+    """Products by the powers of two 2^k near both ends of the float range (k in -1074..-990, -60..60, 960..1023)
+    of factors whose product may round onto a power of two (the edge of "a product by 2^k is exact":
+    (2 - 2^-52) * 2^-1023 rounds up to 2^-1022)."""
+    bad = []
+    factors = [1.5, math.nextafter(2.0, 0), math.nextafter(1.0, 2), 1.2345678901234567, 3 * TINY, MAX]
+    with mpmath.workprec(REF_BITS):
+        for k in [*range(-1074, -989), *range(-60, 61), *range(960, 1024)]:
+            t = math.ldexp(1.0, k)
+            for a in factors:
+                for x, y in ((a, t), (-a, t), (t, a)):
+                    if not inside(Interval(x) * Interval(y), M(x) * M(y)):
+                        bad.append((x, y, Interval(x) * Interval(y)))
+                if not inside(Interval(a) / Interval(t), M(a) / M(t)):
+                    bad.append(("/", a, t))
+    return bad
+
+
+def test_products_by_powers_of_two(backend):
+    bad = pow2_violations()
+    assert not bad, bad[:5]
+
+
+def test_mutant_pow2_exact_at_the_smallest_normal_is_caught(monkeypatch):
+    """Taking a product by 2^k as exact when it rounded (up) to the smallest normal."""
+    monkeypatch.setattr(ivm, "_MIN_NORMAL", math.nextafter(MIN_NORMAL, 0))
+    assert pow2_violations()
+
+
 def test_issue_cases_directly(backend):
     """The three products of issue 17 §1 and the two tiny-argument exp/expm1 cases, by hand."""
     p = Interval(1e-200, 1e-199) * Interval(1e-200, 1e-199)

@@ -490,7 +490,7 @@ def _pow2(x: float) -> bool:
 def _mul_bounds(a: float, b: float) -> tuple[float, float]:
     """Floats lo <= a*b <= hi (exact product), with 0 * inf = 0 (an infinite endpoint bounds finite values).
 
-    Exact: a zero factor, a factor ±1, a factor ±2^k with a normal finite product. Otherwise fl(a*b) is the
+    Exact: a zero factor, a factor ±1, a factor ±2^k with a finite product above the smallest normal. Otherwise fl(a*b) is the
     correctly rounded product, so the exact one lies between its float neighbours; that includes a product
     that overflowed (below +inf: the largest float) and one that underflowed to a subnormal or to 0, where the
     known sign of the exact product (both factors non-zero) keeps the other end at 0."""
@@ -503,8 +503,8 @@ def _mul_bounds(a: float, b: float) -> tuple[float, float]:
         return p, p
     if p == 0.0:  # underflow of a non-zero product: never exact
         return (0.0, _TINY) if (a > 0) == (b > 0) else (-_TINY, 0.0)
-    if (_pow2(a) or _pow2(b)) and _MIN_NORMAL <= abs(p) < INF:
-        return p, p
+    if (_pow2(a) or _pow2(b)) and _MIN_NORMAL < abs(p) < INF:
+        return p, p  # strictly above: (2 - 2^-52) * 2^-1023 = 2^-1022 - 2^-1075 rounds up to exactly 2^-1022
     return _down(p), _up(p)
 
 
