@@ -464,7 +464,7 @@ def _add_lo(a: float, b: float) -> float:
     if a == 0.0 or b == 0.0:
         return s
     e = _two_sum_err(a, b, s)
-    return s if e >= 0 else _down(s)  # e nan (intermediate overflow): not >= 0, so rounded down
+    return s if (e >= 0 and e != INF) else _down(s)  # a non-finite e (intermediate overflow): rounded
 
 
 def _add_hi(a: float, b: float) -> float:
@@ -479,7 +479,7 @@ def _add_hi(a: float, b: float) -> float:
     if a == 0.0 or b == 0.0:
         return s
     e = _two_sum_err(a, b, s)
-    return s if e <= 0 else _up(s)
+    return s if (e <= 0 and e != -INF) else _up(s)
 
 
 def _pow2(x: float) -> bool:
