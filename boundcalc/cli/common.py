@@ -64,6 +64,39 @@ def unused_option_notes(ctx, options, target: str) -> list[str]:
     return [f"{o} has no effect on {target}" for o in options if option_given(ctx, o)]
 
 
+# -- one vocabulary across commands (docs/vocabulary.md): old spellings kept as aliases that warn ----------------
+# (command, old flag) -> canonical flag. The old flag is a hidden option of the command; ``alias`` maps its value to
+# the canonical option's (the same library call) and warns once on stderr.
+DEPRECATED_ALIASES = {
+    ("episodes", "--delta"): "--confidence",  # GOPE's confidence δ, not a privacy δ (README: --delta is always privacy)
+    ("episodes", "--lam0"): "--lambda0",
+    ("audit", "--confidence"): "--level",  # audit's level 1 − δ of its lower bound; --confidence elsewhere is a δ
+}
+
+
+def warn(message: str) -> None:
+    """One warning line on stderr (stdout stays for results and JSON)."""
+    print(f"boundcalc: warning: {message}", file=sys.stderr)
+
+
+def alias(ctx, command_name: str, old: str, old_value, new_value):
+    """The value of the canonical option of ``(command_name, old)`` in DEPRECATED_ALIASES: ``old_value`` when the
+    deprecated spelling ``old`` was given (with a warning on stderr), else ``new_value``. Both given: InputError."""
+    new = DEPRECATED_ALIASES[(command_name, old)]
+    if old_value is None:
+        return new_value
+    if option_given(ctx, new):
+        raise InputError(old, f"omitted when {new} is given (it is the deprecated spelling of {new})", old_value)
+    warn(f"{old} is deprecated for '{command_name}'; use {new} (same meaning; see docs/vocabulary.md)")
+    return old_value
+
+
+def alias_option(command_name: str, old: str):
+    """The hidden typer option of a deprecated spelling (value None when not given)."""
+    new = DEPRECATED_ALIASES[(command_name, old)]
+    return typer.Option(old, hidden=True, help=f"Deprecated spelling of {new}.")
+
+
 def check_digits(digits: Optional[int]) -> Optional[int]:
     if digits is not None and not (1 <= digits <= 10_000):
         raise InputError("--digits", "an integer in [1, 10000]", digits)
