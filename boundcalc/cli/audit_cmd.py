@@ -52,12 +52,12 @@ def register(app: typer.Typer) -> None:
     def audit(
         ctx: typer.Context,
         algo: Annotated[Optional[str], typer.Option("--algo", help="Algorithm to audit (see --list).")] = None,
-        epsilon: Annotated[Optional[float], typer.Option("--epsilon", help="ε of an ε-DP algorithm, or of the (ε, δ) "
+        epsilon: Annotated[Optional[float], common.budget_option("--epsilon", "ε of an ε-DP algorithm, or of the (ε, δ) "
                                                                              "claim of LinUCB-DGS or of a local-DP "
                                                                              "algorithm (default: see --list).")] = None,
-        rho: Annotated[Optional[float], typer.Option("--rho", help="ρ of a ρ-zCDP algorithm.")] = None,
+        rho: Annotated[Optional[float], common.budget_option("--rho", "ρ of a ρ-zCDP algorithm.")] = None,
         alpha: Annotated[Optional[float], typer.Option("--alpha", help="Rényi order α > 1 (with --rdp-epsilon).")] = None,
-        rdp_epsilon: Annotated[Optional[float], typer.Option("--rdp-epsilon", help="(α, ε)-RDP level ε (with --alpha).")] = None,
+        rdp_epsilon: Annotated[Optional[float], common.budget_option("--rdp-epsilon", "(α, ε)-RDP level ε (with --alpha).")] = None,
         delta: Annotated[Optional[float], typer.Option(
             "--delta", help="δ of the audited (ε, δ): default 0 for ε-DP, 0.2 for zCDP/RDP (their implied ε(δ)); for "
                             "LinUCB-DGS the δ of its (ε, δ) claim (default 1e-3), for the (ε, δ)-LDP algorithms "

@@ -51,10 +51,10 @@ def episodes(
     ctx: typer.Context,
     algo: Annotated[str, typer.Option("--algo", help="Algorithm: " + ", ".join(ALGO_NAMES) + " (case-insensitive).")],
     T: Annotated[str, typer.Option("--T", help="Horizon (accepts 1e6).")] = "1e6",
-    epsilon: Annotated[Optional[float], typer.Option("--epsilon", help="ε of pure-DP algorithms.")] = None,
-    rho: Annotated[Optional[float], typer.Option("--rho", help="ρ of zCDP algorithms (AdaC-*).")] = None,
+    epsilon: Annotated[Optional[float], common.budget_option("--epsilon", "ε of pure-DP algorithms.")] = None,
+    rho: Annotated[Optional[float], common.budget_option("--rho", "ρ of zCDP algorithms (AdaC-*).")] = None,
     alpha: Annotated[Optional[float], typer.Option("--alpha", help="RDP order α > 1 (AdaR-*).")] = None,
-    rdp_epsilon: Annotated[Optional[float], typer.Option("--rdp-epsilon", help="RDP level ε (AdaR-*).")] = None,
+    rdp_epsilon: Annotated[Optional[float], common.budget_option("--rdp-epsilon", "RDP level ε (AdaR-*).")] = None,
     d: Annotated[str, typer.Option("--d", help="Dimension (GOPE, OFUL).")] = "10",
     K: Annotated[str, typer.Option("--K", help="Number of arms (GOPE, DP-SE).")] = "10",
     confidence: Annotated[float, typer.Option("--confidence", help="Confidence δ of GOPE (failure probability of its "

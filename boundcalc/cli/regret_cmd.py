@@ -398,7 +398,7 @@ def register(app: typer.Typer) -> None:
         d: Annotated[Optional[str], typer.Option("--d", help="Dimension.")] = None,
         actions: Annotated[Optional[str], typer.Option("--actions", help="Action set: CSV or .npy, K×d.")] = None,
         theta: Annotated[Optional[str], typer.Option("--theta", help="Parameter θ*, comma-separated.")] = None,
-        confidence: Annotated[Optional[float], typer.Option("--confidence", help="Confidence level δ of high-probability bounds, in (0,1).")] = None,
+        confidence: Annotated[Optional[float], typer.Option("--confidence", help="Confidence δ of high-probability bounds (they hold with probability ≥ 1 − δ), in (0,1).")] = None,
         lambda0: Annotated[Optional[float], typer.Option("--lambda0", help="Minimum eigenvalue λ0 of the context covariance (contextual).")] = None,
         param: Annotated[Optional[List[str]], typer.Option("--param", help="Algorithm/instance parameter name=value (repeatable).")] = None,
         symbolic: common.SymbolicOpt = False,
