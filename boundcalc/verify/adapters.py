@@ -330,7 +330,7 @@ def context_for(alg, env, budget=None) -> tuple[dict | None, str]:
     name, s = alg.name, alg.setting
     ad = _adapters().get(name)
     if ad is None:
-        return None, f"no bound context is mapped for {name} (no adapter in verify/regret_check.py)"
+        return None, f"boundcalc has no registered upper bound for {name}"
     if alg.notion != "none" and getattr(budget, "notion", None) != alg.notion:
         return None, f"{name} needs a {alg.notion} budget to be described by a bound context"
     over, why = instance_for(env, s)
