@@ -203,7 +203,7 @@ def _render(plans, explain: bool, values_used: str = ""):
                     "term: no algorithm avoids that overhead")
         con.print(f"[bold]No algorithm can do better[/bold]: below {sym} = {x} {what} ({last.lower_id}).")
     for plan in plans:
-        _print_recommendation(con, plan, f" at T = {common.fmt(plan.T)}" if len(plans) > 1 else "")
+        _print_recommendation(con, plan, f" at T = {plan.T:g}" if len(plans) > 1 else "")
 
 
 def _recommended_cell(p) -> str:

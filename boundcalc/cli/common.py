@@ -186,11 +186,7 @@ def console(stderr: bool = False):
     from rich.console import Console
 
     stream = sys.stderr if stderr else sys.stdout
-    import os
-
-    # pipes and test runners: wide enough for the bound tables, unless COLUMNS says otherwise (a user's choice)
-    cols = os.environ.get("COLUMNS", "")
-    width = None if stream.isatty() else (int(cols) if cols.isdigit() and 20 <= int(cols) <= 1000 else 140)
+    width = None if stream.isatty() else 140  # pipes and test runners: wide enough for the bound tables
     return Console(stderr=stderr, highlight=False, soft_wrap=False, width=width)
 
 
