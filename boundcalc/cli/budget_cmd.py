@@ -413,6 +413,7 @@ def register(app: typer.Typer) -> None:
                  "instance": last.instance, "options": {k: (v.tolist() if hasattr(v, "tolist") else v)
                                                         for k, v in vals.items()}},
                 value=last.value, value_id=last.value_id,
+                value_status=None if last.value_id is None else last.row(last.value_id).status,
                 value_label=("smallest user budget at which a rigorous upper bound (exact, explicit or corrected form; "
                              "not asymptotic, not vacuous, no violated statement) meets the target at the largest T"),
                 lower_limit=last.lower_limit, lower_id=last.lower_id, spread=d["spread"], notes=d["notes"],
