@@ -202,6 +202,19 @@ def test_mutant_budget_table_squeezed_into_100_columns_is_rejected(monkeypatch):
         _check_budget_text(_run(APPROX, width=100).stdout, rows)
 
 
+def test_budget_min_T_at_100_columns_prints_whole_numbers():
+    args = ["budget", "--setting", "linear", "--min-T", "--rho", "0.1", "--max-overhead", "0.1"]
+    obj = json.loads(_run([*args, "--json"]).stdout)
+    rows = [r for r in obj["horizons"] if r["informative_status"] == r["overhead_status"] == "met"]
+    assert rows
+    for width in (100, 140):
+        out = _run(args, width=width).stdout
+        assert "…" not in out
+        for r in rows:  # whole integers (6 digits at most here, so fmt prints every digit)
+            for key in ("T_informative", "T_overhead"):
+                assert re.search(rf"(?<![\d.]){r[key]}(?![\d.])", out), (width, r["id"], key)
+
+
 LIST_T = ["budget", "--setting", "linear", "--T", "1e6,1e7", "--max-overhead", "0.1"]
 
 

@@ -238,19 +238,32 @@ def _render_horizons(rows, budget, max_overhead):
                       + (f"; overhead: privacy cost ≤ {100 * max_overhead:g}% of the non-private part"
                          if max_overhead is not None else ""), caption_justify="left")
     for col in ("id / algorithm", "kind", "form", "informative from T", "overhead under target from T", "caveats"):
-        t.add_column(col, no_wrap=col != "caveats")
+        t.add_column(col, no_wrap=col != "caveats", **({"min_width": 24} if col == "caveats" else {}))
+
+    def cell(status, T):
+        return common.fmt(T) if status == "met" else status
+
     for r in rows:
         if r.informative_status == "not applicable" and r.overhead_status == "not applicable":
             continue
-
-        def cell(status, T):
-            return common.fmt(T) if status == "met" else status
-
         t.add_row(f"[cyan]{r.id}[/cyan]\n[dim]{r.algorithm or '(any algorithm)'}[/dim]",
                   r.kind.replace("problem-dependent", "instance").replace("-", "\n"), r.form,
                   cell(r.informative_status, r.T_informative),
                   cell(r.overhead_status, r.T_overhead) if max_overhead is not None else "—", ", ".join(r.tags) or "—")
-    common.console().print(t)
+    con = common.console()
+    if _fits(con, t):
+        con.print(t)
+        return
+    con.print(f"[bold]{t.title}[/bold]")  # too narrow for the table: one block per bound, numbers whole
+    for r in rows:
+        if r.informative_status == "not applicable" and r.overhead_status == "not applicable":
+            continue
+        con.print(f"[cyan]{r.id}[/cyan] ({r.algorithm or '(any algorithm)'}; {r.kind}, {r.form}): informative from T = "
+                  f"{cell(r.informative_status, r.T_informative)}"
+                  + (f"; overhead under target from T = {cell(r.overhead_status, r.T_overhead)}"
+                     if max_overhead is not None else ""))
+        con.print(f"    caveats: {', '.join(r.tags) or '—'}")
+    con.print(t.caption)
 
 
 def _plot(path, plan, overrides):
