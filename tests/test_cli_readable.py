@@ -359,16 +359,30 @@ def test_half_width_prints_rounding_noise_as_zero():
 
 
 # -- concentration: trivial bounds marked -----------------------------------------------------------------------------
-def test_concentration_marks_trivial_bounds():
-    args = ["concentration", "--n", "1000", "--m", "10", "--epsilon", "0.5", "--mu", "0.3", "--x", "0.35"]
-    obj = json.loads(_run([*args, "--json"]).stdout)
+CONC = ["concentration", "--n", "1000", "--m", "10", "--epsilon", "0.5", "--mu", "0.3", "--x", "0.35"]
+
+
+def _check_trivial_marked():
+    obj = json.loads(_run([*CONC, "--json"]).stdout)
     trivial = sorted(k for k, v in obj["bounds"].items() if float(v) >= 1)  # a probability bound >= 1 says nothing
     assert trivial and obj["trivial"] == trivial
-    out = _run(args).stdout
+    out = _run(CONC).stdout
     for ln in out.splitlines():
         name = ln.strip("│ ").split(" ")[0]
         if name in obj["bounds"]:
             assert ("trivial" in ln) == (name in trivial), ln
+
+
+def test_concentration_marks_trivial_bounds():
+    _check_trivial_marked()
+
+
+def test_mutant_concentration_unmarked_is_rejected(monkeypatch):
+    from boundcalc.cli import concentration_cmd
+
+    monkeypatch.setattr(concentration_cmd, "trivial_bounds", lambda bounds: [])  # the old output: C2 = C3 = 1, unsaid
+    with pytest.raises(AssertionError):
+        _check_trivial_marked()
 
 
 # -- budget lists: regret only, a clear one-line error elsewhere --------------------------------------------------------
