@@ -43,8 +43,9 @@ def test_round_trip_dict_toml_json(inst, tmp_path):
     d = inst.to_dict()
     assert d["schema"] == "boundcalc.instance/1" and d["setting"] == inst.setting
     assert json.loads(json.dumps(d)) == d  # JSON-able as it stands
-    assert Instance.from_dict(d) == inst
+    assert Instance.from_dict(d) == inst and Instance.from_dict(d).to_dict() == d
     assert Instance.from_dict(tomllib.loads(spec.to_toml(d))) == inst
+    assert Instance.from_dict(tomllib.loads(spec.to_toml(d))).to_dict() == d
     for ext in (".toml", ".json"):
         p = tmp_path / f"inst{ext}"
         save_instance(inst, str(p))
@@ -324,3 +325,213 @@ def test_prior_errors():
             make_prior(*args, **kw)
     with pytest.raises(InputError):
         make_prior("sphere", "linear").sample(0, 1)
+
+
+# -- the CLI: one instance for every command --------------------------------------------------------------------
+from typer.testing import CliRunner  # noqa: E402
+
+from boundcalc.cli.app import app  # noqa: E402
+
+runner = CliRunner()
+
+COMMANDS = {  # small T / runs; each command with the instance options appended
+    "finite": [
+        ["regret", "--setting", "finite", "--epsilon", "1", "--T", "1e4"],
+        ["regret", "--setting", "finite", "--epsilon", "1", "--T", "2000", "--check", "--runs", "4"],
+        ["budget", "--setting", "finite", "--max-overhead", "1", "--T", "1e4"],
+        ["budget", "--setting", "finite", "--max-overhead", "1", "--T", "2000", "--check", "--runs", "4"],
+        ["simulate", "--algo", "DP-IMED", "--epsilon", "1", "--T", "500", "--runs", "4"],
+        ["audit", "--algo", "DP-SE", "--trials", "100"],
+    ],
+    "linear": [
+        ["regret", "--setting", "linear", "--rho", "1", "--T", "1e4"],
+        ["regret", "--setting", "linear", "--rho", "1", "--T", "2000", "--check", "--runs", "4"],
+        ["budget", "--setting", "linear", "--max-overhead", "0.5", "--T", "1e4"],
+        ["budget", "--setting", "linear", "--max-overhead", "0.5", "--T", "2000", "--check", "--runs", "4"],
+        ["simulate", "--algo", "AdaC-GOPE", "--rho", "1", "--T", "500", "--runs", "4"],
+        ["audit", "--algo", "AdaC-GOPE", "--rho", "1", "--trials", "100"],
+    ],
+}
+
+
+def _run(args, code=0):
+    r = runner.invoke(app, [*args, "--json"])
+    assert r.exit_code == code, (args, r.output, r.stderr)
+    return json.loads(r.stdout) if code == 0 else r
+
+
+def _instances_in_every_json(setting, path):
+    return [_run([*c, "--instance", str(path)])["instance"] for c in COMMANDS[setting]]
+
+
+@pytest.mark.parametrize("setting,ext", [("finite", ".json"), ("linear", ".toml")])
+def test_one_instance_file_through_every_command(setting, ext, tmp_path):
+    if setting == "finite":
+        inst = Instance("finite", name="user arms", means=(0.8, 0.7, 0.45, 0.3))
+    else:
+        rng = np.random.default_rng(5)
+        A = rng.standard_normal((7, 4))
+        A /= np.linalg.norm(A, axis=1, keepdims=True)
+        inst = Instance("linear", name="user actions", actions=A.tolist(), theta=[0.3, -0.2, 0.5, 0.1])
+    path = tmp_path / f"inst{ext}"
+    save_instance(inst, str(path))
+    got = _instances_in_every_json(setting, path)
+    want = load_instance(str(path)).to_dict()
+    assert all(g == want for g in got), [g for g in got if g != want]
+    assert Instance.from_dict(got[0]) == inst
+    # the table titles name it too (no "(modified)" default name)
+    r = runner.invoke(app, [*COMMANDS[setting][0], "--instance", str(path)])
+    assert r.exit_code == 0 and inst.name in r.stdout and "(modified)" not in r.stdout
+    # --save-instance from any command writes the instance that command used; it reads back identically
+    out = tmp_path / "again.json"
+    d = _run([*COMMANDS[setting][4], "--instance", str(path), "--save-instance", str(out)])
+    assert load_instance(str(out)) == inst and d["saved_instance"] == str(out)
+
+
+def test_a_dropped_instance_reaches_no_json(tmp_path, monkeypatch):
+    """Mutant: a command that forgets the instance (resolves it, then runs its default) is caught by the check of
+    the test above."""
+    inst = Instance("finite", means=(0.8, 0.7, 0.45, 0.3))
+    path = tmp_path / "i.json"
+    save_instance(inst, str(path))
+    from boundcalc.cli import instance_options
+
+    real = instance_options.resolve
+    monkeypatch.setattr(instance_options, "resolve", lambda setting, **kw: real(setting, **{**kw, "instance_file": None}))
+    got = _instances_in_every_json("finite", path)
+    assert any(g != load_instance(str(path)).to_dict() for g in got)
+
+
+def _independent_linear(K, d, seed):
+    """The K x d recipe drawn here: actions then theta*, uniform on the unit sphere (seed 003 Sec. VII / App. H)."""
+    rng = np.random.default_rng(seed)
+    A = rng.standard_normal((K, d))
+    A /= np.linalg.norm(A, axis=1, keepdims=True)
+    th = rng.standard_normal(d)
+    return A, th / np.linalg.norm(th)
+
+
+def _simulated_env_is(args, env, algo_budget):
+    """The CLI simulation with instance options equals a direct run of the same algorithm on ``env`` built here."""
+    from boundcalc import algorithms as registry
+    from boundcalc.montecarlo import log_checkpoints, run
+
+    out = _run(["simulate", *algo_budget[0], "--T", "300", "--runs", "6", *args])
+    alg = registry.build(algo_budget[1], algo_budget[2], {})
+    res = run(alg, env, 300, 6, seed=0, checkpoints=log_checkpoints(300, 12), block_runs=50)
+    want = {k: v for k, v in env.describe().items() if k != "name"}
+    got = {k: out["environment"].get(k) for k in want}
+    same_env = all(np.allclose(got[k], v) if isinstance(v, (list, float)) else got[k] == v for k, v in want.items())
+    return bool(same_env and np.allclose(out["regret_mean"], res.mean()[-1])
+                and len(out["pulls_mean"]) == np.size(res.pulls_mean()) and np.allclose(out["pulls_mean"],
+                                                                                        res.pulls_mean()))
+
+
+def test_each_instance_option_reaches_the_simulated_env(monkeypatch):
+    from boundcalc.envs.base import BernoulliEnv
+    from boundcalc.envs.linear import LinearEnv
+    from boundcalc.privacy import PureDP, ZCDP
+
+    fin = (["--algo", "DP-IMED", "--epsilon", "1"], "DP-IMED", PureDP(1.0))
+    lin = (["--algo", "AdaC-GOPE", "--rho", "1"], "AdaC-GOPE", ZCDP(1.0))
+    A, th = _independent_linear(50, 5, 4)
+    cases = [
+        (["--means", "0.9,0.6,0.55"], BernoulliEnv([0.9, 0.6, 0.55]), fin),
+        (["--K", "4", "--gaps", "0.3"], BernoulliEnv([0.65, 0.35, 0.35, 0.35]), fin),
+        (["--gaps", "0.1,0.2", "--best-mean", "0.7"], BernoulliEnv([0.7, 0.6, 0.5]), fin),
+        (["--K", "50", "--d", "5", "--env-seed", "4"], LinearEnv(A, th, noise="rademacher"), lin),
+        (["--K", "50", "--d", "5", "--env-seed", "4", "--noise", "gaussian"], LinearEnv(A, th, noise="gaussian"), lin),
+        (["--K", "50", "--d", "5", "--env-seed", "4", "--theta", "0.1,0.2,0.3,0.4,0.1"],
+         LinearEnv(A, [0.1, 0.2, 0.3, 0.4, 0.1], noise="rademacher"), lin),
+    ]
+    for args, env, ab in cases:
+        assert _simulated_env_is(args, env, ab), args
+    # mutants: an option dropped on its way to the environment -> the comparison fails
+    from boundcalc.envs import spec as spec_mod
+
+    real = spec_mod.instance_from_options
+    for drop, (args, env, ab) in (("d", cases[3]), ("means", cases[0]), ("env_seed", cases[3]), ("noise", cases[4]),
+                                  ("best_mean", cases[2])):
+        monkeypatch.setattr(spec_mod, "instance_from_options", lambda s, _d=drop, **kw: real(s, **{**kw, _d: None}))
+        assert not _simulated_env_is(args, env, ab), drop
+        monkeypatch.setattr(spec_mod, "instance_from_options", real)
+
+
+def test_contextual_and_glm_options_reach_the_env():
+    out = _run(["simulate", "--algo", "AdaC-OFUL", "--rho", "1", "--T", "50", "--runs", "2", "--K", "7", "--d", "4"])
+    env = out["environment"] if isinstance(out["environment"], dict) else {}
+    inst = Instance.from_dict(out["instance"])
+    assert (inst.K, inst.d) == (7, 4) and inst.contexts == "gaussian" and inst.project
+    assert out["inputs"]["env"] == inst.label
+    out = _run(["simulate", "--algo", "LDP-OLS", "--ldp-epsilon", "1", "--ldp-delta", "0.01", "--T", "50", "--runs",
+                "2", "--K", "6", "--d", "3"])
+    inst = Instance.from_dict(out["instance"])
+    assert (inst.K, inst.d, inst.noise) == (6, 3, "uniform")
+    assert math.isclose(np.linalg.norm(inst.theta), 1 - math.sqrt(3) * 0.1)  # |r| <= 1 (seed 002 §2)
+    del env
+
+
+def test_regret_and_simulate_agree_on_the_instance_of_the_same_options():
+    for args in (["--K", "50", "--d", "5"], ["--K", "20", "--d", "3", "--env-seed", "8"]):
+        r = _run(["regret", "--setting", "linear", "--rho", "1", "--T", "1e4", *args])
+        s = _run(["simulate", "--algo", "AdaC-GOPE", "--rho", "1", "--T", "100", "--runs", "2", *args])
+        a, b = Instance.from_dict(r["instance"]), Instance.from_dict(s["instance"])
+        assert a == b and a.name == b.name and (a.n_arms, a.d) == (int(args[1]), int(args[3]))
+        assert "K = 10" not in r["inputs"]["instance"] and "modified" not in r["inputs"]["instance"]
+
+
+def test_schema_errors_exit_2_with_one_line(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"schema": "boundcalc.instance/9", "setting": "finite", "means": [0.5, 0.4]}))
+    wrong = tmp_path / "wrong.toml"
+    wrong.write_text('schema = "boundcalc.instance/1"\nsetting = "finite"\nmeans = [0.5, 0.4]\ntheta = [1.0]\n')
+    for f in (bad, wrong):
+        for c in COMMANDS["finite"]:
+            r = _run([*c, "--instance", str(f)], code=2)
+            assert r.stderr.count("\n") == 1 and f.name in r.stderr and "Traceback" not in r.stderr, r.stderr
+    # conflicts and misuse: one line too
+    good = tmp_path / "good.json"
+    save_instance(Instance("finite", means=(0.6, 0.5)), str(good))
+    for args in (["regret", "--setting", "finite", "--epsilon", "1", "--instance", str(good), "--means", "0.5,0.4"],
+                 ["regret", "--setting", "linear", "--rho", "1", "--instance", str(good)],
+                 ["simulate", "--algo", "AdaC-GOPE", "--rho", "1", "--instance", str(good)],
+                 ["regret", "--setting", "finite", "--epsilon", "1", "--prior", "uniform-gaps", "--instances", "0"],
+                 ["budget", "--setting", "finite", "--max-overhead", "1", "--prior", "uniform-gaps",
+                  "--prior-quantile", "1.5"],
+                 ["regret", "--setting", "finite", "--epsilon", "1", "--prior", "sphere"],
+                 ["regret", "--setting", "finite", "--epsilon", "1", "--instances", "5"],
+                 ["simulate", "--algo", "UCB", "--prior", "uniform-gaps"],
+                 ["audit", "--algo", "DP-SE", "--prior", "uniform-gaps"],
+                 ["regret", "--setting", "finite", "--epsilon", "1", "--save-instance", str(tmp_path / "x.yaml")]):
+        r = _run(args, code=2)
+        assert r.stderr.count("\n") == 1 and r.stderr.startswith("boundcalc: error:"), (args, r.stderr)
+
+
+def _prior_summary_ok(out, per_instance_values, q) -> bool:
+    xs = np.array(per_instance_values, dtype=float)
+    s = out["prior_summary"]
+    return bool(math.isclose(out["value"], xs.max()) and math.isclose(s["at_quantile"], np.quantile(xs, q)))
+
+
+def test_prior_answers_are_the_worst_and_quantile_of_the_instances(tmp_path, monkeypatch):
+    """Each drawn instance, saved and run on its own with --instance, gives the per-instance answer; the reported
+    worst is their maximum and the quantile numpy's."""
+    pr = make_prior("uniform-gaps", "finite", K=4)
+    draws = pr.sample(4, seed=3)
+    base_r = ["regret", "--setting", "finite", "--epsilon", "1", "--T", "1e5"]
+    base_b = ["budget", "--setting", "finite", "--max-overhead", "1", "--T", "1e5"]
+    prior_opts = ["--prior", "uniform-gaps", "--K", "4", "--instances", "4", "--prior-seed", "3", "--prior-quantile",
+                  "0.75"]
+    for base in (base_r, base_b):
+        out = _run([*base, *prior_opts])
+        assert [Instance.from_dict(x) for x in out["instances"]] == draws
+        singles = []
+        for i, inst in enumerate(draws):
+            p = tmp_path / f"d{i}.json"
+            save_instance(inst, str(p))
+            singles.append(_run([*base, "--instance", str(p)])["value"])
+        assert [r["value"] for r in out["per_instance"]] == singles
+        assert _prior_summary_ok(out, singles, 0.75)
+        # mutant: the best instance reported as the worst -> rejected
+        bad = dict(out, value=min(singles))
+        assert not _prior_summary_ok(bad, singles, 0.75)

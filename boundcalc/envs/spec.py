@@ -136,7 +136,7 @@ class Instance:
     """
 
     setting: str
-    name: str = ""
+    name: str = field(default="", compare=False)
     means: tuple | None = None
     family: str | None = None
     sigma: float | None = None
@@ -591,7 +591,18 @@ def glm_default_scale(sigma: float, c_r: float = 1.0, C_B: float = 1.0) -> float
     return max(0.0, min(1.0, (c_r - math.sqrt(3.0) * sigma) / C_B))
 
 
-def instance_from_options(setting: str, *, means=None, K=None, gaps=None, best_mean=None, d=None, theta=None,
+def instance_from_options(setting: str, **options) -> Instance | None:
+    """The one instance of a command's options, or None when no instance option is given (see ``_from_options``);
+    an instance without a name is named by its description."""
+    inst = _from_options(setting, **options)
+    if inst is not None and not inst.name:
+        import dataclasses
+
+        inst = dataclasses.replace(inst, name=inst.describe())
+    return inst
+
+
+def _from_options(setting: str, *, means=None, K=None, gaps=None, best_mean=None, d=None, theta=None,
                           actions=None, actions_file=None, env_seed=None, env=None, instance_file=None,
                           instance: Instance | None = None, family=None, sigma=None, noise=None, contexts=None,
                           link=None) -> Instance | None:
@@ -679,8 +690,7 @@ def instance_from_options(setting: str, *, means=None, K=None, gaps=None, best_m
         if th is None:
             th = unit_sphere(rng, 1, A.shape[1])[0]
         src.update(env_seed=es, drawn=actions is None and actions_file is None or theta is None)
-        name = f"linear, K = {A.shape[0]}, d = {A.shape[1]}" + (f", θ* seed {es}" if theta is None else "")
-        return Instance("linear", name=name, actions=A.tolist(), theta=th.tolist(), noise=noise, sigma=sigma,
+        return Instance("linear", actions=A.tolist(), theta=th.tolist(), noise=noise, sigma=sigma,
                         source=src)
     if s == "contextual":
         if link is not None:
@@ -727,6 +737,10 @@ def _finite_from_options(means, K, gaps, best_mean, family, sigma, env_seed, d, 
         if gaps is not None or best_mean is not None:
             raise InputError("--means", "given without --gaps/--best-mean (both define the means)", means)
         m = _vector("--means", _floats("--means", means))
+        if (family or "bernoulli") == "bernoulli":
+            from .. import validate
+
+            m = tuple(validate.means("--means", list(m)))
         if K is not None and K != len(m):
             raise InputError("--K", f"equal to the number of --means values ({len(m)}), or left out", K)
         name = ""
