@@ -575,6 +575,17 @@ def to_toml(d: dict, prefix: str = "") -> str:
 
 
 # -- from options -----------------------------------------------------------------------------------------------
+# What a machine can hold (as the bound registry's LIMITS: bounds/finite.py, bounds/linear.py)
+LIMITS = {"K_finite": 10**5, "K": 10**6, "d": 1000, "Kd": 10**7, "draws": 5 * 10**7}
+
+
+def _limited(name: str, x, maximum: int) -> int:
+    v = _int(name, x, minimum=1)
+    if v > maximum:
+        raise InputError(name, f"an integer in [1, {maximum:g}] (what fits in memory)", x)
+    return v
+
+
 def _seed(x, name: str = "--env-seed") -> int:
     return _int(name, x, minimum=0)
 
@@ -661,8 +672,10 @@ def _from_options(setting: str, *, means=None, K=None, gaps=None, best_mean=None
             raise InputError("--actions", "one action set (an array or a file)", actions_file)
         A = np.asarray(_matrix("--actions", actions if actions is not None else load_actions(actions_file)))
     th = None if theta is None else np.asarray(_vector("--theta", _floats("--theta", theta)))
-    Kn = None if K is None else _int("--K", K, minimum=1)
-    dn = None if d is None else _int("--d", d, minimum=1)
+    Kn = None if K is None else _limited("--K", K, LIMITS["K_finite" if s == "finite" else "K"])
+    dn = None if d is None else _limited("--d", d, LIMITS["d"])
+    if (Kn or 10) * (dn or 3) > LIMITS["Kd"]:
+        raise InputError("--K", f"an integer with K·d ≤ {LIMITS['Kd']:g} (the K×d action matrix must fit in memory)", K)
     if s == "finite":
         return _finite_from_options(means, Kn, gaps, best_mean, family, sigma, env_seed, dn, th, A, noise, contexts,
                                     link, src)
@@ -844,6 +857,10 @@ class Prior:
         instance i is the same whatever n)."""
         n = _int("--instances", n, minimum=1)
         seed = _seed(seed, "--seed")
+        size = n * self.params.get("K", 1) * (self.params.get("d", 1) if self.setting == "linear" else 1)
+        if size > LIMITS["draws"]:
+            raise InputError("--instances", f"such that instances × K{' × d' if self.setting == 'linear' else ''} ≤ "
+                             f"{LIMITS['draws']:g} (what fits in memory)", n)
         kids = np.random.SeedSequence(seed).spawn(n)
         out = []
         for i, ss in enumerate(kids):
@@ -885,8 +902,12 @@ def make_prior(name: str, setting: str, **params) -> Prior:
     p = {**defaults, **{k: v for k, v in params.items() if v is not None}}
     if "K" in p:
         p["K"] = _int("K", p["K"], minimum=2 if setting in ("finite", "glm") else 1)
+        if p["K"] > LIMITS["K_finite" if setting == "finite" else "K"]:
+            raise InputError("K", f"at most {LIMITS['K_finite' if setting == 'finite' else 'K']:g}", p["K"])
     if "d" in p:
-        p["d"] = _int("d", p["d"], minimum=1)
+        p["d"] = _limited("d", p["d"], LIMITS["d"])
+        if p["K"] * p["d"] > LIMITS["Kd"]:
+            raise InputError("K", f"an integer with K·d ≤ {LIMITS['Kd']:g}", p["K"])
     for k in ("best_low", "best_high", "gap_low", "gap_high", "low", "high"):
         if k in p:
             p[k] = float(p[k])
