@@ -737,6 +737,10 @@ def _from_options(setting: str, *, means=None, K=None, gaps=None, best_mean=None
                     sigma=sg, source=src)
 
 
+instance_from_options.__signature__ = __import__("inspect").signature(_from_options)  # the keywords of _from_options
+instance_from_options.__doc__ = _from_options.__doc__
+
+
 def _finite_from_options(means, K, gaps, best_mean, family, sigma, env_seed, d, th, A, noise, contexts, link, src):
     for opt, v in (("--d", d), ("--theta", th), ("--actions", A), ("--noise", noise), ("--contexts", contexts),
                    ("--link", link)):
