@@ -188,7 +188,11 @@ class Instance:
         th = _vector("instance theta", self.theta)
         if len(th) != len(A[0]):
             raise InputError("instance theta", f"a vector of length d = {len(A[0])} (the columns of actions)", len(th))
-        means = np.asarray(A) @ np.asarray(th)
+        with np.errstate(all="ignore"):
+            means = np.asarray(A) @ np.asarray(th)
+        if not np.all(np.isfinite(means)):
+            raise InputError("instance actions/theta", "values whose mean rewards <a, theta*> are finite in floating "
+                             "point", "overflow")
         noise = self.noise or ("rademacher" if np.all(np.abs(means) <= 1 + 1e-12) else "gaussian")
         noise = _choice("instance noise", noise, LINEAR_NOISES)
         if noise == "rademacher":
