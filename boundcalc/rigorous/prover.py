@@ -11,12 +11,17 @@ equality within tol as tol - |h - g|). On each box:
   [10, 1e9]). Undecided boxes also get their midpoint evaluated (a degenerate box): a certainly violated
   midpoint is a counterexample candidate.
 
+Where a box's enclosure is infinite or undefined (kl at a corner of [0, 1]², 1/y at y = 0), its corners are
+candidates too (up to ``MAX_CORNERS``): an infinite margin is never left to the subdivision alone. A confirmed
+counterexample with an infinite margin is kept while ``PENDING_EVALS`` more evaluations look for a finite one.
+
 A candidate is reported only after ``point_margin`` (an mpmath function of the point, run at 50 digits)
 confirms margin < -tol there; a candidate that the 50-digit value does not confirm is kept as undecided
 with that reason (it would mean a defective enclosure). With ``constraint`` (an enclosure of c(x), the
 domain being c >= 0) boxes where c < 0 certainly are dropped as outside the domain.
 
-Limits: ``max_boxes`` evaluated boxes, ``max_depth`` bisections of one box, ``max_seconds``. At a limit the
+Limits: ``max_boxes`` evaluated boxes, ``max_depth`` bisections of one box, ``max_seconds`` (also inside a long
+evaluation: boundcalc.rigorous.deadline, whose TimeLimit ends the proof as undecided). At a limit the
 verdict is "undecided" with the boxes left (all of them in ``undecided``). "proven on the box" is returned
 only when every box of the cover is proven: the verdict never rests on samples.
 """
@@ -32,6 +37,7 @@ from typing import Callable, Mapping
 from .deadline import TimeLimit, limit
 from .interval import INF, DomainError, Interval, backend_name
 
+PENDING_EVALS = 500  # evaluations spent looking for a finite counterexample before reporting an infinite one
 MAX_CORNERS = 16  # corners of a box whose enclosure is infinite or undefined, evaluated as candidate points
 
 PROVEN = "proven on the box"
@@ -241,6 +247,8 @@ def prove(
     def corner_candidates(b: dict) -> list:
         """Candidate points of a box whose enclosure is infinite or undefined (kl at a corner, 1/y at y = 0): its
         corners (all of them up to MAX_CORNERS, else the two extreme ones and a fixed spread) not tried before."""
+        if MAX_CORNERS <= 0:
+            return []
         free = [k for k in names if not b[k].is_point()]
         ends = {k: (b[k].lo, b[k].hi) for k in names}
         if 2 ** len(free) <= MAX_CORNERS:
@@ -297,6 +305,7 @@ def prove(
     push(root, 0)
     limit_reason = ""
     current: list = [None]
+    pending: list = [None]  # (a counterexample with an infinite margin at a corner, evaluations when found)
 
     def _loop():
         nonlocal proven, outside, evals, deepest, limit_reason
@@ -326,13 +335,20 @@ def prove(
                         cand = mid
                 except DomainError:
                     pass
-            if cand is None and (m is None or m.lo == -INF):
+            if cand is None and pending[0] is None and (m is None or m.lo == -INF):
                 # an infinite or undefined enclosure (kl at a corner, 1/y at y = 0): try the box's corners
                 for pt in corner_candidates(b):
                     evals += 1
-                    if point_violated(pt) and in_domain_point(pt) and confirm(pt)[0]:
-                        cand = pt
-                        break
+                    if point_violated(pt) and in_domain_point(pt):
+                        conf, sval, fval = confirm(pt)
+                        if conf and math.isinf(fval):  # kept; a finite counterexample found soon is preferred
+                            pending[0] = ({"point": pt, "value": sval, "value_float": fval}, evals)
+                            break
+                        if conf:
+                            cand = pt
+                            break
+            if pending[0] is not None and evals - pending[0][1] > PENDING_EVALS:
+                return result(COUNTEREXAMPLE, pending[0][0])
             if cand is not None and in_domain_point(cand):
                 conf, sval, fval = confirm(cand)
                 if conf:
@@ -383,6 +399,8 @@ def prove(
             _, left, kl_, right, kr_ = best
             push(left, depth + 1, kl_)
             push(right, depth + 1, kr_)
+        if pending[0] is not None:
+            return result(COUNTEREXAMPLE, pending[0][0])
         if undecided:
             reason = limit_reason or (reasons[0] if reasons else "undecided")
             if reasons and limit_reason and reasons[0] not in limit_reason:
@@ -395,6 +413,8 @@ def prove(
             return _loop()
     except TimeLimit:
         pass
+    if pending[0] is not None:
+        return result(COUNTEREXAMPLE, pending[0][0])
     limit_reason = f"max_seconds {max_seconds:g} (time limit reached inside an evaluation)"
     if current[0] is not None:
         undecided.append(current[0])

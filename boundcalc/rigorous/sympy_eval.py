@@ -320,6 +320,10 @@ def interval_eval(expr, env: dict, functions: dict | None = None) -> Interval:
         return iv.log(_nonnegative_part(interval_eval(e.args[0], env, fns)))
     if isinstance(e, sympy.Abs):
         return iv.abs_(interval_eval(e.args[0], env, fns))
+    if isinstance(e, sympy.re):  # every box variable is real (sympy writes Abs(exp(x)) as exp(re(x)))
+        return interval_eval(e.args[0], env, fns)
+    if isinstance(e, sympy.im):
+        return Interval(0.0)
     if isinstance(e, sympy.floor):
         return iv.floor(interval_eval(e.args[0], env, fns))
     if isinstance(e, sympy.ceiling):

@@ -233,6 +233,7 @@ class GridResult:
     rechecked: int = 0
     holds_50: int = 0  # re-checked failures that hold at 50 digits (float noise)
     undefined_50: int = 0  # re-checked failures undefined at 50 digits (division by zero, outside a domain)
+    beyond_50: int = 0  # re-checked failures beyond the 50-digit re-check's range (exp of more than 1e300)
     counterexample: dict | None = None
     min_margin: float | None = None
     time_limited: bool = False
@@ -244,7 +245,7 @@ class GridResult:
 
     def to_json(self) -> dict:
         return {k: getattr(self, k) for k in ("points", "total", "evaluated", "undefined", "fails", "rechecked",
-                                               "holds_50", "undefined_50", "time_limited")}
+                                               "holds_50", "undefined_50", "beyond_50", "time_limited")}
 
 
 def _recheck_order(bad, m):
@@ -310,8 +311,11 @@ def sample(p, dom, points: int = 4096, max_seconds: float = MAX_SECONDS) -> Grid
                 with mpmath.workdps(50):
                     try:
                         v = p.margin_mp(**{k: mpmath.mpf(x) for k, x in pt.items()})
-                    except (ValueError, ZeroDivisionError, OverflowError):
+                    except (ValueError, ZeroDivisionError):
                         res.undefined_50 += 1
+                        continue
+                    except OverflowError:
+                        res.beyond_50 += 1
                         continue
                     if v < -mpmath.mpf(10) ** -40:
                         res.counterexample = dict(pt, margin=float(m[idx]), margin_50_digits=mpmath.nstr(v, 12))
@@ -336,17 +340,18 @@ def _grid_verdict(res: GridResult) -> tuple[str, str]:
         return "undecided", f"undecided: no grid point evaluated {why}" + part + und
     if res.fails == 0:
         return "no counterexample", f"no counterexample on {res.points} points" + part + und
-    if res.unchecked == 0 and res.undefined_50 == 0:
+    unresolved = res.unchecked + res.beyond_50
+    if unresolved == 0 and res.undefined_50 == 0:
         return "no counterexample", (f"no counterexample on {res.points} points ({res.fails} float failures hold at "
                                      f"50 digits)" + part + und)
-    if res.unchecked == 0:
+    if unresolved == 0:
         return "no counterexample where defined", (
             f"no counterexample where defined on {res.points} points; {res.undefined_50} points failing in float are "
             f"undefined at 50 digits (division by zero or outside a function's domain)" + part + und)
     why = "the time limit" if res.time_limited else f"the re-check limit of {MAX_RECHECK} points"
     return "undecided", (f"undecided: {res.fails} of {res.points} grid points fail in float; {res.rechecked} re-checked "
-                         f"at 50 digits ({res.undefined_50} undefined there, {res.holds_50} hold), {res.unchecked} not "
-                         f"re-checked ({why})" + part + und)
+                         f"at 50 digits ({res.undefined_50} undefined there, {res.beyond_50} beyond its range, "
+                         f"{res.holds_50} hold), {res.unchecked} not re-checked ({why})" + part + und)
 
 
 def _grid_outcome(p, dom, points, notes, proof=None, max_seconds: float = MAX_SECONDS, gaps=None) -> CheckOutcome:
@@ -491,11 +496,7 @@ def run(text: str, box: str | None, method: str = "auto", points: int = 4096, ma
             notes.append(f"== proven within a relative tolerance of {EQ_TOL:g}: |lhs - rhs| <= {EQ_TOL:g} max(1, |lhs|, "
                          f"|rhs|) on the whole box; at {len(pts)} points (centre, corners) the sides agree to 1e-40 "
                          "at 50 digits (not a proof of exact equality)")
-        where = "proven where defined on the box" if gaps else "proven on the box"
-        word = "proven where defined" if gaps else "proven"
-        if tol_eq:
-            where = where.replace("proven", f"proven within a relative tolerance of {EQ_TOL:g}", 1)
-            word = word.replace("proven", "proven within tolerance", 1)
+        word, where = _proven_words(bool(gaps), tol_eq)
         verdict = f"{where} ({boxes_text(r.boxes)})" + ("; " + _gap_suffix(gaps) if gaps else "")
         if r.outside:
             notes.append(f"{boxes_text(r.outside)} of the cover lie entirely outside the domain")
@@ -522,6 +523,13 @@ def run(text: str, box: str | None, method: str = "auto", points: int = 4096, ma
                         equality=eq_info or g.equality)
 
 
+def limits() -> dict:
+    """The size and effort limits of ``check`` (for --json and docs/verify.md)."""
+    from . import expression as ex
+
+    return dict(ex.LIMITS, equality_tolerance=EQ_TOL, grid_recheck=MAX_RECHECK, max_boxes=MAX_BOXES)
+
+
 def _interval_functions(calls: dict) -> dict:
     from ..rigorous.sympy_eval import QUANTITY_FUNCTIONS
 
@@ -536,6 +544,17 @@ def _validate(p, dom) -> None:
     g = dom.grid(p.variables, VALIDATE_POINTS)
     with np.errstate(all="ignore"):
         p.margin_np(**g)
+
+
+def _proven_words(gaps: bool, tolerance: bool) -> tuple[str, str]:
+    """(word, opening of the sentence) of a proof: "proven", "proven where defined" (part of the box is outside a
+    function's domain), "proven within tolerance" (an == proven to the relative EQ_TOL, stated in the sentence)."""
+    where = "proven where defined on the box" if gaps else "proven on the box"
+    word = "proven where defined" if gaps else "proven"
+    if tolerance:
+        where = where.replace("proven", f"proven within a relative tolerance of {EQ_TOL:g}", 1)
+        word = word.replace("proven", "proven within tolerance", 1)
+    return word, where
 
 
 def _split_identities(pieces):

@@ -37,7 +37,7 @@ MAX_NODES = 400  # nodes of the expression tree (numbers, names, operators, call
 MAX_VARIABLES = 10  # box parameters (a grid of 2 points per axis has 2**10 points)
 MAX_CONSTANT = 1e300  # magnitude of any constant (literal or folded constant sub-expression)
 MAX_EXPONENT = 1000  # magnitude of a constant exponent (x**(10**8) is refused, 9**9**9 is never built)
-MP_EXP_LIMIT = 1e8  # the 50-digit re-check refuses exp / powers of larger arguments (they would need millions of digits)
+MP_EXP_LIMIT = 1e300  # the 50-digit re-check refuses exp / powers of larger arguments (they would need more than 350 digits of ln 2, up to millions)
 FLOAT_STRICT = 2e-12  # strict comparisons: equality (to float noise) counts as a violation
 MP_STRICT = 2e-40
 
