@@ -95,9 +95,12 @@ class DomainGap:
     samples: int
     example: dict | None
     everywhere: bool = False
+    analysed: bool = True  # False: the time limit came first (the condition may fail anywhere)
 
     def text(self) -> str:
         fn = {"division": "a division", "power": "a real power"}.get(self.function, self.function)
+        if not self.analysed:
+            return f"{self.condition} ({fn}) not analysed (time limit): the box may reach outside its domain"
         if self.example is None:
             return f"{self.condition} ({fn}) is not proven on the box (no sampled point violates it)"
         if self.everywhere:
@@ -109,8 +112,8 @@ class DomainGap:
 
     def to_json(self) -> dict:
         return {"function": self.function, "condition": self.condition, "outside_where": self.where,
-                "fraction_of_box": self.fraction, "uniform_samples": self.samples, "example": self.example,
-                "everywhere": self.everywhere}
+                "fraction_of_box": self.fraction if self.analysed else None, "uniform_samples": self.samples, "example": self.example,
+                "everywhere": self.everywhere, "analysed": self.analysed}
 
 
 def _uniform_points(dom, names, n: int) -> dict:
@@ -434,7 +437,8 @@ def run(text: str, box: str | None, method: str = "auto", points: int = 4096, ma
         with limit(max_seconds):
             gaps = domain_gaps(p, dom, fns, seconds=min(1.0, max_seconds / 4)) if p.domain else []
     except TimeLimit:
-        gaps = []
+        gaps = [DomainGap(c.function, c.holds_text(), c.fails_text(), math.nan, 0, None, analysed=False)
+                for c in {(c.kind, c.source): c for c in p.domain}.values()]
         notes.append("the domain analysis stopped at the time limit")
     if any(g.everywhere for g in gaps):
         bad = [g for g in gaps if g.everywhere]

@@ -35,7 +35,7 @@ MAX_LENGTH = 2000  # characters
 MAX_DEPTH = 40  # nesting levels of the expression tree
 MAX_NODES = 400  # nodes of the expression tree (numbers, names, operators, calls)
 MAX_VARIABLES = 10  # box parameters (a grid of 2 points per axis has 2**10 points)
-MAX_CONSTANT = 1e300  # magnitude of any constant (literal or folded constant sub-expression)
+MAX_CONSTANT = 1e308  # magnitude of any constant (literal or folded constant sub-expression)
 MAX_EXPONENT = 1000  # magnitude of a constant exponent (x**(10**8) is refused, 9**9**9 is never built)
 MP_EXP_LIMIT = 1e300  # the 50-digit re-check refuses exp / powers of larger arguments (they would need more than 350 digits of ln 2, up to millions)
 FLOAT_STRICT = 2e-12  # strict comparisons: equality (to float noise) counts as a violation
@@ -293,6 +293,8 @@ class _Builder:
             rn, rm, rs, rx = right
             mop = op
             if isinstance(node.op, ast.Div):
+                if self.const(node.right) == 0:
+                    raise _err("free of division by zero", node, self.text)
                 self._domain("division", "!=0", node.right, right)
             elif isinstance(node.op, ast.Pow):
                 e = self.const(node.right)
@@ -504,7 +506,7 @@ def _parse_tree(text: str, rule: str):
         if isinstance(node, (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)):
             continue
         nodes += 1
-        if d > MAX_DEPTH:
+        if d > MAX_DEPTH + 3:  # (the comparison, 'and' and keyword levels; the walk counts the terms' own depth)
             raise InputError("expression", f"nested at most {MAX_DEPTH} levels deep", "a deeper expression")
         if nodes > MAX_NODES:
             raise InputError("expression", f"at most {MAX_NODES} numbers, names, operators and calls",
