@@ -293,3 +293,33 @@ def test_variables_at_the_domain_edge_are_verdicts():
         assert "internal error" not in r.output and secs < GENEROUS
     out = ck.run("1/y >= 0", "y=-1:1", max_seconds=2)
     assert out.word == "counterexample" and out.counterexample["y"] < 0
+
+
+# ---------------------------------------------------------------------------------------------------
+# laplace_tail: vectorised by count (float) and a working 50-digit form (the re-check of a counterexample)
+def _laplace1(x, eps):
+    """P(L >= x) for one Lap(1/eps) variable (closed form)."""
+    return 0.5 * math.exp(-eps * x) if x >= 0 else 1 - 0.5 * math.exp(eps * x)
+
+
+def _laplace_ok(f) -> bool:
+    import mpmath
+
+    with mpmath.workdps(30):
+        return all(abs(float(f(x, 1, e)) - _laplace1(x, e)) < 1e-12 for x, e in [(0.5, 1.0), (2.0, 0.3), (-1.0, 2.0)])
+
+
+def test_laplace_tail_forms_match_the_closed_form():
+    import numpy as np
+
+    from boundcalc.verify import functions as fn
+
+    assert _laplace_ok(fn._laplace_tail_mp)
+    x, e = np.array([0.5, 2.0, -1.0, 3.0]), np.array([1.0, 0.3, 2.0, 1.0])
+    got = fn._laplace_tail_np(x, np.array([1, 1, 1, 1]), e)
+    assert np.allclose(got, [_laplace1(a, b) for a, b in zip(x, e)], rtol=1e-12)
+    # the sum of m = 2 Laplace variables: P(L_2 >= 0) = 1/2 by symmetry, float and 50 digits
+    assert float(fn._laplace_tail_np(0.0, 2, 1.0)) == pytest.approx(0.5, abs=1e-12)
+    assert float(fn._laplace_tail_mp(0.0, 2, 1.0)) == pytest.approx(0.5, abs=1e-12)
+    # mutant: the lower tail instead of the upper one — rejected
+    assert not _laplace_ok(lambda x, m, e: 1 - fn._laplace_tail_mp(x, m, e))
