@@ -21,7 +21,7 @@ from boundcalc.rigorous import prover as prover_mod
 from boundcalc.verify import check as ck
 from boundcalc.verify import expression as ex
 
-GENEROUS = 40.0  # seconds: "ends" (a hang would take minutes); never a tight timing assertion
+GENEROUS = 30.0  # seconds: "ends" (a hang would take minutes); never a tight timing assertion
 
 
 def _cli(*args):

@@ -112,7 +112,8 @@ class DomainGap:
 
     def to_json(self) -> dict:
         return {"function": self.function, "condition": self.condition, "outside_where": self.where,
-                "fraction_of_box": self.fraction if self.analysed else None, "uniform_samples": self.samples, "example": self.example,
+                "fraction_of_box": self.fraction if self.analysed else None, "uniform_samples": self.samples,
+                "example": self.example,
                 "everywhere": self.everywhere, "analysed": self.analysed}
 
 
@@ -309,7 +310,8 @@ def sample(p, dom, points: int = 4096, max_seconds: float = MAX_SECONDS) -> Grid
                 pt = {k: float(g[k][idx]) for k in names}
                 res.rechecked += 1
                 if p.margin_mp is None:
-                    res.counterexample = dict(pt, margin=float(m[idx]), recheck="float only (no arbitrary-precision form)")
+                    res.counterexample = dict(pt, margin=float(m[idx]),
+                                              recheck="float only (no arbitrary-precision form)")
                     break
                 with mpmath.workdps(50):
                     try:
@@ -333,11 +335,12 @@ def sample(p, dom, points: int = 4096, max_seconds: float = MAX_SECONDS) -> Grid
 def _grid_verdict(res: GridResult) -> tuple[str, str]:
     """(word, sentence) of a grid: a counterexample; "no counterexample" only when every failing float point was
     re-checked and holds (or is undefined) at 50 digits; else "undecided" with the counts."""
-    part = "" if res.evaluated == res.total else f" (evaluated {res.evaluated} of {res.total} grid points before the time limit)"
+    part = "" if res.evaluated == res.total else \
+        f" (evaluated {res.evaluated} of {res.total} grid points before the time limit)"
     und = f"; {res.undefined} points undefined (outside a function's domain)" if res.undefined else ""
     if res.counterexample is not None:
-        return "counterexample", "counterexample at " + _fmt_point({k: v for k, v in res.counterexample.items()
-                                                                    if k not in ("margin", "margin_50_digits", "recheck")})
+        pt = {k: v for k, v in res.counterexample.items() if k not in ("margin", "margin_50_digits", "recheck")}
+        return "counterexample", "counterexample at " + _fmt_point(pt)
     if res.points == 0 and res.fails == 0:
         why = "before the time limit" if res.time_limited else "(the expression is undefined at every grid point)"
         return "undecided", f"undecided: no grid point evaluated {why}" + part + und
@@ -352,7 +355,8 @@ def _grid_verdict(res: GridResult) -> tuple[str, str]:
             f"no counterexample where defined on {res.points} points; {res.undefined_50} points failing in float are "
             f"undefined at 50 digits (division by zero or outside a function's domain)" + part + und)
     why = "the time limit" if res.time_limited else f"the re-check limit of {MAX_RECHECK} points"
-    return "undecided", (f"undecided: {res.fails} of {res.points} grid points fail in float; {res.rechecked} re-checked "
+    return "undecided", (f"undecided: {res.fails} of {res.points} grid points fail in float; {res.rechecked} "
+                         "re-checked "
                          f"at 50 digits ({res.undefined_50} undefined there, {res.beyond_50} beyond its range, "
                          f"{res.holds_50} hold), {res.unchecked} not re-checked ({why})" + part + und)
 
@@ -368,8 +372,9 @@ def _grid_outcome(p, dom, points, notes, proof=None, max_seconds: float = MAX_SE
     if cex is None and p.equalities:
         cex = _equality_counterexample(p, dom, _grid_sample_points(dom, p.variables))
         if cex is not None:
-            word, verdict = "counterexample", "counterexample at " + _fmt_point(
-                {k: cex[k] for k in p.variables}) + f" (the sides of == differ by {cex['difference_50_digits']} at 50 digits)"
+            word = "counterexample"
+            verdict = ("counterexample at " + _fmt_point({k: cex[k] for k in p.variables})
+                       + f" (the sides of == differ by {cex['difference_50_digits']} at 50 digits)")
     if p.equalities:
         notes.append(f"== holds within a relative tolerance of {EQ_TOL:g} in float (|lhs - rhs| <= {EQ_TOL:g} "
                      "max(1, |lhs|, |rhs|)) and 1e-30 at 50 digits")
@@ -468,8 +473,8 @@ def run(text: str, box: str | None, method: str = "auto", points: int = 4096, ma
         return _grid_outcome(p, dom, points, notes, max_seconds=max_seconds, gaps=gaps)
     pieces, identities = _split_identities(pieces)
     if identities:
-        notes.append(f"{identities} == comparison{'s are identities' if identities > 1 else ' is an identity'}: both sides are "
-                     "the same expression (exact, no tolerance)")
+        what = "comparisons are identities" if identities > 1 else "comparison is an identity"
+        notes.append(f"{identities} == {what}: both sides are the same expression (exact, no tolerance)")
     if not pieces:
         return CheckOutcome(method="proof", word="proven", verdict="proven on the box (an identity: both sides are the "
                             "same expression)", parsed=p, domain=dom, boxes=0, seconds=0.0, notes=notes,
@@ -497,8 +502,8 @@ def run(text: str, box: str | None, method: str = "auto", points: int = 4096, ma
                     parsed=p, domain=dom, boxes=r.boxes, counterexample=cex, seconds=r.seconds, notes=notes, proof=r,
                     domain_gaps=gaps, equality=dict(eq_info, exact=False))
             eq_info.update(points_checked_at_50_digits=len(pts), exact=None)
-            notes.append(f"== proven within a relative tolerance of {EQ_TOL:g}: |lhs - rhs| <= {EQ_TOL:g} max(1, |lhs|, "
-                         f"|rhs|) on the whole box; at {len(pts)} points (centre, corners) the sides agree to 1e-40 "
+            notes.append(f"== proven within a relative tolerance of {EQ_TOL:g}: |lhs - rhs| <= {EQ_TOL:g} "
+                         f"max(1, |lhs|, |rhs|) on the whole box; at {len(pts)} points (centre, corners) the sides agree to 1e-40 "
                          "at 50 digits (not a proof of exact equality)")
         word, where = _proven_words(bool(gaps), tol_eq)
         verdict = f"{where} ({boxes_text(r.boxes)})" + ("; " + _gap_suffix(gaps) if gaps else "")
@@ -518,8 +523,8 @@ def run(text: str, box: str | None, method: str = "auto", points: int = 4096, ma
         g.notes.append(f"the proof was undecided on {boxes_text(r.n_undecided)} ({r.reason}); the grid found the counterexample")
         return g
     notes.append(f"the proof stopped at its limit ({r.reason}); " + (
-        f"the grid found no counterexample on {g.points} points" if g.verdict == f"no counterexample on {g.points} points"
-        else f"the grid: {g.verdict}"))
+        f"the grid found no counterexample on {g.points} points"
+        if g.verdict == f"no counterexample on {g.points} points" else f"the grid: {g.verdict}"))
     verdict = f"undecided on {boxes_text(r.n_undecided)}" + ("; " + _gap_suffix(gaps) if gaps else "")
     return CheckOutcome(method="proof", word="undecided", verdict=verdict, parsed=p,
                         domain=dom, boxes=r.boxes, undecided=r.undecided, n_undecided=r.n_undecided,

@@ -37,7 +37,7 @@ MAX_NODES = 400  # nodes of the expression tree (numbers, names, operators, call
 MAX_VARIABLES = 10  # box parameters (a grid of 2 points per axis has 2**10 points)
 MAX_CONSTANT = 1e308  # magnitude of any constant (literal or folded constant sub-expression)
 MAX_EXPONENT = 1000  # magnitude of a constant exponent (x**(10**8) is refused, 9**9**9 is never built)
-MP_EXP_LIMIT = 1e300  # the 50-digit re-check refuses exp / powers of larger arguments (they would need more than 350 digits of ln 2, up to millions)
+MP_EXP_LIMIT = 1e300  # the 50-digit re-check refuses exp / powers of larger arguments (more than 350 digits of ln 2)
 FLOAT_STRICT = 2e-12  # strict comparisons: equality (to float noise) counts as a violation
 MP_STRICT = 2e-40
 
@@ -254,7 +254,8 @@ class _Builder:
         cv = self.const(node)
         if cv is not None and not isinstance(node, (ast.Constant, ast.Name)):
             # a folded constant: one number (the exact form keeps the literals exactly when it is small)
-            return (lambda env: cv), (lambda env: _mpf(cv)), (lambda: _sym_num(cv)), (lambda: self._exact_const(node, cv))
+            return (lambda env: cv), (lambda env: _mpf(cv)), (lambda: _sym_num(cv)), \
+                (lambda: self._exact_const(node, cv))
         if isinstance(node, ast.Constant):
             if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
                 raise _err("made of numbers (a string only as a bound id)", node, self.text)
@@ -385,8 +386,6 @@ class _Builder:
 
     def _exact_const(self, node, cv):
         """The exact sympy value of a folded constant sub-expression (literals as exact rationals)."""
-        import sympy
-
         if isinstance(node, ast.Constant):
             src = ast.get_source_segment(self.text, node) or repr(float(node.value))
             return _exact_num(src, float(node.value))
