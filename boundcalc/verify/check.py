@@ -33,6 +33,8 @@ MAX_BOXES = 20_000
 EQ_TOL = 1e-9  # "==" is proven within this relative tolerance (and said so); identities are exact
 MAX_RECHECK = 256  # grid: failing points re-checked at 50 digits (the worst ones, then a spread over all failures)
 WORST_RECHECK = 12
+FIRST_POINT_SECONDS = 5.0  # extra time for the grid's first point (it pays the lazy imports of the functions)
+NAN_RECHECK = 64  # grid points undefined in float (an overflow such as inf - inf, or outside a domain) re-checked
 DOMAIN_SAMPLES = 4096  # uniform points estimating the share of the box outside a function's domain
 
 
@@ -242,6 +244,17 @@ class GridResult:
     min_margin: float | None = None
     time_limited: bool = False
     seconds: float = 0.0
+    order: str = ""  # how the grid was ordered when a time limit cut it (", smallest counts first")
+    nan_rechecked: int = 0  # points undefined in float, re-checked at 50 digits ...
+    nan_holds: int = 0  # ... where the statement holds
+    nan_undefined: int = 0  # ... undefined there too (outside a domain)
+    nan_beyond: int = 0  # ... beyond the range of the 50-digit re-check
+
+    def nan_note(self) -> str:
+        if not self.nan_rechecked:
+            return ""
+        return (f"; of {self.nan_rechecked} of them re-checked at 50 digits, {self.nan_holds} hold, "
+                f"{self.nan_undefined} are undefined and {self.nan_beyond} beyond its range")
 
     @property
     def unchecked(self) -> int:
@@ -252,17 +265,21 @@ class GridResult:
                                                "holds_50", "undefined_50", "beyond_50", "time_limited")}
 
 
-def _recheck_order(bad, m):
+def _recheck_order(bad, m, counts=()):
     """Failing points to re-check at 50 digits, in order: the WORST_RECHECK worst, then a spread over the ranks
-    of all failures (the worst ones may all sit where the 50-digit value is undefined, e.g. y = 0 in x/y)."""
+    of all failures (the worst ones may all sit where the 50-digit value is undefined, e.g. y = 0 in x/y). With
+    count parameters (a tail's n, m: its 50-digit cost grows with them) the selection is re-checked smallest
+    counts first."""
     import numpy as np
 
     order = bad[np.argsort(m[bad])]
-    if order.size <= MAX_RECHECK:
-        return order
-    head = order[:WORST_RECHECK]
-    ranks = np.unique(np.linspace(WORST_RECHECK, order.size - 1, MAX_RECHECK - WORST_RECHECK).round().astype(int))
-    return np.concatenate([head, order[ranks]])
+    if order.size > MAX_RECHECK:
+        head = order[:WORST_RECHECK]
+        ranks = np.unique(np.linspace(WORST_RECHECK, order.size - 1, MAX_RECHECK - WORST_RECHECK).round().astype(int))
+        order = np.concatenate([head, order[ranks]])
+    if len(counts):
+        order = order[np.argsort(sum(c[order] for c in counts), kind="stable")]
+    return order
 
 
 def sample(p, dom, points: int = 4096, max_seconds: float = MAX_SECONDS) -> GridResult:
@@ -282,9 +299,17 @@ def sample(p, dom, points: int = 4096, max_seconds: float = MAX_SECONDS) -> Grid
     m = np.full(total, np.nan)
     done = np.zeros(total, dtype=bool)
     order = np.random.default_rng(np.random.SeedSequence(17)).permutation(total)
+    counts = [k for k in p.integers if k in g]
+    if counts:  # the work of a tail grows with its counts: smallest counts first, so a time limit drops the largest
+        order = order[np.argsort(sum(g[k][order] for k in counts), kind="stable")]
     time_limited = False
     pos, chunk = 0, 1
     try:
+        with limit(max_seconds + FIRST_POINT_SECONDS):  # the first point also pays the functions' imports
+            with np.errstate(all="ignore"):
+                m[order[0]] = np.asarray(p.margin_np(**{k: g[k][order[:1]] for k in names}), dtype=float).ravel()[0]
+            done[order[0]] = True
+            pos = 1
         with limit(max_seconds):
             while pos < total:
                 t1 = time.perf_counter()
@@ -306,7 +331,7 @@ def sample(p, dom, points: int = 4096, max_seconds: float = MAX_SECONDS) -> Grid
         res.min_margin = float(np.min(m[defined]))
     try:
         with limit(max(max_seconds, 1.0)):
-            for idx in _recheck_order(bad, m):
+            for idx in _recheck_order(bad, m, [g[k] for k in counts]):
                 pt = {k: float(g[k][idx]) for k in names}
                 res.rechecked += 1
                 if p.margin_mp is None:
@@ -326,8 +351,32 @@ def sample(p, dom, points: int = 4096, max_seconds: float = MAX_SECONDS) -> Grid
                         res.counterexample = dict(pt, margin=float(m[idx]), margin_50_digits=mpmath.nstr(v, 12))
                         break
                 res.holds_50 += 1
+        if res.counterexample is None and res.undefined:  # points undefined in float (overflow?): a spread of them
+            nan_idx = np.flatnonzero(done & np.isnan(m))
+            pick = nan_idx[np.unique(np.linspace(0, nan_idx.size - 1, min(nan_idx.size, NAN_RECHECK)).round()
+                                     .astype(int))]
+            for idx in pick:
+                pt = {k: float(g[k][idx]) for k in names}
+                if p.margin_mp is None:
+                    break
+                res.nan_rechecked += 1
+                with mpmath.workdps(50):
+                    try:
+                        v = p.margin_mp(**{k: mpmath.mpf(x) for k, x in pt.items()})
+                    except (ValueError, ZeroDivisionError):
+                        res.nan_undefined += 1
+                        continue
+                    except OverflowError:
+                        res.nan_beyond += 1
+                        continue
+                    if v < -mpmath.mpf(10) ** -40:
+                        res.counterexample = dict(pt, margin=float(v), margin_50_digits=mpmath.nstr(v, 12))
+                        break
+                res.nan_holds += 1
     except TimeLimit:
         res.time_limited = True
+    if counts:
+        res.order = ", smallest counts (" + ", ".join(counts) + ") first"
     res.seconds = time.perf_counter() - t0
     return res
 
@@ -336,8 +385,9 @@ def _grid_verdict(res: GridResult) -> tuple[str, str]:
     """(word, sentence) of a grid: a counterexample; "no counterexample" only when every failing float point was
     re-checked and holds (or is undefined) at 50 digits; else "undecided" with the counts."""
     part = "" if res.evaluated == res.total else \
-        f" (evaluated {res.evaluated} of {res.total} grid points before the time limit)"
-    und = f"; {res.undefined} points undefined (outside a function's domain)" if res.undefined else ""
+        f" (evaluated {res.evaluated} of {res.total} grid points before the time limit{res.order})"
+    und = (f"; {res.undefined} points undefined in float (outside a function's domain, or an overflow such as "
+           f"inf - inf){res.nan_note()}") if res.undefined else ""
     if res.counterexample is not None:
         pt = {k: v for k, v in res.counterexample.items() if k not in ("margin", "margin_50_digits", "recheck")}
         return "counterexample", "counterexample at " + _fmt_point(pt)
