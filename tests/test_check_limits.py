@@ -323,3 +323,15 @@ def test_laplace_tail_forms_match_the_closed_form():
     assert float(fn._laplace_tail_mp(0.0, 2, 1.0)) == pytest.approx(0.5, abs=1e-12)
     # mutant: the lower tail instead of the upper one — rejected
     assert not _laplace_ok(lambda x, m, e: 1 - fn._laplace_tail_mp(x, m, e))
+
+
+def test_points_undefined_in_float_are_rechecked(monkeypatch):
+    """exp(x) - exp(x) + (800 - x) >= 0 is false exactly for x > 800 (the exp terms cancel), where float gives
+    inf - inf = NaN (x > 709.78): only the 50-digit re-check of the NaN points can find the counterexample."""
+    text, box = "exp(x) - exp(x) + (800 - x) >= 0", "x=0:1000"
+    out = ck.run(text, box, method="grid")
+    assert out.word == "counterexample" and out.counterexample["x"] > 800
+    # mutant: NaN points not re-checked: the grid sees no failure (and must say how many points it skipped)
+    monkeypatch.setattr(ck, "NAN_RECHECK", 0)
+    bad = ck.run(text, box, method="grid")
+    assert bad.word != "counterexample" and "undefined in float" in bad.verdict
