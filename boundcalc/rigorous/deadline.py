@@ -1,6 +1,6 @@
 """A wall-clock limit that holds inside long evaluations (``boundcalc check --max-seconds``, issue 17 §2).
 
-``with limit(seconds):`` sets a deadline (nested limits keep the earlier one). Evaluators call :func:`tick`
+``with limit(seconds):`` sets a deadline for the current thread (nested limits keep the earlier one). Evaluators call :func:`tick`
 at every node they evaluate (the interval walk of ``sympy_eval``, the numpy / mpmath closures of
 ``boundcalc.verify.expression``, the point-by-point tails); past the deadline it raises :class:`TimeLimit`,
 which the caller turns into an honest "undecided … (time limit)" verdict. As a backstop for a single long
@@ -19,7 +19,15 @@ from contextlib import contextmanager
 
 GRACE = 0.5  # seconds after the deadline before the SIGALRM backstop fires
 
-_deadline = [math.inf]
+_local = threading.local()  # one deadline per thread (provers may run in threads of an executor)
+
+
+def _get() -> float:
+    return getattr(_local, "deadline", math.inf)
+
+
+def _set(value: float) -> None:
+    _local.deadline = value
 
 
 class TimeLimit(Exception):
@@ -28,12 +36,12 @@ class TimeLimit(Exception):
 
 def remaining() -> float:
     """Seconds left before the deadline (inf without a limit)."""
-    return _deadline[0] - time.perf_counter()
+    return _get() - time.perf_counter()
 
 
 def tick() -> None:
     """Raise :class:`TimeLimit` when the deadline has passed (cheap: one clock read)."""
-    if time.perf_counter() > _deadline[0]:
+    if time.perf_counter() > _get():
         raise TimeLimit("time limit reached")
 
 
@@ -44,9 +52,9 @@ def _alarm(signum, frame):  # pragma: no cover - timing dependent
 @contextmanager
 def limit(seconds: float, alarm: bool = True):
     """Run the block with a deadline ``seconds`` from now (or the enclosing one, if earlier)."""
-    old = _deadline[0]
+    old = _get()
     new = min(old, time.perf_counter() + max(float(seconds), 0.0))
-    _deadline[0] = new
+    _set(new)
     use_alarm = (alarm and hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
                  and math.isfinite(new))
     prev_handler = prev_timer = None
@@ -64,4 +72,4 @@ def limit(seconds: float, alarm: bool = True):
             signal.signal(signal.SIGALRM, prev_handler if prev_handler is not None else signal.SIG_DFL)
             if prev_timer and prev_timer[0] > 0:  # an outer timer keeps (roughly) its remaining time
                 signal.setitimer(signal.ITIMER_REAL, *prev_timer)
-        _deadline[0] = old
+        _set(old)
