@@ -335,3 +335,26 @@ def test_points_undefined_in_float_are_rechecked(monkeypatch):
     monkeypatch.setattr(ck, "NAN_RECHECK", 0)
     bad = ck.run(text, box, method="grid")
     assert bad.word != "counterexample" and "undefined in float" in bad.verdict
+
+
+def test_prover_time_limit_holds_inside_one_evaluation(monkeypatch):
+    """A margin whose single evaluation outlasts max_seconds: the proof ends at the limit, inside the evaluation."""
+    from boundcalc.rigorous.interval import Interval
+
+    def slow_margin(b):
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < 1.5:
+            deadline.tick()  # what interval_eval does at every node
+        return Interval(-1.0, 1.0)
+
+    def run():
+        t0 = time.perf_counter()
+        r = prover_mod.prove(slow_margin, {"x": (0.0, 1.0)}, max_seconds=0.05, max_boxes=10)
+        return r, time.perf_counter() - t0
+
+    r, secs = run()
+    assert r.verdict == "undecided" and "inside an evaluation" in r.reason and secs < GENEROUS
+    # mutant: tick() does nothing: the evaluation runs to its end and the limit is only seen between boxes
+    monkeypatch.setattr(deadline, "tick", lambda: None)
+    bad, _ = run()
+    assert "inside an evaluation" not in bad.reason

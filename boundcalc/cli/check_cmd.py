@@ -4,7 +4,9 @@ EXPR is parsed by a whitelist over Python's ``ast`` (boundcalc.verify.expression
 evaluated as Python. The default method tries a proof by interval arithmetic (boundcalc.verify.check): "proven
 on the box (N boxes)", "counterexample at …" (re-checked at 50 digits) or "undecided on k boxes" (listed). A
 function without an interval enclosure (the tails), a bound whose symbols are code, or ``--method grid`` gives
-the grid: "no counterexample on N points" or "counterexample at …" — never "proven".
+the grid: "no counterexample on N points", "counterexample at …" or "undecided: …" — never "proven". An ``==``
+is proven within a stated relative tolerance unless it is an identity; a box partly outside the domain of
+sqrt/log/a power/a denominator gives "proven where defined; outside the domain of …" (docs/verify.md).
 """
 
 from __future__ import annotations

@@ -12,6 +12,15 @@ A comparison ``a OP b`` becomes a normalised margin (b − a)/max(1, |a|, |b|) (
 comparisons are shifted so that equality counts as a violation), and the claim's :class:`Inequality`
 evaluator does the rest: grid, candidates, re-check at 50 digits.
 
+Size limits, checked before any work (one-line InputError naming the limit): MAX_LENGTH characters, MAX_NODES
+nodes, MAX_DEPTH levels, MAX_VARIABLES parameters; every constant sub-expression is folded in floating point first
+(so ``9**9**9`` is never built) and must be finite, real and at most MAX_CONSTANT in magnitude; constant exponents
+(nested powers multiplying) at most MAX_EXPONENT; a constant outside a function's domain (``1/0``, ``log(0)``,
+``sqrt(-1)``, ``(-8)**(1/3)``) is an error. The walk also records where each sqrt, log, log1p, real power and
+denominator of a parameter is defined (:class:`DomainCondition`; boundcalc.verify.check reports the part of the
+box outside), and every evaluator checks the clock (boundcalc.rigorous.deadline). The mpmath evaluator refuses
+complex values (ValueError: undefined) and exponentials beyond MP_EXP_LIMIT (OverflowError: beyond its range).
+
 This is boundcalc's *only* parser of such text. The same walk also builds exact sympy expressions of both
 sides of every comparison (decimal literals as exact rationals, ``bound(...)`` calls as named functions of their
 keyword expressions): the rigorous prover (boundcalc.rigorous, via boundcalc.verify.check) encloses those,
