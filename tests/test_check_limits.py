@@ -358,3 +358,35 @@ def test_prover_time_limit_holds_inside_one_evaluation(monkeypatch):
     monkeypatch.setattr(deadline, "tick", lambda: None)
     bad, _ = run()
     assert "inside an evaluation" not in bad.reason
+
+
+def _encloses(number_fn, p: int, q: int) -> bool:
+    from fractions import Fraction
+
+    import sympy
+
+    iv = number_fn(sympy.Rational(p, q))
+    x = Fraction(p, q)
+    return (iv.lo == -math.inf or Fraction(iv.lo) <= x) and (iv.hi == math.inf or x <= Fraction(iv.hi))
+
+
+def test_exact_constants_are_enclosed_over_the_whole_range(monkeypatch):
+    """Literals are exact rationals (1e-320 is 1/10**320, 10**309 may be written): their enclosures contain them,
+    checked with fractions.Fraction, from subnormals to beyond the doubles (they used to raise OverflowError)."""
+    import random
+
+    from boundcalc.rigorous import sympy_eval as se
+    from boundcalc.rigorous.interval import Interval
+
+    rng = random.Random(17)
+    pairs = [(1, 10**320), (-7, 10**330), (10**309, 1), (10**400, 3), (1, 10), (3, 4)]
+    pairs += [(rng.randint(-10**rng.randint(0, 400), 10**rng.randint(0, 400)), rng.randint(1, 10**rng.randint(0, 400)))
+              for _ in range(300)]
+    assert all(_encloses(se._number, p, q) for p, q in pairs)
+    for text, box in [("x <= 1e-320", "x=0:1e-320"), ("x*1e308*10 <= 1", "x=0:1"), ("0*x <= 0", "x=-1e308:1e308")]:
+        r, _ = _cli(text, "--box", box, "--max-seconds", "2")
+        assert r.exit_code == 0 and "internal error" not in r.output, r.output
+    assert ck.run("x <= 1e-320", "x=0:1e-320").word == "proven"  # float(1e-320) < 1/10**320
+    # mutant: the nearest double taken as exact — rejected (1/10 is not a double)
+    monkeypatch.setattr(se, "_number", lambda r: Interval(float(r.p) / float(r.q)))
+    assert not all(_encloses(se._number, p, q) for p, q in [(1, 10), (1, 3), (2, 3)])

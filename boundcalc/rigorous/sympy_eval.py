@@ -18,6 +18,7 @@ on whole regions, which no subtraction of enclosures can certify).
 from __future__ import annotations
 
 import math
+import sys
 from contextlib import contextmanager
 
 from . import enclosures as en
@@ -165,12 +166,25 @@ def _number(x) -> Interval:
         return iv.const("e")
     if x.is_Integer:
         n = int(x)
-        f = float(n)
+        try:
+            f = float(n)
+        except OverflowError:  # beyond the doubles (10**309 written exactly): between the largest double and inf
+            big = sys.float_info.max
+            return Interval(big, math.inf) if n > 0 else Interval(-math.inf, -big)
         if int(f) == n:
             return Interval(f)
         return Interval(math.nextafter(f, -math.inf), math.nextafter(f, math.inf))
     if x.is_Rational:
-        return _number(sympy.Integer(x.p)) / _number(sympy.Integer(x.q))
+        from fractions import Fraction
+
+        try:
+            f = x.p / x.q  # Python's int / int is correctly rounded (also for huge p, q, and into the subnormals)
+        except OverflowError:
+            return _number(sympy.Integer(x.p)) / _number(sympy.Integer(x.q))
+        exact, got = Fraction(x.p, x.q), Fraction(f)
+        if got == exact:
+            return Interval(f)
+        return Interval(f, math.nextafter(f, math.inf)) if got < exact else Interval(math.nextafter(f, -math.inf), f)
     if x.is_Float:
         f = float(x)
         if sympy.Float(f, x._prec) == x:

@@ -124,7 +124,12 @@ def _uniform_points(dom, names, n: int) -> dict:
     import numpy as np
 
     rng = np.random.default_rng(np.random.SeedSequence(17))
-    return {k: rng.uniform(*dom.range(k), size=n) if not dom.is_point(k) else np.full(n, dom.value(k)) for k in names}
+    out = {}
+    for k in names:
+        lo, hi = dom.range(k)
+        u = rng.uniform(size=n)
+        out[k] = lo * (1.0 - u) + hi * u  # no hi - lo (it overflows on -1e308:1e308)
+    return out
 
 
 def _corner_points(dom, names, cap: int = 1024) -> dict:
