@@ -390,3 +390,19 @@ def test_exact_constants_are_enclosed_over_the_whole_range(monkeypatch):
     # mutant: the nearest double taken as exact — rejected (1/10 is not a double)
     monkeypatch.setattr(se, "_number", lambda r: Interval(float(r.p) / float(r.q)))
     assert not all(_encloses(se._number, p, q) for p, q in [(1, 10), (1, 3), (2, 3)])
+
+
+def test_prover_confirms_huge_not_tiny_margins():
+    """A 50-digit margin of -10^3000 (far beyond float) is a counterexample; -10^-1000 is within the noise (not)."""
+    import mpmath
+
+    from boundcalc.rigorous.interval import Interval
+
+    def run(value):
+        return prover_mod.prove(lambda b: Interval(-1.0, -0.5), {"x": (0.0, 1.0)}, max_boxes=20, max_seconds=5,
+                                point_margin=lambda p: mpmath.mpf(value))
+
+    huge = run("-1e3000")
+    assert huge.verdict == "counterexample" and huge.counterexample["value"].startswith("-10^(3000")
+    assert run("-1e-1000").verdict == "undecided"
+    assert run("1e3000").verdict == "undecided"  # positive at 50 digits: the enclosure is not confirmed

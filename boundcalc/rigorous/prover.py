@@ -233,7 +233,7 @@ def prove(
                 return False, "", float("nan")
             if mpmath.isinf(v):  # an infinite side (kl at the boundary): violated exactly when it is -inf
                 return bool(v < 0), mpmath.nstr(v, point_digits), float(v)
-            if abs(mpmath.mag(v)) > 3000:  # far beyond float: the sign decides (a huge value is far from -tol)
+            if mpmath.mag(v) > 3000:  # far beyond float: the sign decides (a huge value is far from -tol)
                 return bool(v < 0), _nstr(v, point_digits), float(v)
             thr = -mpmath.mpf(tol)
             conf = (v <= thr) if strict else (v < thr)
