@@ -80,8 +80,6 @@ def register(app: typer.Typer) -> None:
                 fields["equality"] = out.equality
             if out.grid is not None:
                 fields["grid"] = out.grid.to_json()
-            if out.proof is not None:
-                fields["backend"] = out.proof.backend
             fields["limits"] = ck.limits()
             common.emit_json("check", inputs, **fields)
             return
