@@ -73,3 +73,52 @@ def test_backend_chosen_by_the_environment(monkeypatch):
     res = CliRunner().invoke(app, ["check", "x <= 2", "--box", "x=0:1", "--json"])
     assert res.exit_code == 2 and "BOUNDCALC_INTERVAL_BACKEND" in res.output
     assert "Traceback" not in res.output
+
+
+# ----------------------------------------------------------------------------------------------------
+# false everywhere, but the float margin underflows to 0: a counterexample, re-checked at 50 (and 100) digits
+# ----------------------------------------------------------------------------------------------------
+UNDERFLOW_CASES = [ISSUE_CASES[0], ISSUE_CASES[1]]
+
+
+def _false_at(expr: str, pt: dict) -> bool:
+    """Independent of the code: the statement evaluated exactly (Fraction) or in decimal at 60 digits."""
+    from decimal import Decimal, localcontext
+    from fractions import Fraction
+
+    if expr == "x*y <= 0":
+        return not Fraction(pt["x"]) * Fraction(pt["y"]) <= 0
+    with localcontext() as ctx:
+        ctx.prec = 60
+        e = (-Decimal(pt["n"])).exp()
+        return not e * Decimal("0.4") <= e * Decimal("0.1")
+
+
+@pytest.mark.parametrize("method", ["auto", "grid"])
+@pytest.mark.parametrize("expr,box", UNDERFLOW_CASES)
+def test_underflowed_false_statements_end_in_a_counterexample(backend, expr, box, method):
+    d = json.loads(_check(expr, box, "--json", "--method", method, seconds="5").stdout)
+    assert d["verdict"].startswith("counterexample at"), d["verdict"]
+    pt = {k: v for k, v in d["counterexample"]["point"].items()} if "point" in d["counterexample"] else \
+        {k: v for k, v in d["counterexample"].items() if k in ("x", "y", "n")}
+    lo_hi = {k: tuple(map(float, v.split(":"))) for k, v in (kv.split("=") for kv in box.split(","))}
+    assert all(lo_hi[k][0] <= pt[k] <= lo_hi[k][1] for k in lo_hi)
+    assert _false_at(expr, pt)
+    # the true statements beside them stay proven / without counterexample
+    true_expr = {"x*y <= 0": "x*y >= 0", "exp(-n)*0.4 <= exp(-n)*0.1": "exp(-n)*0.1 <= exp(-n)*0.4"}[expr]
+    t = json.loads(_check(true_expr, box, "--json", "--method", method, seconds="5").stdout)
+    assert t["verdict"].startswith("proven" if method == "auto" else "no counterexample"), t["verdict"]
+
+
+def test_mutant_without_the_underflow_recheck_is_rejected(monkeypatch):
+    """The former behaviour (no re-check of a margin within underflow, in the prover nor the grid) ends these
+    statements "undecided" / "no counterexample": the test's check rejects it."""
+    from boundcalc.rigorous import prover
+    from boundcalc.verify import check
+
+    monkeypatch.setattr(prover, "MAX_TINY_CHECKS", 0)
+    monkeypatch.setattr(check, "TINY_RECHECK", 0)
+    for expr, box in UNDERFLOW_CASES:
+        for method in ("auto", "grid"):
+            d = json.loads(_check(expr, box, "--json", "--method", method, seconds="1").stdout)
+            assert not d["verdict"].startswith("counterexample"), d["verdict"]

@@ -39,6 +39,8 @@ from .interval import INF, DomainError, Interval, backend_name
 
 PENDING_EVALS = 500  # evaluations spent looking for a finite counterexample before reporting an infinite one
 MAX_CORNERS = 16  # corners of a box whose enclosure is infinite or undefined, evaluated as candidate points
+TINY = 1e-300  # a midpoint enclosure inside [-TINY, TINY] (float underflow: x*y at 1e-200) cannot be signed in float
+MAX_TINY_CHECKS = 64  # such midpoints re-checked at 50 and 100 digits per proof
 
 PROVEN = "proven on the box"
 COUNTEREXAMPLE = "counterexample"
@@ -242,6 +244,37 @@ def prove(
             conf = bool(conf and (thr - v) > noise)
             return conf, _nstr(v, point_digits), float(v)
 
+    tiny_checks = [0]
+
+    def confirm_tiny(point: dict):
+        """A midpoint whose float enclosure is within underflow of 0 (both ends in [-TINY, TINY], the lower one
+        below -tol): its margin may be far below 0 relative to its own size (x*y = 1e-398 at x = y = 1e-199, which
+        float rounds to 0). Evaluated at point_digits and at twice as many digits: confirmed when both values are
+        below -tol and agree to 20 digits (so the value is not the rounding noise of a cancellation, which the
+        absolute noise floor of ``confirm`` rejects for a value of this size)."""
+        if point_margin is None or tiny_checks[0] >= MAX_TINY_CHECKS:
+            return False, "", float("nan")
+        tiny_checks[0] += 1
+        vals = []
+        for digits in (point_digits, 2 * point_digits):
+            with mpmath.workdps(digits):
+                try:
+                    v = point_margin({k: mpmath.mpf(x) for k, x in point.items()})
+                except (ValueError, ZeroDivisionError, OverflowError, DomainError):
+                    return False, "", float("nan")
+                if isinstance(v, mpmath.mpc) or not mpmath.isfinite(v):
+                    return False, "", float("nan")
+                vals.append(v)
+        v1, v2 = vals
+        thr = -mpmath.mpf(tol)
+        below = (v1 <= thr and v2 <= thr) if strict else (v1 < thr and v2 < thr)
+        with mpmath.workdps(2 * point_digits):
+            agree = abs(v1 - v2) <= mpmath.mpf(10) ** -20 * abs(v2)
+        if not (below and agree):
+            return False, "", float("nan")
+        with mpmath.workdps(point_digits):
+            return True, _nstr(v1, point_digits), float(v1)
+
     tried: set = set()
 
     def corner_candidates(b: dict) -> list:
@@ -333,6 +366,11 @@ def prove(
                     evals += 1
                     if violated(mm):
                         cand = mid
+                    elif (mm.lo < -tol and -TINY <= mm.lo and mm.hi <= TINY and tiny_checks[0] < MAX_TINY_CHECKS
+                          and in_domain_point(mid)):
+                        conf, sval, fval = confirm_tiny(mid)  # float underflow hides the sign: 50/100 digits
+                        if conf:
+                            return result(COUNTEREXAMPLE, {"point": mid, "value": sval, "value_float": fval})
                 except DomainError:
                     pass
             if cand is None and pending[0] is None and (m is None or m.lo == -INF):
