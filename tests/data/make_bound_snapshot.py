@@ -281,7 +281,9 @@ def build() -> dict:
 
 
 def add_bounds(snap: dict, ids: list[str]) -> dict:
-    """Append the cases of NEW bounds (not yet in the snapshot) on the snapshot's own grid; existing entries untouched."""
+    """Append the cases of NEW bounds (not yet in the snapshot) on the snapshot's own grid.
+
+    Existing entries stay untouched; each addition records the commit it was computed at."""
     from boundcalc.bounds import registry
 
     T = dec_array(snap["T"])
