@@ -286,8 +286,17 @@ def test_entry_points_loaded_once(monkeypatch):
     assert calls == [1]
 
 
-def test_budget_sees_the_example():
-    r = runner.invoke(app, ["budget", "--help"])
-    assert "--bounds-file" in r.stdout
-    r = runner.invoke(app, ["budget", "--bounds-file", os.path.join("no", "such.toml")])
-    assert r.exit_code == 2 and "plugin no/such.toml: no such file" in r.stderr
+def test_cli_budget_solves_the_example():
+    """rho at which the example's value is 1e5 at T = 1e6, solved by hand: 5 d log(KT)^2/sqrt(rho) = 1e5 - a."""
+    r = runner.invoke(app, ["budget", "--setting", "linear", "--T", "1e6", "--max-regret", "1e5", "--bounds-file",
+                            EXAMPLE, "--json"])
+    assert r.exit_code == 0, r.output
+    (row,) = [b for b in json.loads(r.stdout)["budgets"] if b["id"] == "my-linear-ub"]
+    ctx = registry.make_context("linear")
+    a, _ = direct_numpy(1e6, ctx["d"], ctx["K"], 1.0)
+    L = np.log(ctx["K"] * 1e6)
+    rho = (5 * ctx["d"] * L**2 / (1e5 - float(a))) ** 2
+    assert row["status"] == "met" and row["budget_own"]["rho"] == pytest.approx(rho, rel=1e-9)
+    r = runner.invoke(app, ["budget", "--setting", "linear", "--T", "1e6", "--max-regret", "1e5", "--bounds-file",
+                            os.path.join("no", "such.toml")])
+    assert r.exit_code == 2 and r.stderr.strip() == "boundcalc: error: plugin no/such.toml: no such file"
