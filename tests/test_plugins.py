@@ -150,7 +150,7 @@ def test_bad_plugin_one_line_exit_2_and_registry_intact(tmp_path, case):
         r = runner.invoke(app, args)
         assert r.exit_code == 2, (args, r.output)
         err = [ln for ln in r.stderr.splitlines() if ln.strip()]
-        assert len(err) == 1 and err[0].startswith("boundcalc: error: plugin " + path), r.stderr
+        assert len(err) == 1 and err[0].startswith("boundcalc: error: --bounds-file " + path), r.stderr
         assert problem in err[0], err[0]
         assert "Traceback" not in r.output
     assert len(registry.all_bounds()) == n_builtin and not registry.plugin_bounds()
@@ -299,4 +299,4 @@ def test_cli_budget_solves_the_example():
     assert row["status"] == "met" and row["budget_own"]["rho"] == pytest.approx(rho, rel=1e-9)
     r = runner.invoke(app, ["budget", "--setting", "linear", "--T", "1e6", "--max-regret", "1e5", "--bounds-file",
                             os.path.join("no", "such.toml")])
-    assert r.exit_code == 2 and r.stderr.strip() == "boundcalc: error: plugin no/such.toml: no such file"
+    assert r.exit_code == 2 and r.stderr.strip() == "boundcalc: error: --bounds-file no/such.toml: no such file (or not a regular file)"

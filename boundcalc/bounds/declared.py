@@ -66,11 +66,11 @@ OPTIONAL = ("form", "assumptions", "caveats", "algorithm", "combination", "regim
 class PluginError(InputError):
     """A bad plugin bound: one line naming the plugin (file or entry point) and the problem (exit 2)."""
 
-    def __init__(self, origin: str, problem: str):
+    def __init__(self, origin: str, problem: str, label: str = "plugin"):
         self.origin = origin
         self.problem = problem
-        ValueError.__init__(self, f"plugin {origin}: {problem}")
-        self.parameter, self.allowed, self.got = f"plugin {origin}", problem, None
+        ValueError.__init__(self, f"{label} {origin}: {problem}")
+        self.parameter, self.allowed, self.got = f"{label} {origin}", problem, None
 
 
 def setting_symbols(setting: str, notion: str) -> tuple[str, ...]:

@@ -27,7 +27,7 @@ def read_bounds_file(path: str) -> list[Bound]:
     """The bounds declared in ``path`` (.toml: [[bound]] tables; .py: a module with a list BOUNDS), not registered."""
     origin = str(path)
     if not os.path.isfile(path):
-        raise PluginError(origin, "no such file")
+        raise PluginError(origin, "no such file (or not a regular file)")
     if path.endswith(".toml"):
         import tomllib
 

@@ -18,5 +18,11 @@ def load(paths) -> None:
     if not paths:
         return
     from ..bounds import plugins
+    from ..bounds.declared import PluginError
 
-    plugins.load_bounds_files(paths)
+    try:
+        plugins.load_bounds_files(paths)
+    except PluginError as exc:  # name the option: "--bounds-file FILE [bound 'id']: problem"
+        if not exc.origin.startswith("entry point"):
+            raise PluginError(exc.origin, exc.problem, label="--bounds-file") from None
+        raise
