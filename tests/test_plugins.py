@@ -300,3 +300,24 @@ def test_cli_budget_solves_the_example():
     r = runner.invoke(app, ["budget", "--setting", "linear", "--T", "1e6", "--max-regret", "1e5", "--bounds-file",
                             os.path.join("no", "such.toml")])
     assert r.exit_code == 2 and r.stderr.strip() == "boundcalc: error: --bounds-file no/such.toml: no such file (or not a regular file)"
+
+
+def test_cli_check_proves_and_refutes_with_the_example():
+    """3 sqrt(dT log KT) + 5 d log(KT)^2/sqrt(rho) >= sqrt(dT log KT) + d log(KT)^1.5/sqrt(rho) (seed 003 Thm 4,
+    paper form) whenever log(KT) >= 1: true on the box, and the reverse inequality is false everywhere on it."""
+    box = "T=1e3:1e9,rho=0.01:1"
+    r = runner.invoke(app, ["check", 'bound("my-linear-ub", T=T, rho=rho) >= bound("003-thm4-paper", T=T, rho=rho)',
+                            "--box", box, "--bounds-file", EXAMPLE, "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["verdict"].startswith("proven on the box")
+    r = runner.invoke(app, ["check", 'bound("my-linear-ub", T=T, rho=rho) <= bound("003-thm4-paper", T=T, rho=rho)',
+                            "--box", box, "--bounds-file", EXAMPLE, "--json"])
+    out = json.loads(r.stdout)
+    assert out["verdict"].startswith("counterexample"), out["verdict"]
+    ce = out["counterexample"]
+    ctx = registry.make_context("linear")
+    T, rho = float(ce["T"]), float(ce["rho"])
+    mine = sum(direct_numpy(T, ctx["d"], ctx["K"], rho))
+    L = np.log(ctx["K"] * T)
+    thm4 = np.sqrt(ctx["d"] * T * L) + ctx["d"] / np.sqrt(rho) * L**1.5
+    assert mine > thm4 and float(ce["margin"]) < 0
