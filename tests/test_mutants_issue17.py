@@ -576,3 +576,92 @@ def test_worksheet_recorded_interval_is_student_t(monkeypatch):
 
     assert final_ci(Runner.simulate)
     assert not final_ci(mutate(Runner.simulate, 'res.ci(level=0.95, method="t")', 'res.ci(level=0.95, method="normal")'))
+
+
+def test_worksheet_session_passes_its_options_to_the_runner(tmp_path):
+    """`worksheet run --seed/--full/--step-cap/--out` reach the Session (tests/test_option_reach.py); the Session
+    passes them on to the Runner that simulates. Kills: `Runner(..., seed=seed, ...)` -> `seed=0` in Session."""
+    from boundcalc.experiments import session as S
+
+    def runner_of(cls):
+        s = cls("001", mode="full", out=str(tmp_path / "o"), seed=12, step_cap=500, echo=False)
+        return s.runner
+
+    def ok(r):
+        return r.seed == 12 and r.mode == "full" and r.step_cap == 500 and str(r.out).startswith(str(tmp_path))
+
+    assert ok(runner_of(S.Session))
+    bad_init = mutate(S.Session.__init__, "seed=seed, step_cap", "seed=0, step_cap")
+    Bad = type("Bad", (S.Session,), {"__init__": bad_init})
+    assert not ok(runner_of(Bad))
+
+
+# =====================================================================================================================
+# the other documented intervals: simulate's table (normal, 1.96, stated in its caption) and budget --check's
+# (Student t; delta method for the overhead)
+# =====================================================================================================================
+def test_simulate_table_interval_is_the_documented_normal_one():
+    """`simulate` documents "95% CI = mean ± 1.96 s/√n": its JSON checkpoints against that formula on the very runs
+    (a direct library call). Kills: Results.ci's default `method="normal"` -> `method="t"`."""
+    from statistics import NormalDist
+
+    from boundcalc import algorithms as registry
+    from boundcalc.envs import make_env
+    from boundcalc.montecarlo import Results, log_checkpoints, run
+
+    d = _json(["simulate", "--algo", "UCB", "--T", "300", "--runs", "5"])
+    res = run(registry.build("UCB", None, {}), make_env("mu2"), 300, 5, seed=0, checkpoints=log_checkpoints(300, 12))
+    z = NormalDist().inv_cdf(0.975)
+
+    def matches(table):
+        for row, col in zip(table, res.regret.T):
+            h = z * col.std(ddof=1) / math.sqrt(col.size)
+            if not (math.isclose(row["ci_low"], col.mean() - h, rel_tol=1e-12, abs_tol=1e-12)
+                    and math.isclose(row["ci_high"], col.mean() + h, rel_tol=1e-12, abs_tol=1e-12)):
+                return False
+        return True
+
+    assert matches(d["checkpoints"])
+    res.ci = mutate(Results.ci, 'method: str = "normal"', 'method: str = "t"').__get__(res)
+    table = Results.table(res)
+    assert not matches(table)
+
+
+def _paired_by_hand(p, n, level=0.95):
+    """r̂ = mean(p)/mean(n) − 1 ± t_{(1+level)/2, R−1} sd(z)/√R with z_i = (p_i − (r̂+1) n_i)/mean(n) (delta method
+    for a ratio of paired means), written out with scipy.stats.t."""
+    from scipy.stats import t
+
+    R = len(p)
+    ratio = np.mean(p) / np.mean(n)
+    z = (np.asarray(p) - ratio * np.asarray(n)) / np.mean(n)
+    h = t.ppf(0.5 + level / 2, R - 1) * np.std(z, ddof=1) / math.sqrt(R)
+    return ratio - 1, ratio - 1 - h, ratio - 1 + h
+
+
+def test_budget_check_intervals_are_student_t(monkeypatch):
+    """budget --check: the overhead interval (delta method) and the regret intervals use Student t with R − 1 df.
+    Kills: `student.ppf(...)` -> 1.96 in budget/check.py paired_overhead and _mean_ci."""
+    import importlib
+
+    from scipy.stats import t
+
+    C = importlib.import_module("boundcalc.budget.check")
+    rng = np.random.default_rng(3)
+    n = rng.uniform(50, 100, 5)
+    p = n * 1.3 + rng.normal(0, 10, 5)
+    v, lo, hi = _paired_by_hand(p, n)
+
+    def ok(paired, mean_ci):
+        o = paired(p, n)
+        m = mean_ci(p)
+        h = t.ppf(0.975, 4) * p.std(ddof=1) / math.sqrt(5)
+        return (math.isclose(o["value"], v, rel_tol=1e-12) and math.isclose(o["ci"][0], lo, rel_tol=1e-12)
+                and math.isclose(o["ci"][1], hi, rel_tol=1e-12) and math.isclose(m["ci"][0], p.mean() - h, rel_tol=1e-12)
+                and math.isclose(m["ci"][1], p.mean() + h, rel_tol=1e-12))
+
+    assert ok(C.paired_overhead, C._mean_ci)
+    bad_paired = mutate(C.paired_overhead, "float(student.ppf(0.5 + level / 2, max(R - 1, 1)))", "1.959963984540054")
+    bad_mean = mutate(C._mean_ci, "float(student.ppf(0.975, max(R - 1, 1)))", "1.959963984540054")
+    assert not ok(bad_paired, C._mean_ci)
+    assert not ok(C.paired_overhead, bad_mean)
