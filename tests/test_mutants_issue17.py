@@ -665,3 +665,37 @@ def test_budget_check_intervals_are_student_t(monkeypatch):
     bad_mean = mutate(C._mean_ci, "float(student.ppf(0.975, max(R - 1, 1)))", "1.959963984540054")
     assert not ok(bad_paired, C._mean_ci)
     assert not ok(C.paired_overhead, bad_mean)
+
+
+def test_budget_check_runs_and_seed_reach_the_simulation(monkeypatch):
+    """`budget --check --runs R --seed S` reach check_plan (tests/test_option_reach.py); check_plan passes them to both
+    simulations (at the budget and at the non-private limit). Kills: `_simulate_quietly(..., runs, seed, ...)` ->
+    `..., 100, 0, ...` in budget/check.py."""
+    import importlib
+
+    from boundcalc.budget import Target, UserNotion, solve
+
+    C = importlib.import_module("boundcalc.budget.check")
+    rc = importlib.import_module("boundcalc.verify.regret_check")
+    plan = solve("finite", 10**4, Target("overhead", 0.5), UserNotion("epsilon"))
+    calls = []
+
+    def spy(montecarlo, alg, env, T, runs, seed, progress, checkpoints=None):
+        calls.append((runs, seed))
+        return SimpleRes(runs)
+
+    class SimpleRes:
+        def __init__(self, runs):
+            self.regret = np.arange(1.0, 8.0).reshape(7, 1)  # 7 runs whatever was asked (the check is on the calls)
+
+    monkeypatch.setattr(rc, "_simulate_quietly", spy)
+
+    def ok(fn):
+        calls.clear()
+        out = fn(plan, None, runs=7, seed=4)
+        return out.runs == 7 and out.seed == 4 and calls == [(7, 4), (7, 4)]
+
+    assert ok(C.check_plan)
+    bad = mutate(C.check_plan, "res = rc._simulate_quietly(montecarlo, alg, env, T, runs, seed, progress)",
+                 "res = rc._simulate_quietly(montecarlo, alg, env, T, 100, 0, progress)")
+    assert not ok(bad)
