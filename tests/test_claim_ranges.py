@@ -15,6 +15,7 @@ a narrowed Inequality grid, and an evaluator that reads a fixed sub-range instea
 from __future__ import annotations
 
 import inspect
+import re
 import math
 import textwrap
 
@@ -200,3 +201,44 @@ def test_evaluator_ignoring_its_domain_is_caught():
                   'lo, hi = 1e-3, 2.0\n    eps = np.geomspace(lo, hi, 81)')
     c_grid = type(c)(**{**c.__dict__, "evaluators": {"grid": bad}})
     assert range_problems(c_grid) != []
+
+
+# -- ranges stated in a claim's text ------------------------------------------------------------------------------------
+SYMBOLS = {"ε": "epsilon", "ρ": "rho", "δ": "delta", "λ": "lam", "α": "alpha", "β": "beta", "T": "T", "d": "d",
+           "K": "K", "x": "x", "n": "n", "m": "m", "t": "t"}
+_NUM = r"(-?\d+(?:\.\d+)?(?:e-?\d+)?)"
+_IN = re.compile(r"(?<![\w_])([A-Za-zρεδλαβ])\s*∈\s*\[\s*" + _NUM + r"\s*,\s*" + _NUM + r"\s*\]")
+_CMP = re.compile(r"(?<![\w_(])([A-Za-zρεδλαβ])\s*(≤|≥)\s*" + _NUM + r"(?![\w.^/])")
+
+
+def text_range_problems(c) -> list[str]:
+    """Ranges written in the statement ('ρ ∈ [1e-8, 1e3]', 'T ≤ 1e9', 'x ≥ 0') against the parameters' stated
+    default domain, which the tests above hold the evaluation to."""
+    rng = {p.name: p.default for p in c.params}
+    problems = []
+    for m in _IN.finditer(c.statement):
+        name = SYMBOLS.get(m.group(1))
+        if name in rng and not _same(rng[name], (float(m.group(2)), float(m.group(3)))):
+            problems.append(f"{c.id}: text says {m.group(0)}, domain {name} = {rng[name]}")
+    for m in _CMP.finditer(c.statement):
+        name = SYMBOLS.get(m.group(1))
+        if name not in rng:
+            continue
+        end = rng[name][1] if m.group(2) == "≤" else rng[name][0]
+        if not _same((end,), (float(m.group(3)),)):
+            problems.append(f"{c.id}: text says {m.group(0)}, domain {name} = {rng[name]}")
+    return problems
+
+
+def test_ranges_in_the_text_match_the_domain():
+    """Kills: a claim's box narrowed below what its statement says (e.g. 003-trivial-cap's T up to 1e4 while the
+    statement says 'every T ≤ 1e5'); at least the claims with explicit ranges are parsed."""
+    checked = [cid for cid, c in C.CLAIMS.items() if _IN.search(c.statement) or _CMP.search(c.statement)]
+    assert {"003-lower-le-upper-linear", "003-trivial-cap", "003-thm17-constant"} <= set(checked)
+    problems = [p for cid in checked for p in text_range_problems(C.CLAIMS[cid])]
+    assert problems == []
+    c = C.CLAIMS["003-trivial-cap"]
+    from boundcalc.verify.box import Param
+
+    narrowed = tuple(Param(p.name, p.lo, 1e4, p.allowed, p.integer, p.doc) if p.name == "T" else p for p in c.params)
+    assert text_range_problems(type(c)(**{**c.__dict__, "params": narrowed})) != []
