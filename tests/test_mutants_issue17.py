@@ -180,7 +180,7 @@ def test_errata15_verify_reports_the_stated_range():
 # =====================================================================================================================
 # simulate --executor / --workers / --scheduler reach the executor
 # =====================================================================================================================
-SIM = ["simulate", "--algo", "UCB", "--T", "300", "--runs", "8", "--block-runs", "1"]  # 8 blocks
+SIM = ["simulate", "--algo", "DP-SE", "--epsilon", "1", "--T", "300", "--runs", "8", "--block-runs", "1"]  # 8 blocks, fast
 
 
 @pytest.fixture
