@@ -699,3 +699,29 @@ def test_budget_check_runs_and_seed_reach_the_simulation(monkeypatch):
     bad = mutate(C.check_plan, "res = rc._simulate_quietly(montecarlo, alg, env, T, runs, seed, progress)",
                  "res = rc._simulate_quietly(montecarlo, alg, env, T, 100, 0, progress)")
     assert not ok(bad)
+
+
+def _check_audit_confidence(level):
+    """AdaC-UCB's no-noise mutant at --confidence `level`: every event's bound at γ = (1 − level)/(2m) (Bonferroni over
+    the m declared events, two bounds each), recomputed here with scipy from the counts."""
+    d = _json(["audit", "--algo", "AdaC-UCB", "--rho", "1", "--trials", "200", "--mutant", "no-noise",
+               "--confidence", repr(level)])
+    m = len(d["events"])
+    problems = []
+    for ev in d["events"]:
+        want = _eps_lower_event(ev["count_D"], ev["trials_D"], ev["count_Dprime"], ev["trials_Dprime"], d["delta"],
+                                (1 - level) / (2 * m))
+        if not math.isclose(ev["epsilon_lower"], want, rel_tol=1e-9, abs_tol=1e-12):
+            problems.append(f"ε_lower {ev['epsilon_lower']} != {want} at confidence {level}")
+    return problems
+
+
+def test_audit_confidence_reaches_the_estimator(monkeypatch):
+    """Kills: `alpha = 1.0 - confidence` -> `alpha = 0.05` in audit/run.py run_audit (the level dropped after the
+    CLI, which tests/test_option_reach.py checks up to run_audit)."""
+    from boundcalc.audit import run as audit_run
+
+    assert _check_audit_confidence(0.8) == []
+    monkeypatch.setattr(audit_run, "run_audit", mutate(audit_run.run_audit, "alpha = 1.0 - confidence",
+                                                       "alpha = 0.05"))
+    assert _check_audit_confidence(0.8) != []
