@@ -725,3 +725,65 @@ def test_audit_confidence_reaches_the_estimator(monkeypatch):
     monkeypatch.setattr(audit_run, "run_audit", mutate(audit_run.run_audit, "alpha = 1.0 - confidence",
                                                        "alpha = 0.05"))
     assert _check_audit_confidence(0.8) != []
+
+
+class _FakeRunner:
+    """Just enough of experiments.base.Runner for one experiment function: simulate returns given Results."""
+
+    def __init__(self, make):
+        self.make, self.figures, self.claims = make, [], []
+
+    def expect(self, n):
+        pass
+
+    def simulate(self, label, alg, env, T, runs, checkpoints=None):
+        return self.make(label, T, runs)
+
+    def figure(self, fig, name):
+        self.figures.append(fig)
+
+    def note(self, text):
+        pass
+
+    def figure_claim(self, *a):
+        self.claims.append(a)
+
+
+def _fig1c_curves(run_fig1c, monkeypatch):
+    """The curves worksheet 004 Fig. 1(c) draws, from 5 runs of known parameter errors per point."""
+    from boundcalc import figures
+
+    drawn = []
+    monkeypatch.setattr(figures, "regret_figure", lambda curves, **k: drawn.append(curves) or object())
+    errs = {}
+
+    def make(label, T, runs):
+        e = np.random.default_rng(len(label) + T).uniform(0.1, 1.0, runs)
+        errs[label] = e
+        return SimpleResults(e)
+
+    class SimpleResults:
+        def __init__(self, e):
+            self.extra = {"theta_err": e}
+
+    run_fig1c(_FakeRunner(make), {"horizons": [100, 200], "runs": 5})
+    return drawn[0], errs
+
+
+def test_ws004_parameter_error_ribbon_is_student_t(monkeypatch):
+    """Worksheet 004 Fig. 1(c) drew its ribbon with 1.96 (the normal quantile) at 5 runs in fast mode, where every
+    other ribbon is Student t (t(4) = 2.776): fixed. Kills: the Student-t quantile -> 1.96 (the old line)."""
+    from boundcalc.experiments import ws004
+
+    def ok(fn):
+        curves, errs = _fig1c_curves(fn, monkeypatch)
+        for c in curves:
+            for T, lo, hi in zip((100, 200), c.lo, c.hi):
+                e = errs[f"fig1c/{c.label}/T={T}"]
+                tlo, thi = _t_interval(e.reshape(-1, 1))
+                if not (math.isclose(lo, tlo[0], rel_tol=1e-12) and math.isclose(hi, thi[0], rel_tol=1e-12)):
+                    return False
+        return True
+
+    assert ok(ws004.run_fig1c)
+    assert not ok(mutate(ws004.run_fig1c, "float(student.ppf(0.975, err.size - 1))", "1.96"))
