@@ -787,3 +787,31 @@ def test_ws004_parameter_error_ribbon_is_student_t(monkeypatch):
 
     assert ok(ws004.run_fig1c)
     assert not ok(mutate(ws004.run_fig1c, "float(student.ppf(0.975, err.size - 1))", "1.96"))
+
+
+def test_worksheet_two_sample_statistics_are_as_documented():
+    """experiments.bounds.difference (mean difference, normal 95% interval, var = s_p²/n_p + s_n²/n_n) and
+    price_of_privacy (seed 003 Sec. VII PoP = Reg_p/Reg_n − 1, delta-method interval for a ratio of independent means),
+    written out here. Kills: the unequal-sample standard error with n_n replaced by n_p, and PoP without its − 1."""
+    from boundcalc.experiments import bounds as EB
+
+    p, n = _results(runs=5, seed=1), _results(runs=8, seed=2)
+    z = 1.96
+
+    def ok(diff, pop):
+        d, lo, hi = diff(p, n)
+        mp, mn = p.regret.mean(0), n.regret.mean(0)
+        vp, vn = p.regret.var(0, ddof=1) / 5, n.regret.var(0, ddof=1) / 8
+        se = np.sqrt(vp + vn)
+        r = mp / mn
+        se_r = np.abs(r) * np.sqrt(vp / mp**2 + vn / mn**2)
+        P, plo, phi = pop(p, n)
+        return (np.allclose(d, mp - mn, rtol=1e-12) and np.allclose(lo, mp - mn - z * se, rtol=1e-12)
+                and np.allclose(hi, mp - mn + z * se, rtol=1e-12) and np.allclose(P, r - 1, rtol=1e-12)
+                and np.allclose(plo, r - 1 - z * se_r, rtol=1e-12) and np.allclose(phi, r - 1 + z * se_r, rtol=1e-12))
+
+    assert ok(EB.difference, EB.price_of_privacy)
+    assert not ok(mutate(EB.difference, "nonpriv.std() ** 2 / nonpriv.runs", "nonpriv.std() ** 2 / priv.runs"),
+                  EB.price_of_privacy)
+    assert not ok(EB.difference, mutate(EB.price_of_privacy, "np.where(mn > 0, r - 1, np.nan)",
+                                        "np.where(mn > 0, r, np.nan)"))
