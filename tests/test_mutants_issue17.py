@@ -180,7 +180,8 @@ def test_errata15_verify_reports_the_stated_range():
 # =====================================================================================================================
 # simulate --executor / --workers / --scheduler reach the executor
 # =====================================================================================================================
-SIM = ["simulate", "--algo", "DP-SE", "--epsilon", "1", "--T", "300", "--runs", "8", "--block-runs", "1"]  # 8 blocks, fast
+# 8 blocks of a fast algorithm
+SIM = ["simulate", "--algo", "DP-SE", "--epsilon", "1", "--T", "300", "--runs", "8", "--block-runs", "1"]
 
 
 @pytest.fixture
@@ -385,10 +386,12 @@ def test_audit_delta_reaches_claim_and_estimator(estimator_deltas, argv, delta, 
             != ev["epsilon_lower"]
 
 
+_DLT = 'dlt = sc.default_budget["delta"] if delta is None else delta'
+
+
 @pytest.mark.parametrize("func,old,new,case", [
-    ("budget_for", 'dlt = sc.default_budget["delta"] if delta is None else delta', 'dlt = sc.default_budget["delta"]', 0),
-    ("_local_budget", 'dlt = sc.default_budget["delta"] if delta is None else delta', 'dlt = sc.default_budget["delta"]',
-     1),
+    ("budget_for", _DLT, 'dlt = sc.default_budget["delta"]', 0),
+    ("_local_budget", _DLT, 'dlt = sc.default_budget["delta"]', 1),
     ("prepare", "        delta = budget.delta\n", "        delta = sc.default_delta()\n", 0),
     ("prepare", "        delta = validate.probability(\"--delta\", delta)", "        delta = sc.default_delta()", 2),
 ])
@@ -575,7 +578,8 @@ def test_worksheet_recorded_interval_is_student_t(monkeypatch):
         return got == pytest.approx([lo[-1], hi[-1]], rel=1e-12)
 
     assert final_ci(Runner.simulate)
-    assert not final_ci(mutate(Runner.simulate, 'res.ci(level=0.95, method="t")', 'res.ci(level=0.95, method="normal")'))
+    assert not final_ci(mutate(Runner.simulate, 'res.ci(level=0.95, method="t")',
+                               'res.ci(level=0.95, method="normal")'))
 
 
 def test_worksheet_session_passes_its_options_to_the_runner(tmp_path):

@@ -97,7 +97,8 @@ class Exempt:
     reason: str
 
 
-JSON_EXEMPT = Exempt("--json is the output format every reach test here reads (one JSON object: tests/test_fuzz_cli.py)")
+JSON_EXEMPT = Exempt("--json is the output format every reach test here reads (one JSON object: "
+                     "tests/test_fuzz_cli.py)")
 
 
 # -- helpers for the checks --------------------------------------------------------------------------------------------
@@ -206,6 +207,8 @@ EP_GOPE = ["--algo", "adac-gope", "--rho", "1"]
 EP_KL = ["--algo", "dp-klucb", "--epsilon", "1"]
 EP_OFUL = ["--algo", "adac-oful", "--rho", "1"]
 ACTIONS_CSV = "1,0,0\n0,1,0\n0,0,1\n0.6,0.8,0\n"
+REGRET_WALK = "tests/test_regret_options.py::test_every_declared_parameter_changes_the_value_through_the_cli"
+REGRET_CHECK = ["--setting", "finite", "--epsilon", "1", "--T", "1e3", "--check", "--runs", "5"]
 
 
 def _audit_stub(algo, **kw):
@@ -323,21 +326,21 @@ REACH: dict[str, dict[str, Any]] = {
                               _regret_lib("glm", _budget("ldp", epsilon=0.3, delta=0.01))),
         "--ldp-delta": Diff(["--setting", "glm", "--ldp-epsilon", "1", "--ldp-delta", "0.01"], ["--ldp-delta", "0.1"],
                             _regret_lib("glm", _budget("ldp", epsilon=1.0, delta=0.1))),
-        "--means": Elsewhere("tests/test_regret_options.py::test_every_declared_parameter_changes_the_value_through_the_cli"),
-        "--K": Elsewhere("tests/test_regret_options.py::test_every_declared_parameter_changes_the_value_through_the_cli"),
-        "--d": Elsewhere("tests/test_regret_options.py::test_every_declared_parameter_changes_the_value_through_the_cli"),
-        "--theta": Elsewhere("tests/test_regret_options.py::test_every_declared_parameter_changes_the_value_through_the_cli"),
-        "--confidence": Elsewhere(
-            "tests/test_regret_options.py::test_every_declared_parameter_changes_the_value_through_the_cli"),
-        "--lambda0": Elsewhere("tests/test_regret_options.py::test_lambda0_reaches_004_thm3_and_003_thm5_as_a_direct_call"),
-        "--param": Elsewhere("tests/test_regret_options.py::test_every_declared_parameter_changes_the_value_through_the_cli"),
+        "--means": Elsewhere(REGRET_WALK),
+        "--K": Elsewhere(REGRET_WALK),
+        "--d": Elsewhere(REGRET_WALK),
+        "--theta": Elsewhere(REGRET_WALK),
+        "--confidence": Elsewhere(REGRET_WALK),
+        "--lambda0": Elsewhere(
+            "tests/test_regret_options.py::test_lambda0_reaches_004_thm3_and_003_thm5_as_a_direct_call"),
+        "--param": Elsewhere(REGRET_WALK),
         "--actions": Diff(["--setting", "linear", "--rho", "0.1"], ["--actions", "{tmp}/a.csv"],
                           files={"a.csv": ACTIONS_CSV}),
         "--symbolic": Custom(_text_differs(["regret", *REG_F], ["--symbolic"])),
         "--plot": Custom(_plot_written(["regret", *REG_F])),
         "--check": Diff(["--setting", "finite", "--epsilon", "1", "--T", "1e3", "--runs", "5"], ["--check"]),
-        "--runs": Diff(["--setting", "finite", "--epsilon", "1", "--T", "1e3", "--check", "--runs", "5"], ["--runs", "6"]),
-        "--seed": Diff(["--setting", "finite", "--epsilon", "1", "--T", "1e3", "--check", "--runs", "5"], ["--seed", "3"]),
+        "--runs": Diff(REGRET_CHECK, ["--runs", "6"]),
+        "--seed": Diff(REGRET_CHECK, ["--seed", "3"]),
         "--explain": Custom(_text_differs(["regret", *REG_F], ["--explain"])),
         "--json": JSON_EXEMPT,
     },
@@ -482,7 +485,8 @@ REACH: dict[str, dict[str, Any]] = {
     "worksheet list": {"--json": JSON_EXEMPT},
     "worksheet run": {
         "--full": _ws(["--full"], lambda c: bool(c) and c[-1][1].get("mode") == "full"),
-        "--out": _ws(["--out", "/tmp/boundcalc-ws-x"], lambda c: bool(c) and c[-1][1].get("out") == "/tmp/boundcalc-ws-x"),
+        "--out": _ws(["--out", "/tmp/boundcalc-ws-x"],
+                     lambda c: bool(c) and c[-1][1].get("out") == "/tmp/boundcalc-ws-x"),
         "--seed": _ws(["--seed", "12"], lambda c: bool(c) and c[-1][1].get("seed") == 12),
         "--step-cap": _ws(["--step-cap", "500"], lambda c: bool(c) and c[-1][1].get("step_cap") == 500),
         "--json": JSON_EXEMPT,
