@@ -819,3 +819,33 @@ def test_worksheet_two_sample_statistics_are_as_documented():
                   EB.price_of_privacy)
     assert not ok(EB.difference, mutate(EB.price_of_privacy, "np.where(mn > 0, r - 1, np.nan)",
                                         "np.where(mn > 0, r, np.nan)"))
+
+
+def _min_t_rows(argv):
+    d = _json(["budget", "--setting", "contextual", "--min-T", "--max-overhead", "0.5", *argv])
+    return d["inputs"]["budget"], [(h["id"], h["overhead_status"], h["T_overhead"], h["informative_status"],
+                                    h["T_informative"]) for h in d["horizons"]]
+
+
+def _min_t_lib(budget):
+    from boundcalc.budget import min_horizon
+
+    return [(r["id"], r["overhead_status"], r["T_overhead"], r["informative_status"], r["T_informative"])
+            for r in (x.as_dict() for x in min_horizon("contextual", budget, 0.5, {}))]
+
+
+def test_budget_min_t_delta_reaches_the_budget(monkeypatch):
+    """`budget --min-T --epsilon 1 --delta 1e-3` evaluates the bounds at (1, 1e-3)-DP: it was evaluated at pure ε = 1
+    with --delta silently dropped (LinUCB-DGS's 004-thm3 then 'not applicable'); fixed in cli/budget_cmd.py. Compared
+    with min_horizon at ApproxDP(1, 1e-3). Kills: the old call `budget_from_options(..., None, ...)` (δ dropped)."""
+    from boundcalc.cli import common
+    from boundcalc.privacy import ApproxDP
+
+    bud, rows = _min_t_rows(["--epsilon", "1", "--delta", "1e-3"])
+    assert bud == {"notion": "approx", "epsilon": 1.0, "delta": 1e-3}
+    assert rows == _min_t_lib(ApproxDP(1.0, 1e-3))
+    real = common.budget_from_options
+    monkeypatch.setattr(common, "budget_from_options",
+                        lambda eps, rho, a, re, delta, le, ld: real(eps, rho, a, re, None, le, ld))
+    bud, rows = _min_t_rows(["--epsilon", "1", "--delta", "1e-3"])
+    assert rows != _min_t_lib(ApproxDP(1.0, 1e-3))
