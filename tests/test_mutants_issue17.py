@@ -18,6 +18,7 @@ import inspect
 import json
 import math
 import textwrap
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -849,3 +850,24 @@ def test_budget_min_t_delta_reaches_the_budget(monkeypatch):
                         lambda eps, rho, a, re, delta, le, ld: real(eps, rho, a, re, None, le, ld))
     bud, rows = _min_t_rows(["--epsilon", "1", "--delta", "1e-3"])
     assert rows != _min_t_lib(ApproxDP(1.0, 1e-3))
+
+
+def test_worksheet_bound_comparison_interval_is_student_t():
+    """experiments.bounds.compare (measured regret at T vs a registered bound, in every worksheet's report) uses the
+    Student-t interval. Kills: `res.ci(level=0.95, method="t")` -> `method="normal"` in compare."""
+    from boundcalc.envs import make_env
+    from boundcalc.experiments import bounds as EB
+    from boundcalc.privacy import PureDP
+
+    res = _results()
+    lo, hi = _t_interval(res.regret)
+    runner = SimpleNamespace(current=None)
+
+    def ci(fn):
+        out = fn(runner, "c", "finite", PureDP(1.0), "DP-SE", res, make_env("mu2"), bound_ids=["001-dp-se-explicit"],
+                 assumptions=(True, ""))
+        return out[0].ci
+
+    assert ci(EB.compare) == pytest.approx([lo[-1], hi[-1]], rel=1e-12)
+    bad = mutate(EB.compare, 'res.ci(level=0.95, method="t")', 'res.ci(level=0.95, method="normal")')
+    assert ci(bad) != pytest.approx([lo[-1], hi[-1]], rel=1e-6)
