@@ -510,7 +510,7 @@ def _verify_report(tmp_path):
     p = tmp_path / "v.md"
     r = runner.invoke(app, ["verify", "--claim", "004-sum-log-base", "--report", str(p)])
     assert r.exit_code == 0, r.output
-    assert "004-sum-log-base" in p.read_text()
+    assert p.exists() and "004-sum-log-base" in p.read_text(), "--report wrote nothing"
 
 
 # simulate: every option has its reach test in tests/test_cli_simulate_options.py (its CASES, compared with a direct
@@ -800,3 +800,12 @@ def test_dropped_option_is_caught(cmd, opt, entry, tmp_path):
         assert _run_diff(cmd, opt, entry, tmp_path, mutant=True) != []
     else:
         assert _run_spy(cmd, opt, entry, mutant=True) != []
+
+
+@pytest.mark.parametrize("cmd,opt,entry", list(_entries(Custom)))
+def test_dropped_option_is_caught_custom(cmd, opt, entry, tmp_path):
+    """The same mutant for the file/text options: the callback receives the option's default whatever was given."""
+    p = _param(cmd, opt)
+    with _callback_kwargs(cmd, force={p.name: p.default}):
+        with pytest.raises(AssertionError):
+            entry.fn(tmp_path)
