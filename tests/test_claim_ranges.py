@@ -30,7 +30,7 @@ from boundcalc.verify.claims.evaluators import Inequality
 # claims whose evaluator deliberately reads only part of a stated range, with the reason
 EXEMPT: dict[str, str] = {}
 # grid claims too slow for this test (tens of seconds on 2 cores); their full runs are in tests/test_verify_claims.py
-SLOW = {"001-private-chernoff", "001-laplace-tail", "001-coupled-vs-separate"}
+SLOW = {"001-private-chernoff", "001-laplace-tail"}
 
 
 def _ranged(c) -> dict:
