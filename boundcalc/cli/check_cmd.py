@@ -53,9 +53,11 @@ def register(app: typer.Typer) -> None:
             raise InputError("--method", "one of " + ", ".join(ck.METHODS), method)
         out = ck.run(expression, box, method=method, points=n, max_seconds=secs)
         inputs = {"expression": expression, "box": box, "method": method, "points": n, "max_seconds": secs}
+        backend = out.proof.backend if out.proof is not None else None  # the interval backend of the proof
         if json_out:
             fields = {"method": out.method, "verdict": out.verdict, "counterexample": out.counterexample,
-                      "expression": out.parsed.sympy_text, "domain": out.domain.describe(), "notes": out.notes}
+                      "expression": out.parsed.sympy_text, "domain": out.domain.describe(), "notes": out.notes,
+                      "backend": backend}
             if out.boxes is not None:
                 fields["boxes"] = out.boxes
             if out.points is not None:
@@ -70,6 +72,8 @@ def register(app: typer.Typer) -> None:
             common.emit_json("check", inputs, **fields)
             return
         rows = [("expression", out.parsed.sympy_text), ("box", out.domain.describe()), ("method", out.method)]
+        if backend:
+            rows.append(("interval backend", backend))
         if out.boxes is not None:
             rows.append(("boxes", str(out.boxes)))
         if out.points is not None:
