@@ -208,6 +208,11 @@ EP_KL = ["--algo", "dp-klucb", "--epsilon", "1"]
 EP_OFUL = ["--algo", "adac-oful", "--rho", "1"]
 ACTIONS_CSV = "1,0,0\n0,1,0\n0,0,1\n0.6,0.8,0\n"
 REGRET_WALK = "tests/test_regret_options.py::test_every_declared_parameter_changes_the_value_through_the_cli"
+INSTANCE_FILE = "tests/test_instance.py::test_one_instance_file_through_every_command"
+PRIOR_TEST = "tests/test_instance.py::test_prior_answers_are_the_worst_and_quantile_of_the_instances"
+REFUSED = "tests/test_instance.py::test_schema_errors_exit_2_with_one_line"
+LIN = ["--setting", "linear", "--rho", "0.1"]
+GAPS = ["--setting", "finite", "--rho", "0.1", "--K", "4", "--gaps", "0.3"]
 REGRET_CHECK = ["--setting", "finite", "--epsilon", "1", "--T", "1e3", "--check", "--runs", "5"]
 
 
@@ -341,6 +346,18 @@ REACH: dict[str, dict[str, Any]] = {
         "--check": Diff(["--setting", "finite", "--epsilon", "1", "--T", "1e3", "--runs", "5"], ["--check"]),
         "--runs": Diff(REGRET_CHECK, ["--runs", "6"]),
         "--seed": Diff(REGRET_CHECK, ["--seed", "3"]),
+        "--instance": Elsewhere(INSTANCE_FILE),
+        "--save-instance": Elsewhere(INSTANCE_FILE),
+        "--env": Diff(LIN, ["--env", "rdp-linear"]),
+        "--env-seed": Diff([*LIN, "--K", "20", "--d", "3"], ["--env-seed", "5"]),
+        "--gaps": Diff(GAPS, ["--gaps", "0.1"]),
+        "--best-mean": Diff(GAPS, ["--best-mean", "0.8"]),
+        "--noise": Diff(LIN, ["--noise", "gaussian"]),
+        "--prior": Elsewhere(PRIOR_TEST),
+        "--instances": Elsewhere(PRIOR_TEST),
+        "--prior-quantile": Elsewhere(PRIOR_TEST),
+        "--prior-seed": Elsewhere(PRIOR_TEST),
+        "--prior-param": Diff([*LIN, "--prior", "sphere", "--instances", "3"], ["--prior-param", "radius=0.5"]),
         "--explain": Custom(_text_differs(["regret", *REG_F], ["--explain"])),
         "--json": JSON_EXEMPT,
     },
@@ -393,6 +410,18 @@ REACH: dict[str, dict[str, Any]] = {
         "--seed": Spy(["budget", *BUD, "--check", "--seed", "4"], "boundcalc.budget.check:check_plan",
                       lambda c: bool(c) and c[-1][1].get("seed") == 4, stub=lambda *a, **k: None,
                       base=["budget", *BUD, "--check"]),
+        "--instance": Elsewhere(INSTANCE_FILE),
+        "--save-instance": Elsewhere(INSTANCE_FILE),
+        "--env": Diff(BUD, ["--env", "rdp-linear"]),
+        "--env-seed": Diff([*BUD, "--K", "20", "--d", "3"], ["--env-seed", "5"]),
+        "--gaps": Diff([*BUD_F, "--K", "4", "--gaps", "0.3"], ["--gaps", "0.1"]),
+        "--best-mean": Diff([*BUD_F, "--K", "4", "--gaps", "0.3"], ["--best-mean", "0.8"]),
+        "--noise": Diff(BUD, ["--noise", "gaussian"]),
+        "--prior": Elsewhere(PRIOR_TEST),
+        "--instances": Elsewhere(PRIOR_TEST),
+        "--prior-quantile": Elsewhere(PRIOR_TEST),
+        "--prior-seed": Elsewhere(PRIOR_TEST),
+        "--prior-param": Diff([*BUD, "--prior", "sphere", "--instances", "3"], ["--prior-param", "radius=0.5"]),
         "--explain": Custom(_text_differs(["budget", *BUD], ["--explain"])),
         "--json": JSON_EXEMPT,
     },
@@ -414,7 +443,9 @@ REACH: dict[str, dict[str, Any]] = {
         "--batch-ratio": Diff(EP_KL, ["--batch-ratio", "3"], _episodes_lib("dp-klucb", epsilon=1.0, ratio=3.0)),
         "--lambda": Diff(EP_OFUL, ["--lambda", "5"], _episodes_lib("adac-oful", rho=1.0, lam=5.0)),
         "--C": Diff(EP_OFUL, ["--C", "2"], _episodes_lib("adac-oful", rho=1.0, C=2.0)),
-        "--lam0": Diff(EP_OFUL, ["--lam0", "0.5"]),
+        "--lam0": Diff(EP_OFUL, ["--lam0", "0.5"]),  # the deprecated spelling (tests/test_vocabulary.py)
+        "--confidence": Diff(EP_GOPE, ["--confidence", "0.1"], _episodes_lib("adac-gope", rho=1.0, delta=0.1)),
+        "--lambda0": Diff(EP_OFUL, ["--lambda0", "0.5"]),
         "--rows": Custom(lambda tmp: _episodes_rows()),
         "--plot": Custom(_plot_written(["episodes", *EP_UCB])),
         "--json": JSON_EXEMPT,
@@ -432,6 +463,7 @@ REACH: dict[str, dict[str, Any]] = {
                              "boundcalc.verify.claims.proofs:limits",
                              lambda c: bool(c) and c[-1][1].get("max_seconds") == 3.0),
         "--list": Diff(["--claim", "004-sum-log-base"], ["--list"]),
+        "--details": Elsewhere("tests/test_cli_readable.py::test_verify_prints_a_summary_and_details_on_request"),
         "--report": Custom(lambda tmp: _verify_report(tmp)),
         "--json": JSON_EXEMPT,
     },
@@ -472,6 +504,22 @@ REACH: dict[str, dict[str, Any]] = {
         "--confidence": _audit(["--algo", "DP-SE", "--confidence", "0.9"],
                                lambda c: bool(c) and c[-1][1].get("confidence") == 0.9, base=["--algo", "DP-SE"]),
         "--list": Diff(["--algo", "DP-SE", "--trials", "100"], ["--list"]),
+        "--level": _audit(["--algo", "DP-SE", "--level", "0.9"],
+                          lambda c: bool(c) and c[-1][1].get("confidence") == 0.9, base=["--algo", "DP-SE"]),
+        "--instance": Elsewhere(INSTANCE_FILE),
+        "--save-instance": Elsewhere(INSTANCE_FILE),
+        "--means": Diff(["--algo", "DP-SE", "--trials", "100"], ["--means", "0.9,0.5"]),
+        "--K": Diff(["--algo", "DP-SE", "--trials", "100"], ["--K", "4"]),
+        "--d": Diff(["--algo", "AdaC-GOPE", "--rho", "1", "--trials", "100"], ["--d", "4"]),
+        "--theta": Diff(["--algo", "AdaC-GOPE", "--rho", "1", "--trials", "100", "--d", "3"], ["--theta", "0.6,0.8,0"]),
+        "--actions": Diff(["--algo", "AdaC-GOPE", "--rho", "1", "--trials", "100"], ["--actions", "{tmp}/a.csv"],
+                          files={"a.csv": ACTIONS_CSV}),
+        "--env": Diff(["--algo", "DP-SE", "--trials", "100"], ["--env", "mu4"]),
+        "--env-seed": Diff(["--algo", "AdaC-GOPE", "--rho", "1", "--trials", "100"], ["--env-seed", "5"]),
+        "--gaps": Diff(["--algo", "DP-SE", "--trials", "100", "--K", "4", "--gaps", "0.3"], ["--gaps", "0.1"]),
+        "--best-mean": Diff(["--algo", "DP-SE", "--trials", "100", "--K", "4", "--gaps", "0.3"], ["--best-mean", "0.8"]),
+        "--noise": Diff(["--algo", "AdaC-GOPE", "--rho", "1", "--trials", "100"], ["--noise", "gaussian"]),
+        "--prior": Elsewhere(REFUSED),
         "--json": JSON_EXEMPT,
     },
     "bounds": {
@@ -524,6 +572,8 @@ _SIM_OTHER = {
     "--executor": "tests/test_mutants_issue17.py::test_executor_options_reach_the_executor",
     "--workers": "tests/test_mutants_issue17.py::test_executor_options_reach_the_executor",
     "--scheduler": "tests/test_mutants_issue17.py::test_executor_options_reach_the_executor",
+    "--save-instance": INSTANCE_FILE,
+    "--prior": REFUSED,  # refused with one line: a prior is for regret and budget
 }
 
 
