@@ -8,6 +8,7 @@ check is also run against a deliberately broken copy (a mutant) to show it can f
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
 
@@ -321,3 +322,25 @@ def test_cli_check_proves_and_refutes_with_the_example():
     L = np.log(ctx["K"] * T)
     thm4 = np.sqrt(ctx["d"] * T * L) + ctx["d"] / np.sqrt(rho) * L**1.5
     assert mine > thm4 and float(ce["margin"]) < 0
+
+
+def test_other_setting_notion_and_functions():
+    """A finite-armed pure-DP declaration with max, ceiling and a decimal constant against the same formula in numpy
+    and mpmath here: K log T / Delta_min + max(1, ceiling(K/epsilon)) * 0.3 log(T)."""
+    from boundcalc.privacy.budgets import PureDP
+
+    b = DeclaredBound(id="my-finite-ub", title="t", source="Doe 2027, Thm 2", setting="finite", notion="pure",
+                      kind="upper-problem-dependent", nonprivate="K*log(T)/Delta_min",
+                      privacy_cost="max(1, ceiling(K/epsilon))*0.3*log(T)", assumptions=["epsilon > 0", "T >= 2"],
+                      origin="test")
+    ctx = registry.make_context("finite", budget=PureDP(0.7))
+    K, dm = ctx["K"], ctx["Delta_min"]
+    T = np.array([10.0, 1e4, 1e12])
+    v = b.evaluate(T, ctx)
+    assert np.allclose(v.nonprivate, K * np.log(T) / dm, rtol=1e-14)
+    assert np.allclose(v.privacy_cost, max(1, math.ceil(K / 0.7)) * 0.3 * np.log(T), rtol=1e-14)
+    with mpmath.workdps(50):
+        a, p = b.evaluate_mp(1e12, ctx, digits=50)
+        ep = max(1, math.ceil(K / 0.7)) * mpmath.mpf(3) / 10 * mpmath.log(mpmath.mpf(10) ** 12)
+        assert abs(p - ep) <= mpmath.mpf(10) ** -45 * ep  # 0.3 is exact (rationalised), not the float 0.3
+    assert b.params == ("K", "Delta_min")

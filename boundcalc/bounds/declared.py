@@ -293,7 +293,8 @@ class DeclaredBound(Bound):
                 for label, v in zip(("nonprivate", "privacy_cost"), parts):
                     if isinstance(v, mpmath.mpc) or not mpmath.isfinite(v):
                         raise PluginError(where, f"{label} is not real and finite at {p} inside the assumptions "
-                                          f"({'; '.join(self.assumptions) or 'none'}): value {mpmath.nstr(v, 6)}")
+                                          f"({'; '.join(self.assumptions) or 'none'}): value {mpmath.nstr(v, 6)}; "
+                                          "declare the assumption under which it is defined")
 
     def metadata(self) -> dict[str, Any]:
         m = super().metadata()
