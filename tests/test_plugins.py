@@ -344,3 +344,13 @@ def test_other_setting_notion_and_functions():
         ep = max(1, math.ceil(K / 0.7)) * mpmath.mpf(3) / 10 * mpmath.log(mpmath.mpf(10) ** 12)
         assert abs(p - ep) <= mpmath.mpf(10) ** -45 * ep  # 0.3 is exact (rationalised), not the float 0.3
     assert b.params == ("K", "Delta_min")
+
+
+def test_cli_regret_plot_draws_the_example(tmp_path):
+    png = tmp_path / "bounds.png"
+    r = runner.invoke(app, ["regret", "--setting", "linear", "--rho", "0.1", "--T", "1e6", "--bounds-file", EXAMPLE,
+                            "--plot", str(png), "--json"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert png.stat().st_size > 1000 and out["plot"]["path"] == str(png)
+    assert [b["id"] for b in out["bounds"]].count("my-linear-ub") == 1
