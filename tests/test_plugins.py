@@ -346,7 +346,7 @@ def test_other_setting_notion_and_functions():
     assert b.params == ("K", "Delta_min")
 
 
-def test_cli_regret_plot_draws_the_example(tmp_path):
+def test_cli_regret_plot_with_the_example(tmp_path):
     png = tmp_path / "bounds.png"
     r = runner.invoke(app, ["regret", "--setting", "linear", "--rho", "0.1", "--T", "1e6", "--bounds-file", EXAMPLE,
                             "--plot", str(png), "--json"])
