@@ -359,6 +359,7 @@ REACH: dict[str, dict[str, Any]] = {
         "--prior-seed": Elsewhere(PRIOR_TEST),
         "--prior-param": Diff([*LIN, "--prior", "sphere", "--instances", "3"], ["--prior-param", "radius=0.5"]),
         "--explain": Custom(_text_differs(["regret", *REG_F], ["--explain"])),
+        "--bounds-file": Elsewhere("tests/test_plugins.py::test_cli_regret_evaluates_the_example"),
         "--json": JSON_EXEMPT,
     },
     "budget": {
@@ -423,6 +424,7 @@ REACH: dict[str, dict[str, Any]] = {
         "--prior-seed": Elsewhere(PRIOR_TEST),
         "--prior-param": Diff([*BUD, "--prior", "sphere", "--instances", "3"], ["--prior-param", "radius=0.5"]),
         "--explain": Custom(_text_differs(["budget", *BUD], ["--explain"])),
+        "--bounds-file": Elsewhere("tests/test_plugins.py::test_cli_budget_solves_the_example"),
         "--json": JSON_EXEMPT,
     },
     "episodes": {
@@ -476,6 +478,7 @@ REACH: dict[str, dict[str, Any]] = {
                         "boundcalc.verify.check:run", lambda c: bool(c) and c[-1][1].get("points") == 77),
         "--max-seconds": Spy(["check", "x <= 2", "--box", "x=0:1", "--max-seconds", "3"], "boundcalc.verify.check:run",
                              lambda c: bool(c) and c[-1][1].get("max_seconds") == 3.0),
+        "--bounds-file": Elsewhere("tests/test_plugins.py::test_cli_check_proves_and_refutes_with_the_example"),
         "--json": JSON_EXEMPT,
     },
     "audit": {
@@ -526,9 +529,11 @@ REACH: dict[str, dict[str, Any]] = {
         "--setting": Diff(["--setting", "finite"], ["--setting", "glm"]),
         "--notion": Diff(["--setting", "finite"], ["--notion", "zcdp"]),
         "--kind": Diff(["--setting", "finite"], ["--kind", "lower"]),
+        "--bounds-file": Elsewhere("tests/test_plugins.py::test_cli_bounds_lists_the_example"),
         "--json": JSON_EXEMPT,
     },
-    "bounds show": {"--json": JSON_EXEMPT},
+    "bounds show": {"--bounds-file": Elsewhere("tests/test_plugins.py::test_cli_bounds_show_prints_the_formula"),
+                    "--json": JSON_EXEMPT},
     "worksheet": {"--json": JSON_EXEMPT},
     "worksheet list": {"--json": JSON_EXEMPT},
     "worksheet run": {

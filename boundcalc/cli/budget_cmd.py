@@ -12,7 +12,7 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from . import common, instance_options
+from . import common, instance_options, plugin_options
 from .common import command
 from .regret_cmd import SETTINGS, _instance_options, _parse_params
 
@@ -367,6 +367,7 @@ def register(app: typer.Typer) -> None:
         prior_quantile: instance_options.PriorQuantileOpt = None,
         prior_param: instance_options.PriorParamOpt = None,
         prior_seed: instance_options.PriorSeedOpt = None,
+        bounds_file: plugin_options.BoundsFileOpt = None,
         json_out: common.JsonOpt = False,
     ):
         """The strongest privacy (smallest budget) at which each bound meets a regret or overhead target."""
@@ -379,6 +380,7 @@ def register(app: typer.Typer) -> None:
         common.check_plot_path(plot)
         if setting not in SETTINGS:
             raise InputError("--setting", "one of " + ", ".join(SETTINGS), setting)
+        plugin_options.load(bounds_file)
         Ts = validate.horizons("--T", T)
         d_priv = validate.open_unit("--delta", "1e-6" if delta is None else delta)
         n_runs = validate.count("--runs", runs, minimum=2, maximum=10**6)

@@ -7,7 +7,7 @@ from typing import Annotated, List, Optional
 import typer
 
 from .. import textformat
-from . import common, instance_options
+from . import common, instance_options, plugin_options
 from .common import command
 
 SETTINGS = ("finite", "linear", "contextual", "glm")
@@ -494,6 +494,7 @@ def register(app: typer.Typer) -> None:
         prior_quantile: instance_options.PriorQuantileOpt = None,
         prior_param: instance_options.PriorParamOpt = None,
         prior_seed: instance_options.PriorSeedOpt = None,
+        bounds_file: plugin_options.BoundsFileOpt = None,
         json_out: common.JsonOpt = False,
     ):
         """Every regret bound that applies to a setting, budget and horizon."""
@@ -503,6 +504,7 @@ def register(app: typer.Typer) -> None:
         common.check_plot_path(plot)
         if setting not in SETTINGS:
             raise InputError("--setting", "one of " + ", ".join(SETTINGS), setting)
+        plugin_options.load(bounds_file)
         from ..verify.regret_check import DEFAULT_CHECK_T
 
         T_text = T if T is not None else (str(DEFAULT_CHECK_T[setting]) if check else "1e6")
