@@ -87,11 +87,15 @@ def register(app: typer.Typer) -> None:
 
         n = None if trials is None else validate.count("--trials", trials)
         params = _parse_params(param)
-        budget, adelta = audit_run.budget_for(algo, epsilon=epsilon, rho=rho, alpha=alpha, rdp_epsilon=rdp_epsilon,
-                                              delta=delta)
-        kwargs = dict(budget=budget, trials=n, mutant=mutant, seed=seed, delta=adelta, confidence=confidence,
-                      params=params)
-        audit_run.prepare(algo, **kwargs)  # every check before any run (bad input: one line, no progress bar)
+        # audit's options: --epsilon [--delta] is also the local ε (δ) of a local-DP algorithm (not --ldp-epsilon)
+        names = {**common.BUDGET_FLAGS, "ldp-epsilon": "--epsilon", "ldp_epsilon": "--epsilon", "ldp-delta": "--delta",
+                 "ldp_delta": "--delta"}
+        with common.option_names(names):
+            budget, adelta = audit_run.budget_for(algo, epsilon=epsilon, rho=rho, alpha=alpha,
+                                                  rdp_epsilon=rdp_epsilon, delta=delta)
+            kwargs = dict(budget=budget, trials=n, mutant=mutant, seed=seed, delta=adelta, confidence=confidence,
+                          params=params)
+            audit_run.prepare(algo, **kwargs)  # every check before any run (bad input: one line, no progress bar)
         if sys.stderr.isatty() and not json_out:
             from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 

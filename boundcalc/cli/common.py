@@ -178,8 +178,39 @@ LdpEpsilonOpt = Annotated[Optional[float], typer.Option("--ldp-epsilon", help="L
 LdpDeltaOpt = Annotated[Optional[float], typer.Option("--ldp-delta", help="Local DP δ (default 0).")]
 
 
+# The names the budget classes (boundcalc.privacy.budgets) give their parameters in an InputError -> the option of
+# the command that set them. A command that maps its options differently (audit: --epsilon of a local-DP algorithm
+# is the LocalDP ε) passes its own table to ``option_names`` (issue 17 §3: name the options of the command run).
+BUDGET_FLAGS = {"epsilon": "--epsilon", "delta": "--delta", "rho": "--rho", "alpha": "--alpha",
+                "rdp-epsilon": "--rdp-epsilon", "rdp_epsilon": "--rdp-epsilon", "ldp-epsilon": "--ldp-epsilon",
+                "ldp_epsilon": "--ldp-epsilon", "ldp-delta": "--ldp-delta", "ldp_delta": "--ldp-delta"}
+
+
+class option_names:
+    """Context manager: an InputError whose parameter is a key of ``mapping`` is raised again naming the value,
+    the command's own option (its range and the value got unchanged)."""
+
+    def __init__(self, mapping: dict[str, str] = BUDGET_FLAGS):
+        self.mapping = mapping
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        if isinstance(exc, InputError) and self.mapping.get(exc.parameter, exc.parameter) != exc.parameter:
+            raise InputError(self.mapping[exc.parameter], exc.allowed, exc.got) from None
+        return False
+
+
 def budget_from_options(epsilon=None, rho=None, alpha=None, rdp_epsilon=None, delta=None, ldp_epsilon=None, ldp_delta=None):
-    """Build the one budget the user gave (or None). Conflicting or incomplete flags raise InputError."""
+    """Build the one budget the user gave (or None). Conflicting or incomplete flags raise InputError, naming the
+    options (--epsilon, not the budget class's "epsilon")."""
+    with option_names():
+        return _budget_from_options(epsilon, rho, alpha, rdp_epsilon, delta, ldp_epsilon, ldp_delta)
+
+
+def _budget_from_options(epsilon=None, rho=None, alpha=None, rdp_epsilon=None, delta=None, ldp_epsilon=None,
+                         ldp_delta=None):
     from ..privacy import RDP, ZCDP, ApproxDP, LocalDP, PureDP
 
     given = {

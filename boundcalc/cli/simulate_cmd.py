@@ -336,7 +336,11 @@ def register(app: typer.Typer) -> None:
             notes.append("--env-seed has no effect on " + ", ".join(a.name for a in algs)
                          + " (finite-armed instances are fixed)")
         grans = [registry.granularity(a, e) for a, e in zip(algs, envs)]
-        for a, gran in zip(algs, grans):
+        from ..algorithms import limits
+
+        for a, e in zip(algs, envs):
+            limits.check(a, e, Tn, R)  # the stretch and thinning paths: T and T x runs (issue 17 §3)
+        for a, gran in zip(algs, [limits.path(a, e, Tn) for a, e in zip(algs, envs)]):
             limit = PER_STEP_LIMIT.get(setting, 5e7)
             if gran == "step" and Tn * R > limit:
                 raise InputError("--T x --runs", f"at most {limit:g} for {a.name}, which updates every step (a loop "
