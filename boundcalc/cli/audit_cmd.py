@@ -8,7 +8,6 @@ audit (numpy/scipy) is imported inside the command.
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated, List, Optional
 
 import typer
@@ -96,7 +95,9 @@ def register(app: typer.Typer) -> None:
             kwargs = dict(budget=budget, trials=n, mutant=mutant, seed=seed, delta=adelta, confidence=confidence,
                           params=params)
             audit_run.prepare(algo, **kwargs)  # every check before any run (bad input: one line, no progress bar)
-        if sys.stderr.isatty() and not json_out:
+        from ..progress import on_terminal
+
+        if on_terminal() and not json_out:
             from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
             with Progress(TextColumn("audit"), BarColumn(), TextColumn("{task.completed}/{task.total} runs"),

@@ -259,15 +259,17 @@ def budget_inputs(budget) -> dict:
 
 # -- plots (matplotlib imported lazily, Agg backend) ----------------------------------------------------
 def check_output_path(option: str, path: Optional[str], suffixes: tuple[str, ...]) -> Optional[str]:
-    """Validate an output file before any work: a name ending in one of ``suffixes`` (case-insensitive), not a
-    directory, in an existing directory where a file can be created (checked by creating and removing one)."""
+    """Validate an output file before any work: a name ending in one of ``suffixes`` (case-insensitive; the writers
+    accept either case), not a directory, in an existing directory where a file can be created (checked by
+    creating and removing one: permission bits say nothing for root or on /proc)."""
     import os
     import tempfile
 
     if path is None:
         return None
     allowed = f"a FILE{'/'.join(suffixes)} path in an existing, writable directory"
-    if not path or not path.lower().endswith(tuple(s.lower() for s in suffixes)) or os.path.isdir(path):
+    stem, ext = os.path.splitext(os.path.basename(path))  # ".png" alone has no name: splitext gives ext ""
+    if not stem or ext.lower() not in tuple(s.lower() for s in suffixes) or os.path.isdir(path):
         raise InputError(option, allowed, path)
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
@@ -306,9 +308,12 @@ def save_figure(fig, path: str) -> None:
 
 
 def track(items, description: str, enabled: bool = True):
-    """Iterate with a transient rich progress bar on stderr (for work that may take over a second)."""
+    """Iterate with a transient rich progress bar on stderr (for work that may take over a second); silent when
+    stderr is not a terminal (boundcalc.progress)."""
+    from ..progress import on_terminal
+
     items = list(items)
-    if not enabled or len(items) < 2:
+    if not enabled or len(items) < 2 or not on_terminal():
         yield from items
         return
     from rich.progress import track as rich_track

@@ -354,10 +354,11 @@ def register(app: typer.Typer) -> None:
         plan, e_notes = executor_options.plan_executor(ctx, executor, workers, processes, scheduler, n_tasks)
         notes += e_notes
         saves = simulate_output.save_paths(save, algs)
-        if progress is None:
-            import sys
+        from ..progress import on_terminal
 
-            progress = sys.stderr.isatty() and not json_out
+        if progress is None:
+            progress = not json_out
+        progress = progress and on_terminal()  # never into a pipe, even with --progress (issue 17 §3)
         with executor_options.make_executor(plan) as ex:
             if plan["kind"] == "dask":
                 plan["workers"] = ex.workers

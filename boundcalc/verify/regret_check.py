@@ -166,7 +166,9 @@ def check_rows(setting, ctx, rows, user_budget, T: int, runs: int, seed: int = 0
                 if big:
                     cache[key] = {"status": big}
                 else:
-                    if progress:
+                    from ..progress import on_terminal
+
+                    if progress and on_terminal():  # progress lines only on a terminal (issue 17 §3)
                         from rich.console import Console
 
                         i = names.index(r["algorithm"]) + 1 if r["algorithm"] in names else 0
