@@ -356,9 +356,8 @@ def register(app: typer.Typer) -> None:
         saves = simulate_output.save_paths(save, algs)
         from ..progress import on_terminal
 
-        if progress is None:
-            progress = not json_out
-        progress = progress and on_terminal()  # never into a pipe, even with --progress (issue 17 §3)
+        if progress is None:  # --progress on a pipe draws nothing either: the engine shows a bar on a terminal only
+            progress = on_terminal() and not json_out
         with executor_options.make_executor(plan) as ex:
             if plan["kind"] == "dask":
                 plan["workers"] = ex.workers
