@@ -390,6 +390,41 @@ def test_fuzz_command(cmd, tmp_path_factory):
     run()
 
 
+class _WorkStarted(BaseException):
+    """Stands in for a worksheet's work: the command accepted its input (a BaseException, past the CLI's guard)."""
+
+
+def test_fuzz_worksheet_run_input(tmp_path_factory, monkeypatch):
+    """`worksheet run` (NOT_FUZZED: a valid run is a whole worksheet) with hostile values: the work is replaced by a
+    sentinel, so an accepted input stops there at once; a refused one must be one line, exit 2, before it."""
+    from boundcalc.experiments.session import Session
+
+    def started(self):
+        raise _WorkStarted()
+
+    monkeypatch.setattr(Session, "run_all", started)
+    tmp = tmp_path_factory.mktemp("fuzz-ws")
+    seen = {"accepted": 0, "refused": 0}
+
+    @FUZZ
+    @given(argv=_example("worksheet run"))
+    def run(argv):
+        argv = [_fill(a, str(tmp)) for a in argv]
+        code, out, err, tb, secs = invoke(argv)
+        if tb is not None and "_WorkStarted" in tb:
+            seen["accepted"] += 1
+            return  # accepted: the work would have started
+        seen["refused"] += 1
+        assert tb is None, tb
+        assert code == 2, (argv, code, err)
+        lines = [ln for ln in err.splitlines() if ln.strip()]
+        assert len(lines) == 1 and _ERROR_LINE.match(lines[0]), (argv, err)
+        assert misnamed_options(argv, lines[0]) is None, (argv, lines[0])
+
+    run()
+    assert seen["refused"] > 0 and seen["accepted"] > 0, seen  # both sides drawn: the sentinel is reached
+
+
 # -- every option alone with the extreme numbers (deterministic sweep; the fuzz above draws the rest) ---------------
 SWEEP_VALUES = ["nan", "-1", "0", "1e308", "1e-320"]
 if N_EXAMPLES:  # a longer local run sweeps every hostile number
