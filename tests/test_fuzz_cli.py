@@ -267,8 +267,9 @@ _OPTION_WORD = re.compile(r"(?<![\w-])--[a-z][\w-]*")
 
 def misnamed_options(argv: list[str], line: str) -> str | None:
     """An error line must name the options of the command run (issue 17 §3: audit named --ldp-epsilon): every
-    --option it names is one of the command's, and the parameter it blames is not the bare name of one of them
-    ("epsilon must be ..." where the command has --epsilon)."""
+    --option it names is one of the command's, and the parameter it blames is not the bare name of an option the
+    user gave ("epsilon must be ..." after --epsilon -1; a derived quantity of the same name, such as the ρ that
+    convert derives from --delta, is not the option)."""
     cmd = _command_of(argv)
     if cmd is None or not line.startswith("boundcalc: error: "):
         return None
@@ -280,8 +281,8 @@ def misnamed_options(argv: list[str], line: str) -> str | None:
     foreign = sorted(named - opts)
     if foreign and "No such option" not in text:
         return f"names {', '.join(foreign)}, not an option of '{cmd}'"
-    if head and not head.startswith("-") and f"--{head}" in opts:
-        return f"blames '{head}' where the option is --{head}"
+    if head and not head.startswith("-") and f"--{head}" in opts and f"--{head}" in argv:
+        return f"blames '{head}' where the option given is --{head}"
     return None
 
 
@@ -657,11 +658,11 @@ def test_contract_checker_rejects_mutants(monkeypatch):
     assert "--ldp-epsilon, not an option of 'kl'" in contract_violation(["kl", "--p", "0.3", "--q", "0.5"])
 
     def bare(*a, **k):
-        print("boundcalc: error: level must be a number > 0 (got -1.0)", file=sys.stderr)
+        print("boundcalc: error: p must be a number in [0, 1] (got 0.3)", file=sys.stderr)
         raise SystemExit(2)
 
     monkeypatch.setattr(info, "kl_bernoulli", bare)
-    assert "blames 'level'" in contract_violation(["kl", "--p", "0.3", "--q", "0.5"])
+    assert "blames 'p'" in contract_violation(["kl", "--p", "0.3", "--q", "0.5"])
 
     # a hang is stopped and reported (HANG_SECONDS lowered for the mutant)
     def hang(*a, **k):

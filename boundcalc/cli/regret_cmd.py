@@ -425,6 +425,9 @@ def register(app: typer.Typer) -> None:
         n_runs = validate.count("--runs", runs, minimum=2, maximum=10**6)
         validate.count("--seed", seed, minimum=0, maximum=2**63 - 1)
         overrides, given, vals = _instance_options(setting, means, K, d, actions, theta, confidence, lambda0)
+        # an instance error blamed on "theta" / "actions" / "means" names the option when the user gave it
+        given_names = {k: f"--{k}" for k, v in (("theta", theta), ("actions", actions), ("means", means))
+                       if v is not None}
         params = _parse_params(param)
         options = {k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in vals.items()}
         options.update({f"--param {k}": v for k, v in params.items()})
@@ -442,7 +445,8 @@ def register(app: typer.Typer) -> None:
         if len(budgets) > 1:
             if check:
                 raise InputError("--check", "used with a single budget (not a budget list)", "--check")
-            reps = [regret_report(setting, b, Tarr, overrides, given) for b in budgets]
+            with common.option_names(given_names):
+                reps = [regret_report(setting, b, Tarr, overrides, given) for b in budgets]
             if plot:
                 _plot_sweep(plot, setting, budgets, overrides, float(Tarr[-1]), reps[0].ctx.instance_name)
             if json_out:
@@ -462,7 +466,8 @@ def register(app: typer.Typer) -> None:
             if plot:
                 common.console().print(f"plot written to {plot}")
             return
-        rep = regret_report(setting, budget, Tarr, overrides, given)
+        with common.option_names(given_names):
+            rep = regret_report(setting, budget, Tarr, overrides, given)
         check_info = None
         if check:
             from ..verify.regret_check import check_rows, curve_checkpoints

@@ -324,7 +324,8 @@ def register(app: typer.Typer) -> None:
         for c in classes:
             alg, unused = _build(c.name, budgets[c.name], beta, batch_ratio, n1, params[c.name])
             algs.append(alg)
-            envs.append(_env_for(alg, env, means, family, es))
+            with common.option_names({"means": "--means"} if means is not None else {}):
+                envs.append(_env_for(alg, env, means, family, es))
             notes += [f"{o} has no effect on {alg.name}" for o in unused]
         if len({e.name for e in envs}) > 1:
             raise InputError("--env", "one instance for all the algorithms (" + ", ".join(
