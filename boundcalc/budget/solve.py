@@ -277,15 +277,22 @@ def _contiguous(mask: np.ndarray) -> bool:
 
 # -- the solver -------------------------------------------------------------------------------------------------
 def solve(setting: str, T: float, target: Target, notion: UserNotion | str = "rho", overrides: dict | None = None,
-          delta: float = 1e-6, bounds: list | None = None) -> BudgetPlan:
+          delta: float = 1e-6, bounds: list | None = None, instance=None) -> BudgetPlan:
     """Budget answers of every bound of ``setting`` at horizon ``T`` for ``target`` in the user's ``notion``.
 
-    ``overrides`` are instance parameters as for ``regret`` (registry.make_context); ``delta`` is the privacy δ
-    at which equivalents in (ε, δ) are given; ``bounds`` restricts the bounds solved (default: the setting's
-    registry). Returns a :class:`BudgetPlan`.
+    ``overrides`` are instance parameters as for ``regret`` (registry.make_context); ``instance`` (a
+    ``boundcalc.envs.spec.Instance`` of ``setting``) gives them as one object (its ``context_overrides()``, the
+    ``overrides`` added on top) and names the plan's instance; ``delta`` is the privacy δ at which equivalents in
+    (ε, δ) are given; ``bounds`` restricts the bounds solved (default: the setting's registry). Returns a
+    :class:`BudgetPlan`.
     """
     from .. import validate as v
     from ..bounds import registry
+
+    if instance is not None:
+        if getattr(instance, "setting", None) != setting:
+            raise InputError("instance", f"an Instance of the {setting} setting", getattr(instance, "setting", instance))
+        overrides = {**instance.context_overrides(), **(overrides or {})}
 
     T = float(v.horizon("--T", T))
     delta = v.open_unit("--delta", delta)
@@ -302,7 +309,10 @@ def solve(setting: str, T: float, target: Target, notion: UserNotion | str = "rh
     rows = []
     for b in all_bounds:
         rows.append(_solve_one(b, ctx, T, target, notion, delta, grid, lowers, conversions))
-    return _plan(setting, T, target, notion, ctx, rows)
+    plan = _plan(setting, T, target, notion, ctx, rows)
+    if instance is not None:
+        plan.instance = instance.label
+    return plan
 
 
 def _solve_one(bound, ctx, T, target, notion, delta, grid, lowers, conversions=None) -> BudgetRow:
