@@ -26,6 +26,8 @@ import json
 import math
 import os
 import re
+import resource
+import signal
 import subprocess
 import sys
 import time
@@ -43,6 +45,8 @@ N_EXAMPLES = int(os.environ.get("BOUNDCALC_FUZZ_EXAMPLES", "0"))
 FUZZ = settings(max_examples=N_EXAMPLES or 40, deadline=None, derandomize=not N_EXAMPLES, database=None,
                 suppress_health_check=list(HealthCheck))
 SLOW_SECONDS = 20.0  # one invocation slower than this is a failure (hostile input must not hang the tool)
+HANG_SECONDS = 60.0  # an invocation still running then is stopped (SIGALRM) and reported as a hang
+MEMORY_MB = 1024  # an invocation raising the process's peak memory by more than this is a failure (issue 17 §3)
 
 # -- the commands and their options, from the Typer app -------------------------------------------------------------
 _ROOT_CMD = typer.main.get_command(app)
@@ -97,7 +101,10 @@ BASES = {
                  ["--algo", "UCB", *SIM], ["--algo", "DP-SE", "--epsilon", "1", *SIM],
                  ["--algo", "AdaC-GOPE", "--rho", "1", *SIM],
                  ["--algo", "AdaC-OFUL", "--rho", "1", "--T", "100", "--runs", "2"],
-                 ["--algo", "LDP-OLS", "--ldp-epsilon", "1", "--ldp-delta", "0.01", "--T", "100", "--runs", "2"]],
+                 ["--algo", "LDP-OLS", "--ldp-epsilon", "1", "--ldp-delta", "0.01", "--T", "100", "--runs", "2"],
+                 # several algorithms in one call, and the executors (issue 17 §3)
+                 ["--algo", "UCB,KL-UCB", *SIM], ["--algo", "DP-SE,AdaC-UCB", "--epsilon", "1", "--rho", "1", *SIM],
+                 ["--algo", "UCB", "--executor", "processes", "--workers", "2", *SIM]],
     "budget": [["--setting", "linear", "--max-overhead", "0.1"], ["--setting", "finite", "--max-regret", "1e4"],
                ["--setting", "glm", "--max-overhead", "0.2", "--T", "1e5,1e6"],
                ["--setting", "linear", "--min-T", "--rho", "0.1", "--max-overhead", "0.1"],
@@ -124,7 +131,7 @@ BASES = {
 NOT_FUZZED = {"worksheet run"}
 
 NUMBERS = ["nan", "NaN", "inf", "-inf", "Infinity", "0", "-0", "-1", "1e308", "-1e308", "1e-320", "1e400", "2.5",
-           "1e19", "1e18", "0.5", "1", "abc", "", " ", "0x10", "1_000"]
+           "1e19", "1e18", "0.5", "1", "abc", "", " ", "0x10", "1_000", "1e300", "-1e300", "1e15", "garbage text"]
 LISTS = [",", ",,", "1,,2", "0.5,nan", "0.5,inf", "abc,0.5", "0.5;0.2", "1e308,0.5", "-0.1,0.5", "0.5,0.5,0.5",
          "0.9,0.1", "1e-320,1"]
 # lists and ranges of the quantity commands (boundcalc.cli.sweep): reversed, empty, 0 / 1 / 1e9 points, bad spacing,
@@ -133,9 +140,12 @@ RANGES = ["0.1:0.9:5", "0.9:0.1:5", "0.5:0.5:3", "0.1:0.9:0", "0.1:0.9:1", "0.1:
           ":", "::", ":::", "0.1:0.9:5:cubic", "1e-3:10:4:log", "0:1:3:log", "nan:1:3", "0.1:inf:3", "1:1e6:3",
           "0.1:0.9:2.5", "-1:1:3", "1:1e18:3", "0.2,0.4", "0.1,0.2,0.3,0.4"]
 NAMES = ["nope", "UNKNOWN", "../x", "a=b", "\u00e9", "finite", "pure", "upper", "mu2", "zcdp-linear", "gaussian",
-         "001", "DP-SE"]
+         "001", "DP-SE", "UCB,UCB", "UCB,,KL-UCB", "UCB,AdaC-OFUL", "processes", "dask", "in-process", "Processes"]
 PATHS = ["/", "/nonexistent-dir/x.png", "x.txt", "/proc/x.png", "{tmp}", "{tmp}/missing/x.json", "{tmp}/o.png",
-         "{tmp}/o.npz", "{tmp}/o.json", "/proc/x.npz"]
+         "{tmp}/o.npz", "{tmp}/o.json", "/proc/x.npz",
+         # wrong-case and nameless extensions, unwritable places, reports (issue 17 §3)
+         "{tmp}/o.NPZ", "{tmp}/o.PNG", "{tmp}/o.Json", "{tmp}/.png", "{tmp}/.npz", "/sys/x.png", "/sys/x.json",
+         "/proc/x.md", "{tmp}/r.md", "{tmp}/r.MD", "{tmp}/o.npy"]
 PARAMS = ["=", "x", "x=", "=1", "c=nan", "c=inf", "lam=-1", "unknown=1", "c=1e308", "schedule=nope", "c=1=2",
           "alpha=0", "delta=2", "C=1e-320"]
 HOSTILE = NUMBERS + LISTS + RANGES + NAMES + PATHS + PARAMS
@@ -165,13 +175,38 @@ def _value_of(argv, opt):
 
 
 # -- running and checking -------------------------------------------------------------------------------------------
-def invoke(argv: list[str]):
-    """(exit code, stdout, stderr, traceback or None, seconds) of main(argv) in-process, warnings as errors."""
+class Hang(BaseException):
+    """Raised by SIGALRM inside an invocation that runs past HANG_SECONDS (a BaseException: the CLI's last-resort
+    guard catches Exception only, so it cannot swallow it)."""
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # Linux: KiB
+
+
+LAST_MEMORY_MB = [0.0]  # the peak-memory increase of the last invocation
+
+
+def invoke(argv: list[str], hang_seconds: float | None = None):
+    """(exit code, stdout, stderr, traceback or None, seconds) of main(argv) in-process, warnings as errors.
+
+    A run past ``hang_seconds`` (default HANG_SECONDS) is stopped by SIGALRM and reported with code "hang";
+    LAST_MEMORY_MB[0] is how much the process's peak memory grew during the call."""
     out, err = io.StringIO(), io.StringIO()
     code, tb = None, None
     t0 = time.perf_counter()
+    peak0 = _peak_mb()
     old = os.environ.get("BOUNDCALC_TRACEBACK")
     os.environ["BOUNDCALC_TRACEBACK"] = "1"  # an internal error re-raises here, so the report has its traceback
+
+    def _alarm(signum, frame):
+        raise Hang(f"still running after {hang_seconds or HANG_SECONDS:g} s")
+
+    timer = hasattr(signal, "setitimer") and __import__("threading").current_thread() is __import__(
+        "threading").main_thread()
+    if timer:
+        prev = signal.signal(signal.SIGALRM, _alarm)
+        signal.setitimer(signal.ITIMER_REAL, hang_seconds or HANG_SECONDS)
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), warnings.catch_warnings():
             warnings.simplefilter("error")
@@ -180,14 +215,21 @@ def invoke(argv: list[str]):
                 code = 0
             except SystemExit as exc:
                 code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+            except Hang:
+                tb = traceback.format_exc()
+                code = "hang"
             except BaseException:  # noqa: BLE001 - the contract says never; report it
                 tb = traceback.format_exc()
                 code = "exception"
     finally:
+        if timer:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, prev)
         if old is None:
             os.environ.pop("BOUNDCALC_TRACEBACK", None)
         else:
             os.environ["BOUNDCALC_TRACEBACK"] = old
+    LAST_MEMORY_MB[0] = _peak_mb() - peak0
     return code, out.getvalue(), err.getvalue(), tb, time.perf_counter() - t0
 
 
@@ -210,15 +252,54 @@ _ERROR_LINE = re.compile(r"^boundcalc: error: (\S.*? must (be|not|have|lie)\b|.*
                          r".*(Missing argument|unexpected extra argument))")
 
 
-def contract_violation(argv: list[str]) -> str | None:
+def _command_of(argv: list[str]) -> str | None:
+    """The command of an argv ("bounds show" before "bounds"), or None for an unknown one."""
+    if len(argv) >= 2 and f"{argv[0]} {argv[1]}" in COMMANDS:
+        return f"{argv[0]} {argv[1]}"
+    return argv[0] if argv and argv[0] in COMMANDS else None
+
+
+def _all_options(cmd: str) -> set[str]:
+    return {o for p in COMMANDS[cmd].params for o in (*p.opts, *(getattr(p, "secondary_opts", None) or ()))}
+
+
+_OPTION_WORD = re.compile(r"(?<![\w-])--[a-z][\w-]*")
+
+
+def misnamed_options(argv: list[str], line: str) -> str | None:
+    """An error line must name the options of the command run (issue 17 §3: audit named --ldp-epsilon): every
+    --option it names is one of the command's, and the parameter it blames is not the bare name of an option the
+    user gave ("epsilon must be ..." after --epsilon -1; a derived quantity of the same name, such as the ρ that
+    convert derives from --delta, is not the option)."""
+    cmd = _command_of(argv)
+    if cmd is None or not line.startswith("boundcalc: error: "):
+        return None
+    opts = _all_options(cmd) | {"--help"}
+    text = line[len("boundcalc: error: "):]
+    head = text.split(" must ")[0] if " must " in text else ""
+    got = text.rfind("(got ")
+    named = set(_OPTION_WORD.findall(text[:got] if got > 0 else text))
+    foreign = sorted(named - opts)
+    if foreign and "No such option" not in text:
+        return f"names {', '.join(foreign)}, not an option of '{cmd}'"
+    if head and not head.startswith("-") and f"--{head}" in opts and f"--{head}" in argv:
+        return f"blames '{head}' where the option given is --{head}"
+    return None
+
+
+def contract_violation(argv: list[str], slow_seconds: float = SLOW_SECONDS) -> str | None:
     """None when the run keeps the contract, else a description (with the traceback when there is one)."""
     code, out, err, tb, secs = invoke(argv)
     where = "boundcalc " + " ".join(repr(a) if not a or " " in a else a for a in argv)
+    if code == "hang":
+        return f"{where}\n  hangs: still running after {HANG_SECONDS:g} s"
     if tb is not None:
         tail = "\n".join(tb.strip().splitlines()[-8:])
         return f"{where}\n  raised (a traceback or a warning turned into an error):\n{tail}"
-    if secs > SLOW_SECONDS:
+    if secs > slow_seconds:
         return f"{where}\n  took {secs:.1f} s"
+    if LAST_MEMORY_MB[0] > MEMORY_MB:
+        return f"{where}\n  peak memory grew by {LAST_MEMORY_MB[0]:.0f} MB (limit {MEMORY_MB} MB)"
     if "Traceback" in err or "Warning" in err:
         return f"{where}\n  stderr: {err}"
     if code == 0:
@@ -246,6 +327,9 @@ def contract_violation(argv: list[str]) -> str | None:
             return f"{where}\n  exit 2 with {len(lines)} stderr lines:\n{err[:1500]}"
         if not _ERROR_LINE.match(lines[0]):
             return f"{where}\n  exit 2 but the line does not name a parameter: {lines[0]}"
+        bad = misnamed_options(argv, lines[0])
+        if bad:
+            return f"{where}\n  the error {bad}: {lines[0]}"
         return None
     return f"{where}\n  exit code {code}; stderr: {err[:1500]}"
 
@@ -306,6 +390,41 @@ def test_fuzz_command(cmd, tmp_path_factory):
         _fuzz_one(cmd, argv, tmp)
 
     run()
+
+
+class _WorkStarted(BaseException):
+    """Stands in for a worksheet's work: the command accepted its input (a BaseException, past the CLI's guard)."""
+
+
+def test_fuzz_worksheet_run_input(tmp_path_factory, monkeypatch):
+    """`worksheet run` (NOT_FUZZED: a valid run is a whole worksheet) with hostile values: the work is replaced by a
+    sentinel, so an accepted input stops there at once; a refused one must be one line, exit 2, before it."""
+    from boundcalc.experiments.session import Session
+
+    def started(self):
+        raise _WorkStarted()
+
+    monkeypatch.setattr(Session, "run_all", started)
+    tmp = tmp_path_factory.mktemp("fuzz-ws")
+    seen = {"accepted": 0, "refused": 0}
+
+    @FUZZ
+    @given(argv=_example("worksheet run"))
+    def run(argv):
+        argv = [_fill(a, str(tmp)) for a in argv]
+        code, out, err, tb, secs = invoke(argv)
+        if tb is not None and "_WorkStarted" in tb:
+            seen["accepted"] += 1
+            return  # accepted: the work would have started
+        seen["refused"] += 1
+        assert tb is None, tb
+        assert code == 2, (argv, code, err)
+        lines = [ln for ln in err.splitlines() if ln.strip()]
+        assert len(lines) == 1 and _ERROR_LINE.match(lines[0]), (argv, err)
+        assert misnamed_options(argv, lines[0]) is None, (argv, lines[0])
+
+    run()
+    assert seen["refused"] > 0 and seen["accepted"] > 0, seen  # both sides drawn: the sentinel is reached
 
 
 # -- every option alone with the extreme numbers (deterministic sweep; the fuzz above draws the rest) ---------------
@@ -383,11 +502,49 @@ def test_sweep_option(cmd, opt, tmp_path):
     ["simulate", "--algo", "UCB", "--save", "/", *SIM],
     ["simulate", "--algo", "AdaC-OFUL", "--rho", "1", "--T", "1e18", "--runs", "2"],
     ["simulate", "--algo", "UCB", "--processes", "1e6", *SIM],
+    # issue 17 §3: huge T on the stretch, thinning and multi-parameter GLM paths (22 GiB, hangs), output paths
+    # refused after the run, audit naming --ldp-epsilon, verify --report's internal error, executors' workers
+    ["simulate", "--algo", "UCB", "--T", "1e18", "--runs", "5"],
+    ["simulate", "--algo", "KL-UCB,IMED", "--T", "1e15", "--runs", "1e9"],
+    ["simulate", "--algo", "Lazy-DP-TS", "--epsilon", "1", "--T", "1e15", "--runs", "5"],
+    ["simulate", "--algo", "Lazy-DP-TS", "--epsilon", "1e-20", "--T", "1e18", "--runs", "5"],
+    ["simulate", "--algo", "LDP-OLS (multi-parameter)", "--ldp-epsilon", "1", "--ldp-delta", "0.01", "--T", "1e15",
+     "--runs", "5"],
+    ["simulate", "--algo", "DP-SE", "--epsilon", "1", "--T", "1e18", "--runs", "2", "--checkpoints", "3"],
+    ["simulate", "--algo", "UCB", "--save", "/sys/s.NPZ", *SIM],
+    ["simulate", "--algo", "UCB", "--save", "s.NPY", *SIM],
+    ["simulate", "--algo", "UCB", "--plot", ".png", *SIM],
+    ["regret", "--setting", "finite", "--epsilon", "1", "--T", "1e3", "--check", "--runs", "5", "--plot", ".png"],
+    ["regret", "--setting", "finite", "--epsilon", "1", "--T", "1e18", "--check", "--runs", "3"],
+    ["audit", "--algo", "LDP-OLS (multi-parameter)", "--epsilon", "-1"],
+    ["audit", "--algo", "LDP-SGD", "--epsilon", "1e300"],
+    ["verify", "--claim", "004-sum-log-base", "--report", "/proc/x.md"],
+    ["verify", "--claim", "004-sum-log-base", "--report", ".md"],
+    ["worksheet", "run", "000", "--out", ""],
+    ["worksheet", "run", "000", "--out", "/proc/x"],
+    ["worksheet", "run", "nope"],
+    ["simulate", "--algo", "UCB", "--executor", "dask-local", "--workers", "0", *SIM],
+    ["simulate", "--algo", "UCB", "--executor", "dask-local", "--workers", "1e300", *SIM],
+    ["simulate", "--algo", "UCB", "--executor", "processes", "--workers", "nan", *SIM],
+    ["simulate", "--algo", "UCB,KL-UCB", "--executor", "processes", "--workers", "-1", *SIM],
+    ["simulate", "--algo", "UCB", "--executor", "Dask-Local", *SIM],
 ])
 @pytest.mark.parametrize("json_flag", [[], ["--json"]])
 def test_reported_cases(argv, json_flag):
     bad = contract_violation(argv + json_flag)
     assert bad is None, bad
+
+
+def test_executors_with_several_algorithms():
+    """Multi-algorithm simulate on each local executor with hostile-small settings: exit 0, one JSON object (the
+    Dask LocalCluster takes seconds to start: its own allowance)."""
+    from boundcalc.montecarlo import executors
+
+    argv = ["simulate", "--algo", "UCB,KL-UCB", "--T", "100", "--runs", "4", "--block-runs", "2", "--json"]
+    assert contract_violation(argv + ["--executor", "processes", "--workers", "2"], slow_seconds=HANG_SECONDS) is None
+    if executors.dask_available():
+        bad = contract_violation(argv + ["--executor", "dask-local", "--workers", "1"], slow_seconds=HANG_SECONDS)
+        assert bad is None, bad
 
 
 @pytest.mark.parametrize("argv", [
@@ -505,3 +662,44 @@ def test_contract_checker_rejects_mutants(monkeypatch):
 
     monkeypatch.setattr(info, "kl_bernoulli", internal)
     assert "raised" in contract_violation(["kl", "--p", "0.3", "--q", "0.5"])
+
+    # issue 17 §3: an error naming another command's option, or the bare name of one of its options
+    def foreign(*a, **k):
+        print("boundcalc: error: --ldp-epsilon must be a number > 0 (got -1.0)", file=sys.stderr)
+        raise SystemExit(2)
+
+    monkeypatch.setattr(info, "kl_bernoulli", foreign)
+    assert "--ldp-epsilon, not an option of 'kl'" in contract_violation(["kl", "--p", "0.3", "--q", "0.5"])
+
+    def bare(*a, **k):
+        print("boundcalc: error: p must be a number in [0, 1] (got 0.3)", file=sys.stderr)
+        raise SystemExit(2)
+
+    monkeypatch.setattr(info, "kl_bernoulli", bare)
+    assert "blames 'p'" in contract_violation(["kl", "--p", "0.3", "--q", "0.5"])
+
+    # a hang is stopped and reported (HANG_SECONDS lowered for the mutant)
+    def hang(*a, **k):
+        time.sleep(30)
+
+    monkeypatch.setattr(info, "kl_bernoulli", hang)
+    monkeypatch.setattr(sys.modules[__name__], "HANG_SECONDS", 0.5)
+    t0 = time.perf_counter()
+    assert "hangs" in contract_violation(["kl", "--p", "0.3", "--q", "0.5"])
+    assert time.perf_counter() - t0 < 10
+
+    # memory: a call that grows the peak by more than the limit (the limit lowered for the mutant)
+    with open("/proc/self/statm") as fh:  # the peak only grows past the process's earlier peak: allocate beyond it
+        rss_mb = int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    extra_mb = max(_peak_mb() - rss_mb, 0.0) + 192
+
+    def grow(*a, **k):
+        import numpy as np
+
+        x = np.ones(int(extra_mb * 2**20 / 8))  # touched: resident
+        return float(x[-1])
+
+    monkeypatch.setattr(info, "kl_bernoulli", grow)
+    monkeypatch.setattr(sys.modules[__name__], "HANG_SECONDS", 60.0)
+    monkeypatch.setattr(sys.modules[__name__], "MEMORY_MB", 64)
+    assert "peak memory grew" in contract_violation(["kl", "--p", "0.3", "--q", "0.5"])

@@ -31,7 +31,7 @@ import math
 import numpy as np
 
 from ..errors import InputError
-from .scenarios import Probe, Scenario
+from .base import Probe, Scenario
 
 D_AUDIT = 2  # dimension of the audited contexts
 

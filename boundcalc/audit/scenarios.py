@@ -21,97 +21,12 @@ difference of the two arms' first released means is the same, and D favours arm 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
 from ..errors import InputError
-
-
-@dataclass
-class Probe:
-    """One pair of neighbouring inputs and its declared event."""
-
-    name: str
-    event: str  # the event in words
-    direction: str  # "D>D'" or "D'>D"
-    D: Any
-    Dp: Any
-    T: int
-    details: dict = field(default_factory=dict)
-
-
-class Scenario:
-    """Base of the audit scenarios. Subclasses set the class attributes and implement ``probes`` and ``event``."""
-
-    algo: str = ""
-    mutants: tuple[str, ...] = ("noise-halved", "no-noise")
-    default_budget: dict = {}
-    default_trials: int = 10000
-    fixed: dict = {}  # constructor parameters the scenario fixes (documented in ``why_fixed``)
-    tunable: tuple[str, ...] = ()  # constructor parameters a user may set (``--param``; the design follows them)
-    why_fixed: str = ""
-    description: str = ""
-
-    @property
-    def cls(self):
-        from ..algorithms import lookup
-
-        return lookup(self.algo)
-
-    @property
-    def notion(self) -> str:
-        return self.cls.notion
-
-    def default_delta(self) -> float:
-        """The δ at which the audit is done when the user gives none: 0 for pure ε-DP; for ρ-zCDP and RDP 0.2,
-        where the claimed ε(δ) and the privacy profile of a noise-halved Gaussian release are far enough apart to
-        be resolved with ~10^4 trials (at δ = 1e-5 the claimed ε(δ) exceeds what such an audit can certify)."""
-        return 0.0 if self.notion == "pure" else 0.2
-
-    def build(self, budget, mutant: str = "none", params: dict | None = None):
-        from ..algorithms import build
-        from . import mutants
-
-        return build(self.cls, budget, {**self.fixed, **(params or {}), **mutants.params(mutant)})
-
-    def probes(self, alg) -> list[Probe]:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def event(self, alg, probe: Probe, table, runs: int, rng) -> np.ndarray:  # pragma: no cover - abstract
-        """Boolean (runs,) indicator of the probe's event in ``runs`` independent runs on ``table``."""
-        raise NotImplementedError
-
-    def claim(self, alg, budget, delta: float, mutant: str, probes: list[Probe]) -> tuple[float, str]:
-        """(claimed ε at the audit's δ, the text saying what is audited)."""
-        return claimed_epsilon(budget, delta)
-
-
-def claimed_epsilon(budget, delta: float) -> tuple[float, str]:
-    """The ε an algorithm with ``budget`` claims at δ, by the conversions of boundcalc.privacy.conversions:
-    ε-DP: ε at δ = 0, else the tight ln(e^ε − δ(1 + e^ε)) (Kairouz, Oh & Viswanath 2015, Thm 2.1);
-    ρ-zCDP and (α, ε)-RDP: the Canonne–Kamath–Steinke 2020 conversions (Prop. 12 / Cor. 13)."""
-    from ..privacy import conversions as cv
-
-    if budget.notion == "pure":
-        if delta == 0:
-            return budget.epsilon, f"ε-DP with ε = {budget.epsilon:g} (audited at δ = 0)"
-        e = cv.pure_to_approx_tight_epsilon(budget.epsilon, delta)
-        return e, f"ε-DP with ε = {budget.epsilon:g} implies (ε = {e:.4g}, δ = {delta:g})-DP (tight conversion)"
-    if delta <= 0:
-        raise InputError("--delta", f"in (0, 1) for a {budget.notion} budget (it implies (ε, δ)-DP only for δ > 0)",
-                         delta)
-    if budget.notion == "zcdp":
-        e = cv.zcdp_to_approx_tight(budget.rho, delta)
-        return e, f"ρ-zCDP with ρ = {budget.rho:g} implies (ε = {e:.4g}, δ = {delta:g})-DP (Canonne et al. 2020 Cor. 13)"
-    if budget.notion == "rdp":
-        e = cv.rdp_to_approx_tight(budget.alpha, budget.epsilon, delta)
-        return e, (f"(α, ε)-RDP with α = {budget.alpha:g}, ε = {budget.epsilon:g} implies (ε = {e:.4g}, δ = {delta:g})-DP "
-                   "(Canonne et al. 2020 Prop. 12)")
-    if budget.notion == "approx":
-        return budget.epsilon, f"(ε, δ)-DP with ε = {budget.epsilon:g}, δ = {budget.delta:g} as claimed"
-    raise InputError("budget", "a pure, zCDP, RDP or (ε, δ) budget", budget.notion)
+from .base import Probe, Scenario, claimed_epsilon  # noqa: F401  (Probe and claimed_epsilon re-exported)
+from .local import LOCAL_SCENARIOS
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -532,8 +447,6 @@ for _s in (DPSEElimination(),
            PrivateLinUCBAudit(), LinUCBDGSAudit()):
     SCENARIOS[_s.algo] = _s
 
-
-from .local import LOCAL_SCENARIOS  # noqa: E402  (the local-DP scenarios build on the classes above)
 
 for _s in LOCAL_SCENARIOS:
     SCENARIOS[_s.algo] = _s

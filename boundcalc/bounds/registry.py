@@ -23,8 +23,44 @@ def setting_module(setting: str):
     return importlib.import_module(SETTING_MODULES[setting])
 
 
-@lru_cache(maxsize=1)
+# Bounds registered from outside the package (boundcalc.bounds.plugins: --bounds-file, entry points), in order.
+_PLUGINS: list[Bound] = []
+
+
+def add_plugin_bounds(bounds, origin: str) -> None:
+    """Register plugin bounds, all or none: an id already registered (built-in or plugin) is a PluginError."""
+    from .declared import PluginError
+
+    taken = {b.id: "a built-in bound" for b in _builtin_bounds()}
+    taken.update({b.id: f"a bound of plugin {getattr(b, 'origin', '?')}" for b in _PLUGINS})
+    for b in bounds:
+        if b.id in taken:
+            raise PluginError(origin, f"bound id {b.id!r} is already {taken[b.id]}; choose another id")
+        taken[b.id] = f"a bound of plugin {origin}"
+    for b in bounds:
+        if not getattr(b, "origin", None):
+            b.origin = origin
+    _PLUGINS.extend(bounds)
+
+
+def clear_plugin_bounds() -> None:
+    _PLUGINS.clear()
+
+
+def plugin_bounds() -> tuple[Bound, ...]:
+    from . import plugins
+
+    plugins.load_entry_points()
+    return tuple(_PLUGINS)
+
+
 def all_bounds() -> tuple[Bound, ...]:
+    """Every built-in bound, then the plugin bounds (boundcalc.bounds.plugins)."""
+    return _builtin_bounds() + plugin_bounds()
+
+
+@lru_cache(maxsize=1)
+def _builtin_bounds() -> tuple[Bound, ...]:
     out: list[Bound] = []
     for s in SETTING_MODULES:
         out.extend(setting_module(s).BOUNDS)
@@ -37,7 +73,7 @@ def all_bounds() -> tuple[Bound, ...]:
 
 
 def get(bound_id: str) -> Bound:
-    for b in all_bounds():
+    for b in _builtin_bounds() + plugin_bounds():
         if b.id == bound_id:
             return b
     raise InputError("ID", "the id of a registered bound (see 'boundcalc bounds')", bound_id)
@@ -49,6 +85,7 @@ def select(setting: str | None = None, notion: str | None = None, kind: str | No
         res = list(setting_module(setting).BOUNDS)
         for b in res:
             check_metadata(b)
+        res += [b for b in plugin_bounds() if b.setting == setting]
     else:
         res = list(all_bounds())
     if notion:

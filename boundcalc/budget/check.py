@@ -131,7 +131,8 @@ def check_plan(plan, overrides: dict | None = None, runs: int = 100, seed: int =
     except InputError as exc:
         out.status = f"cannot simulate {row.algorithm} here: {exc}"
         return out
-    why = rc._too_big(plan.setting, alg, env, T, runs) or rc._too_extreme(own)
+    why = (rc._too_big(plan.setting, alg, env, T, runs) or rc._too_big(plan.setting, alg_limit, env, T, runs)
+           or rc._too_extreme(own))  # both runs within the limits of their paths (issue 17 §3)
     if why:
         out.status = why
         return out

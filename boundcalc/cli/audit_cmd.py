@@ -8,7 +8,6 @@ audit (numpy/scipy) is imported inside the command.
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated, List, Optional
 
 import typer
@@ -123,12 +122,18 @@ def register(app: typer.Typer) -> None:
             raise InputError("--save-instance", "used with an instance option (--instance, --means, --K, --env, …); the "
                              "audit's own inputs are neighbouring tables, not an instance", save_instance)
         params = _parse_params(param)
-        budget, adelta = audit_run.budget_for(algo, epsilon=epsilon, rho=rho, alpha=alpha, rdp_epsilon=rdp_epsilon,
-                                              delta=delta)
-        kwargs = dict(budget=budget, trials=n, mutant=mutant, seed=seed, delta=adelta, confidence=confidence,
-                      params=params)
-        audit_run.prepare(algo, **kwargs)  # every check before any run (bad input: one line, no progress bar)
-        if sys.stderr.isatty() and not json_out:
+        # audit's options: --epsilon [--delta] is also the local ε (δ) of a local-DP algorithm (not --ldp-epsilon)
+        names = {**common.BUDGET_FLAGS, "ldp-epsilon": "--epsilon", "ldp_epsilon": "--epsilon", "ldp-delta": "--delta",
+                 "ldp_delta": "--delta"}
+        with common.option_names(names):
+            budget, adelta = audit_run.budget_for(algo, epsilon=epsilon, rho=rho, alpha=alpha,
+                                                  rdp_epsilon=rdp_epsilon, delta=delta)
+            kwargs = dict(budget=budget, trials=n, mutant=mutant, seed=seed, delta=adelta, confidence=confidence,
+                          params=params)
+            audit_run.prepare(algo, **kwargs)  # every check before any run (bad input: one line, no progress bar)
+        from ..progress import on_terminal
+
+        if on_terminal() and not json_out:
             from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
             with Progress(TextColumn("audit"), BarColumn(), TextColumn("{task.completed}/{task.total} runs"),

@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from . import common
+from . import common, plugin_options
 from .common import command
 
 
@@ -24,10 +24,12 @@ def register(app: typer.Typer) -> None:
         setting: Annotated[Optional[str], typer.Option("--setting", help="finite | linear | contextual | glm")] = None,
         notion: Annotated[Optional[str], typer.Option("--notion", help="none | pure | zcdp | rdp | approx | ldp")] = None,
         kind: Annotated[Optional[str], typer.Option("--kind", help="upper | lower | upper-minimax | …")] = None,
+        bounds_file: plugin_options.BoundsFileOpt = None,
         json_out: common.JsonOpt = False,
     ):
         """List the registered bounds (filter by setting, notion, kind)."""
         if ctx.invoked_subcommand is not None:
+            plugin_options.load(bounds_file)  # `bounds --bounds-file F show ID`
             return
         from rich.table import Table
 
@@ -39,6 +41,7 @@ def register(app: typer.Typer) -> None:
             raise InputError("--notion", "one of " + ", ".join(NOTIONS), notion)
         if kind is not None and not any(k.startswith(kind) for k in ("upper-problem-dependent", "upper-minimax", "upper-asymptotic", "lower-problem-dependent", "lower-minimax", "lower-asymptotic")):
             raise InputError("--kind", "upper, lower or a full kind such as upper-minimax", kind)
+        plugin_options.load(bounds_file)
         bs = registry.select(setting, notion, kind)
         if json_out:
             common.emit_json("bounds", {"setting": setting, "notion": notion, "kind": kind}, value=len(bs),
@@ -55,10 +58,13 @@ def register(app: typer.Typer) -> None:
     @command
     def bounds_show(
         bound_id: Annotated[str, typer.Argument(metavar="ID", help="Bound id, see 'boundcalc bounds'.")],
+        bounds_file: plugin_options.BoundsFileOpt = None,
         json_out: common.JsonOpt = False,
     ):
         """Formula, assumptions, source, form and caveats of one bound."""
         import sympy
+
+        plugin_options.load(bounds_file)
 
         from ..bounds import registry
         from ..bounds.base import FORM_LABELS
@@ -77,6 +83,8 @@ def register(app: typer.Typer) -> None:
         con.print(f"form: {b.form} — {FORM_LABELS.get(b.form, '')}")
         con.print(f"algorithm: {b.algorithm or '(every algorithm of the class)'}")
         con.print(f"parameters: {', '.join(b.params) or '—'}")
+        if getattr(b, "symbols", None):
+            con.print(f"plugin: {b.origin}   symbols of {b.setting}/{b.notion}: {', '.join(b.symbols)}")
         if b.combination == "max":
             con.print("combination: max-type (value = max of the non-private and the private term)")
         if b.invalid:

@@ -12,7 +12,7 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from . import common, instance_options
+from . import common, instance_options, plugin_options
 from .common import command
 from .regret_cmd import SETTINGS, _instance_options, _parse_params
 
@@ -337,8 +337,8 @@ def register(app: typer.Typer) -> None:
         max_regret: Annotated[Optional[float], typer.Option("--max-regret", help="Target: regret bound at most R.")] = None,
         max_ratio_to_lower: Annotated[Optional[float], typer.Option("--max-ratio-to-lower", help="Target: upper bound "
                                       "at most X times the largest lower bound of its kind.")] = None,
-        delta: Annotated[str, typer.Option("--delta", help="Privacy δ of --notion approx and of the (ε, δ) "
-                         "equivalents.")] = "1e-6",
+        delta: Annotated[Optional[str], typer.Option("--delta", help="Privacy δ of --notion approx and of the (ε, δ) "
+                         "equivalents (default 1e-6); with --min-T and --epsilon, the δ of an (ε, δ) budget.")] = None,
         alpha: Annotated[Optional[float], typer.Option("--alpha", help="Rényi order α of --notion rdp "
                          "(and of --rdp-epsilon with --min-T).")] = None,
         ldp_delta: common.LdpDeltaOpt = None,
@@ -379,6 +379,7 @@ def register(app: typer.Typer) -> None:
         prior_quantile: instance_options.PriorQuantileOpt = None,
         prior_param: instance_options.PriorParamOpt = None,
         prior_seed: instance_options.PriorSeedOpt = None,
+        bounds_file: plugin_options.BoundsFileOpt = None,
         json_out: common.JsonOpt = False,
     ):
         """The strongest privacy (smallest budget) at which each bound meets a regret or overhead target."""
@@ -391,8 +392,9 @@ def register(app: typer.Typer) -> None:
         common.check_plot_path(plot)
         if setting not in SETTINGS:
             raise InputError("--setting", "one of " + ", ".join(SETTINGS), setting)
+        plugin_options.load(bounds_file)
         Ts = validate.horizons("--T", T)
-        d_priv = validate.open_unit("--delta", delta)
+        d_priv = validate.open_unit("--delta", "1e-6" if delta is None else delta)
         n_runs = validate.count("--runs", runs, minimum=2, maximum=10**6)
         sd = validate.count("--seed", seed, minimum=0, maximum=2**63 - 1)
         target = _target(max_overhead, max_regret, max_ratio_to_lower)
@@ -434,7 +436,8 @@ def register(app: typer.Typer) -> None:
         if min_T:
             if target.kind != "overhead" and max_regret is not None:
                 raise InputError("--min-T", "used with --max-overhead (or no other target)", "--max-regret")
-            bud = common.budget_from_options(epsilon, rho, alpha, rdp_epsilon, None, ldp_epsilon, ldp_delta)
+            bud = common.budget_from_options(epsilon, rho, alpha, rdp_epsilon, None if delta is None else d_priv,
+                                             ldp_epsilon, ldp_delta)  # --delta was dropped here (issue 17 §4)
             if bud is None:
                 raise InputError("--min-T", "given with the budget to evaluate at (--rho, --epsilon, --alpha and "
                                  "--rdp-epsilon, or --ldp-epsilon)", None)

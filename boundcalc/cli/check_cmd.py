@@ -15,7 +15,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from . import common
+from . import common, plugin_options
 from .common import command
 
 
@@ -32,6 +32,7 @@ def register(app: typer.Typer) -> None:
         max_seconds: Annotated[str, typer.Option("--max-seconds", help="Give up ('undecided') after this many seconds "
                                                                        "(at most 600): the proof, and again the grid.",
                                                                   metavar="SECONDS")] = "10",
+        bounds_file: plugin_options.BoundsFileOpt = None,
         json_out: common.JsonOpt = False,
     ):
         """Check an inequality over a box: a proof by interval arithmetic when possible, else a grid.
@@ -56,6 +57,7 @@ def register(app: typer.Typer) -> None:
             raise InputError("--max-seconds", "a number in (0, 600]", max_seconds)
         if method not in ck.METHODS:
             raise InputError("--method", "one of " + ", ".join(ck.METHODS), method)
+        plugin_options.load(bounds_file)
         out = ck.run(expression, box, method=method, points=n, max_seconds=secs)
         inputs = {"expression": expression, "box": box, "method": method, "points": n, "max_seconds": secs}
         backend = out.proof.backend if out.proof is not None else None  # the interval backend of the proof

@@ -246,8 +246,39 @@ LdpEpsilonOpt = Annotated[Optional[float], budget_option("--ldp-epsilon", "Local
 LdpDeltaOpt = Annotated[Optional[float], typer.Option("--ldp-delta", help="Local DP δ (default 0).")]
 
 
+# The names the budget classes (boundcalc.privacy.budgets) give their parameters in an InputError -> the option of
+# the command that set them. A command that maps its options differently (audit: --epsilon of a local-DP algorithm
+# is the LocalDP ε) passes its own table to ``option_names`` (issue 17 §3: name the options of the command run).
+BUDGET_FLAGS = {"epsilon": "--epsilon", "delta": "--delta", "rho": "--rho", "alpha": "--alpha",
+                "rdp-epsilon": "--rdp-epsilon", "rdp_epsilon": "--rdp-epsilon", "ldp-epsilon": "--ldp-epsilon",
+                "ldp_epsilon": "--ldp-epsilon", "ldp-delta": "--ldp-delta", "ldp_delta": "--ldp-delta"}
+
+
+class option_names:
+    """Context manager: an InputError whose parameter is a key of ``mapping`` is raised again naming the value,
+    the command's own option (its range and the value got unchanged)."""
+
+    def __init__(self, mapping: dict[str, str] = BUDGET_FLAGS):
+        self.mapping = mapping
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        if isinstance(exc, InputError) and self.mapping.get(exc.parameter, exc.parameter) != exc.parameter:
+            raise InputError(self.mapping[exc.parameter], exc.allowed, exc.got) from None
+        return False
+
+
 def budget_from_options(epsilon=None, rho=None, alpha=None, rdp_epsilon=None, delta=None, ldp_epsilon=None, ldp_delta=None):
-    """Build the one budget the user gave (or None). Conflicting or incomplete flags raise InputError."""
+    """Build the one budget the user gave (or None). Conflicting or incomplete flags raise InputError, naming the
+    options (--epsilon, not the budget class's "epsilon")."""
+    with option_names():
+        return _budget_from_options(epsilon, rho, alpha, rdp_epsilon, delta, ldp_epsilon, ldp_delta)
+
+
+def _budget_from_options(epsilon=None, rho=None, alpha=None, rdp_epsilon=None, delta=None, ldp_epsilon=None,
+                         ldp_delta=None):
     from ..privacy import RDP, ZCDP, ApproxDP, LocalDP, PureDP
 
     given = {
@@ -296,15 +327,17 @@ def budget_inputs(budget) -> dict:
 
 # -- plots (matplotlib imported lazily, Agg backend) ----------------------------------------------------
 def check_output_path(option: str, path: Optional[str], suffixes: tuple[str, ...]) -> Optional[str]:
-    """Validate an output file before any work: a name ending in one of ``suffixes`` (case-insensitive), not a
-    directory, in an existing directory where a file can be created (checked by creating and removing one)."""
+    """Validate an output file before any work: a name ending in one of ``suffixes`` (case-insensitive; the writers
+    accept either case), not a directory, in an existing directory where a file can be created (checked by
+    creating and removing one: permission bits say nothing for root or on /proc)."""
     import os
     import tempfile
 
     if path is None:
         return None
     allowed = f"a FILE{'/'.join(suffixes)} path in an existing, writable directory"
-    if not path or not path.lower().endswith(tuple(s.lower() for s in suffixes)) or os.path.isdir(path):
+    stem, ext = os.path.splitext(os.path.basename(path))  # ".png" alone has no name: splitext gives ext ""
+    if not stem or ext.lower() not in tuple(s.lower() for s in suffixes) or os.path.isdir(path):
         raise InputError(option, allowed, path)
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
@@ -343,9 +376,12 @@ def save_figure(fig, path: str) -> None:
 
 
 def track(items, description: str, enabled: bool = True):
-    """Iterate with a transient rich progress bar on stderr (for work that may take over a second)."""
+    """Iterate with a transient rich progress bar on stderr (for work that may take over a second); silent when
+    stderr is not a terminal (boundcalc.progress)."""
+    from ..progress import on_terminal
+
     items = list(items)
-    if not enabled or len(items) < 2:
+    if not enabled or len(items) < 2 or not on_terminal():
         yield from items
         return
     from rich.progress import track as rich_track

@@ -27,7 +27,9 @@ def _run_mc(conc, rng, n, m, mu, x, runs, tail, eps, sigma, show_progress: bool)
     """Monte Carlo in blocks; a rich progress bar (on stderr) once the run is predicted to exceed 1 s."""
     block = 100_000
     kw = dict(epsilon=eps, sigma=sigma, tail=tail, alpha=0.05)
-    if runs <= block or not show_progress:
+    from ..progress import on_terminal
+
+    if runs <= block or not show_progress or not on_terminal():
         return conc.mc_private_tail(rng, n, m, mu, x, runs, block=block, **kw)
     # time a first block, then decide on a progress bar for the rest
     t0 = time.perf_counter()

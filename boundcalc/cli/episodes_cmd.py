@@ -109,8 +109,9 @@ def episodes(
     check_plot_path(plot)
     unused = [o for o in SCHEDULE_OPTIONS if o not in USES[key]]
     opt_notes = common.unused_option_notes(ctx, unused + [a for a, o in ALIASES.items() if o in unused], key)
-    sched = schedules.build(key, Tn, epsilon=epsilon, rho=rho, alpha=alpha, rdp_epsilon=rdp_epsilon, d=dn, K=Kn,
-                            delta=delta, n1=n1n, ratio=batch_ratio, beta=beta, lam=lam, C=switch_c, lam0=lam0)
+    with common.option_names({"C": "--C"} if common.option_given(ctx, "--C") else {}):  # the C the user gave
+        sched = schedules.build(key, Tn, epsilon=epsilon, rho=rho, alpha=alpha, rdp_epsilon=rdp_epsilon, d=dn, K=Kn,
+                                delta=delta, n1=n1n, ratio=batch_ratio, beta=beta, lam=lam, C=switch_c, lam0=lam0)
     inputs = {"algo": key, "T": Tn, "epsilon": epsilon, "rho": rho, "alpha": alpha, "rdp_epsilon": rdp_epsilon,
               "d": dn, "K": Kn, "confidence": delta, "beta": beta, "n1": n1n, "batch_ratio": batch_ratio,
               "lambda": lam, "C": switch_c, "lambda0": lam0,

@@ -7,7 +7,7 @@ from typing import Annotated, List, Optional
 import typer
 
 from .. import textformat
-from . import common, instance_options
+from . import common, instance_options, plugin_options
 from .common import command
 
 SETTINGS = ("finite", "linear", "contextual", "glm")
@@ -494,6 +494,7 @@ def register(app: typer.Typer) -> None:
         prior_quantile: instance_options.PriorQuantileOpt = None,
         prior_param: instance_options.PriorParamOpt = None,
         prior_seed: instance_options.PriorSeedOpt = None,
+        bounds_file: plugin_options.BoundsFileOpt = None,
         json_out: common.JsonOpt = False,
     ):
         """Every regret bound that applies to a setting, budget and horizon."""
@@ -503,6 +504,7 @@ def register(app: typer.Typer) -> None:
         common.check_plot_path(plot)
         if setting not in SETTINGS:
             raise InputError("--setting", "one of " + ", ".join(SETTINGS), setting)
+        plugin_options.load(bounds_file)
         from ..verify.regret_check import DEFAULT_CHECK_T
 
         T_text = T if T is not None else (str(DEFAULT_CHECK_T[setting]) if check else "1e6")
@@ -530,6 +532,9 @@ def register(app: typer.Typer) -> None:
         overrides, given, vals = _instance_options(setting, means, K, d, actions, theta, confidence, lambda0)
         if inst is not None:
             overrides.update(inst.context_overrides())
+        # an instance error blamed on "theta" / "actions" / "means" names the option when the user gave it
+        given_names = {k: f"--{k}" for k, v in (("theta", theta), ("actions", actions), ("means", means))
+                       if v is not None}
         params = _parse_params(param)
         options = {k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in vals.items()}
         options.update({f"--param {k}": v for k, v in params.items()})
@@ -549,7 +554,8 @@ def register(app: typer.Typer) -> None:
                 raise InputError("--check", "used with a single budget (not a budget list)", "--check")
             if pri is not None:
                 raise InputError("--prior", "used with a single budget (not a budget list)", prior)
-            reps = [regret_report(setting, b, Tarr, overrides, given) for b in budgets]
+            with common.option_names(given_names):
+                reps = [regret_report(setting, b, Tarr, overrides, given) for b in budgets]
             used, i_notes = _instance_used(setting, reps[0].ctx, inst, old_given, [r.ctx for r in reps[1:]])
             for r in reps:
                 r.notes.extend(i_notes)
@@ -576,7 +582,8 @@ def register(app: typer.Typer) -> None:
             return
         if pri is not None:
             return _prior_regret(setting, budget, Tarr, overrides, given, pri, check, plot, json_out, options, Ts)
-        rep = regret_report(setting, budget, Tarr, overrides, given)
+        with common.option_names(given_names):
+            rep = regret_report(setting, budget, Tarr, overrides, given)
         used, i_notes = _instance_used(setting, rep.ctx, inst, old_given)
         rep.notes.extend(i_notes)
         instance_options.save(used, save_instance)

@@ -368,7 +368,8 @@ def register(app: typer.Typer) -> None:
         for c in classes:
             alg, unused = _build(c.name, budgets[c.name], beta, batch_ratio, n1, params[c.name])
             algs.append(alg)
-            envs.append(_env_for(alg, env, means, family, es) if inst is None else _instance_env(alg, inst))
+            with common.option_names({"means": "--means"} if means is not None else {}):
+                envs.append(_env_for(alg, env, means, family, es) if inst is None else _instance_env(alg, inst))
             notes += [f"{o} has no effect on {alg.name}" for o in unused]
         if len({e.name for e in envs}) > 1:
             raise InputError("--env", "one instance for all the algorithms (" + ", ".join(
@@ -391,7 +392,11 @@ def register(app: typer.Typer) -> None:
             notes.append("--env-seed has no effect on " + ", ".join(a.name for a in algs)
                          + " (finite-armed instances are fixed)")
         grans = [registry.granularity(a, e) for a, e in zip(algs, envs)]
-        for a, gran in zip(algs, grans):
+        from ..algorithms import limits
+
+        for a, e in zip(algs, envs):
+            limits.check(a, e, Tn, R)  # the stretch and thinning paths: T and T x runs (issue 17 §3)
+        for a, gran in zip(algs, [limits.path(a, e, Tn) for a, e in zip(algs, envs)]):
             limit = PER_STEP_LIMIT.get(setting, 5e7)
             if gran == "step" and Tn * R > limit:
                 raise InputError("--T x --runs", f"at most {limit:g} for {a.name}, which updates every step (a loop "
@@ -405,10 +410,10 @@ def register(app: typer.Typer) -> None:
         plan, e_notes = executor_options.plan_executor(ctx, executor, workers, processes, scheduler, n_tasks)
         notes += e_notes
         saves = simulate_output.save_paths(save, algs)
-        if progress is None:
-            import sys
+        from ..progress import on_terminal
 
-            progress = sys.stderr.isatty() and not json_out
+        if progress is None:  # --progress on a pipe draws nothing either: the engine shows a bar on a terminal only
+            progress = on_terminal() and not json_out
         with executor_options.make_executor(plan) as ex:
             if plan["kind"] == "dask":
                 plan["workers"] = ex.workers

@@ -99,6 +99,7 @@ def register(app: typer.Typer) -> None:
         if report is not None:
             from ..verify import report as rep
 
+            common.check_output_path("--report", report, (".md",))  # a file can be created there (probe)
             rep.check_path(report)  # a missing directory or an unwritable place fails before any work
         if box is not None and claim is None:
             raise InputError("--box", "used together with --claim ID", box)
@@ -147,8 +148,11 @@ def register(app: typer.Typer) -> None:
             from .. import __version__
             from ..verify import report as rep
 
-            written = rep.write(report, verdicts, generated=f"boundcalc {__version__}, "
-                                f"{datetime.date.today().isoformat()}; {len(verdicts)} claims")
+            try:
+                written = rep.write(report, verdicts, generated=f"boundcalc {__version__}, "
+                                    f"{datetime.date.today().isoformat()}; {len(verdicts)} claims")
+            except OSError as exc:  # checked before the work; a disk that fills or a folder removed meanwhile
+                raise InputError("--report", "a writable FILE.md path", f"{report}: {exc.strerror or exc}") from None
         n_held = sum(bool(v.held) for v in verdicts)
         if json_out:
             extra = {}

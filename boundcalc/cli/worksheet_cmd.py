@@ -7,7 +7,6 @@ results.json and the figures into --out. The notebooks in worksheets/ run the sa
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated, Optional
 
 import typer
@@ -80,8 +79,10 @@ def register(app: typer.Typer) -> None:
         mode = "full" if full else "fast"
         seed_v = validate.count("--seed", seed, minimum=0)
         cap = None if step_cap is None else validate.count("--step-cap", step_cap, minimum=0)
+        from ..progress import on_terminal
+
         session = Session(ws, mode=mode, out=out, seed=seed_v, step_cap=cap, echo=False,
-                          progress=sys.stderr.isatty())
+                          progress=on_terminal())
         rep = session.run_all()
         inputs = {"name": ws.name, "mode": mode, "out": out, "seed": seed_v, "step_cap": session.runner.step_cap}
         if json_out:

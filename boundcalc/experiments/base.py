@@ -172,7 +172,11 @@ class Worksheet:
 
 
 def check_out_dir(out: str, option: str = "--out") -> str:
-    """Create the output directory if needed; a one-line InputError when it cannot be created or written."""
+    """Create the output directory if needed; a one-line InputError when it cannot be created or written (an
+    empty name is not taken for the current directory; writability is probed by creating a file, as permission
+    bits say nothing for root)."""
+    if not str(out).strip():
+        raise InputError(option, "a directory path (not empty)", out)
     path = os.path.abspath(out)
     if os.path.exists(path) and not os.path.isdir(path):
         raise InputError(option, "a directory (or a path where one can be created)", out)
@@ -182,6 +186,14 @@ def check_out_dir(out: str, option: str = "--out") -> str:
         raise InputError(option, "a directory that can be created", f"{out}: {exc.strerror}") from None
     if not os.access(path, os.W_OK | os.X_OK):
         raise InputError(option, "a writable directory", out)
+    import tempfile
+
+    try:
+        fd, probe = tempfile.mkstemp(dir=path, prefix=".boundcalc-probe-")
+    except OSError as exc:
+        raise InputError(option, "a writable directory", f"{out}: {exc.strerror or exc}") from None
+    os.close(fd)
+    os.unlink(probe)
     return path
 
 

@@ -175,13 +175,14 @@ class Results:
         import tempfile
 
         path = os.fspath(path)
-        if not path.endswith((".npz", ".json")):
+        ext = os.path.splitext(path)[1].lower()  # FILE.NPZ as FILE.npz (the CLI checks --save that way, issue 17)
+        if ext not in (".npz", ".json"):
             raise InputError("path", "a file name ending in .npz or .json", path)
         folder = os.path.dirname(os.path.abspath(path))
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".boundcalc-", suffix=".part")
         try:
             with os.fdopen(fd, "wb") as fh:
-                if path.endswith(".npz"):
+                if ext == ".npz":
                     meta = json.dumps({"algorithm": self.algorithm, "env": self.env, "T": self.T, "seed": self.seed,
                                        "block_runs": self.block_runs}, default=float)
                     np.savez_compressed(fh, checkpoints=self.checkpoints, regret=self.regret, pulls=self.pulls,
@@ -203,7 +204,7 @@ class Results:
 
     @classmethod
     def load(cls, path: str) -> "Results":
-        if path.endswith(".npz"):
+        if str(path).lower().endswith(".npz"):
             with np.load(path) as z:
                 meta = json.loads(str(z["meta"]))
                 return cls(meta["algorithm"], meta["env"], meta["T"], meta["seed"], meta["block_runs"],
@@ -278,7 +279,9 @@ def run_many(jobs, T, runs, seed: int = 0, checkpoints=None, block_runs: int = D
     results: list[dict[int, Any]] = [{} for _ in jobs]
 
     bar = None
-    if progress:
+    from ..progress import on_terminal
+
+    if progress and on_terminal():  # a bar only on a terminal: never drawn into a pipe (issue 17 §3)
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 

@@ -72,9 +72,12 @@ def verdict(bound_value: float, lo: float, hi: float, form: str, kind: str, *, a
 
 
 def _too_big(setting, alg, env, T, runs) -> str:
-    from ..algorithms import granularity
+    from ..algorithms import limits
 
-    if granularity(alg, env) == "step" and T * runs > PER_STEP_BUDGET:
+    big = limits.reason(alg, env, T, runs)  # the stretch and thinning paths (issue 17 §3)
+    if big:
+        return big
+    if limits.path(alg, env, T) == "step" and T * runs > PER_STEP_BUDGET:
         return f"per-step algorithm: T × runs = {T * runs:.3g} above {PER_STEP_BUDGET:g}; lower --T or --runs"
     if setting in ("contextual", "glm"):
         n = min(runs, CHECK_BLOCK_RUNS) * int(env.K) * int(env.d)
@@ -163,7 +166,9 @@ def check_rows(setting, ctx, rows, user_budget, T: int, runs: int, seed: int = 0
                 if big:
                     cache[key] = {"status": big}
                 else:
-                    if progress:
+                    from ..progress import on_terminal
+
+                    if progress and on_terminal():  # progress lines only on a terminal (issue 17 §3)
                         from rich.console import Console
 
                         i = names.index(r["algorithm"]) + 1 if r["algorithm"] in names else 0

@@ -40,6 +40,9 @@ def check_path(path: str) -> str:
         raise InputError("--report", "a path in an existing directory", path)
     if not os.access(folder, os.W_OK) or (os.path.exists(full) and not os.access(full, os.W_OK)):
         raise InputError("--report", "a writable location", path)
+    figs = os.path.join(folder, f"{os.path.splitext(os.path.basename(full))[0]}_figures")
+    if os.path.exists(figs) and not os.path.isdir(figs):  # the report's figures go there (``write``)
+        raise InputError("--report", f"a FILE.md whose figure folder {os.path.basename(figs)}/ is not a file", path)
     return full
 
 

@@ -252,6 +252,13 @@ def simulate(policy, means, T: int, runs: int, source, checkpoints, split_levels
     means = np.asarray(means, dtype=float)
     K = means.size
     T = int(T)
+    from ..limits import STRETCH_MAX_T
+
+    if T > STRETCH_MAX_T:  # each stretch holds ~T / SPLIT_MAX blocks per run: 22 GiB at T = 1e18 (issue 17 §3)
+        from ...errors import InputError
+
+        raise InputError("T", f"an integer in [1, {STRETCH_MAX_T:g}] for the leader-stretch engine (about "
+                         "T / 2**29 blocks per run and stretch)", T)
 
     class _E:  # the minimal env Runs needs (gaps only; rewards come from the source)
         pass

@@ -68,6 +68,7 @@ from .ldp import LDPOLS, l2_ball_mechanism, l2_ball_radius
 
 class _Multi(Algorithm):
     setting = "glm"
+    granularity = "step"  # ``simulate`` loops over every t (was taken for "episode": no T x runs limit, issue 17 §3)
     notion = "ldp"
 
     def _common(self, s0, h, elim_scale, C_B, c_r):

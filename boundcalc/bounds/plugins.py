@@ -1,0 +1,129 @@
+"""Bounds from outside the package (issue 15): a TOML file of ``[[bound]]`` tables, a Python module defining
+``BOUNDS`` (a list of Bound objects), or an installed package's entry points in the group ``boundcalc.bounds``
+(each entry point loads to a list of Bound objects, or to a callable returning one).
+
+Every loaded bound is checked (DeclaredBound validates its expression at load; every bound's metadata is checked by
+``base.check_metadata``) and registered with ``registry.add_plugin_bounds``; a file is all-or-nothing, so a bad
+plugin leaves the registry as it was. Every problem is a PluginError (an InputError): one line naming the plugin
+and the problem, exit 2 in the CLI. The file format is documented in docs/plugins.md.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from typing import Iterable
+
+from .base import Bound, check_metadata
+from .declared import PluginError, from_mapping
+
+ENTRY_POINT_GROUP = "boundcalc.bounds"
+_LOADED_FILES: dict[str, tuple[Bound, ...]] = {}
+_ENTRY_POINTS_DONE = False
+
+
+def read_bounds_file(path: str) -> list[Bound]:
+    """The bounds declared in ``path`` (.toml: [[bound]] tables; .py: a module with a list BOUNDS), not registered."""
+    origin = str(path)
+    if not os.path.isfile(path):
+        raise PluginError(origin, "no such file (or not a regular file)")
+    if path.endswith(".toml"):
+        import tomllib
+
+        try:
+            with open(path, "rb") as fh:
+                data = tomllib.load(fh)
+        except tomllib.TOMLDecodeError as exc:
+            raise PluginError(origin, f"TOML syntax error: {exc}") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise PluginError(origin, f"cannot read the file ({exc})") from None
+        extra = sorted(set(data) - {"bound"})
+        if extra:
+            raise PluginError(origin, f"unknown top-level key(s) {', '.join(extra)}; bounds are [[bound]] tables")
+        tables = data.get("bound")
+        if not isinstance(tables, list) or not tables:
+            raise PluginError(origin, "no [[bound]] table")
+        return [from_mapping(t, origin) for t in tables]
+    if path.endswith(".py"):
+        name = "boundcalc_plugin_" + "".join(c if c.isalnum() else "_" for c in os.path.abspath(path))
+        try:
+            spec = importlib.util.spec_from_file_location(name, path)
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+        except PluginError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - any failure of the user's module is its problem
+            raise PluginError(origin, f"the module failed to import ({type(exc).__name__}: {exc})") from None
+        if not hasattr(mod, "BOUNDS"):
+            raise PluginError(origin, "the module defines no list BOUNDS")
+        return _as_bounds(mod.BOUNDS, origin)
+    raise PluginError(origin, "a bounds file must end in .toml or .py")
+
+
+def _as_bounds(items, origin: str) -> list[Bound]:
+    if isinstance(items, (str, bytes, Bound)) or not isinstance(items, Iterable):
+        raise PluginError(origin, f"BOUNDS must be a list of Bound objects (got {type(items).__name__})")
+    out = []
+    for b in items:
+        if not isinstance(b, Bound):
+            raise PluginError(origin, f"BOUNDS holds {type(b).__name__}, not a boundcalc.bounds.base.Bound")
+        try:
+            check_metadata(b)
+        except AssertionError as exc:
+            raise PluginError(f"{origin} [bound {getattr(b, 'id', '?')!r}]", f"metadata: {exc}") from None
+        out.append(b)
+    return out
+
+
+def load_bounds_file(path: str) -> tuple[Bound, ...]:
+    """Read ``path`` and register its bounds (once per file; loading it again returns the same bounds)."""
+    from . import registry
+
+    key = os.path.abspath(path)
+    if key in _LOADED_FILES:
+        return _LOADED_FILES[key]
+    bounds = tuple(read_bounds_file(path))
+    registry.add_plugin_bounds(bounds, str(path))
+    _LOADED_FILES[key] = bounds
+    return bounds
+
+
+def load_bounds_files(paths) -> list[Bound]:
+    out: list[Bound] = []
+    for p in paths or ():
+        out.extend(load_bounds_file(p))
+    return out
+
+
+def load_entry_points() -> None:
+    """Register the bounds of installed packages (entry-point group ``boundcalc.bounds``), once per process."""
+    global _ENTRY_POINTS_DONE
+    if _ENTRY_POINTS_DONE:
+        return
+    _ENTRY_POINTS_DONE = True
+    from importlib.metadata import entry_points
+
+    from . import registry
+
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        origin = f"entry point {ep.name} ({ep.value})"
+        try:
+            obj = ep.load()
+            if callable(obj) and not isinstance(obj, Bound):
+                obj = obj()
+        except PluginError:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            raise PluginError(origin, f"failed to load ({type(exc).__name__}: {exc})") from None
+        registry.add_plugin_bounds(tuple(_as_bounds(obj, origin)), origin)
+
+
+def reset() -> None:
+    """Forget every plugin bound (tests)."""
+    global _ENTRY_POINTS_DONE
+    from . import registry
+
+    _LOADED_FILES.clear()
+    _ENTRY_POINTS_DONE = False
+    registry.clear_plugin_bounds()

@@ -1,0 +1,28 @@
+"""The ``--bounds-file FILE`` option (repeatable): bounds from a TOML or Python file join the registry (issue 15,
+docs/plugins.md). Imports only typer/stdlib at module level."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+BoundsFileOpt = Annotated[Optional[list[str]], typer.Option(
+    "--bounds-file", metavar="FILE",
+    help="Add the bounds declared in FILE (.toml with [[bound]] tables, or .py defining BOUNDS); repeatable. "
+         "See docs/plugins.md.")]
+
+
+def load(paths) -> None:
+    """Register the bounds of every ``--bounds-file`` (a bad file: one-line error naming it, exit 2)."""
+    if not paths:
+        return
+    from ..bounds import plugins
+    from ..bounds.declared import PluginError
+
+    try:
+        plugins.load_bounds_files(paths)
+    except PluginError as exc:  # name the option: "--bounds-file FILE [bound 'id']: problem"
+        if not exc.origin.startswith("entry point"):
+            raise PluginError(exc.origin, exc.problem, label="--bounds-file") from None
+        raise
