@@ -277,6 +277,44 @@ def test_mutant_budget_printing_the_edge_is_rejected(monkeypatch):
         _check_no_edge_numbers(_run(RATIO).stdout)
 
 
+EDGE = ["budget", "--setting", "linear", "--T", "1e6", "--max-regret", "1e300"]  # met at every ρ searched
+
+
+def _check_edge_json(obj: dict):
+    """Where the recommendation is met at the search range's edge, the JSON has no number as the answer: value is
+    null, value_status says "any budget" and value_note why; each horizon likewise. The edge itself (the solver's
+    range, read from the library, not from the output) is the number that must not appear as the answer."""
+    from boundcalc.budget.solve import BUDGET_RANGE
+
+    assert obj["value_status"] == "any budget" and obj["value_id"]
+    assert obj["value"] is None, obj["value"]
+    assert "edge" in obj["value_note"] and "null" in obj["value_note"]
+    for h in obj["horizons"]:
+        assert h["value_status"] == "any budget" and h["value"] is None
+    row = next(r for r in obj["budgets"] if r["id"] == obj["value_id"])
+    assert row["status"] == "any budget" and row["user_budget"] <= BUDGET_RANGE[0] * 1.01
+
+
+def test_budget_json_value_is_null_at_the_range_edge():
+    obj = json.loads(_run([*EDGE, "--json"]).stdout)
+    _check_edge_json(obj)
+    out = _run(EDGE).stdout
+    said = re.sub(r"[^;\n]*edge[^;\n]*", "", out)  # the target 1e+300 is printed; no budget at the edge 1e-30 is
+    assert "any" in out and all(float(t) > 1e-25 for t in re.findall(r"\d+(?:\.\d+)?e[+-]\d+", said))
+    # the finite --max-ratio-to-lower 2 case of the issue: no number at the edge in the JSON's value nor the table
+    ratio = json.loads(_run([*RATIO, "--json"]).stdout)
+    assert ratio["value"] is None or ratio["value"] > 1e-25
+    assert all(h["value"] is None or h["value"] > 1e-25 for h in ratio["horizons"])
+
+
+def test_mutant_budget_json_with_the_edge_as_value_is_rejected(monkeypatch):
+    from boundcalc.cli import budget_cmd
+
+    monkeypatch.setattr(budget_cmd, "_json_value", lambda plan: plan.value)  # the former JSON: value = 1e-30
+    with pytest.raises(AssertionError):
+        _check_edge_json(json.loads(_run([*EDGE, "--json"]).stdout))
+
+
 # -- regret: a high-probability headline says so ---------------------------------------------------------------------
 def _check_headline(out: str, obj: dict):
     from boundcalc.bounds import registry

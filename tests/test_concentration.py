@@ -495,3 +495,73 @@ def test_laplace_sample_at_tiny_epsilon_is_infinite_not_nan(no_warnings):
     s = laplace_sum_sample(np.random.default_rng(0), 3, 1e-320, 1000)
     assert not np.isnan(s).any() and np.isinf(s).mean() > 0.99
     assert 0.4 < (s > 0).mean() < 0.6
+
+
+# --- claims/concentration._laplace_exact_mp (issue 17 follow-up: it called mpmath.gammainc with upper=True) ----------
+def _laplace_tail_by_sum(x, m, eps):
+    """P(G_1 - G_2 >= x), G_i ~ Gamma(m, rate eps), by a finite sum (independent of the code): for x >= 0,
+    E[Q(m, eps(x + G_2))] = sum_{k<m} e^{-eps x}/k! sum_{j<=k} C(k, j) (eps x)^{k-j} E[Y^j e^{-Y}], Y = eps G_2 ~ Gamma(m),
+    E[Y^j e^{-Y}] = Gamma(j + m) / (Gamma(m) 2^{j+m}); for x < 0 the symmetry of G_1 - G_2."""
+    x, eps = mpmath.mpf(x), mpmath.mpf(eps)
+    if x < 0:
+        return 1 - _laplace_tail_by_sum(-x, m, eps)
+    total = mpmath.mpf(0)
+    for k in range(m):
+        inner = sum(mpmath.binomial(k, j) * (eps * x) ** (k - j) * mpmath.gamma(j + m) / (mpmath.gamma(m) * 2 ** (j + m))
+                    for j in range(k + 1))
+        total += mpmath.exp(-eps * x) / mpmath.factorial(k) * inner
+    return total
+
+
+def _laplace_tail_scipy(x, m, eps):
+    """The same probability by scipy quadrature over G_1's density: P(G_2 <= G_1 - x)."""
+    g = stats.gamma(m, scale=1 / eps)
+    return integrate.quad(lambda u: g.pdf(u) * g.cdf(u - x), max(0.0, x), np.inf, limit=200)[0]
+
+
+def _laplace_exact_mp_old(x, m, epsilon):
+    """The former body (mutant): mpmath.gammainc has no ``upper`` keyword."""
+    m = int(m)
+    sf = lambda t: mpmath.gammainc(m, epsilon * t, regularized=True, upper=True) if t > 0 else mpmath.mpf(1)  # noqa
+    return mpmath.quad(lambda g: sf(x + g), [0, mpmath.inf])
+
+
+def _laplace_exact_mp_lower(x, m, epsilon):
+    """Mutant: the lower incomplete gamma P(m, eps t) where the survival function Q(m, eps t) belongs."""
+    m = int(m)
+    x, epsilon = mpmath.mpf(x), mpmath.mpf(epsilon)
+    sf = lambda t: mpmath.gammainc(m, 0, epsilon * t, regularized=True) if t > 0 else mpmath.mpf(1)  # noqa
+    pdf = lambda g: epsilon**m * g ** (m - 1) * mpmath.exp(-epsilon * g) / mpmath.factorial(m - 1)  # noqa
+    lo = max(mpmath.mpf(0), -x)
+    return mpmath.quad(lambda g: sf(x + g) * pdf(g), [lo, lo + 10 * m / epsilon, mpmath.inf])
+
+
+def _exact_mp_agrees(fn) -> bool:
+    try:
+        for x, m, eps in ((0.5, 1, 1.0), (3.0, 4, 0.7), (-2.0, 3, 1.5), (12.0, 6, 0.4)):
+            with mpmath.workdps(50):
+                got = fn(mpmath.mpf(x), m, mpmath.mpf(eps))
+                ref = _laplace_tail_by_sum(x, m, eps)
+            if abs(got / ref - 1) > mpmath.mpf(10) ** -30:
+                return False
+            if abs(float(got) / _laplace_tail_scipy(x, m, eps) - 1) > 1e-7:
+                return False
+    except TypeError:
+        return False
+    return True
+
+
+def test_laplace_exact_mp_of_the_claims_matches_sum_and_scipy():
+    from boundcalc.verify.claims.concentration import _laplace_exact_mp, _laplace_margin_mp
+
+    # the finite sum itself against the m = 1 closed form (1/2) e^{-eps x}
+    assert abs(_laplace_tail_by_sum(2.0, 1, 0.5) - mpmath.exp(-1) / 2) < mpmath.mpf(10) ** -40
+    assert _exact_mp_agrees(_laplace_exact_mp)
+    # the mp margin of the claim runs (it raised TypeError) and is >= 0 (the Chernoff bound dominates the tail)
+    with mpmath.workdps(30):
+        assert _laplace_margin_mp(3, mpmath.mpf(1), mpmath.mpf(5)) >= 0
+    # mutants: the former call (TypeError) and the lower incomplete gamma are rejected
+    with pytest.raises(TypeError):
+        _laplace_exact_mp_old(mpmath.mpf(1), 2, mpmath.mpf(1))
+    assert not _exact_mp_agrees(_laplace_exact_mp_old)
+    assert not _exact_mp_agrees(_laplace_exact_mp_lower)

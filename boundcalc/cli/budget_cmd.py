@@ -64,6 +64,18 @@ def _equiv_text(eq: dict | None) -> str:
     return "; ".join(parts) or "—"
 
 
+_EDGE_NOTE = ("met at every budget searched, down to the edge of the search range (1e-30): there is no smallest "
+              "budget to recommend, so value is null; any budget does")
+
+
+def _json_value(plan):
+    """The JSON ``value`` of a plan: its recommended budget, or None where the recommendation is met at the search
+    range's edge (status "any budget": the edge 1e-30 is the solver's limit, not an answer)."""
+    if plan.value_id is None or plan.row(plan.value_id).status == "any budget":
+        return None
+    return plan.value
+
+
 ANY_BUDGET_TEXT = "any"  # "any budget": met at the smallest budget searched; no number is the answer
 
 
@@ -474,6 +486,7 @@ def register(app: typer.Typer) -> None:
             _plot(plot, last, overrides)
         if json_out:
             d = last.as_dict()
+            status = None if last.value_id is None else last.row(last.value_id).status
             common.emit_json(
                 "budget",
                 {"setting": setting, "T": Ts, "notion": {"name": un.name, "alpha": un.alpha, "delta": un.delta},
@@ -481,13 +494,15 @@ def register(app: typer.Typer) -> None:
                  "instance": last.instance, "options": {k: (v.tolist() if hasattr(v, "tolist") else v)
                                                         for k, v in vals.items()}},
                 instance=inst_used.to_dict() if inst_used is not None else None, saved_instance=save_instance,
-                value=last.value, value_id=last.value_id,
-                value_status=None if last.value_id is None else last.row(last.value_id).status,
+                value=_json_value(last), value_id=last.value_id, value_status=status,
+                value_note=_EDGE_NOTE if status == "any budget" else None,
                 value_label=("smallest user budget at which a rigorous upper bound (exact, explicit or corrected form; "
                              "not asymptotic, not vacuous, no violated statement) meets the target at the largest T"),
                 lower_limit=last.lower_limit, lower_id=last.lower_id, spread=d["spread"], notes=d["notes"],
                 budgets=d["budgets"],
-                horizons=[{"T": p.T, "value": p.value, "value_id": p.value_id, "lower_limit": p.lower_limit,
+                horizons=[{"T": p.T, "value": _json_value(p), "value_id": p.value_id,
+                           "value_status": None if p.value_id is None else p.row(p.value_id).status,
+                           "lower_limit": p.lower_limit,
                            "budgets": [{"id": r.id, "status": r.status, "user_budget": r.user_budget,
                                         "budget": r.budget} for r in p.rows]} for p in plans],
                 check=None if chk is None else chk.as_dict(), plot=plot,

@@ -23,7 +23,8 @@ EPSILONS = (0.01, 0.1, 0.5, 1.0)
 ALGOS = ("DP-KLUCB", "DP-IMED", "AdaP-KLUCB", "DP-SE", "Lazy-DP-TS", "IMED")
 OURS = ("DP-KLUCB", "DP-IMED")
 DP_BASELINES = ("AdaP-KLUCB", "DP-SE", "Lazy-DP-TS")
-BATCH_ALPHA = 2.0  # seed 001 §5: α = 2 for DP-KLUCB and DP-IMED
+BATCH_ALPHA = 2.0  # batch ratio of DP-KLUCB and DP-IMED: the formula sheet's value, not a number of the paper (the
+# seed's §5 lost its numbers): docs/formulas/eps-global-dp-bernoulli.md §5 "Parameters" and §8 "Algorithms"
 ADAP_ALPHA = 3.1  # AdaP-KLUCB optimism (sheet §8: value presumed, > 3 as its analysis needs)
 FIG1_ENV, FIG1_EPS = "mu2", (0.1, 1.0)  # lost in the seed (sheet §8 UNC): our choice
 

@@ -39,6 +39,8 @@ from .interval import INF, DomainError, Interval, backend_name
 
 PENDING_EVALS = 500  # evaluations spent looking for a finite counterexample before reporting an infinite one
 MAX_CORNERS = 16  # corners of a box whose enclosure is infinite or undefined, evaluated as candidate points
+TINY = 1e-300  # a midpoint enclosure inside [-TINY, TINY] (float underflow: x*y at 1e-200) cannot be signed in float
+MAX_TINY_CHECKS = 64  # such candidates re-checked at 50, 100 and 200 digits per proof
 
 PROVEN = "proven on the box"
 COUNTEREXAMPLE = "counterexample"
@@ -242,6 +244,35 @@ def prove(
             conf = bool(conf and (thr - v) > noise)
             return conf, _nstr(v, point_digits), float(v)
 
+    tiny_checks = [0]
+
+    def confirm_tiny(point: dict):
+        """A candidate whose margin may be far below 0 relative to its own size but within the absolute 50-digit
+        noise floor of ``confirm``: x*y = 1e-398 at x = y = 1e-199 (float rounds it to 0), x - expm1(x) = -5e-89.
+        Evaluated at point_digits, twice and four times as many digits: confirmed when two consecutive values are
+        below -tol and agree to 20 digits (so the value is the margin's own, not the rounding noise of a
+        cancellation: x - expm1(x) at x = 5e-44 loses 43 of the 50 digits)."""
+        if point_margin is None or tiny_checks[0] >= MAX_TINY_CHECKS:
+            return False, "", float("nan")
+        tiny_checks[0] += 1
+        thr = -mpmath.mpf(tol)
+        prev = None
+        for digits in (point_digits, 2 * point_digits, 4 * point_digits):
+            with mpmath.workdps(digits):
+                try:
+                    v = point_margin({k: mpmath.mpf(x) for k, x in point.items()})
+                except (ValueError, ZeroDivisionError, OverflowError, DomainError):
+                    return False, "", float("nan")
+                if isinstance(v, mpmath.mpc) or not mpmath.isfinite(v):
+                    return False, "", float("nan")
+                below = (v <= thr) if strict else (v < thr)
+                if not below:
+                    return False, "", float("nan")
+                if prev is not None and abs(prev - v) <= mpmath.mpf(10) ** -20 * abs(v):
+                    return True, _nstr(+v, point_digits), float(v)
+                prev = v
+        return False, "", float("nan")
+
     tried: set = set()
 
     def corner_candidates(b: dict) -> list:
@@ -333,6 +364,11 @@ def prove(
                     evals += 1
                     if violated(mm):
                         cand = mid
+                    elif (mm.lo < -tol and -TINY <= mm.lo and mm.hi <= TINY and tiny_checks[0] < MAX_TINY_CHECKS
+                          and in_domain_point(mid)):
+                        conf, sval, fval = confirm_tiny(mid)  # float underflow hides the sign: 50/100 digits
+                        if conf:
+                            return result(COUNTEREXAMPLE, {"point": mid, "value": sval, "value_float": fval})
                 except DomainError:
                     pass
             if cand is None and pending[0] is None and (m is None or m.lo == -INF):
@@ -351,6 +387,8 @@ def prove(
                 return result(COUNTEREXAMPLE, pending[0][0])
             if cand is not None and in_domain_point(cand):
                 conf, sval, fval = confirm(cand)
+                if not conf and m is not None and violated(m):
+                    conf, sval, fval = confirm_tiny(cand)  # a violation below the 1e-40 floor (x - expm1(x) = -5e-89)
                 if conf:
                     return result(COUNTEREXAMPLE, {"point": cand, "value": sval, "value_float": fval})
                 if m is not None and violated(m):

@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from . import enclosures as en
 from . import interval as iv
 from .deadline import tick
-from .interval import Interval
+from .interval import INF, Interval
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -109,7 +109,77 @@ def _r_phases(T: Interval, D: Interval, K: Interval, R: Interval) -> Interval:
     return Interval(lo.lo, hi.hi)
 
 
+def _log1p(X: Interval) -> Interval:
+    """log1p with a tight enclosure (interval.log1p: no cancellation of log(1 + x) at tiny x); inside
+    ``where_defined`` over the part of X >= -1 (as log over its part >= 0)."""
+    if _WHERE_DEFINED[0] and X.lo < -1 <= X.hi:
+        X = Interval(-1.0, X.hi)
+    return iv.log1p(X)
+
+
+def _series(P: Interval, coeffs, tail: Interval) -> Interval:
+    """P^2 (sum_k coeffs[k] P^k + tail), coeffs exact rationals (num, den) enclosed by outward-rounded division."""
+    acc = Interval(0.0)
+    for num, den in reversed(coeffs):
+        acc = acc * P + Interval(float(num)) / Interval(float(den))
+    return P * P * (acc + tail)
+
+
+def _expm1_minus_at(p: float) -> Interval:
+    """Enclosure of f(p) = e^p - 1 - p at one float p. For |p| <= 1/2 the Taylor series f(p) = p^2 sum_{k>=0}
+    p^k/(k+2)! to k = 3, remainder sum_{k>=4} |p|^k/(k+2)! <= (|p|^4/720) / (1 - |p|/7) <= 2|p|^4/720 (no
+    cancellation at tiny p, where expm1(p) - p loses every digit); else expm1(p) - p."""
+    P = Interval(p)
+    if abs(p) <= 0.5:
+        r = (Interval(abs(p)) ** 4 * 2 / 720).hi
+        return _series(P, ((1, 2), (1, 6), (1, 24), (1, 120)), Interval(-r, r))
+    return iv.expm1(P) - P
+
+
+def _minus_log1p_at(p: float) -> Interval:
+    """Enclosure of g(p) = p - log1p(p), p > -1. For |p| <= 1/2 the series g(p) = p^2 sum_{k>=0} (-1)^k p^k/(k+2)
+    to k = 3, remainder <= sum_{k>=4} |p|^k/(k+2) <= (|p|^4/6) / (1 - |p|) <= |p|^4/3; else p - log1p(p)."""
+    P = Interval(p)
+    if abs(p) <= 0.5:
+        r = (Interval(abs(p)) ** 4 / 3).hi
+        return _series(P, ((1, 2), (-1, 3), (1, 4), (-1, 5)), Interval(-r, r))
+    return P - iv.log1p(P)
+
+
+def _convex_at_zero(X: Interval, at) -> Interval:
+    """Range over X of a function that is 0 at 0, decreasing on x < 0 and increasing on x > 0 (e^x - 1 - x and
+    x - log(1 + x): convex with derivative e^x - 1, resp. x / (1 + x)), from enclosures ``at`` of its end points."""
+    if X.lo >= 0:
+        return Interval(max(at(X.lo).lo, 0.0), at(X.hi).hi)
+    if X.hi <= 0:
+        return Interval(max(at(X.hi).lo, 0.0), at(X.lo).hi)
+    return Interval(0.0, max(at(X.lo).hi, at(X.hi).hi))
+
+
+def _expm1_minus(X: Interval) -> Interval:
+    """Identity margin expm1(x) - x over X (what ``rewrite_identities`` makes of c expm1(u) - c u): exact range
+    from the monotone pieces, so ``check "expm1(x) >= x"`` is provable at tiny x, where expm1(X) - X is not."""
+    if X.hi == INF or X.lo == -INF:
+        return Interval(0.0, INF)
+    return _convex_at_zero(X, _expm1_minus_at)
+
+
+def _minus_log1p(X: Interval) -> Interval:
+    """Identity margin x - log1p(x) over X, x >= -1 (x = -1: +inf), as ``_expm1_minus``."""
+    if _WHERE_DEFINED[0] and X.lo < -1 <= X.hi:
+        X = Interval(-1.0, X.hi)
+    if X.lo < -1:
+        raise iv.DomainError(f"log1p of {X}")
+    if X.lo == -1 or X.hi == INF:
+        return Interval(0.0, INF)
+    return _convex_at_zero(X, _minus_log1p_at)
+
+
 QUANTITY_FUNCTIONS = {
+    "expm1": iv.expm1,
+    "log1p": _log1p,
+    "_expm1_minus": _expm1_minus,
+    "_minus_log1p": _minus_log1p,
     "R_phases": _r_phases,
     "kl": _kl,
     "kl_bernoulli": _kl,
@@ -145,7 +215,8 @@ def mp_function_table(d_eps_mp):
         return c * e * mpmath.fabs(a - b) - d_eps_mp(a, b, e)
 
     return {"kl": mkl, "kl_bernoulli": mkl, "d_eps": md, "d_epsilon": md, "tv": mtv, "tv_bernoulli": mtv,
-            "_margin_kl_d_eps": mm1, "_margin_eps_tv_d_eps": mm2}
+            "_margin_kl_d_eps": mm1, "_margin_eps_tv_d_eps": mm2, "expm1": mpmath.expm1, "log1p": mpmath.log1p,
+            "_expm1_minus": lambda x: mpmath.expm1(x) - x, "_minus_log1p": lambda x: x - mpmath.log1p(x)}
 
 
 def _mp_functions():
@@ -374,6 +445,43 @@ def _is_fn(t, names):
     return isinstance(t, sympy.core.function.AppliedUndef) or isinstance(t, sympy.Function) and type(t).__name__ in names
 
 
+def _rewrite_expm1_log1p(terms: list) -> list:
+    """In a sum, c expm1(u) + (terms of -c u) -> c _expm1_minus(u) and c log1p(u) + (terms of -c u) ->
+    -c _minus_log1p(u): the identity margins enclosed without the cancellation of expm1(x) - x at tiny x."""
+    import sympy
+
+    terms = list(terms)
+    changed = True
+    while changed:
+        changed = False
+        for t in terms:
+            coeff, rest = t.as_coeff_Mul()
+            fname = type(rest).__name__
+            if fname not in ("expm1", "log1p") or len(rest.args) != 1:
+                continue
+            u = rest.args[0]
+            need = list(sympy.Add.make_args(sympy.expand(-coeff * u)))
+            others = list(terms)
+            others.remove(t)
+            ok = True
+            for n in need:
+                if n in others:
+                    others.remove(n)
+                else:
+                    ok = False
+                    break
+            if not ok:
+                continue
+            if fname == "expm1":
+                others.append(coeff * sympy.Function("_expm1_minus")(u))
+            else:
+                others.append(-coeff * sympy.Function("_minus_log1p")(u))
+            terms = others
+            changed = True
+            break
+    return terms
+
+
 def rewrite_identities(expr):
     """Replace kl(a,b) - d_eps(a,b,e) and c*e*tv(a,b) - d_eps(a,b,e) (c >= 1, tv or Abs(a - b)) inside sums
     by single identity margins (see the module docstring of ``enclosures``)."""
@@ -428,6 +536,8 @@ def rewrite_identities(expr):
                                     break
                 if changed:
                     break
+        if not changed:
+            terms = _rewrite_expm1_log1p(terms)
         return sympy.Add(*terms)
 
     return rw(sympy.sympify(expr))

@@ -35,6 +35,8 @@ MAX_RECHECK = 256  # grid: failing points re-checked at 50 digits (the worst one
 WORST_RECHECK = 12
 FIRST_POINT_SECONDS = 5.0  # extra time for the grid's first point (it pays the lazy imports of the functions)
 NAN_RECHECK = 64  # grid points undefined in float (an overflow such as inf - inf, or outside a domain) re-checked
+TINY_RECHECK = 64  # grid points whose float margin is 0 or within underflow (|m| <= TINY) re-checked (50-200 digits)
+TINY = 1e-300  # below this a float margin may be an underflow (x*y = 1e-398 rounds to 0): its sign is not known
 DOMAIN_SAMPLES = 4096  # uniform points estimating the share of the box outside a function's domain
 
 
@@ -254,6 +256,7 @@ class GridResult:
     nan_holds: int = 0  # ... where the statement holds
     nan_undefined: int = 0  # ... undefined there too (outside a domain)
     nan_beyond: int = 0  # ... beyond the range of the 50-digit re-check
+    tiny_rechecked: int = 0  # points with a float margin of 0 or within underflow, re-checked at 50 to 200 digits
 
     def nan_note(self) -> str:
         if not self.nan_rechecked:
@@ -378,12 +381,45 @@ def sample(p, dom, points: int = 4096, max_seconds: float = MAX_SECONDS) -> Grid
                         res.counterexample = dict(pt, margin=float(v), margin_50_digits=mpmath.nstr(v, 12))
                         break
                 res.nan_holds += 1
+        if res.counterexample is None and p.margin_mp is not None:  # float underflow hides the sign
+            tiny = np.flatnonzero(defined & (np.abs(m) <= TINY) & ~(m < 0))
+            pick = tiny[np.unique(np.linspace(0, tiny.size - 1, min(tiny.size, TINY_RECHECK)).round().astype(int))] \
+                if tiny.size else tiny
+            for idx in pick:
+                pt = {k: float(g[k][idx]) for k in names}
+                res.tiny_rechecked += 1
+                v = _underflow_recheck(p, pt)
+                if v is not None:
+                    res.counterexample = dict(pt, margin=float(m[idx]), margin_50_digits=mpmath.nstr(v, 12),
+                                              recheck="float margin within underflow; negative at 50 digits and beyond")
+                    break
     except TimeLimit:
         res.time_limited = True
     if counts:
         res.order = ", smallest counts (" + ", ".join(counts) + ") first"
     res.seconds = time.perf_counter() - t0
     return res
+
+
+def _underflow_recheck(p, pt: dict):
+    """The margin at a grid point whose float margin is 0 or within underflow, when it is negative at 50, 100 (and
+    200) digits and two consecutive values agree to 20 digits (so it is the margin's own value, not the noise of a
+    cancellation, which the grid's absolute floor of 1e-40 would reject for a value this small); else None."""
+    import mpmath
+
+    prev = None
+    for digits in (50, 100, 200):
+        with mpmath.workdps(digits):
+            try:
+                v = p.margin_mp(**{k: mpmath.mpf(x) for k, x in pt.items()})
+            except (ValueError, ZeroDivisionError, OverflowError):
+                return None
+            if isinstance(v, mpmath.mpc) or not mpmath.isfinite(v) or not v < 0:
+                return None
+            if prev is not None and abs(prev - v) <= mpmath.mpf(10) ** -20 * abs(v):
+                return v
+            prev = v
+    return None
 
 
 def _grid_verdict(res: GridResult) -> tuple[str, str]:

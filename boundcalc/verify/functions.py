@@ -167,7 +167,7 @@ def _mp_math(name):
 
 def _exact(name):
     """The exact sympy form of a call (what the prover encloses; see boundcalc.rigorous.sympy_eval):
-    kl, tv, d_eps are named functions with interval enclosures; the others are written out."""
+    kl, tv, d_eps, expm1, log1p are named functions with interval enclosures; the others are written out."""
 
     def f(*a):
         import sympy
@@ -178,10 +178,8 @@ def _exact(name):
             return sympy.Function("kl")(sympy.Min(a[0], a[1]), a[1])
         if name == "kl_gauss":
             return (a[0] - a[1]) ** 2 / 2
-        if name == "log1p":
-            return sympy.log(1 + a[0])
-        if name == "expm1":
-            return sympy.exp(a[0]) - 1
+        if name in ("log1p", "expm1"):  # kept as functions: enclosed tightly (interval.log1p / expm1), not as
+            return sympy.Function(name)(*a)  # log(1 + x) / exp(x) - 1, which lose every digit at tiny x
         return {"log": sympy.log, "exp": sympy.exp, "sqrt": sympy.sqrt, "abs": sympy.Abs, "min": sympy.Min,
                 "max": sympy.Max}[name](*a)
 

@@ -58,7 +58,7 @@ class RSOFUL(Algorithm):
     source = "seed 003 Sec. VII baseline (rho -> inf limit of Algorithm 3)"
     setting = "contextual"
     notion = "none"
-    bound_ids: tuple[str, ...] = ()
+    bound_ids: tuple[str, ...] = ("003-rsoful-explicit", "003-oful-paper")
 
     def __init__(self, lam: float = 0.1, C: float = 1.0, delta: float = 1e-3, S: float = 1.0, lambda0: float | None = None,
                  denominator: str = "gentile"):
@@ -259,6 +259,7 @@ class OFUL(RSOFUL):
 
     name = "OFUL"
     source = "Abbasi-Yadkori et al. 2011 (OFUL); C = 0 case of seed 003 Algorithm 3 without noise"
+    bound_ids: tuple[str, ...] = ()  # RS-OFUL's bounds are registered for RS-OFUL (the explicit one needs C > 0)
 
     def __init__(self, lam: float = 0.1, delta: float = 1e-3, S: float = 1.0):
         super().__init__(lam=lam, C=0.0, delta=delta, S=S)

@@ -326,7 +326,7 @@ class AdaRGOPE(_PhasedElimination):
     name = "AdaR-GOPE"
     source = "seed 000 Algorithm 3"
     notion = "rdp"
-    bound_ids = ("000-thm8-paper", "000-thm8-paper-main", "000-thm8-explicit")
+    bound_ids = ("000-thm8-paper", "000-thm8-paper-main", "000-thm8-explicit", "000-thm8-explicit-closed")
 
     def __init__(self, alpha: float, eps: float, delta: float = 1e-3, design_tol: float = 1e-6, noise_mult: float = 1.0):
         super().__init__(delta, design_tol)

@@ -18,11 +18,14 @@ SHEET = "docs/formulas/eps-global-dp-bernoulli.md"
 
 # ---------------------------------------------------------------------------------------------------
 def _laplace_exact_mp(x, m, epsilon):
-    """P(L_m ≥ x) at mpmath precision: ∫_0^∞ P(G_1 ≥ x + g) f_{G_2}(g) dg, G_i ~ Gamma(m, 1/ε)."""
+    """P(L_m ≥ x) at mpmath precision: ∫_0^∞ P(G_1 ≥ x + g) f_{G_2}(g) dg, G_i ~ Gamma(m, 1/ε) (seed 001 Lemma D.1
+    setting). P(G_1 ≥ t) is the upper regularised incomplete gamma Q(m, εt) = mpmath.gammainc(m, εt, inf,
+    regularized=True) (mpmath's signature is gammainc(z, a=0, b=inf, regularized=False): the integral from a to b)."""
     import mpmath
 
     m = int(m)
-    sf = lambda t: mpmath.gammainc(m, epsilon * t, regularized=True, upper=True) if t > 0 else mpmath.mpf(1)  # noqa
+    x, epsilon = mpmath.mpf(x), mpmath.mpf(epsilon)
+    sf = lambda t: mpmath.gammainc(m, epsilon * t, mpmath.inf, regularized=True) if t > 0 else mpmath.mpf(1)  # noqa
     pdf = lambda g: epsilon**m * g ** (m - 1) * mpmath.exp(-epsilon * g) / mpmath.factorial(m - 1)  # noqa
     lo = max(mpmath.mpf(0), -x)
     val = mpmath.quad(lambda g: sf(x + g) * pdf(g), [lo, lo + 10 * m / epsilon, mpmath.inf])
