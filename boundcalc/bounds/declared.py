@@ -95,7 +95,6 @@ _COMPARE_NODES = (ast.Compare, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 def parse(text: Any, allowed: tuple[str, ...], origin: str, what: str, relation: bool = False):
     """Parse ``text`` (an expression, or a relation when ``relation``) over ``allowed`` symbols; PluginError else."""
     import sympy
-    from sympy.parsing.sympy_parser import auto_number, parse_expr, rationalize
 
     if not isinstance(text, str) or not text.strip():
         raise PluginError(origin, f"{what} must be a non-empty string (got {text!r})")
@@ -124,10 +123,8 @@ def parse(text: Any, allowed: tuple[str, ...], origin: str, what: str, relation:
     if relation and not isinstance(tree.body, ast.Compare):
         raise PluginError(origin, f"{what} must be a relation such as 'rho > 0' (got {text!r})")
     ns = _sympy_namespace(allowed)
-    glob = {"Integer": sympy.Integer, "Float": sympy.Float, "Rational": sympy.Rational, "__builtins__": {}}
     try:
-        out = parse_expr(text.strip(), local_dict=ns, global_dict=glob, transformations=(auto_number, rationalize),
-                         evaluate=True)
+        out = _build(tree.body, ns)
     except Exception as exc:  # noqa: BLE001 - any sympy failure is the plugin's problem
         raise PluginError(origin, f"{what}: cannot build {text!r} ({type(exc).__name__}: {exc})") from None
     if out.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):
@@ -135,6 +132,36 @@ def parse(text: Any, allowed: tuple[str, ...], origin: str, what: str, relation:
     if relation and not isinstance(out, sympy.core.relational.Relational):
         raise PluginError(origin, f"{what} is a constant ({out}), not a relation over the symbols")
     return out
+
+
+MAX_EXPONENT = 1000  # as check's parser: 9**9**9 is never built
+_BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+           ast.Div: lambda a, b: a / b, ast.Pow: lambda a, b: a ** b}
+
+
+def _build(node, ns):
+    """The sympy expression of an already whitelisted AST (no text parser: decimals become exact rationals)."""
+    import sympy
+
+    if isinstance(node, ast.Constant):
+        v = node.value
+        return sympy.Integer(v) if isinstance(v, int) else sympy.Rational(repr(v))
+    if isinstance(node, ast.Name):
+        return ns[node.id]
+    if isinstance(node, ast.UnaryOp):
+        a = _build(node.operand, ns)
+        return -a if isinstance(node.op, ast.USub) else a
+    if isinstance(node, ast.BinOp):
+        a, b = _build(node.left, ns), _build(node.right, ns)
+        if isinstance(node.op, ast.Pow) and b.is_Number and abs(b) > MAX_EXPONENT:
+            raise ValueError(f"a constant exponent beyond {MAX_EXPONENT} in magnitude")
+        return _BINOPS[type(node.op)](a, b)
+    if isinstance(node, ast.Call):
+        return ns[node.func.id](*[_build(a, ns) for a in node.args])
+    if isinstance(node, ast.Compare):
+        rel = {ast.Lt: sympy.Lt, ast.LtE: sympy.Le, ast.Gt: sympy.Gt, ast.GtE: sympy.Ge}[type(node.ops[0])]
+        return rel(_build(node.left, ns), _build(node.comparators[0], ns))
+    raise TypeError(type(node).__name__)
 
 
 class DeclaredBound(Bound):
