@@ -499,8 +499,13 @@ def _measure_at(ans: MeasuredAnswer, sim: PairedSimulator, b: float, kind, value
     ans.overhead = paired_overhead(p[:, -1], n[:, -1])
     ans.regret = regret_distribution(p, sim.checkpoints, gap)
     ans.regret_nonprivate = regret_distribution(n, sim.checkpoints, gap)
-    ans.curves = {"t": sim.checkpoints.tolist(), "private": p.mean(axis=0).tolist(),
-                  "nonprivate": n.mean(axis=0).tolist()}
+    from scipy.stats import t as student
+
+    q = float(student.ppf(0.5 + LEVEL / 2, max(p.shape[0] - 1, 1)))
+    ans.curves = {"t": sim.checkpoints.tolist()}
+    for key, x in (("private", p), ("nonprivate", n)):
+        m, h = x.mean(axis=0), q * x.std(axis=0, ddof=1) / math.sqrt(x.shape[0])
+        ans.curves.update({key: m.tolist(), key + "_lo": (m - h).tolist(), key + "_hi": (m + h).tolist()})
     ans.final_regrets = {"private": p[:, -1].tolist(), "nonprivate": n[:, -1].tolist()}
 
 
