@@ -231,8 +231,8 @@ def assess(p, n, kind: str, value: float, quantile: float | None = None, level: 
 
 # -- simulation with caches -----------------------------------------------------------------------------------
 def batch_seed(seed: int, k: int) -> int:
-    """The engine seed of batch k (an integer below 1e18 from SeedSequence([seed, k]))."""
-    return int(np.random.SeedSequence([int(seed), int(k)]).generate_state(1, np.uint64)[0] % np.uint64(10**18))
+    """The engine seed of batch k (an integer below 2**53, exact through the engine's seed validation, from SeedSequence([seed, k]))."""
+    return int(np.random.SeedSequence([int(seed), int(k)]).generate_state(1, np.uint64)[0] % np.uint64(2**53))
 
 
 def batch_sizes(runs: int, max_runs: int) -> list[int]:

@@ -46,7 +46,9 @@ def _pct(x) -> str:
 
 
 def _progress_printer(enabled: bool):
-    if not enabled:
+    """Progress lines on stderr (the estimate after the first decision, then every decision), on a terminal only
+    (like a progress bar: piped or captured stderr keeps errors on one line)."""
+    if not enabled or not sys.stderr.isatty():
         return None
     con = common.console(stderr=True)
     said = {"estimate": False}
