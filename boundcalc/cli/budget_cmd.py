@@ -367,6 +367,9 @@ def register(app: typer.Typer) -> None:
             r0 = validate.count("--runs", runs if runs is not None else "50", minimum=2, maximum=10**6)
             rmax = validate.count("--max-runs", max_runs if max_runs is not None else "800", minimum=2,
                                   maximum=10**6)
+            if quantile is not None and not 1 / max(rmax, r0) <= quantile <= 1 - 1 / max(rmax, r0):
+                raise InputError("--quantile", f"in [1/{max(rmax, r0)}, 1 − 1/{max(rmax, r0)}] (a quantile the "
+                                 "--max-runs runs can estimate)", quantile)
             names = [a.strip() for a in algo.split(",") if a.strip()] if algo else None
             if algo is not None and not names:
                 raise InputError("--algo", "a comma-separated list of private algorithms", algo)
@@ -374,7 +377,7 @@ def register(app: typer.Typer) -> None:
             budget_measured.run(
                 setting, Ts[-1], target, un, overrides, algos=names, quantile=quantile, runs=r0,
                 max_runs=max(rmax, r0), seed=sd, executor_plan=ex_plan, delta=d_priv, json_out=json_out, plot=plot,
-                plot_dist=plot_dist, report=report, values_used="",
+                plot_dist=plot_dist, report=report, values_used="", click_ctx=ctx,
                 inputs={"setting": setting, "T": Ts, "notion": {"name": un.name, "alpha": un.alpha,
                                                                 "delta": un.delta},
                         "target": {"kind": target.kind, "value": target.value}, "delta": d_priv,

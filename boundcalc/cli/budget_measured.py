@@ -65,6 +65,24 @@ def _progress_printer(enabled: bool):
     return cb
 
 
+def command_line(ctx) -> str:
+    """The command as given: ``boundcalc`` + the command path + every option set on the command line."""
+    parts = ctx.command_path.split()
+    parts[0] = "boundcalc"
+    for p in ctx.command.params:
+        src = ctx.get_parameter_source(p.name)
+        if src is None or getattr(src, "name", "") in ("DEFAULT", "DEFAULT_MAP"):
+            continue
+        v = ctx.params.get(p.name)
+        if getattr(p, "is_flag", False):
+            if v:
+                parts.append(p.opts[0])
+            continue
+        for x in (v if isinstance(v, (list, tuple)) else [v]):
+            parts += [p.opts[0], str(x)]
+    return " ".join(shlex.quote(x) for x in parts)
+
+
 def rows_of(plan) -> list[dict]:
     """JSON rows: one ``by: simulation`` row per algorithm (and instance), then one ``by: bound`` row per algorithm."""
     rows = []
@@ -84,7 +102,8 @@ def rows_of(plan) -> list[dict]:
 
 
 def run(setting, T, target, notion, overrides, *, algos, quantile, runs, max_runs, seed, executor_plan, delta,
-        json_out, plot, plot_dist, report, inputs, values_used, instance=None, prior=None, instances=1):
+        json_out, plot, plot_dist, report, inputs, values_used, instance=None, prior=None, instances=1,
+        click_ctx=None):
     from ..budget.measured import solve_measured
     from ..errors import InputError
     from . import executor_options
@@ -99,7 +118,8 @@ def run(setting, T, target, notion, overrides, *, algos, quantile, runs, max_run
         flag = "--max-overhead" if target.kind == "overhead" else "--max-regret"
         raise InputError(flag, "a target some budget in [1e-4, 1e4] reaches on this instance (measured: "
                          + "; ".join(f"{a.algorithm}: {a.reason}" for a in every[:3]) + ")", target.value)
-    cmd = "boundcalc " + " ".join(shlex.quote(x) for x in sys.argv[1:])
+    cmd = command_line(click_ctx) if click_ctx is not None else "boundcalc " + " ".join(shlex.quote(x)
+                                                                                          for x in sys.argv[1:])
     if report:
         from ..budget import decision
 
