@@ -13,7 +13,7 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from . import common
+from . import common, instance_options
 from .common import command, console, emit_json, fmt, kv_table
 
 
@@ -71,6 +71,19 @@ def register(app: typer.Typer) -> None:
                             "e.g. C_B=8 or calibration=safe for LDP-OLS.")] = None,
         confidence: Annotated[float, typer.Option("--confidence", help="Confidence of the lower bound, in [0.5, 1).")] = 0.95,
         list_: Annotated[bool, typer.Option("--list", help="List the auditable algorithms and their mutants.")] = False,
+        instance_file: instance_options.InstanceFileOpt = None,
+        save_instance: instance_options.SaveInstanceOpt = None,
+        means: Annotated[Optional[str], typer.Option("--means", help="Arm means (finite), as for simulate.")] = None,
+        K: Annotated[Optional[str], typer.Option("--K", help="Arms/actions, as for simulate.")] = None,
+        d: Annotated[Optional[str], typer.Option("--d", help="Dimension, as for simulate.")] = None,
+        theta: Annotated[Optional[str], typer.Option("--theta", help="Parameter θ*, comma-separated.")] = None,
+        actions: Annotated[Optional[str], typer.Option("--actions", help="Action set: CSV or .npy, K×d.")] = None,
+        env: instance_options.EnvOpt = None,
+        env_seed: instance_options.EnvSeedOpt = None,
+        gaps: instance_options.GapsOpt = None,
+        best_mean: instance_options.BestMeanOpt = None,
+        noise: instance_options.NoiseOpt = None,
+        prior: instance_options.PriorOpt = None,
         json_out: common.JsonOpt = False,
     ):
         """Empirical privacy audit: a lower bound on the ε an algorithm achieves, beside the claimed ε."""
@@ -86,6 +99,22 @@ def register(app: typer.Typer) -> None:
         from .simulate_cmd import _parse_params
 
         n = None if trials is None else validate.count("--trials", trials)
+        # an instance (issue 14 §1): accepted as by every command, checked against the audited algorithm's setting and
+        # recorded; the audit's inputs stay the scenario's designed neighbouring tables (privacy is a worst case over
+        # all inputs, so no instance of the user's makes the audit stronger or weaker)
+        instance_options.no_prior("audit", prior)
+        instance_options.check_save_path(save_instance)
+        inst = None
+        inst_opts = dict(means=means, K=K, gaps=gaps, best_mean=best_mean, d=d, theta=theta, actions=actions, env=env,
+                         env_seed=env_seed, instance_file=instance_file, noise=noise)
+        if any(v is not None for v in inst_opts.values()):
+            from ..algorithms import lookup
+
+            inst = instance_options.resolve(lookup(algo).setting, **inst_opts)
+            instance_options.save(inst, save_instance)
+        elif save_instance is not None:
+            raise InputError("--save-instance", "used with an instance option (--instance, --means, --K, --env, …); the "
+                             "audit's own inputs are neighbouring tables, not an instance", save_instance)
         params = _parse_params(param)
         budget, adelta = audit_run.budget_for(algo, epsilon=epsilon, rho=rho, alpha=alpha, rdp_epsilon=rdp_epsilon,
                                               delta=delta)
@@ -104,9 +133,14 @@ def register(app: typer.Typer) -> None:
         inputs = {"algo": algo, "epsilon": epsilon, "rho": rho, "alpha": alpha, "rdp_epsilon": rdp_epsilon,
                   "delta": delta, "trials": res.trials, "mutant": res.mutant, "seed": seed, "confidence": confidence,
                   "param": params}
+        inst_note = None if inst is None else (
+            f"instance {inst.label}: recorded; the audit runs on the scenario's neighbouring inputs, designed from the "
+            "algorithm's definition (privacy is a worst case over all inputs), not on this instance")
         if json_out:
-            d = res.as_dict()
-            emit_json("audit", inputs, value=res.epsilon_lower, **d)
+            out = res.as_dict()
+            out.setdefault("instance", None if inst is None else inst.to_dict())
+            emit_json("audit", inputs, value=res.epsilon_lower, saved_instance=save_instance,
+                      instance_note=inst_note, **out)
             return
         rows = [("algorithm", res.algorithm + ("" if res.mutant == "none" else f" (mutant: {res.mutant})")),
                 ("budget", ", ".join(f"{k} = {fmt(v)}" for k, v in res.budget.items() if k != "notion")
@@ -122,3 +156,5 @@ def register(app: typer.Typer) -> None:
                       f"runs on D, {ev['count_Dprime']}/{ev['trials_Dprime']} on D'.")
         con.print(f"Audited: {res.claim}.")
         con.print(res.note)
+        if inst_note:
+            con.print(f"[yellow]note[/yellow]: {inst_note}")

@@ -12,7 +12,7 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from . import common
+from . import common, instance_options
 from .common import command
 from .regret_cmd import SETTINGS, _instance_options, _parse_params
 
@@ -291,6 +291,18 @@ def register(app: typer.Typer) -> None:
                           "report, FILE.html or FILE.md.")] = None,
         explain: Annotated[bool, typer.Option("--explain", help="Reasons, conversions and equivalents of every "
                            "bound.")] = False,
+        instance_file: instance_options.InstanceFileOpt = None,
+        save_instance: instance_options.SaveInstanceOpt = None,
+        env: instance_options.EnvOpt = None,
+        env_seed: instance_options.EnvSeedOpt = None,
+        gaps: instance_options.GapsOpt = None,
+        best_mean: instance_options.BestMeanOpt = None,
+        noise: instance_options.NoiseOpt = None,
+        prior: instance_options.PriorOpt = None,
+        instances: instance_options.InstancesOpt = None,
+        prior_quantile: instance_options.PriorQuantileOpt = None,
+        prior_param: instance_options.PriorParamOpt = None,
+        prior_seed: instance_options.PriorSeedOpt = None,
         json_out: common.JsonOpt = False,
     ):
         """The strongest privacy (smallest budget) at which each bound meets a regret or overhead target."""
@@ -308,8 +320,41 @@ def register(app: typer.Typer) -> None:
         n_runs = validate.count("--runs", runs if runs is not None else "100", minimum=2, maximum=10**6)
         sd = validate.count("--seed", seed, minimum=0, maximum=2**63 - 1)
         target = _target(max_overhead, max_regret, max_ratio_to_lower)
+        # the instance (issue 14 §1): one Instance from the instance options, or a prior and its draws
+        io_ = instance_options
+        io_.check_save_path(save_instance)
+        pri = io_.prior_from_options(setting, prior, instances, prior_quantile, prior_param, prior_seed, K=K, d=d,
+                                     conflicts=[o for o, v in (("--means", means), ("--theta", theta), ("--actions",
+                                                actions), ("--instance", instance_file), ("--env", env), ("--env-seed",
+                                                env_seed), ("--gaps", gaps), ("--best-mean", best_mean),
+                                                ("--save-instance", save_instance)) if v is not None])
+        inst = None
+        if pri is None and io_.uses_new_options(instance=instance_file, env=env, env_seed=env_seed, gaps=gaps,
+                                                best_mean=best_mean, noise=noise):
+            inst = io_.resolve(setting, means=means, K=K, gaps=gaps, best_mean=best_mean, d=d, theta=theta,
+                               actions=actions, env=env, env_seed=env_seed, instance_file=instance_file, noise=noise)
+            means = K = d = actions = theta = None  # they made the instance
+        old_given = any(v is not None for v in (means, K, d, actions, theta))
+        if pri is not None:
+            K = d = None  # they set the prior's K and d
         overrides, given, vals = _instance_options(setting, means, K, d, actions, theta, confidence, lambda0)
+        if inst is not None:
+            overrides.update(inst.context_overrides())
         overrides.update(_parse_params(param))
+        from ..bounds import registry as _registry
+        from .regret_cmd import _instance_used
+
+        inst_used = None
+        if pri is None:
+            inst_used, i_notes = _instance_used(setting, _registry.make_context(setting, overrides, None), inst,
+                                                old_given)
+            io_.save(inst_used, save_instance)
+        else:
+            i_notes = []
+            for flag, on in (("--min-T", min_T), ("--check", check), ("--plot", plot)):
+                if on:
+                    raise InputError(flag, "used without --prior (it answers for one instance: save one with "
+                                     "--save-instance or give --instance)", flag)
         if min_T:
             if target.kind != "overhead" and max_regret is not None:
                 raise InputError("--min-T", "used with --max-overhead (or no other target)", "--max-regret")
@@ -325,7 +370,9 @@ def register(app: typer.Typer) -> None:
             if json_out:
                 common.emit_json("budget", {"setting": setting, "mode": "min-T", "budget": common.budget_inputs(bud),
                                             "max_overhead": mo, "overrides": {k: v for k, v in vals.items()}},
-                                 value=None, horizons=[r.as_dict() for r in rows])
+                                 value=None, horizons=[r.as_dict() for r in rows],
+                                 instance=inst_used.to_dict() if inst_used is not None else None,
+                                 saved_instance=save_instance)
                 return
             _render_horizons(rows, bud, mo)
             return
@@ -340,9 +387,10 @@ def register(app: typer.Typer) -> None:
             raise InputError("--alpha", "used only with --notion rdp", alpha)
         sim_opts = {"--algo": algo, "--quantile": quantile, "--max-runs": max_runs, "--report": report,
                     "--plot-dist": plot_dist, "--executor": executor, "--workers": workers, "--scheduler": scheduler}
-        if by is None:
-            by = "simulation" if any(v is not None for k, v in sim_opts.items()
-                                     if k in ("--algo", "--quantile", "--max-runs", "--report", "--plot-dist")) else "bound"
+        if by is None:  # simulation when an instance file, a prior or a simulation-only option is given
+            by = "simulation" if instance_file is not None or pri is not None or any(
+                v is not None for k, v in sim_opts.items()
+                if k in ("--algo", "--quantile", "--max-runs", "--report", "--plot-dist")) else "bound"
         if by not in ("simulation", "bound"):
             raise InputError("--by", "simulation or bound", by)
         if by == "bound":
@@ -374,16 +422,25 @@ def register(app: typer.Typer) -> None:
             if algo is not None and not names:
                 raise InputError("--algo", "a comma-separated list of private algorithms", algo)
             ex_plan, _ = executor_options.plan_executor(ctx, executor, workers, "1", scheduler, 64)
+            drawn = None if pri is None else budget_measured.Drawn(*pri)
             budget_measured.run(
                 setting, Ts[-1], target, un, overrides, algos=names, quantile=quantile, runs=r0,
                 max_runs=max(rmax, r0), seed=sd, executor_plan=ex_plan, delta=d_priv, json_out=json_out, plot=plot,
                 plot_dist=plot_dist, report=report, values_used="", click_ctx=ctx,
+                instance=inst_used if drawn is None else None, prior=drawn,
+                instances=None if drawn is None else len(drawn.instances),
+                prior_quantile=None if drawn is None else drawn.quantile,
                 inputs={"setting": setting, "T": Ts, "notion": {"name": un.name, "alpha": un.alpha,
                                                                 "delta": un.delta},
                         "target": {"kind": target.kind, "value": target.value}, "delta": d_priv,
                         "options": {k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in vals.items()}})
             return
+        if pri is not None:
+            return _prior_budget(setting, Ts, target, un, overrides, d_priv, pri, json_out)
         plans = [solve(setting, t, target, un, overrides=overrides, delta=d_priv) for t in Ts]
+        for p in plans:
+            p.instance = inst_used.label if inst_used is not None else p.instance
+            p.notes.extend(i_notes)
         last = plans[-1]
         if all(r.status == "not applicable" for r in last.rows):
             if target.kind == "ratio" and any(r.is_upper and "lower bound" in r.reason for r in last.rows):
@@ -406,6 +463,7 @@ def register(app: typer.Typer) -> None:
                  "target": {"kind": target.kind, "value": target.value}, "delta": d_priv,
                  "instance": last.instance, "options": {k: (v.tolist() if hasattr(v, "tolist") else v)
                                                         for k, v in vals.items()}},
+                instance=inst_used.to_dict() if inst_used is not None else None, saved_instance=save_instance,
                 value=last.value, value_id=last.value_id,
                 value_label=("smallest user budget at which a rigorous upper bound (exact, explicit or corrected form; "
                              "not asymptotic, not vacuous, no violated statement) meets the target at the largest T"),
@@ -427,6 +485,48 @@ def register(app: typer.Typer) -> None:
             _render_check(chk)
         if plot:
             common.console().print(f"plot written to {plot}")
+
+
+def _prior_budget(setting, Ts, target, un, overrides, d_priv, pri, json_out):
+    """`budget --prior`: the bound-based answer on each instance drawn from the prior; the worst (largest budget
+    needed) and a quantile over the instances."""
+    from ..budget import solve
+
+    prior, insts, q, seed = pri
+    rows = []
+    T = Ts[-1]
+    for inst in common.track(insts, "instances", enabled=not json_out):
+        plan = solve(setting, T, target, un, overrides={**overrides, **inst.context_overrides()}, delta=d_priv)
+        rows.append({"index": inst.source.get("index"), "instance": inst.describe(), "value": plan.value,
+                     "value_id": plan.value_id, "lower_limit": plan.lower_limit})
+    summ = instance_options.quantile_summary([r["value"] for r in rows], q)
+    if json_out:
+        common.emit_json("budget", {"setting": setting, "T": Ts, "notion": {"name": un.name, "alpha": un.alpha,
+                                                                            "delta": un.delta},
+                                    "target": {"kind": target.kind, "value": target.value}, "delta": d_priv},
+                         value=summ["worst"], value_label=(f"largest recommended {un.name} budget at T = {T:g} over "
+                         f"{len(insts)} instances of {prior.describe()}: it meets the target by the bounds on every "
+                         "drawn instance (None if one has no answer)"),
+                         prior=prior.to_dict(), prior_seed=seed, prior_summary=summ, instance=None,
+                         instances=[i.to_dict() for i in insts], per_instance=rows, by="bound")
+        return
+    from rich import box
+    from rich.table import Table
+
+    sym = un.symbol
+    t = Table(title=f"Privacy budget for {target.describe()} over {len(insts)} instances of {prior.describe()} — "
+                    f"T = {common.fmt(T)}", caption=f"user notion: {un.describe()}; prior seed {seed}; bound-based "
+                    "answers", box=box.SIMPLE_HEAD, header_style="bold", caption_justify="left")
+    for c in ("#", "instance", f"recommended {sym}", "bound"):
+        t.add_column(c, justify="right" if c == "#" or c.startswith("rec") else "left")
+    for r in rows:
+        t.add_row(str(r["index"]), r["instance"], common.fmt(r["value"], 4) if r["value"] is not None else "none",
+                  r["value_id"] or "—")
+    con = common.console()
+    con.print(t)
+    w = "none (an instance has no answer)" if summ["worst"] is None else f"{sym} = {common.fmt(summ['worst'], 5)}"
+    con.print(f"[bold]Worst instance[/bold]: {w}; {100 * q:g}% quantile over the instances: "
+              f"{common.fmt(summ['at_quantile'], 4) if summ['at_quantile'] is not None else '—'}.")
 
 
 def _render_check(c):

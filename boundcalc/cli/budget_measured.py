@@ -41,6 +41,21 @@ class CtxInstance:
         return {"setting": self.setting, **{k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in d.items()}}
 
 
+class Drawn:
+    """The instances ``--prior`` drew (instance_options.prior_from_options: prior, instances, quantile, seed), as the
+    prior the measured search asks for (``sample`` gives them back)."""
+
+    def __init__(self, prior, instances, quantile, seed):
+        self.prior, self.instances, self.quantile, self.seed = prior, list(instances), quantile, seed
+
+    def sample(self, n, seed):
+        return self.instances[:n]
+
+    def to_dict(self) -> dict:
+        d = self.prior.to_dict() if hasattr(self.prior, "to_dict") else {"name": str(self.prior)}
+        return {"prior": d, "seed": self.seed, "instances": len(self.instances), "quantile": self.quantile}
+
+
 def _pct(x) -> str:
     return "—" if x is None else f"{100 * x:.3g}%"
 
@@ -103,7 +118,7 @@ def rows_of(plan) -> list[dict]:
 
 def run(setting, T, target, notion, overrides, *, algos, quantile, runs, max_runs, seed, executor_plan, delta,
         json_out, plot, plot_dist, report, inputs, values_used, instance=None, prior=None, instances=1,
-        click_ctx=None):
+        click_ctx=None, prior_quantile=None):
     from ..budget.measured import solve_measured
     from ..errors import InputError
     from . import executor_options
@@ -111,7 +126,8 @@ def run(setting, T, target, notion, overrides, *, algos, quantile, runs, max_run
     inst = instance if (instance is not None or prior is not None) else CtxInstance(setting, overrides)
     with executor_options.make_executor(executor_plan) as ex:
         plan = solve_measured(setting, T, target, notion, instance=inst if prior is None else None, prior=prior,
-                              instances=instances, algos=algos, quantile=quantile, runs=runs, max_runs=max_runs,
+                              instances=instances or 1, prior_quantile=prior_quantile or 0.9, algos=algos,
+                              quantile=quantile, runs=runs, max_runs=max_runs,
                               seed=seed, executor=ex, delta=delta, progress=_progress_printer(not json_out))
     every = [a for row in plan.answers for a in row]
     if plan.value is None and every and all(a.status == "unreachable" for a in every):
@@ -137,7 +153,8 @@ def run(setting, T, target, notion, overrides, *, algos, quantile, runs, max_run
                                       "worst over the instances of a prior"),
                          reason=plan.reason or None, by="simulation", instance=plan.instances[0] if
                          len(plan.instances) == 1 else None, instances=plan.instances, rows=rows_of(plan),
-                         lower_limit=plan.lower_limit, lower_id=plan.lower_id, prior=plan.prior, notes=plan.notes,
+                         lower_limit=plan.lower_limit, lower_id=plan.lower_id, prior_summary=plan.prior,
+                         prior=prior.to_dict() if hasattr(prior, "to_dict") else None, notes=plan.notes,
                          report=report, plot=plot, plot_dist=plot_dist, command=cmd)
         return plan
     _render(plan, values_used)
@@ -213,7 +230,9 @@ def _render(plan, values_used: str):
     if plan.value is None:
         con.print(f"[bold]Measured answer[/bold]: none — {plan.reason}. No budget is recommended.")
     else:
-        con.print(f"[bold]Measured answer (on your instance)[/bold]: {sym} = [bold]{common.fmt(plan.value, 5)}"
+        where = (f"worst over the {len(plan.answers)} instances drawn from the prior" if len(plan.answers) > 1
+                 else "on your instance")
+        con.print(f"[bold]Measured answer ({where})[/bold]: {sym} = [bold]{common.fmt(plan.value, 5)}"
                   f"[/bold] with {plan.value_algorithm} — the target holds there with 95% confidence (confirmed on "
                   "fresh seeds).")
 

@@ -7,7 +7,7 @@ from typing import Annotated, List, Optional
 import typer
 
 from .. import textformat
-from . import common
+from . import common, instance_options
 from .common import command
 
 SETTINGS = ("finite", "linear", "contextual", "glm")
@@ -381,6 +381,69 @@ def _plot_sweep(path, setting, budgets, overrides, T, instance):
     F.save(fig, path)
 
 
+def _instance_used(setting, ctx, inst, old_given: bool, more_ctxs=()):
+    """The Instance the bounds (and --check) use, with notes; names the context after it when an instance option
+    was given (the table title, caption and figure title then name the instance actually used)."""
+    used, notes = instance_options.context_instance(setting, ctx, inst)
+    if used is not None and (inst is not None or old_given):
+        import dataclasses
+
+        if inst is None:  # --means/--K/--d/--theta/--actions: the registry drew what they left out from its seed
+            key = {"linear": "action_seed", "contextual": "context_seed", "glm": "theta_seed"}.get(setting)
+            src = {"options": "--means/--K/--d/--theta/--actions"}
+            if key is not None and ctx.get(key) is not None:
+                src.update(env_seed=ctx[key], drawn=True)
+            used = dataclasses.replace(used, source=src)
+            used = dataclasses.replace(used, name=used.describe())
+        for c in (ctx, *more_ctxs):
+            c.instance_name = used.label
+    return used, notes
+
+
+def _prior_regret(setting, budget, Tarr, overrides, given, pri, check, plot, json_out, options, Ts):
+    """`regret --prior`: the headline bound on each instance drawn from the prior; the worst and a quantile."""
+    from ..bounds.report import regret_report
+    from ..errors import InputError
+
+    for flag, used in (("--check", check), ("--plot", plot)):
+        if used:
+            raise InputError(flag, "used without --prior (it shows one instance: save one with --save-instance)",
+                             flag)
+    prior, insts, q, seed = pri
+    rows = []
+    for inst in common.track(insts, "instances", enabled=not json_out):
+        rep = regret_report(setting, budget, Tarr, {**overrides, **inst.context_overrides()}, given)
+        h = rep.headline
+        rows.append({"index": inst.source.get("index"), "instance": inst.describe(), "value": h.value,
+                     "value_id": h.bound_id, "value_reason": h.reason})
+    summ = instance_options.quantile_summary([r["value"] for r in rows], q)
+    if json_out:
+        common.emit_json("regret", {"setting": setting, "T": Ts, "budget": common.budget_inputs(budget),
+                                    "options": options},
+                         value=summ["worst"], value_label=f"largest headline bound at T over {len(insts)} instances "
+                         f"drawn from {prior.describe()} (None if one has no headline)",
+                         prior=prior.to_dict(), prior_seed=seed, prior_summary=summ, instance=None,
+                         instances=[i.to_dict() for i in insts], per_instance=rows)
+        return
+    from rich import box
+    from rich.table import Table
+
+    t = Table(title=f"Regret bounds over {len(insts)} instances of {prior.describe()} — T = {common.fmt(Tarr[-1])}",
+              caption=f"budget: {budget.describe() if budget else 'none (non-private)'}; prior seed {seed}",
+              box=box.SIMPLE_HEAD, header_style="bold", caption_justify="left")
+    for c in ("#", "instance", "headline", "bound"):
+        t.add_column(c, justify="right" if c in ("#", "headline") else "left")
+    for r in rows:
+        t.add_row(str(r["index"]), r["instance"], common.fmt(r["value"]) if r["value"] is not None else "none",
+                  r["value_id"] or r["value_reason"] or "—")
+    con = common.console()
+    con.print(t)
+    w = "none (an instance has no headline bound)" if summ["worst"] is None else common.fmt(summ["worst"])
+    con.print(f"[bold]Worst instance[/bold]: regret ≤ {w}; {100 * q:g}% quantile over the instances: "
+              f"{common.fmt(summ['at_quantile']) if summ['at_quantile'] is not None else '—'}; median "
+              f"{common.fmt(summ['median']) if summ['median'] is not None else '—'}.")
+
+
 def register(app: typer.Typer) -> None:
     @app.command("regret")
     @command
@@ -409,6 +472,18 @@ def register(app: typer.Typer) -> None:
         runs: Annotated[str, typer.Option("--runs", help="Monte Carlo runs for --check.")] = "100",
         seed: Annotated[int, typer.Option("--seed", help="Seed for --check.")] = 0,
         explain: Annotated[bool, typer.Option("--explain", help="Full caveat texts, regime notes, conversions and the reasons a bound does not apply.")] = False,
+        instance_file: instance_options.InstanceFileOpt = None,
+        save_instance: instance_options.SaveInstanceOpt = None,
+        env: instance_options.EnvOpt = None,
+        env_seed: instance_options.EnvSeedOpt = None,
+        gaps: instance_options.GapsOpt = None,
+        best_mean: instance_options.BestMeanOpt = None,
+        noise: instance_options.NoiseOpt = None,
+        prior: instance_options.PriorOpt = None,
+        instances: instance_options.InstancesOpt = None,
+        prior_quantile: instance_options.PriorQuantileOpt = None,
+        prior_param: instance_options.PriorParamOpt = None,
+        prior_seed: instance_options.PriorSeedOpt = None,
         json_out: common.JsonOpt = False,
     ):
         """Every regret bound that applies to a setting, budget and horizon."""
@@ -426,7 +501,25 @@ def register(app: typer.Typer) -> None:
         budget = budgets[0]
         n_runs = validate.count("--runs", runs, minimum=2, maximum=10**6)
         validate.count("--seed", seed, minimum=0, maximum=2**63 - 1)
+        io_ = instance_options
+        io_.check_save_path(save_instance)
+        pri = io_.prior_from_options(setting, prior, instances, prior_quantile, prior_param, prior_seed, K=K, d=d,
+                                     conflicts=[o for o, v in (("--means", means), ("--theta", theta), ("--actions",
+                                                actions), ("--instance", instance_file), ("--env", env), ("--env-seed",
+                                                env_seed), ("--gaps", gaps), ("--best-mean", best_mean),
+                                                ("--save-instance", save_instance)) if v is not None])
+        inst = None
+        if pri is None and io_.uses_new_options(instance=instance_file, env=env, env_seed=env_seed, gaps=gaps,
+                                                best_mean=best_mean, noise=noise):
+            inst = io_.resolve(setting, means=means, K=K, gaps=gaps, best_mean=best_mean, d=d, theta=theta,
+                               actions=actions, env=env, env_seed=env_seed, instance_file=instance_file, noise=noise)
+            means = K = d = actions = theta = None  # they made the instance
+        old_given = any(v is not None for v in (means, K, d, actions, theta))
+        if pri is not None:
+            K = d = None  # they set the prior's K and d
         overrides, given, vals = _instance_options(setting, means, K, d, actions, theta, confidence, lambda0)
+        if inst is not None:
+            overrides.update(inst.context_overrides())
         params = _parse_params(param)
         options = {k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in vals.items()}
         options.update({f"--param {k}": v for k, v in params.items()})
@@ -444,7 +537,13 @@ def register(app: typer.Typer) -> None:
         if len(budgets) > 1:
             if check:
                 raise InputError("--check", "used with a single budget (not a budget list)", "--check")
+            if pri is not None:
+                raise InputError("--prior", "used with a single budget (not a budget list)", prior)
             reps = [regret_report(setting, b, Tarr, overrides, given) for b in budgets]
+            used, i_notes = _instance_used(setting, reps[0].ctx, inst, old_given, [r.ctx for r in reps[1:]])
+            for r in reps:
+                r.notes.extend(i_notes)
+            instance_options.save(used, save_instance)
             if plot:
                 _plot_sweep(plot, setting, budgets, overrides, float(Tarr[-1]), reps[0].ctx.instance_name)
             if json_out:
@@ -453,6 +552,7 @@ def register(app: typer.Typer) -> None:
                     {"setting": setting, "T": Ts, "budgets": [common.budget_inputs(b) for b in budgets],
                      "instance": reps[0].ctx.instance_name, "instance_values": reps[0].instance_values,
                      "options": options},
+                    instance=used.to_dict() if used is not None else None, saved_instance=save_instance,
                     value=[r.headline.value for r in reps], value_id=[r.headline.bound_id for r in reps],
                     value_label="headline of each budget, in the order given: " + reps[0].headline.label,
                     notes=reps[0].notes, plot=plot,
@@ -464,7 +564,12 @@ def register(app: typer.Typer) -> None:
             if plot:
                 common.console().print(f"plot written to {plot}")
             return
+        if pri is not None:
+            return _prior_regret(setting, budget, Tarr, overrides, given, pri, check, plot, json_out, options, Ts)
         rep = regret_report(setting, budget, Tarr, overrides, given)
+        used, i_notes = _instance_used(setting, rep.ctx, inst, old_given)
+        rep.notes.extend(i_notes)
+        instance_options.save(used, save_instance)
         check_info = None
         if check:
             from ..verify.regret_check import check_rows, curve_checkpoints
@@ -492,6 +597,7 @@ def register(app: typer.Typer) -> None:
                 "regret",
                 {"setting": setting, "T": Ts, "budget": common.budget_inputs(budget), "instance": rep.ctx.instance_name,
                  "instance_values": rep.instance_values, "options": options},
+                instance=used.to_dict() if used is not None else None, saved_instance=save_instance,
                 value=h.value, value_label=h.label, value_id=h.bound_id, value_reason=h.reason,
                 trivial_bound={"per_step": rep.trivial.per_step, "label": rep.trivial.label,
                                "at_T": [rep.trivial.per_step * float(t) for t in Tarr]},

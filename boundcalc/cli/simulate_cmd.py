@@ -6,7 +6,7 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from . import common, executor_options
+from . import common, executor_options, instance_options
 from . import simulate_output
 from .common import command
 
@@ -240,6 +240,23 @@ def _env_for(alg, env_name, means, family, env_seed):
     return make_named_env(env_name or DEFAULT_ENV[alg.setting], seed=env_seed)
 
 
+def _instance_env(alg, inst):
+    """The environment of the user's Instance for ``alg`` (one-line error when the setting or the GLM kind differ)."""
+    from ..errors import InputError
+
+    if inst.setting != alg.setting:
+        raise InputError("--instance", f"an instance of the {alg.setting} setting for {alg.name}",
+                         f"{inst.setting} ({inst.label})")
+    environment = inst.make_env()
+    if alg.setting == "glm":
+        wants_multi = type(alg).__module__.endswith(".glm.multi")
+        if bool(getattr(environment, "multi", False)) != wants_multi:
+            kind = "multi" if wants_multi else "single"
+            raise InputError("--instance", f"a {kind}-parameter GLM instance for {alg.name} ("
+                             + ("thetas: one row per arm" if wants_multi else "theta: one vector") + ")", inst.label)
+    return environment
+
+
 def register(app: typer.Typer) -> None:
     @app.command("simulate")
     @command
@@ -294,6 +311,18 @@ def register(app: typer.Typer) -> None:
         plot_dist: Annotated[Optional[str], typer.Option("--plot-dist", help="Draw the regret at T over runs (CCDF "
                              "per algorithm) to FILE.png/.svg/.pdf.")] = None,
         log_y: Annotated[bool, typer.Option("--log-y", help="Log y axis for --plot (curves spanning decades).")] = False,
+        instance_file: instance_options.InstanceFileOpt = None,
+        save_instance: instance_options.SaveInstanceOpt = None,
+        K: Annotated[Optional[str], typer.Option("--K", help="Arms/actions (finite: with --gaps, or alone the μ2 "
+                     "pattern; linear/contextual/GLM: drawn with --env-seed), as for regret.")] = None,
+        d: Annotated[Optional[str], typer.Option("--d", help="Dimension (linear, contextual, GLM).")] = None,
+        theta: Annotated[Optional[str], typer.Option("--theta", help="Parameter θ*, comma-separated.")] = None,
+        actions: Annotated[Optional[str], typer.Option("--actions", help="Action set: CSV or .npy, K×d (linear; "
+                           "contextual: a fixed action set).")] = None,
+        gaps: instance_options.GapsOpt = None,
+        best_mean: instance_options.BestMeanOpt = None,
+        noise: instance_options.NoiseOpt = None,
+        prior: instance_options.PriorOpt = None,
         json_out: common.JsonOpt = False,
     ):
         """Monte Carlo pseudo-regret of one or several algorithms (finite, linear, contextual or GLM): table at
@@ -322,16 +351,31 @@ def register(app: typer.Typer) -> None:
                           ("--ldp-epsilon", ldp_epsilon)):
             if val is not None:
                 simulable(name, val)
+        instance_options.no_prior("simulate", prior)
+        instance_options.check_save_path(save_instance)
         classes = parse_algos(algo)
         flags = dict(epsilon=epsilon, rho=rho, alpha=alpha, rdp_epsilon=rdp_epsilon, delta=delta,
                      ldp_epsilon=ldp_epsilon, ldp_delta=ldp_delta)
         budgets, notes = budgets_for(classes, flags)
         params, p_notes = split_params(classes, _parse_params(param))
         algs, envs = [], []
+        # the instance (issue 14 §1): the shared instance options make one Instance; else the named/default one
+        inst = None
+        if any(v is not None for v in (instance_file, K, d, theta, actions, gaps, best_mean, noise, means)):
+            s0 = classes[0].setting
+            if family not in ("bernoulli", "gaussian"):
+                raise InputError("--family", "bernoulli or gaussian", family)
+            inst = instance_options.resolve(
+                s0, means=means, K=K, gaps=gaps, best_mean=best_mean, d=d, theta=theta, actions=actions,
+                env=None if means is not None else env,  # --means overrides --env (as before)
+                env_seed=env_seed if common.option_given(ctx, "--env-seed") and s0 != "finite" else None,
+                instance_file=instance_file, noise=noise,
+                family=family if common.option_given(ctx, "--family") else None)
+            means = None  # the instance carries them now
         for c in classes:
             alg, unused = _build(c.name, budgets[c.name], beta, batch_ratio, n1, params[c.name])
             algs.append(alg)
-            envs.append(_env_for(alg, env, means, family, es))
+            envs.append(_env_for(alg, env, means, family, es) if inst is None else _instance_env(alg, inst))
             notes += [f"{o} has no effect on {alg.name}" for o in unused]
         if len({e.name for e in envs}) > 1:
             raise InputError("--env", "one instance for all the algorithms (" + ", ".join(
@@ -339,7 +383,18 @@ def register(app: typer.Typer) -> None:
         notes += p_notes
         environment = envs[0]
         setting = algs[0].setting
-        if setting == "finite" and common.option_given(ctx, "--env-seed"):
+        if inst is None:
+            from ..envs.spec import Instance
+
+            src = ({"options": {"--means": means}} if means is not None and setting == "finite" else
+                   {"env": env or environment.name, "env_seed": es, "drawn": setting != "finite"})
+            inst = Instance.from_env(environment, source=src)
+            if environment.name == "custom":  # --means: name it by its data
+                import dataclasses
+
+                inst = dataclasses.replace(inst, name=inst.describe())
+        instance_options.save(inst, save_instance)
+        if setting == "finite" and common.option_given(ctx, "--env-seed") and "env_seed" not in inst.source:
             notes.append("--env-seed has no effect on " + ", ".join(a.name for a in algs)
                          + " (finite-armed instances are fixed)")
         grans = [registry.granularity(a, e) for a, e in zip(algs, envs)]
@@ -392,6 +447,7 @@ def register(app: typer.Typer) -> None:
                   "processes": validate.count("--processes", processes, maximum=engine.MAX_PROCESSES),
                   "processes_used": plan["workers"] if plan["kind"] == "processes" else 1,
                   "executor": plan}
+        top = {"instance": inst.to_dict(), "saved_instance": save_instance}
         overlay = {"curves": labels, "notes": overlay_notes} if plot else None
         saved = (saves[0] if len(saves) == 1 else saves) if save else None
         if json_out:
@@ -402,10 +458,10 @@ def register(app: typer.Typer) -> None:
                                  pulls_mean=e["pulls_mean"], episodes_mean=e["episodes_mean"],
                                  algorithm=e["algorithm"], environment=results[0].env, simulation=grans[0],
                                  results=entries, plot=plot, bound_overlay=overlay, saved=saved, notes=notes,
-                                 distribution=e["distribution"], plot_dist=plot_dist)
+                                 distribution=e["distribution"], plot_dist=plot_dist, **top)
             else:
                 common.emit_json("simulate", inputs, value=None, results=entries, environment=results[0].env,
-                                 plot=plot, bound_overlay=overlay, saved=saved, notes=notes, plot_dist=plot_dist)
+                                 plot=plot, bound_overlay=overlay, saved=saved, notes=notes, plot_dist=plot_dist, **top)
             return
         simulate_output.render(algs, results, environment, env_means, R, sd, C, cps.size, plot, labels, overlay_notes,
                                saved, notes)

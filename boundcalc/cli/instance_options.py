@@ -1,0 +1,174 @@
+"""The instance options shared by `regret`, `budget`, `simulate` and `audit` (issue 14 §1; docs/instances.md).
+
+Declarations (Annotated typer options) and ``resolve``: the options -> one ``boundcalc.envs.spec.Instance`` (or a
+``Prior`` and the instances drawn from it), through ``spec.instance_from_options`` -- the one function every
+command calls. ``--means``, ``--K``, ``--d``, ``--theta`` and ``--actions`` keep their declarations in each command
+(they predate this module); the options here are the new ones. Module level: typer/stdlib only.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, List, Optional
+
+import typer
+
+InstanceFileOpt = Annotated[Optional[str], typer.Option(
+    "--instance", help="Instance file (FILE.toml or FILE.json, schema boundcalc.instance/1, docs/instances.md), "
+                       "e.g. written by --save-instance; it defines the whole instance.")]
+SaveInstanceOpt = Annotated[Optional[str], typer.Option(
+    "--save-instance", help="Write the instance used to FILE.toml or FILE.json (read back by --instance in any "
+                            "command).")]
+EnvOpt = Annotated[Optional[str], typer.Option(
+    "--env", help="Named instance (see `boundcalc simulate --help`), drawn with --env-seed.")]
+EnvSeedOpt = Annotated[Optional[str], typer.Option(
+    "--env-seed", help="Seed drawing θ*/actions of a linear, contextual or GLM instance given by --K/--d or --env "
+                       "(default 3).")]
+GapsOpt = Annotated[Optional[str], typer.Option(
+    "--gaps", help="Finite: the gaps below the best arm, one value for K − 1 arms (with --K) or one per arm.")]
+BestMeanOpt = Annotated[Optional[float], typer.Option(
+    "--best-mean", help="Finite, with --gaps: the best arm's mean (default 0.5 + largest gap / 2).")]
+NoiseOpt = Annotated[Optional[str], typer.Option(
+    "--noise", help="Reward noise of a linear/contextual instance (rademacher: ±1 rewards; gaussian) or a GLM one "
+                    "(uniform, gaussian).")]
+PriorOpt = Annotated[Optional[str], typer.Option(
+    "--prior", help="Instance prior for deployment (θ* or means unknown): sphere (linear/contextual/glm), "
+                    "uniform-gaps or uniform-means (finite); with --instances N (docs/instances.md).")]
+InstancesOpt = Annotated[Optional[str], typer.Option(
+    "--instances", help="Instances drawn from --prior (default 20; at most 10000).")]
+PriorQuantileOpt = Annotated[Optional[float], typer.Option(
+    "--prior-quantile", help="Besides the worst instance of --prior, report this quantile over the instances, in "
+                             "(0, 1) (default 0.9).")]
+PriorParamOpt = Annotated[Optional[List[str]], typer.Option(
+    "--prior-param", help="Prior parameter name=value (repeatable), e.g. radius=0.5, gap_low=0.1.")]
+PriorSeedOpt = Annotated[Optional[str], typer.Option("--prior-seed", help="Seed of the prior's draws (default 0).")]
+
+MAX_PRIOR_INSTANCES = 10000
+NEW_OPTIONS = ("--instance", "--env", "--env-seed", "--gaps", "--best-mean", "--noise")
+
+
+def _given(**kw) -> list[str]:
+    return [k for k, v in kw.items() if v is not None]
+
+
+def resolve(setting: str, *, means=None, K=None, gaps=None, best_mean=None, d=None, theta=None, actions=None,
+            env=None, env_seed=None, instance_file=None, noise=None, family=None):
+    """The Instance of the options (None when none is given). ``actions`` is a file path (CSV or .npy)."""
+    from ..envs import spec
+
+    return spec.instance_from_options(setting, means=means, K=K, gaps=gaps, best_mean=best_mean, d=d, theta=theta,
+                                      actions_file=actions, env=env, env_seed=env_seed, instance_file=instance_file,
+                                      noise=noise, family=family)
+
+
+def uses_new_options(**kw) -> bool:
+    """Whether any of the options routed only through the Instance (--instance, --env, --env-seed, --gaps,
+    --best-mean, --noise) is given."""
+    return bool(_given(**kw))
+
+
+def prior_from_options(setting: str, prior, instances, quantile, params, seed, K=None, d=None, conflicts=()):
+    """(Prior, drawn instances, quantile, seed) or None without --prior. --K/--d set the prior's K and d; other
+    parameters via --prior-param; an instance option beside --prior is a conflict (InputError)."""
+    from .. import validate
+    from ..envs import spec
+    from ..errors import InputError
+
+    if prior is None:
+        for opt, v in (("--instances", instances), ("--prior-quantile", quantile), ("--prior-param", params or None),
+                       ("--prior-seed", seed)):
+            if v is not None:
+                raise InputError(opt, "used with --prior", v)
+        return None
+    bad = [c for c in conflicts if c]
+    if bad:
+        raise InputError("--prior", "given without an instance (it draws the instances; it conflicts with "
+                         + ", ".join(bad) + ")", prior)
+    n = 20 if instances is None else validate.count("--instances", instances, minimum=1, maximum=MAX_PRIOR_INSTANCES)
+    q = 0.9 if quantile is None else validate.open_unit("--prior-quantile", quantile)
+    sd = 0 if seed is None else validate.count("--prior-seed", seed, minimum=0, maximum=2**63 - 1)
+    kw = {}
+    for it in params or []:
+        if "=" not in it or not it.split("=", 1)[0].strip() or not it.split("=", 1)[1].strip():
+            raise InputError("--prior-param", "of the form name=value", it)
+        k, v = (x.strip() for x in it.split("=", 1))
+        try:
+            kw[k] = validate.finite(f"--prior-param {k}", float(v))
+        except ValueError:
+            kw[k] = v
+    if K is not None:
+        kw["K"] = validate.count("--K", K, minimum=1, maximum=10**5)
+    if d is not None:
+        kw["d"] = validate.count("--d", d, minimum=1, maximum=1000)
+    pr = spec.make_prior(prior, setting, **kw)
+    return pr, pr.sample(n, sd), q, sd
+
+
+def no_prior(command: str, prior) -> None:
+    """One line for a command that cannot use a prior."""
+    if prior is not None:
+        from ..errors import InputError
+
+        raise InputError("--prior", f"not used by {command} (it runs one instance: draw one with `regret --prior "
+                         "... --save-instance FILE` or give --instance)", prior)
+
+
+def check_save_path(path) -> None:
+    from . import common
+
+    common.check_output_path("--save-instance", path, (".toml", ".json"))
+
+
+def save(inst, path) -> Optional[str]:
+    if path is None or inst is None:
+        return None
+    from ..envs import spec
+
+    return spec.save_instance(inst, path)
+
+
+def setting_env(setting: str, ctx):
+    """The environment the bound registry's context describes (what `--check` simulates; verify.adapters)."""
+    from ..verify import adapters
+
+    return {"finite": adapters._finite_env, "linear": adapters._linear_env, "contextual": adapters._contextual_env,
+            "glm": adapters._glm_env}[setting](ctx)
+
+
+def context_instance(setting: str, ctx, given=None):
+    """(Instance used by the bounds and `--check`, notes): the instance of the registry context ``ctx``; ``given``
+    (the user's Instance) when it is that instance, else the context's with a note on what differs."""
+    from ..envs.spec import Instance
+
+    try:
+        env = setting_env(setting, ctx)
+    except ValueError:  # InputError included: an instance the adapters cannot build: report the given one
+        return given, []
+    used = Instance.from_env(env, name=given.label if given is not None else ctx.instance_name,
+                             source=dict(given.source) if given is not None else {"bounds": "registry instance"})
+    if given is None or used == given:
+        return (given if given is not None else used), []
+    diff = [k for k in ("means", "family", "sigma", "actions", "theta", "thetas", "K", "contexts", "context_mean",
+                        "context_scale", "project", "noise", "link") if getattr(used, k) != getattr(given, k)]
+    return used, [f"the bounds and --check use {used.describe()}: its {', '.join(diff)} differ from the instance "
+                  f"given ({given.describe()}), which the bound registry cannot describe exactly"]
+
+
+def quantile_summary(values, q: float, larger_is_worse: bool = True) -> dict:
+    """Worst and the q-quantile (numpy 'linear' interpolation) of per-instance values; None values (no answer)
+    make the worst None."""
+    import math
+
+    import numpy as np
+
+    xs = [v for v in values if v is not None and not (isinstance(v, float) and math.isnan(v))]
+    missing = len(values) - len(xs)
+    if not xs:
+        return {"worst": None, "quantile": q, "at_quantile": None, "median": None, "best": None,
+                "instances": len(values), "without_answer": missing}
+    a = np.asarray(xs, dtype=float)
+    qq = q if larger_is_worse else 1 - q
+    worst = float(a.max() if larger_is_worse else a.min())
+    return {"worst": None if missing else worst, "worst_with_answer": worst, "quantile": q,
+            "at_quantile": float(np.quantile(a, qq)), "median": float(np.median(a)),
+            "best": float(a.min() if larger_is_worse else a.max()), "instances": len(values),
+            "without_answer": missing}
