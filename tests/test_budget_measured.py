@@ -157,8 +157,13 @@ def test_counterparts_are_names_simulate_accepts():
     from boundcalc.algorithms import lookup
 
     assert M.counterpart_of("AdaC-GOPE").name == "GOPE" and dict(M.counterpart_of("AdaC-GOPE").params) == {
-        "schedule": "ls"}
-    assert M.build_counterpart(M.counterpart_of("AdaC-GOPE"), "AdaC-GOPE").schedule == "ls"
+        "schedule": "limit"}
+    gope = M.build_counterpart(M.counterpart_of("AdaC-GOPE"), "AdaC-GOPE")
+    # the ρ → ∞ limit of AdaC-GOPE: the same phase lengths c_ℓ as AdaC-GOPE without its privacy term (independent
+    # check: AdaC-GOPE's c_ℓ at a huge ρ tends to GOPE's)
+    ada = build("AdaC-GOPE", __import__("boundcalc.privacy", fromlist=["ZCDP"]).ZCDP(1e12))
+    for ell in (1, 3, 6):
+        assert ada.c_ell(ell, 5, 50) == pytest.approx(gope.c_ell(ell, 5, 50), rel=1e-6)
     for priv, np_name in (("DP-KLUCB", "KL-UCB"), ("DP-IMED", "IMED"), ("AdaC-UCB", "UCB"), ("AdaC-OFUL", "OFUL"),
                           ("LinUCB-DGS", "LinUCB")):
         cp = M.counterpart_of(priv)
