@@ -199,7 +199,9 @@ def build(plan, command: str, delta: float = 1e-6, fmt: str = "html") -> str:
     for j, b in enumerate(plan.bound):
         brow.append([esc(b["algorithm"]), esc(b.get("bound_id") or "—"),
                      _span(f"bound.{j}.budget", b.get("budget"), html_mode=H),
-                     (f"loose by {_span(f'bound.{j}.loose_by', b.get('loose_by'), 3, html_mode=H)}× on yours"
+                     (f"loose by {_span(f'bound.{j}.loose_by', b.get('loose_by'), 3, html_mode=H)}× on yours "
+                      f"({esc(b.get('loose_bound_id') or '')}"
+                      + ("" if b.get("loose_bound_rigorous") else ", indicative form") + ")"
                       if b.get("loose_by") else esc(b.get("note") or "—"))])
     _table(P, ["algorithm", "bound", f"bound-based {sym}", "looseness (bound ÷ measured mean regret at the measured "
                "answer)"], brow, H, "bound")

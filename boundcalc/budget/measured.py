@@ -691,10 +691,14 @@ def _bounds_beside(plan: MeasuredPlan, inst, env, target, notion, delta) -> None
         else:
             r = min(rows, key=lambda x: x.user_budget)
             entry.update(budget=r.user_budget, bound_id=r.id)
-        rid = entry["bound_id"] or next((r.id for r in bp.rows if r.algorithm == a.algorithm and r.is_upper
-                                         and r.rigorous), None)
-        if rid and a.budget is not None and a.regret:
+        ups = [r for r in bp.rows if r.algorithm == a.algorithm and r.is_upper and r.status != "not applicable"]
+        cands = ([entry["bound_id"]] if entry["bound_id"] else []) + [r.id for r in ups if r.rigorous] + [
+            r.id for r in ups if not r.rigorous]
+        for rid in cands if a.budget is not None and a.regret else []:
             bv = bound_value_at(rid, plan.setting, over, notion, a.budget, plan.T)
             if bv is not None and a.regret["mean"] > 0:
-                entry.update(bound_id=entry["bound_id"] or rid, bound_at_measured=bv, loose_by=bv / a.regret["mean"])
+                rig = next(r.rigorous for r in bp.rows if r.id == rid)
+                entry.update(loose_bound_id=rid, bound_at_measured=bv, loose_by=bv / a.regret["mean"],
+                             loose_bound_rigorous=bool(rig))
+                break
         plan.bound.append(entry)

@@ -198,7 +198,8 @@ def _render(plan, values_used: str):
             if b:
                 btxt = common.fmt(b["budget"], 4) if b.get("budget") is not None else b.get("note") or "—"
                 if b.get("loose_by"):
-                    btxt += f"\nloose by {b['loose_by']:.3g}× on yours"
+                    btxt += (f"\nloose by {b['loose_by']:.3g}× on yours ({b['loose_bound_id']}"
+                             + ("" if b.get("loose_bound_rigorous") else ", indicative form") + ")")
             cp = a.counterpart["name"] + "".join(f" --param {k}={v}" for k, v in a.counterpart["params"].items())
             meas = (f"[bold green]{common.fmt(a.budget, 4)}[/bold green]" if a.status in ("met", "any budget")
                     else f"[red]{a.status}[/red]")
