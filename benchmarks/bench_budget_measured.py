@@ -28,6 +28,7 @@ def main() -> None:
     ap.add_argument("--max-runs", type=int, default=80)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--T", type=float, default=None)
+    ap.add_argument("--quantile", type=float, default=None)
     ap.add_argument("--verify", action="store_true")
     a = ap.parse_args()
 
@@ -48,7 +49,7 @@ def main() -> None:
               f"{ev['estimate_seconds']:.0f} s)", flush=True)
 
     t0 = time.perf_counter()
-    plan = solve(inst.setting, T, target, notion, instance=inst, algos=algos, runs=a.runs, max_runs=a.max_runs,
+    plan = solve(inst.setting, T, target, notion, instance=inst, algos=algos, runs=a.runs, max_runs=a.max_runs, quantile=a.quantile,
                  seed=a.seed, progress=progress)
     secs = time.perf_counter() - t0
     ans = plan.answers[0][0]
@@ -70,7 +71,7 @@ def main() -> None:
         for b in (ans.budget, ans.budget / 2):
             own, _ = calibrate_upper(un.budget(b), M._private_factory(ans.algorithm, un, None)[0].notion)
             p = montecarlo.run(build(ans.algorithm, own), env, T, a.max_runs, seed=424242).regret[:, -1]
-            r = M.assess(p, n, target.kind, target.value)
+            r = M.assess(p, n, target.kind, target.value, a.quantile)
             print(f"verify at b = {b:.4g} (fresh seeds, {a.max_runs} runs): {r['status']} {r['estimate']:.4g} "
                   f"[{r['ci'][0]:.4g}, {r['ci'][1]:.4g}]", flush=True)
 

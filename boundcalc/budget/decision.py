@@ -259,6 +259,9 @@ def build(plan, command: str, delta: float = 1e-6, fmt: str = "html") -> str:
         "sufficient statistics): the overhead interval is the paired delta method (or a paired bootstrap for a "
         "quantile), valid whatever the dependence within a pair.",
         "The regret is the pseudo-regret Σ Δ_a N_a(T) that the simulator records.",
+        "A heavy-tailed regret (rare runs that stop pulling the best arm: see p99 and the CCDF) makes the mean and its "
+        "interval unreliable with few runs: a mean target met on a few dozen runs can be missed on more; a quantile "
+        "target (--quantile 0.9) is robust to those rare runs.",
     ]
     for a in (plan.answers[0] if plan.answers else []):
         cav += [f"{a.algorithm}: {n}" for n in a.notes]
