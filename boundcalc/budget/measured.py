@@ -25,15 +25,19 @@ draw from the *same* Generator (``SeedSequence(batch_seed).spawn(n_blocks)[i]``)
 shared: the algorithms draw sufficient statistics (Binomial counts of an episode, hierarchical stretches), so the
 two consume the same stream in different ways after their first differing decision, and the correlation between
 the paired runs is whatever remains (often small). The pairing is therefore a *variance-reduction attempt*, not an
-assumption of the interval: run i of A and run i of N form a pair, pairs are independent across i (different runs
-of the engine's contract), and every interval below is valid for any dependence *within* a pair. N does not depend
-on b, so its batches are simulated once and paired with A's batches at every budget (the same seeds).
+assumption of the interval: run i of A and run i of N form a pair; pairs of different engine blocks are
+independent, and every interval below is valid for any dependence *within* a block (see Intervals). N does not
+depend on b, so its batches are simulated once and paired with A's batches at every budget (the same seeds).
 
-**Intervals (95%, two-sided).** Mean overhead: the delta method for a ratio of means on the paired runs
-(``budget.check.paired_overhead``: z_i = (p_i − (1 + r̂) n_i) / n̄, half-width t_{0.975,R−1} sd(z)/√R). Mean
+**Intervals (95%, two-sided).** The runs of one engine block share a Generator, and the private and counterpart
+runs of a block draw from the same one, so run i of A may depend on run j ≠ i of N within a block; blocks are
+independent (different SeedSequence children). The blocks are therefore the units of the overhead's interval:
+``block_runs`` defaults to max(1, runs // 20) (≥ 20 clusters in the first batch). Mean overhead: the cluster-robust
+delta method for a ratio of means (``cluster_overhead``: Var(r̂) ≈ B/(B−1) Σ_b (P_b − r̂ N_b)² / (Σ N_b)², half-width
+t_{0.975,B−1} √Var; with one run per block it is the paired delta method of ``budget.check.paired_overhead``). Mean
 regret: Student-t. Quantile of the regret: the distribution-free order-statistic interval [X_(l), X_(u)] with
 l, u from Binomial(R, q) (Hahn & Meeker, *Statistical Intervals*, §5.2). Quantile overhead: the paired percentile
-bootstrap of Q_q(p)/Q_q(n) − 1 (B = 2000 resamples of the pairs, Generator seeded from ``seed``).
+bootstrap of Q_q(p)/Q_q(n) − 1 resampling whole blocks (2000 resamples, Generator seeded from ``seed``).
 
 **Decision at a budget.** *met* when the interval lies at or below the target, *missed* when it lies above,
 *ambiguous* when it straddles it; an ambiguous budget gets more runs (the next batch doubles the total) until it is
@@ -186,14 +190,45 @@ def _mean_ci(x: np.ndarray, level: float = LEVEL) -> tuple[float, float, float]:
     return m, m - half, m + half
 
 
-def _bootstrap_quantile_overhead(p, n, q, level, rng) -> tuple[float, float, float]:
-    """Q_q(p)/Q_q(n) − 1 and its paired percentile-bootstrap interval (pairs resampled together)."""
+def cluster_overhead(p, n, clusters, level: float = LEVEL) -> tuple[float, float, float]:
+    """r̂ − 1 = Σp/Σn − 1 and its cluster-robust delta-method interval (the ratio estimator under cluster sampling,
+    Cochran, *Sampling Techniques*, 3rd ed., §6.11 with clusters as units): with block totals P_b, N_b of the
+    B clusters, Var(r̂) ≈ B/(B−1) Σ_b (P_b − r̂ N_b)² / (Σ_b N_b)², half-width t_{(1+level)/2, B−1} √Var. Valid for
+    any dependence between the runs of one cluster (here: the private and counterpart runs of one engine block,
+    which draw from one Generator), as long as clusters are independent (different SeedSequence children)."""
+    from scipy.stats import t as student
+
+    p, n = np.asarray(p, dtype=float), np.asarray(n, dtype=float)
+    labels, inv = np.unique(np.asarray(clusters), return_inverse=True)
+    B = labels.size
+    P = np.bincount(inv, weights=p, minlength=B)
+    N = np.bincount(inv, weights=n, minlength=B)
+    if not N.sum() > 0:
+        return (math.inf if P.sum() > 0 else 0.0), -math.inf, math.inf
+    r = P.sum() / N.sum()
+    if B < 2:
+        return float(r - 1), -math.inf, math.inf
+    var = B / (B - 1) * float(np.sum((P - r * N) ** 2)) / N.sum() ** 2
+    half = float(student.ppf(0.5 + level / 2, B - 1)) * math.sqrt(var)
+    return float(r - 1), float(r - 1 - half), float(r - 1 + half)
+
+
+def _bootstrap_quantile_overhead(p, n, q, level, rng, clusters=None) -> tuple[float, float, float]:
+    """Q_q(p)/Q_q(n) − 1 and its paired percentile-bootstrap interval: whole clusters resampled (each with its
+    pairs), so within-cluster dependence is kept."""
     R = p.size
     qn = float(np.quantile(n, q))
     est = float(np.quantile(p, q)) / qn - 1 if qn > 0 else math.inf
-    idx = rng.integers(0, R, size=(BOOTSTRAP, R))
-    qp_b = np.quantile(p[idx], q, axis=1)
-    qn_b = np.quantile(n[idx], q, axis=1)
+    cl = np.arange(R) if clusters is None else np.unique(np.asarray(clusters), return_inverse=True)[1]
+    B = int(cl.max()) + 1
+    members = [np.nonzero(cl == b)[0] for b in range(B)]
+    pick = rng.integers(0, B, size=(BOOTSTRAP, B))
+    qp_b = np.empty(BOOTSTRAP)
+    qn_b = np.empty(BOOTSTRAP)
+    for i in range(BOOTSTRAP):
+        idx = np.concatenate([members[b] for b in pick[i]])
+        qp_b[i] = np.quantile(p[idx], q)
+        qn_b[i] = np.quantile(n[idx], q)
     with np.errstate(divide="ignore", invalid="ignore"):
         r = np.where(qn_b > 0, qp_b / qn_b - 1, np.inf)
     a = (1 - level) / 2
@@ -201,23 +236,22 @@ def _bootstrap_quantile_overhead(p, n, q, level, rng) -> tuple[float, float, flo
 
 
 def assess(p, n, kind: str, value: float, quantile: float | None = None, level: float = LEVEL,
-           rng: np.random.Generator | None = None) -> dict[str, Any]:
+           rng: np.random.Generator | None = None, clusters=None) -> dict[str, Any]:
     """The measured quantity (``estimate``), its interval ``ci`` and the decision ``status`` (met / missed /
-    ambiguous) for final regrets ``p`` (private) and ``n`` (counterpart), paired by index. See the module docstring."""
-    from .check import paired_overhead
-
+    ambiguous) for final regrets ``p`` (private) and ``n`` (counterpart), paired by index; ``clusters`` (one label per
+    run; default: every run its own) are the independent units of the overhead's interval. See the module
+    docstring."""
     p = np.asarray(p, dtype=float)
     n = np.asarray(n, dtype=float)
+    cl = np.arange(p.size) if clusters is None else np.asarray(clusters)
     if kind == "overhead":
         if quantile is None:
-            o = paired_overhead(p, n, level)
-            est, lo, hi = o["value"], o["ci"][0], o["ci"][1]
-            lo = -math.inf if lo is None else lo
-            hi = math.inf if hi is None else hi
-            method = "delta method, ratio of means, runs paired by seed"
+            est, lo, hi = cluster_overhead(p, n, cl, level)
+            method = ("cluster-robust delta method for the ratio of means, runs paired by seed, engine blocks as "
+                      "clusters")
         else:
-            est, lo, hi = _bootstrap_quantile_overhead(p, n, quantile, level, rng or np.random.default_rng(0))
-            method = f"paired percentile bootstrap ({BOOTSTRAP} resamples) of the q = {quantile:g} quantile ratio"
+            est, lo, hi = _bootstrap_quantile_overhead(p, n, quantile, level, rng or np.random.default_rng(0), cl)
+            method = (f"paired cluster bootstrap ({BOOTSTRAP} resamples) of the q = {quantile:g} quantile ratio")
     elif kind == "regret":
         if quantile is None:
             est, lo, hi = _mean_ci(p, level)
@@ -289,6 +323,10 @@ class PairedSimulator:
             self._priv[key] = self._run(self.make_private(b), k, runs)
         return self._priv[key]
 
+    def clusters(self, batches: list[tuple[int, int]]) -> np.ndarray:
+        """One label per run: (batch, engine block) — the independent units (a block's runs share a Generator)."""
+        return np.concatenate([k * 10**7 + np.arange(r) // self.block_runs for k, r in batches])
+
     def finals(self, b: float, batches: list[tuple[int, int]]):
         P = [self.priv_batch(b, k, r) for k, r in batches]
         N = [self.np_batch(k, r) for k, r in batches]
@@ -355,7 +393,8 @@ def _setting_of(instance, env) -> str:
 def search(algorithm: str, instance, T, kind: str, value: float, notion=None, quantile: float | None = None,
            runs: int = 50, max_runs: int = 800, seed: int = 0, executor=None, start: float | None = None,
            rel_width: float = 1.25, params: dict | None = None, progress: Callable[[dict], None] | None = None,
-           block_runs: int = 50, limits: tuple[float, float] = BUDGET_LIMITS, confirm: bool = True) -> MeasuredAnswer:
+           block_runs: int | None = None, limits: tuple[float, float] = BUDGET_LIMITS,
+           confirm: bool = True) -> MeasuredAnswer:
     """The smallest user budget at which ``algorithm`` meets the measured target on ``instance`` (module docstring).
 
     ``instance``: an object with ``make_env()`` and ``setting`` (boundcalc.envs.spec.Instance) or an environment;
@@ -379,6 +418,8 @@ def search(algorithm: str, instance, T, kind: str, value: float, notion=None, qu
     cls, make = _private_factory(algorithm, notion, params)
     cp = counterpart_of(cls.name)
     ans = MeasuredAnswer(algorithm=cls.name, counterpart=cp.as_dict(), status="")
+    if block_runs is None:  # at least ~20 independent clusters in the first batch (the overhead's interval units)
+        block_runs = max(1, runs // 20)
     sim = PairedSimulator(make, build_counterpart(cp, cls.name), env, T, seed, runs, max_runs, executor, block_runs)
     boot_rng = np.random.default_rng(np.random.SeedSequence([int(seed), 7]))
     t_start = time.perf_counter()
@@ -391,7 +432,7 @@ def search(algorithm: str, instance, T, kind: str, value: float, notion=None, qu
         for j, size in enumerate(sim.sizes):
             used.append((base + j, size))
             p, n, _, _ = sim.finals(b, used)
-            res = assess(p, n, kind, value, quantile, rng=boot_rng)
+            res = assess(p, n, kind, value, quantile, rng=boot_rng, clusters=sim.clusters(used))
             if res["status"] != "ambiguous":
                 break
         res.update(budget=float(b), stage=stage, fresh=fresh)
@@ -495,11 +536,12 @@ def _measure_at(ans: MeasuredAnswer, sim: PairedSimulator, b: float, kind, value
     N = [sim._np[k] for k in keys]
     p = np.concatenate([x.regret for x in P])
     n = np.concatenate([x.regret for x in N])
+    cl = sim.clusters([(k, x.regret.shape[0]) for k, x in zip(keys, P)])
     gap = min_positive_gap(sim.env)
-    ans.measure = assess(p[:, -1], n[:, -1], kind, value, quantile, rng=rng)
-    from .check import paired_overhead
-
-    ans.overhead = paired_overhead(p[:, -1], n[:, -1])
+    ans.measure = assess(p[:, -1], n[:, -1], kind, value, quantile, rng=rng, clusters=cl)
+    est, lo, hi = cluster_overhead(p[:, -1], n[:, -1], cl)
+    ans.overhead = {"value": est, "ci": [lo, hi], "method": "95% cluster-robust delta method (engine blocks as "
+                    "clusters), runs paired by seed"}
     ans.regret = regret_distribution(p, sim.checkpoints, gap)
     ans.regret_nonprivate = regret_distribution(n, sim.checkpoints, gap)
     from scipy.stats import t as student
