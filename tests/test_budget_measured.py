@@ -334,3 +334,19 @@ def test_cluster_interval_covers_where_runs_of_a_block_are_dependent():
 
     o = paired_overhead(p, n)
     assert M.cluster_overhead(p, n, np.arange(p.size))[1:] == pytest.approx(tuple(o["ci"]))
+
+
+def test_instance_file_gives_the_same_instance_as_regret(tmp_path):
+    """budget --instance FILE (simulation by default) reports in JSON the same instance as regret --instance FILE."""
+    from boundcalc.envs.spec import Instance, save_instance
+
+    f = tmp_path / "i.json"
+    save_instance(Instance("finite", means=(0.9, 0.5)), str(f))
+    b = _cli(["--setting", "finite", "--T", "300", "--instance", str(f), "--max-overhead", "3", "--algo", "DP-KLUCB",
+              "--runs", "10", "--max-runs", "20", "--json"])
+    assert b.exit_code == 0, b.output
+    ob = json.loads(b.stdout)
+    r = runner.invoke(app, ["regret", "--setting", "finite", "--epsilon", "1", "--T", "300", "--instance", str(f),
+                            "--json"])
+    assert r.exit_code == 0, r.output
+    assert ob["by"] == "simulation" and ob["instance"] == json.loads(r.stdout)["instance"]
