@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -89,9 +90,67 @@ CASES = {
     "--block-runs": (["--algo", "UCB", "--block-runs", "2"], lambda: _lib("UCB", block_runs=2), lambda: _lib("UCB")),
     "--checkpoints": (["--algo", "UCB", "--checkpoints", "4"], lambda: _lib("UCB", n_cp=4), lambda: _lib("UCB")),
 }
+
+
+# the instance options (issue 14 §1): the environment built here independently (the recipe of docs/instances.md)
+def _recipe(K, d, seed=3):
+    from boundcalc.envs.linear import unit_sphere
+
+    rng = np.random.default_rng(seed)
+    A = unit_sphere(rng, K, d)
+    return A, unit_sphere(rng, 1, d)[0]
+
+
+def _linear(K, d, theta=None, noise="rademacher", actions=None):
+    from boundcalc.envs.linear import LinearEnv
+
+    A, th = _recipe(K, d) if actions is None else (actions, _recipe(0, actions.shape[1])[1])
+    return LinearEnv(A, th if theta is None else theta, noise=noise)
+
+
+def _contextual(noise):
+    from boundcalc.envs.contextual import ContextualLinearEnv
+    from boundcalc.envs.linear import unit_sphere
+
+    th = unit_sphere(np.random.default_rng(3), 1, 3)[0]
+    return ContextualLinearEnv(th, 10, contexts="gaussian", mean=np.full(3, 1 / np.sqrt(3)), scale=np.sqrt(0.1),
+                               project=True, noise=noise)
+
+
+_TMP = tempfile.mkdtemp(prefix="boundcalc-sim-options-")
+_ACTIONS = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8], [-0.6, 0.8]])
+np.savetxt(os.path.join(_TMP, "actions.csv"), _ACTIONS, delimiter=",")
+with open(os.path.join(_TMP, "inst.json"), "w") as _fh:
+    json.dump({"schema": "boundcalc.instance/1", "setting": "finite", "means": [0.8, 0.3, 0.3]}, _fh)
+_GOPE = ["--algo", "AdaC-GOPE", "--rho", "1"]
+CASES.update({
+    "--K": (["--algo", "UCB", "--K", "7"], lambda: _lib("UCB", env=make_env(None, means=list(np.linspace(0.75, 0.25, 7)))),
+            lambda: _lib("UCB")),
+    "--gaps": (["--algo", "UCB", "--K", "4", "--gaps", "0.3"],  # best mean 0.5 + largest gap / 2 by default
+               lambda: _lib("UCB", env=make_env(None, means=[(0.5 + 0.3 / 2) - g for g in (0, 0.3, 0.3, 0.3)])),
+               lambda: _lib("UCB")),
+    "--best-mean": (["--algo", "UCB", "--gaps", "0.1,0.2", "--best-mean", "0.7"],
+                    lambda: _lib("UCB", env=make_env(None, means=[0.7 - g for g in (0, 0.1, 0.2)])),
+                    lambda: _lib("UCB", env=make_env(None, means=[(0.5 + 0.2 / 2) - g for g in (0, 0.1, 0.2)]))),
+    "--d": ([*_GOPE, "--K", "10", "--d", "4"], lambda: _lib("AdaC-GOPE", ZCDP(1.0), env=_linear(10, 4)),
+            lambda: _lib("AdaC-GOPE", ZCDP(1.0), env=make_named_env("zcdp-linear"))),
+    "--theta": ([*_GOPE, "--K", "10", "--d", "3", "--theta", "0.1,0.5,-0.3"],
+                lambda: _lib("AdaC-GOPE", ZCDP(1.0), env=_linear(10, 3, theta=[0.1, 0.5, -0.3])),
+                lambda: _lib("AdaC-GOPE", ZCDP(1.0), env=_linear(10, 3))),
+    "--actions": ([*_GOPE, "--actions", os.path.join(_TMP, "actions.csv")],
+                  lambda: _lib("AdaC-GOPE", ZCDP(1.0), env=_linear(4, 2, actions=_ACTIONS)),
+                  lambda: _lib("AdaC-GOPE", ZCDP(1.0), env=make_named_env("zcdp-linear"))),
+    "--noise": (["--algo", "AdaC-OFUL", "--rho", "1", "--T", "100", "--runs", "2", "--noise", "gaussian"],
+                lambda: _lib("AdaC-OFUL", ZCDP(1.0), env=_contextual("gaussian"), T=100, runs=2),
+                lambda: _lib("AdaC-OFUL", ZCDP(1.0), env=_contextual("rademacher"), T=100, runs=2)),
+    "--instance": (["--algo", "UCB", "--instance", os.path.join(_TMP, "inst.json")],
+                   lambda: _lib("UCB", env=make_env(None, means=[0.8, 0.3, 0.3])), lambda: _lib("UCB")),
+})
 # options whose effect is not a change of the numbers; each has its own test below
-# (--executor, --workers, --scheduler: tests/test_executors.py, where they run the same numbers elsewhere)
-OTHER = {"--processes", "--save", "--progress", "--plot", "--json", "--executor", "--workers", "--scheduler"}
+# (--executor, --workers, --scheduler: tests/test_executors.py, where they run the same numbers elsewhere;
+# --save-instance, --prior: tests/test_instance.py)
+OTHER = {"--processes", "--save", "--progress", "--plot", "--json", "--executor", "--workers", "--scheduler",
+         "--save-instance", "--prior"}
 
 
 def _table(res: Results):

@@ -535,3 +535,23 @@ def test_prior_answers_are_the_worst_and_quantile_of_the_instances(tmp_path, mon
         # mutant: the best instance reported as the worst -> rejected
         bad = dict(out, value=min(singles))
         assert not _prior_summary_ok(bad, singles, 0.75)
+
+
+def test_budget_solve_takes_an_instance(monkeypatch):
+    """budget.solve(..., instance=inst, by="bound") answers on the instance: the same as its bound-registry overrides written by
+    hand (means for finite arms), not the default instance; a solve that drops it is caught."""
+    from boundcalc.budget import Target, solve
+
+    inst = Instance("finite", name="mine", means=(0.9, 0.85, 0.2))
+    tgt = Target("overhead", 1.0)
+    p = solve("finite", 1e5, tgt, "epsilon", instance=inst, by="bound")  # an instance alone: by="simulation"
+    by_hand = solve("finite", 1e5, tgt, "epsilon", overrides={"means": [0.9, 0.85, 0.2]})
+    default = solve("finite", 1e5, tgt, "epsilon")
+
+    def answers_on_instance(plan) -> bool:
+        return plan.value == by_hand.value and plan.value != default.value and plan.instance == "mine"
+
+    assert answers_on_instance(p)
+    assert not answers_on_instance(default)  # the mutant "instance dropped" gives the default instance's answer
+    with pytest.raises(InputError):
+        solve("linear", 1e5, tgt, "rho", instance=inst, by="bound")

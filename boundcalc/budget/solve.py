@@ -289,7 +289,9 @@ def solve(setting: str, T: float, target: Target, notion: UserNotion | str = "rh
     (or on draws of the prior): boundcalc.budget.measured.solve_measured with the keywords ``algos``,
     ``quantile``, ``runs``, ``max_runs``, ``seed``, ``executor``, ``instances``, ``prior_quantile``, ``progress``;
     returns a :class:`~boundcalc.budget.measured.MeasuredPlan`. ``by="bound"`` (the default otherwise) is the
-    answer of the bounds described above, unchanged.
+    answer of the bounds described above, unchanged; with ``instance`` (a ``boundcalc.envs.spec.Instance`` of
+    ``setting``) the bounds are evaluated on it (its ``context_overrides()``, the ``overrides`` added on top) and
+    the plan names it.
     """
     if by is None:
         by = "simulation" if (instance is not None or prior is not None) else "bound"
@@ -299,11 +301,15 @@ def solve(setting: str, T: float, target: Target, notion: UserNotion | str = "rh
         from .measured import solve_measured
 
         return solve_measured(setting, T, target, notion, instance=instance, prior=prior, delta=delta, **simulation)
-    if simulation or instance is not None or prior is not None:
-        raise InputError("--by", "simulation when an instance, a prior or simulation options are given",
-                         "bound")
+    if simulation or prior is not None:
+        raise InputError("--by", "simulation when a prior or simulation options are given", "bound")
     from .. import validate as v
     from ..bounds import registry
+
+    if instance is not None:
+        if getattr(instance, "setting", None) != setting:
+            raise InputError("instance", f"an Instance of the {setting} setting", getattr(instance, "setting", instance))
+        overrides = {**instance.context_overrides(), **(overrides or {})}
 
     T = float(v.horizon("--T", T))
     delta = v.open_unit("--delta", delta)
@@ -320,7 +326,10 @@ def solve(setting: str, T: float, target: Target, notion: UserNotion | str = "rh
     rows = []
     for b in all_bounds:
         rows.append(_solve_one(b, ctx, T, target, notion, delta, grid, lowers, conversions))
-    return _plan(setting, T, target, notion, ctx, rows)
+    plan = _plan(setting, T, target, notion, ctx, rows)
+    if instance is not None:
+        plan.instance = instance.label
+    return plan
 
 
 def _solve_one(bound, ctx, T, target, notion, delta, grid, lowers, conversions=None) -> BudgetRow:

@@ -149,7 +149,7 @@ def context_instance(setting: str, ctx, given=None):
         return (given if given is not None else used), []
     diff = [k for k in ("means", "family", "sigma", "actions", "theta", "thetas", "K", "contexts", "context_mean",
                         "context_scale", "project", "noise", "link") if getattr(used, k) != getattr(given, k)]
-    return used, [f"the bounds and --check use {used.describe()}: its {', '.join(diff)} differ from the instance "
+    return used, [f"the bounds and --check use {used.describe()}: its {', '.join(diff)} {'differ' if len(diff) > 1 else 'differs'} from the instance "
                   f"given ({given.describe()}), which the bound registry cannot describe exactly"]
 
 

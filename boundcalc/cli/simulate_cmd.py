@@ -386,15 +386,15 @@ def register(app: typer.Typer) -> None:
         if inst is None:
             from ..envs.spec import Instance
 
-            src = ({"options": {"--means": means}} if means is not None and setting == "finite" else
-                   {"env": env or environment.name, "env_seed": es, "drawn": setting != "finite"})
+            src = ({"env": env or environment.name} if setting == "finite" else
+                   {"env": env or environment.name, "env_seed": es, "drawn": True})
             inst = Instance.from_env(environment, source=src)
             if environment.name == "custom":  # --means: name it by its data
                 import dataclasses
 
                 inst = dataclasses.replace(inst, name=inst.describe())
         instance_options.save(inst, save_instance)
-        if setting == "finite" and common.option_given(ctx, "--env-seed") and "env_seed" not in inst.source:
+        if setting == "finite" and common.option_given(ctx, "--env-seed"):
             notes.append("--env-seed has no effect on " + ", ".join(a.name for a in algs)
                          + " (finite-armed instances are fixed)")
         grans = [registry.granularity(a, e) for a, e in zip(algs, envs)]

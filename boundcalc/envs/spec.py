@@ -188,7 +188,11 @@ class Instance:
         th = _vector("instance theta", self.theta)
         if len(th) != len(A[0]):
             raise InputError("instance theta", f"a vector of length d = {len(A[0])} (the columns of actions)", len(th))
-        means = np.asarray(A) @ np.asarray(th)
+        with np.errstate(all="ignore"):
+            means = np.asarray(A) @ np.asarray(th)
+        if not np.all(np.isfinite(means)):
+            raise InputError("instance actions/theta", "values whose mean rewards <a, theta*> are finite in floating "
+                             "point", "overflow")
         noise = self.noise or ("rademacher" if np.all(np.abs(means) <= 1 + 1e-12) else "gaussian")
         noise = _choice("instance noise", noise, LINEAR_NOISES)
         if noise == "rademacher":
@@ -575,6 +579,17 @@ def to_toml(d: dict, prefix: str = "") -> str:
 
 
 # -- from options -----------------------------------------------------------------------------------------------
+# What a machine can hold (as the bound registry's LIMITS: bounds/finite.py, bounds/linear.py)
+LIMITS = {"K_finite": 10**5, "K": 10**6, "d": 1000, "Kd": 10**7, "draws": 5 * 10**7}
+
+
+def _limited(name: str, x, maximum: int) -> int:
+    v = _int(name, x, minimum=1)
+    if v > maximum:
+        raise InputError(name, f"an integer in [1, {maximum:g}] (what fits in memory)", x)
+    return v
+
+
 def _seed(x, name: str = "--env-seed") -> int:
     return _int(name, x, minimum=0)
 
@@ -661,8 +676,10 @@ def _from_options(setting: str, *, means=None, K=None, gaps=None, best_mean=None
             raise InputError("--actions", "one action set (an array or a file)", actions_file)
         A = np.asarray(_matrix("--actions", actions if actions is not None else load_actions(actions_file)))
     th = None if theta is None else np.asarray(_vector("--theta", _floats("--theta", theta)))
-    Kn = None if K is None else _int("--K", K, minimum=1)
-    dn = None if d is None else _int("--d", d, minimum=1)
+    Kn = None if K is None else _limited("--K", K, LIMITS["K_finite" if s == "finite" else "K"])
+    dn = None if d is None else _limited("--d", d, LIMITS["d"])
+    if (Kn or 10) * (dn or 3) > LIMITS["Kd"]:
+        raise InputError("--K", f"an integer with K·d ≤ {LIMITS['Kd']:g} (the K×d action matrix must fit in memory)", K)
     if s == "finite":
         return _finite_from_options(means, Kn, gaps, best_mean, family, sigma, env_seed, dn, th, A, noise, contexts,
                                     link, src)
@@ -722,6 +739,10 @@ def _from_options(setting: str, *, means=None, K=None, gaps=None, best_mean=None
     src.update(env_seed=es, drawn=theta is None)
     return Instance("glm", theta=th.tolist(), K=10 if Kn is None else Kn, link=link, contexts=contexts, noise=nz,
                     sigma=sg, source=src)
+
+
+instance_from_options.__signature__ = __import__("inspect").signature(_from_options)  # the keywords of _from_options
+instance_from_options.__doc__ = _from_options.__doc__
 
 
 def _finite_from_options(means, K, gaps, best_mean, family, sigma, env_seed, d, th, A, noise, contexts, link, src):
@@ -844,6 +865,10 @@ class Prior:
         instance i is the same whatever n)."""
         n = _int("--instances", n, minimum=1)
         seed = _seed(seed, "--seed")
+        size = n * self.params.get("K", 1) * (self.params.get("d", 1) if self.setting == "linear" else 1)
+        if size > LIMITS["draws"]:
+            raise InputError("--instances", f"such that instances × K{' × d' if self.setting == 'linear' else ''} ≤ "
+                             f"{LIMITS['draws']:g} (what fits in memory)", n)
         kids = np.random.SeedSequence(seed).spawn(n)
         out = []
         for i, ss in enumerate(kids):
@@ -885,8 +910,12 @@ def make_prior(name: str, setting: str, **params) -> Prior:
     p = {**defaults, **{k: v for k, v in params.items() if v is not None}}
     if "K" in p:
         p["K"] = _int("K", p["K"], minimum=2 if setting in ("finite", "glm") else 1)
+        if p["K"] > LIMITS["K_finite" if setting == "finite" else "K"]:
+            raise InputError("K", f"at most {LIMITS['K_finite' if setting == 'finite' else 'K']:g}", p["K"])
     if "d" in p:
-        p["d"] = _int("d", p["d"], minimum=1)
+        p["d"] = _limited("d", p["d"], LIMITS["d"])
+        if p["K"] * p["d"] > LIMITS["Kd"]:
+            raise InputError("K", f"an integer with K·d ≤ {LIMITS['Kd']:g}", p["K"])
     for k in ("best_low", "best_high", "gap_low", "gap_high", "low", "high"):
         if k in p:
             p[k] = float(p[k])
