@@ -256,8 +256,8 @@ def build(plan, command: str, delta: float = 1e-6, fmt: str = "html") -> str:
         "Each decision is at 95% confidence on its own (no correction across the search's decisions); the chosen "
         "budget was confirmed on fresh seeds.",
         "The private and non-private runs share their seeds batch by batch, not their reward tapes (both draw "
-        "sufficient statistics): the overhead interval is the paired delta method (or a paired bootstrap for a "
-        "quantile), valid whatever the dependence within a pair.",
+        "sufficient statistics): the overhead interval is the cluster-robust delta method with engine blocks as "
+        "clusters (or a bootstrap of whole blocks for a quantile), valid whatever the dependence within a block.",
         "The regret is the pseudo-regret Σ Δ_a N_a(T) that the simulator records.",
         "A heavy-tailed regret (rare runs that stop pulling the best arm: see p99 and the CCDF) makes the mean and its "
         "interval unreliable with few runs: a mean target met on a few dozen runs can be missed on more; a quantile "
