@@ -29,6 +29,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--T", type=float, default=None)
     ap.add_argument("--quantile", type=float, default=None)
+    ap.add_argument("--block-runs", type=int, default=None)
     ap.add_argument("--verify", action="store_true")
     a = ap.parse_args()
 
@@ -50,6 +51,7 @@ def main() -> None:
 
     t0 = time.perf_counter()
     plan = solve(inst.setting, T, target, notion, instance=inst, algos=algos, runs=a.runs, max_runs=a.max_runs, quantile=a.quantile,
+                 block_runs=a.block_runs,
                  seed=a.seed, progress=progress)
     secs = time.perf_counter() - t0
     ans = plan.answers[0][0]

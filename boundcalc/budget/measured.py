@@ -590,9 +590,11 @@ def solve_measured(setting: str | None, T, target, notion=None, instance=None, p
                    algos: list[str] | None = None, quantile: float | None = None, runs: int = 50,
                    max_runs: int = 800, seed: int = 0, executor=None, delta: float = 1e-6,
                    prior_quantile: float = 0.9, progress=None, with_bounds: bool = True,
-                   rel_width: float = 1.25) -> MeasuredPlan:
+                   rel_width: float = 1.25, block_runs: int | None = None) -> MeasuredPlan:
     """``budget.solve(..., by="simulation")``: measured answers per algorithm on ``instance`` (or on ``instances``
-    draws of ``prior``), the bound-based answer of each algorithm beside (``with_bounds``) and the lower limit."""
+    draws of ``prior``), the bound-based answer of each algorithm beside (``with_bounds``) and the lower limit.
+    ``block_runs``: runs per engine block, the clusters of the overhead's interval (default max(1, runs // 20):
+    larger blocks run faster — the engine vectorises across a block's runs — but give fewer clusters)."""
     from .. import validate as v
     from .notions import UserNotion
     from .solve import Target
@@ -639,7 +641,7 @@ def solve_measured(setting: str | None, T, target, notion=None, instance=None, p
         row = []
         for nm in names:
             row.append(search(nm, inst, T, kind, target.value, notion, quantile, runs, max_runs, seed, executor,
-                              progress=progress, rel_width=rel_width))
+                              progress=progress, rel_width=rel_width, block_runs=block_runs))
         all_answers.append(row)
     plan = MeasuredPlan(setting=setting, T=int(T), target={"kind": kind, "value": target.value},
                         notion={"name": notion.name, "alpha": notion.alpha, "delta": notion.delta},
