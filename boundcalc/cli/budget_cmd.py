@@ -279,6 +279,9 @@ def register(app: typer.Typer) -> None:
                             "the q-quantile of the regret (0.9: the bad runs) instead of the mean.")] = None,
         max_runs: Annotated[Optional[str], typer.Option("--max-runs", help="--by simulation: most runs at one budget "
                             "where the 95% interval straddles the target (default 800).")] = None,
+        block_runs: Annotated[Optional[str], typer.Option("--block-runs", help="--by simulation: runs per engine "
+                              "block, the independent clusters of the overhead's interval (default: --runs // 20; "
+                              "larger is faster, fewer clusters).")] = None,
         executor: Annotated[Optional[str], typer.Option("--executor", help="--by simulation: where the blocks of runs "
                             "are computed: in-process, processes, dask-local or dask.")] = None,
         workers: Annotated[Optional[str], typer.Option("--workers", help="Workers of --executor processes or "
@@ -386,7 +389,8 @@ def register(app: typer.Typer) -> None:
         if name not in ("rdp",) and alpha is not None:
             raise InputError("--alpha", "used only with --notion rdp", alpha)
         sim_opts = {"--algo": algo, "--quantile": quantile, "--max-runs": max_runs, "--report": report,
-                    "--plot-dist": plot_dist, "--executor": executor, "--workers": workers, "--scheduler": scheduler}
+                    "--plot-dist": plot_dist, "--executor": executor, "--workers": workers, "--scheduler": scheduler,
+                    "--block-runs": block_runs}
         if by is None:  # simulation when an instance file, a prior or a simulation-only option is given
             by = "simulation" if instance_file is not None or pri is not None or any(
                 v is not None for k, v in sim_opts.items()
@@ -418,6 +422,7 @@ def register(app: typer.Typer) -> None:
             if quantile is not None and not 1 / max(rmax, r0) <= quantile <= 1 - 1 / max(rmax, r0):
                 raise InputError("--quantile", f"in [1/{max(rmax, r0)}, 1 − 1/{max(rmax, r0)}] (a quantile the "
                                  "--max-runs runs can estimate)", quantile)
+            br = None if block_runs is None else validate.count("--block-runs", block_runs, minimum=1, maximum=10**6)
             names = [a.strip() for a in algo.split(",") if a.strip()] if algo else None
             if algo is not None and not names:
                 raise InputError("--algo", "a comma-separated list of private algorithms", algo)
@@ -429,7 +434,7 @@ def register(app: typer.Typer) -> None:
                 plot_dist=plot_dist, report=report, values_used="", click_ctx=ctx,
                 instance=inst_used if drawn is None else None, prior=drawn,
                 instances=None if drawn is None else len(drawn.instances),
-                prior_quantile=None if drawn is None else drawn.quantile,
+                prior_quantile=None if drawn is None else drawn.quantile, block_runs=br,
                 inputs={"setting": setting, "T": Ts, "notion": {"name": un.name, "alpha": un.alpha,
                                                                 "delta": un.delta},
                         "target": {"kind": target.kind, "value": target.value}, "delta": d_priv,

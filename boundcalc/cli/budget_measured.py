@@ -118,7 +118,7 @@ def rows_of(plan) -> list[dict]:
 
 def run(setting, T, target, notion, overrides, *, algos, quantile, runs, max_runs, seed, executor_plan, delta,
         json_out, plot, plot_dist, report, inputs, values_used, instance=None, prior=None, instances=1,
-        click_ctx=None, prior_quantile=None):
+        click_ctx=None, prior_quantile=None, block_runs=None):
     from ..budget.measured import solve_measured
     from ..errors import InputError
     from . import executor_options
@@ -127,7 +127,7 @@ def run(setting, T, target, notion, overrides, *, algos, quantile, runs, max_run
     with executor_options.make_executor(executor_plan) as ex:
         plan = solve_measured(setting, T, target, notion, instance=inst if prior is None else None, prior=prior,
                               instances=instances or 1, prior_quantile=prior_quantile or 0.9, algos=algos,
-                              quantile=quantile, runs=runs, max_runs=max_runs,
+                              quantile=quantile, runs=runs, max_runs=max_runs, block_runs=block_runs,
                               seed=seed, executor=ex, delta=delta, progress=_progress_printer(not json_out))
     every = [a for row in plan.answers for a in row]
     if plan.value is None and every and all(a.status == "unreachable" for a in every):
@@ -146,7 +146,7 @@ def run(setting, T, target, notion, overrides, *, algos, quantile, runs, max_run
         _plot_overhead(plot, plan)
     if json_out:
         common.emit_json("budget", dict(inputs, by="simulation", quantile=quantile, runs=runs, max_runs=max_runs,
-                                        seed=seed, algos=algos, executor=executor_plan),
+                                        seed=seed, algos=algos, executor=executor_plan, block_runs=block_runs),
                          value=plan.value, value_algorithm=plan.value_algorithm,
                          value_label=("smallest user budget at which the measured target holds with 95% confidence on "
                                       "this instance (confirmed on fresh seeds), the best over the algorithms; the "
