@@ -308,13 +308,15 @@ class PairedSimulator:
         t0 = time.perf_counter()
         res = montecarlo.run(alg, self.env, self.T, runs, seed=batch_seed(self.seed, k), checkpoints=self.checkpoints,
                              block_runs=self.block_runs, executor=self.executor)
-        self.seconds += time.perf_counter() - t0
+        self.last_seconds = time.perf_counter() - t0
+        self.seconds += self.last_seconds
         self.run_count += runs
         return res
 
     def np_batch(self, k: int, runs: int):
         if k not in self._np:
             self._np[k] = self._run(self.counterpart, k, runs)
+            self.np_seconds = getattr(self, "np_seconds", 0.0) + self.last_seconds
         return self._np[k]
 
     def priv_batch(self, b: float, k: int, runs: int):
@@ -440,10 +442,12 @@ def search(algorithm: str, instance, T, kind: str, value: float, notion=None, qu
             state["confirms"] = state.get("confirms", 0) + 1
         ans.evaluations.append(res)
         state["evals"] += 1
-        if state["evals"] == 1:  # pilot: the first decision's cost times the decisions a search makes
-            per_eval = sim.seconds
+        if state["evals"] == 1:  # pilot: the first decision's private cost times the decisions a search makes, plus
+            # the counterpart once more for the fresh-seed confirmations (its search batches are cached)
+            np_s = getattr(sim, "np_seconds", 0.0)
+            per_eval = sim.seconds - np_s
             n_bisect = math.ceil(math.log(10) / math.log(rel_width)) if rel_width > 1 else 8
-            ans.estimate_seconds = per_eval * (3 + n_bisect + (2 if confirm else 0))
+            ans.estimate_seconds = per_eval * (3 + n_bisect + (2 if confirm else 0)) + np_s * (2 if confirm else 1)
         if progress:
             progress({"stage": stage, "budget": float(b), "runs": res["runs"], "status": res["status"],
                       "estimate": res["estimate"], "ci": res["ci"], "elapsed": time.perf_counter() - t_start,
