@@ -459,16 +459,15 @@ def test_each_instance_option_reaches_the_simulated_env(monkeypatch):
 
 def test_contextual_and_glm_options_reach_the_env():
     out = _run(["simulate", "--algo", "AdaC-OFUL", "--rho", "1", "--T", "50", "--runs", "2", "--K", "7", "--d", "4"])
-    env = out["environment"] if isinstance(out["environment"], dict) else {}
     inst = Instance.from_dict(out["instance"])
     assert (inst.K, inst.d) == (7, 4) and inst.contexts == "gaussian" and inst.project
+    assert (out["environment"]["K"], out["environment"]["d"]) == (7, 4)  # the environment simulated
     assert out["inputs"]["env"] == inst.label
     out = _run(["simulate", "--algo", "LDP-OLS", "--ldp-epsilon", "1", "--ldp-delta", "0.01", "--T", "50", "--runs",
                 "2", "--K", "6", "--d", "3"])
     inst = Instance.from_dict(out["instance"])
     assert (inst.K, inst.d, inst.noise) == (6, 3, "uniform")
     assert math.isclose(np.linalg.norm(inst.theta), 1 - math.sqrt(3) * 0.1)  # |r| <= 1 (seed 002 §2)
-    del env
 
 
 def test_regret_and_simulate_agree_on_the_instance_of_the_same_options():
