@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from boundcalc.algorithms.linear import ALGORITHMS, GOPE, AdaCGOPE, AdaRGOPE
+from boundcalc.algorithms.linear import ALGORITHMS, GOPE, AdaCGOPE, AdaRGOPE, GOPELimit
 from boundcalc.envs.linear import LinearEnv, make_linear_env
 from boundcalc.errors import InputError
 
@@ -159,7 +159,7 @@ def test_gope_has_no_noise():
 # ---------------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "name, bound_id, budget",
-    [("GOPE", "003-gope-explicit", None), ("AdaC-GOPE", "003-thm4-explicit", ("zcdp", 0.1)),
+    [("GOPE-limit", "003-gope-explicit", None), ("AdaC-GOPE", "003-thm4-explicit", ("zcdp", 0.1)),
      ("AdaR-GOPE", "000-thm8-explicit", ("rdp", 2.0, 0.2))],
 )
 def test_regret_below_upper_bound(name, bound_id, budget):
@@ -170,7 +170,7 @@ def test_regret_below_upper_bound(name, bound_id, budget):
     env = make_linear_env("zcdp-linear-bounded")  # Assumption 1 holds (rewards in {-1, 1})
     assert env.privacy_guaranteed
     b = None if budget is None else (ZCDP(budget[1]) if budget[0] == "zcdp" else RDP(budget[1], budget[2]))
-    alg = {"GOPE": lambda: GOPE(delta=1 / T), "AdaC-GOPE": lambda: AdaCGOPE(rho=0.1, delta=1 / T),
+    alg = {"GOPE-limit": lambda: GOPELimit(delta=1 / T), "AdaC-GOPE": lambda: AdaCGOPE(rho=0.1, delta=1 / T),
            "AdaR-GOPE": lambda: AdaRGOPE(alpha=2.0, eps=0.2, delta=1 / T)}[name]()
     res = alg.simulate(env, T, runs, np.random.default_rng(1), np.array([T // 10, T]))
     ctx = registry.make_context("linear", {"actions": env.actions, "theta": env.theta, "delta": 1 / T}, budget=b)
@@ -184,7 +184,7 @@ def test_regret_below_upper_bound(name, bound_id, budget):
 
 
 def test_registry_and_metadata():
-    assert set(ALGORITHMS) == {"GOPE", "AdaC-GOPE", "AdaR-GOPE"}
+    assert set(ALGORITHMS) == {"GOPE", "GOPE-limit", "AdaC-GOPE", "AdaR-GOPE"}
     for cls in ALGORITHMS.values():
         assert cls.setting == "linear" and cls.source and cls.bound_ids
 

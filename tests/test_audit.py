@@ -427,7 +427,7 @@ def _cli(args):
     (["--algo", "adap-ucb", "--trials", "3e2", "--seed", "9"], dict(algo="AdaP-UCB", trials=300, seed=9)),
     (["--algo", "adap-ucb", "--trials", "300", "--mutant", "noise-halved"],
      dict(algo="AdaP-UCB", trials=300, mutant="noise-halved")),
-    (["--algo", "adap-ucb", "--trials", "300", "--confidence", "0.8"], dict(algo="AdaP-UCB", trials=300, confidence=0.8)),
+    (["--algo", "adap-ucb", "--trials", "300", "--level", "0.8"], dict(algo="AdaP-UCB", trials=300, confidence=0.8)),
     (["--algo", "adac-ucb", "--rho", "2", "--trials", "300"], dict(algo="AdaC-UCB", trials=300, rho=2.0)),
     (["--algo", "adar-ucb", "--alpha", "3", "--rdp-epsilon", "1", "--trials", "300"],
      dict(algo="AdaR-UCB", trials=300, alpha=3.0, rdp_epsilon=1.0)),
@@ -449,7 +449,7 @@ def test_cli_options_change_the_result():
     base = ["--algo", "adap-ucb", "--trials", "300"]
     ref = _cli(base)
     for extra, key in ((["--seed", "1"], "events"), (["--epsilon", "2"], "epsilon_claimed"),
-                       (["--confidence", "0.8"], "epsilon_lower"), (["--mutant", "no-noise"], "events"),
+                       (["--level", "0.8"], "epsilon_lower"), (["--mutant", "no-noise"], "events"),
                        (["--delta", "0.1"], "epsilon_claimed")):
         assert _cli(base + extra)[key] != ref[key], extra
     assert _cli(["--algo", "adap-ucb", "--trials", "400"])["trials"] == 400
@@ -478,8 +478,8 @@ def test_cli_table_and_list():
     (["--algo", "dp-se", "--rho", "1"], "budget"), (["--algo", "adac-ucb", "--epsilon", "1"], "budget"),
     (["--algo", "adac-ucb", "--delta", "0"], "--delta"), (["--algo", "dp-se", "--delta", "1"], "--delta"),
     (["--algo", "dp-se", "--delta", "-0.1"], "--delta"), (["--algo", "adar-ucb", "--alpha", "2"], "--alpha"),
-    (["--algo", "dp-se", "--seed", "-1"], "--seed"), (["--algo", "dp-se", "--confidence", "1"], "--confidence"),
-    (["--algo", "dp-se", "--confidence", "0.3"], "--confidence"),
+    (["--algo", "dp-se", "--seed", "-1"], "--seed"), (["--algo", "dp-se", "--level", "1"], "--level"),
+    (["--algo", "dp-se", "--level", "0.3"], "--level"),
 ])
 def test_cli_bad_input(args, param):
     from boundcalc.cli.app import main

@@ -161,8 +161,7 @@ def test_counterpart_runs_share_the_private_runs_seeds():
 def test_counterparts_are_names_simulate_accepts():
     from boundcalc.algorithms import lookup
 
-    assert M.counterpart_of("AdaC-GOPE").name == "GOPE" and dict(M.counterpart_of("AdaC-GOPE").params) == {
-        "schedule": "limit"}
+    assert M.counterpart_of("AdaC-GOPE").name == "GOPE-limit"
     gope = M.build_counterpart(M.counterpart_of("AdaC-GOPE"), "AdaC-GOPE")
     # the ρ → ∞ limit of AdaC-GOPE: the same phase lengths c_ℓ as AdaC-GOPE without its privacy term (independent
     # check: AdaC-GOPE's c_ℓ at a huge ρ tends to GOPE's)
@@ -350,3 +349,19 @@ def test_instance_file_gives_the_same_instance_as_regret(tmp_path):
                             "--json"])
     assert r.exit_code == 0, r.output
     assert ob["by"] == "simulation" and ob["instance"] == json.loads(r.stdout)["instance"]
+
+
+def test_cli_block_runs_and_plot_dist_reach(tmp_path):
+    """--block-runs reaches the search (JSON inputs and the clusters: 10 runs in blocks of 5 give 2 clusters, a t
+    interval with 1 degree of freedom, wider than with blocks of 1); --plot-dist writes the distribution figure."""
+    base = ["--setting", "finite", "--T", "300", "--means", "0.9,0.5", "--max-overhead", "3", "--algo", "DP-KLUCB",
+            "--runs", "10", "--max-runs", "10", "--json"]
+    pd = tmp_path / "dist.png"
+    a = _cli([*base, "--block-runs", "5", "--plot-dist", str(pd)])
+    b = _cli([*base, "--block-runs", "1"])
+    assert a.exit_code == 0 and b.exit_code == 0, a.output + b.output
+    oa, ob = json.loads(a.stdout), json.loads(b.stdout)
+    assert oa["inputs"]["block_runs"] == 5 and ob["inputs"]["block_runs"] == 1
+    ea, eb = oa["rows"][0]["evaluations"][0], ob["rows"][0]["evaluations"][0]
+    assert ea["ci"][1] - ea["ci"][0] > eb["ci"][1] - eb["ci"][0]
+    assert pd.stat().st_size > 1000

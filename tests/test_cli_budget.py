@@ -137,7 +137,7 @@ def test_min_T_equals_library(tmp_path):
 
 def test_check_measures_overhead_and_the_limit_is_the_nonprivate_baseline():
     """--check on AdaC-GOPE equals direct simulations with the same seed (at the chosen ρ and at ρ = 1e12), and the
-    limit's regret agrees with GOPE's, the non-private baseline (the sheet: baselines are the ρ → ∞ limits), within
+    limit's regret agrees with GOPE-limit's, the non-private ρ → ∞ baseline (the sheet: baselines are the ρ → ∞ limits), within
     a Welch test at level 1e-3."""
     from scipy import stats
 
@@ -162,7 +162,7 @@ def test_check_measures_overhead_and_the_limit_is_the_nonprivate_baseline():
     at_limit = sim(gope.AdaCGOPE(1e12, delta=ctx["delta"]))
     assert c["regret"]["mean"] == pytest.approx(at_budget.mean(), rel=1e-12)
     assert c["regret_limit"]["mean"] == pytest.approx(at_limit.mean(), rel=1e-12)
-    baseline = sim(gope.GOPE(delta=ctx["delta"]), seed=99)
+    baseline = sim(gope.GOPELimit(delta=ctx["delta"]), seed=99)
     assert stats.ttest_ind(at_limit, baseline, equal_var=False).pvalue > 1e-3
     lo, hi = c["overhead"]["ci"]
     assert lo <= c["overhead"]["value"] <= hi

@@ -312,8 +312,8 @@ class GOPENonPrivateExplicit(_UpperLinear):
 
     id = "003-gope-explicit"
     title = "GOPE (non-private phased elimination), explicit constants (E[R_T], delta = 1/T)"
-    source = "seed 003 Thm 4 (rho -> infinity limit; GOPE baseline of Sec. VII, LS Alg. 12)"
-    algorithm = "GOPE"
+    source = "seed 003 Thm 4 (rho -> infinity limit of AdaC-GOPE; the algorithm GOPE-limit)"
+    algorithm = "GOPE-limit"
     notion = "none"
     form = "explicit"
     caveats = (
@@ -345,7 +345,7 @@ class GOPENonPrivatePaper(_UpperLinear):
     id = "003-gope-paper"
     title = "GOPE (non-private), O-form sqrt(dT log(KT))"
     source = "seed 003 Thm 4 (rho -> infinity limit, Table I)"
-    algorithm = "GOPE"
+    algorithm = "GOPE-limit"
     notion = "none"
     form = "paper"
     caveats = ()

@@ -50,6 +50,8 @@ class Headline:
     T: float
     label: str = HEADLINE_LABEL
     reason: str = ""
+    delta: float | None = None  # a high-probability headline holds with probability >= 1 - delta (None: E[R_T])
+    high_probability: bool = False
 
 
 @dataclass
@@ -278,8 +280,23 @@ def rows_for(setting: str, budget, T, overrides: dict | None = None):
 
 
 # -- headline -------------------------------------------------------------------------------------------------
-def choose_headline(rows: list[dict], budget, T: float) -> Headline:
-    """The smallest qualifying upper bound (see the module docstring), or None with the reason."""
+def headline_delta(row: dict, T: float, ctx_delta) -> tuple[bool, float | None]:
+    """(high-probability?, its δ) of a report row: its caveat "high-probability bound on R_T ..." (tag "w.h.p.")
+    says the bound holds with probability ≥ 1 − δ, δ = 1/T where the caveat says "1 - 1/T" (seed 000 Thm 8's
+    explicit form, docs/formulas/rdp-bandits.md), else the instance's δ (``delta``, e.g. seed 003 Thm 4's hp forms)."""
+    if "w.h.p." not in row.get("tags", ()):
+        return False, None
+    from . import registry
+
+    text = " ".join(registry.get(row["id"]).caveats)
+    if "1 - 1/T" in text:
+        return True, 1.0 / T
+    return True, (float(ctx_delta) if ctx_delta is not None and "delta" in row.get("params", ()) else None)
+
+
+def choose_headline(rows: list[dict], budget, T: float, ctx_delta=None) -> Headline:
+    """The smallest qualifying upper bound (see the module docstring), or None with the reason. ``ctx_delta``: the
+    instance's δ, which a high-probability headline's probability ≥ 1 − δ refers to (``headline_delta``)."""
     ok = [r for r in rows if r["applicable"] and r["kind"] in HEADLINE_KINDS and r["form"] in HEADLINE_FORMS
           and not r.get("invalid") and not r.get("vacuous") and r.get("value") is not None
           and math.isfinite(r["value"]) and (budget is None or r["notion"] != "none")]
@@ -288,7 +305,8 @@ def choose_headline(rows: list[dict], budget, T: float) -> Headline:
         return Headline(None, None, float(T), reason=f"no applicable {what}upper bound with explicit constants "
                                                      f"below the trivial bound at T = {T:g}")
     best = min(ok, key=lambda r: r["value"])
-    return Headline(best["value"], best["id"], float(T))
+    hp, delta = headline_delta(best, float(T), ctx_delta)
+    return Headline(best["value"], best["id"], float(T), delta=delta, high_probability=hp)
 
 
 # -- values used and options without effect -------------------------------------------------------------------------
@@ -359,5 +377,5 @@ def regret_report(setting: str, budget, T, overrides: dict | None = None,
     ctx, rows = rows_for(setting, budget, T, overrides)
     trivial = trivial_regret_per_step(setting, ctx.params)
     return RegretReport(setting=setting, T=T, ctx=ctx, rows=rows, trivial=trivial,
-                        headline=choose_headline(rows, budget, float(T[-1])),
+                        headline=choose_headline(rows, budget, float(T[-1]), ctx.params.get("delta")),
                         notes=option_notes(setting, given or {}, rows), instance_values=instance_values(setting, ctx))

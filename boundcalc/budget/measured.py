@@ -2,8 +2,8 @@
 
 The bound-based answer (boundcalc.budget.solve) is a statement about worst-case bounds whose non-private part can
 be 20–100× loose on a given instance; this module measures instead. For a private algorithm A and its named
-non-private counterpart N (``_NAMED``: AdaC-GOPE → GOPE with AdaC-GOPE's own phase schedule and no noise, its ρ → ∞
-limit (``schedule=limit``; docs/formulas/zcdp-bandits.md §0: the non-private baselines are the ρ → ∞ limits, so that
+non-private counterpart N (``_NAMED``: AdaC-GOPE → GOPE-limit, GOPE with AdaC-GOPE's own phase schedule and no noise,
+its ρ → ∞ limit (``GOPE --param schedule=limit``; docs/formulas/zcdp-bandits.md §0: the non-private baselines are the ρ → ∞ limits, so that
 the overhead measures the cost of privacy and vanishes as ρ grows — against the Lattimore–Szepesvári schedule
 ``schedule=ls``, the paper's experimental baseline, AdaC-GOPE's regret is ≈ 4.6× larger at every ρ in [1, 1e4] on the
 K = 50, d = 5 instance at T = 1e7: a difference of constants, not of privacy), DP-KLUCB → KL-UCB, DP-IMED → IMED, AdaP-UCB/AdaC-UCB/AdaR-UCB →
@@ -93,9 +93,9 @@ class Counterpart:
 
 
 _NAMED = {
-    "AdaC-GOPE": ("GOPE", (("schedule", "limit"),), "GOPE with AdaC-GOPE's own schedule without noise (the ρ → ∞ "
+    "AdaC-GOPE": ("GOPE-limit", (), "GOPE with AdaC-GOPE's own schedule without noise (the ρ → ∞ "
                   "limit of seed 003 Algorithm 2; docs/formulas/zcdp-bandits.md §0, non-private baselines)"),
-    "AdaR-GOPE": ("GOPE", (("schedule", "limit"),), "GOPE with the private algorithm's own schedule without noise "
+    "AdaR-GOPE": ("GOPE-limit", (), "GOPE with the private algorithm's own schedule without noise "
                   "(docs/formulas/zcdp-bandits.md §0, non-private baselines)"),
     "DP-KLUCB": ("KL-UCB", (), "KL-UCB (seed 001's non-private baseline)"),
     "DP-IMED": ("IMED", (), "IMED (seed 001's non-private baseline)"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import Annotated
 
 import typer
 
@@ -36,8 +37,30 @@ COMMAND_MODULES = [
 ]
 
 
+def version_text() -> str:
+    """"boundcalc X.Y.Z": the installed distribution's version (importlib.metadata), or the package's own
+    ``__version__`` when it runs from a source tree that is not installed."""
+    from importlib import metadata
+
+    from .. import __version__
+
+    try:
+        v = metadata.version("boundcalc")
+    except metadata.PackageNotFoundError:
+        v = __version__
+    return f"boundcalc {v}"
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        print(version_text())
+        raise typer.Exit(0)
+
+
 @app.callback()
-def _root(ctx: typer.Context) -> None:
+def _root(ctx: typer.Context,
+          version: Annotated[bool, typer.Option("--version", help="Print the version and exit.", is_eager=True,
+                                                callback=_print_version)] = False) -> None:
     """Compute, explain and verify regret bounds of differentially private bandit algorithms."""
     if ctx.invoked_subcommand is None:  # no command: the help on stderr and a usage-error exit code
         _help_to_stderr(ctx)

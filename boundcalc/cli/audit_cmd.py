@@ -50,13 +50,14 @@ def register(app: typer.Typer) -> None:
     @app.command("audit")
     @command
     def audit(
+        ctx: typer.Context,
         algo: Annotated[Optional[str], typer.Option("--algo", help="Algorithm to audit (see --list).")] = None,
-        epsilon: Annotated[Optional[float], typer.Option("--epsilon", help="ε of an ε-DP algorithm, or of the (ε, δ) "
+        epsilon: Annotated[Optional[float], common.budget_option("--epsilon", "ε of an ε-DP algorithm, or of the (ε, δ) "
                                                                              "claim of LinUCB-DGS or of a local-DP "
                                                                              "algorithm (default: see --list).")] = None,
-        rho: Annotated[Optional[float], typer.Option("--rho", help="ρ of a ρ-zCDP algorithm.")] = None,
+        rho: Annotated[Optional[float], common.budget_option("--rho", "ρ of a ρ-zCDP algorithm.")] = None,
         alpha: Annotated[Optional[float], typer.Option("--alpha", help="Rényi order α > 1 (with --rdp-epsilon).")] = None,
-        rdp_epsilon: Annotated[Optional[float], typer.Option("--rdp-epsilon", help="(α, ε)-RDP level ε (with --alpha).")] = None,
+        rdp_epsilon: Annotated[Optional[float], common.budget_option("--rdp-epsilon", "(α, ε)-RDP level ε (with --alpha).")] = None,
         delta: Annotated[Optional[float], typer.Option(
             "--delta", help="δ of the audited (ε, δ): default 0 for ε-DP, 0.2 for zCDP/RDP (their implied ε(δ)); for "
                             "LinUCB-DGS the δ of its (ε, δ) claim (default 1e-3), for the (ε, δ)-LDP algorithms "
@@ -69,7 +70,9 @@ def register(app: typer.Typer) -> None:
         param: Annotated[Optional[List[str]], typer.Option(
             "--param", help="Algorithm parameter name=value (repeatable), among those the audit follows (see --list), "
                             "e.g. C_B=8 or calibration=safe for LDP-OLS.")] = None,
-        confidence: Annotated[float, typer.Option("--confidence", help="Confidence of the lower bound, in [0.5, 1).")] = 0.95,
+        level: Annotated[float, typer.Option("--level", help="Confidence level 1 − δ of the lower bound on ε, in "
+                                                             "[0.5, 1).")] = 0.95,
+        confidence_old: Annotated[Optional[float], common.alias_option("audit", "--confidence")] = None,
         list_: Annotated[bool, typer.Option("--list", help="List the auditable algorithms and their mutants.")] = False,
         instance_file: instance_options.InstanceFileOpt = None,
         save_instance: instance_options.SaveInstanceOpt = None,
@@ -89,6 +92,7 @@ def register(app: typer.Typer) -> None:
         """Empirical privacy audit: a lower bound on the ε an algorithm achieves, beside the claimed ε."""
         from ..errors import InputError
 
+        confidence = common.alias(ctx, "audit", "--confidence", confidence_old, level)
         if list_:
             return _list(json_out)
         if algo is None:
@@ -98,6 +102,9 @@ def register(app: typer.Typer) -> None:
 
         from .simulate_cmd import _parse_params
 
+        level_flag = "--confidence" if confidence_old is not None else "--level"  # errors name what the user typed
+        if not 0.5 <= validate.open_unit(level_flag, confidence) <= 1 - 1e-9:
+            raise InputError(level_flag, "in [0.5, 1)", confidence)
         n = None if trials is None else validate.count("--trials", trials)
         # an instance (issue 14 §1): accepted as by every command, checked against the audited algorithm's setting and
         # recorded; the audit's inputs stay the scenario's designed neighbouring tables (privacy is a worst case over
@@ -131,7 +138,7 @@ def register(app: typer.Typer) -> None:
         else:
             res = audit_run.run_audit(algo, **kwargs)
         inputs = {"algo": algo, "epsilon": epsilon, "rho": rho, "alpha": alpha, "rdp_epsilon": rdp_epsilon,
-                  "delta": delta, "trials": res.trials, "mutant": res.mutant, "seed": seed, "confidence": confidence,
+                  "delta": delta, "trials": res.trials, "mutant": res.mutant, "seed": seed, "level": confidence,
                   "param": params}
         inst_note = None if inst is None else (
             f"instance {inst.label}: recorded; the audit runs on the scenario's neighbouring inputs, designed from the "
@@ -146,7 +153,7 @@ def register(app: typer.Typer) -> None:
                 ("budget", ", ".join(f"{k} = {fmt(v)}" for k, v in res.budget.items() if k != "notion")
                  + f" ({res.budget['notion']})"),
                 ("claimed ε", fmt(res.epsilon_claimed)), ("δ", fmt(res.delta)),
-                ("ε lower bound", fmt(res.epsilon_lower)), ("confidence", f"{100 * res.confidence:g}%"),
+                ("ε lower bound", fmt(res.epsilon_lower)), ("level", f"{100 * res.confidence:g}%"),
                 ("trials", f"{res.trials} on each input"),
                 ("verdict", ("[green]" if res.passed else "[red]") + res.verdict + ("[/green]" if res.passed else "[/red]"))]
         con = console()

@@ -64,54 +64,109 @@ def _equiv_text(eq: dict | None) -> str:
     return "; ".join(parts) or "—"
 
 
-def _render(plans, explain: bool, values_used: str = ""):
+ANY_BUDGET_TEXT = "any"  # "any budget": met at the smallest budget searched; no number is the answer
+
+
+def _row_cells(r, sym):
+    """The cells of one bound's row: numbers whole (a row met only at the search range's edge shows no number)."""
+    st = _STATUS_STYLE.get(r.status, "")
+    own = "—"
+    if r.budget_own and r.status != "any budget":
+        own = ", ".join(f"{k} = {common.fmt(v, 4)}" for k, v in r.budget_own.items() if k != "notion")
+        own = f"{r.budget_own['notion']}: {own}"
+    edge = r.status == "any budget"
+    tags = list(r.tags) + ([] if r.rigorous else ["indicative"])
+    return dict(id=r.id, algorithm=r.algorithm or "(any algorithm)", kind=r.kind.replace("problem-dependent", "instance"),
+                form=r.form, status=f"[{st}]{r.status}[/{st}]" if st else r.status,
+                user=ANY_BUDGET_TEXT if edge else common.fmt(r.user_budget, 5), own=own,
+                regret="—" if edge else common.fmt(r.regret_at_budget),
+                overhead="—" if edge or r.overhead_at_budget is None else f"{100 * r.overhead_at_budget:.3g}%",
+                caveats=", ".join(tags) or "—")
+
+
+def _fits(con, table) -> bool:
+    """Whether rich can lay the table out in the console's width without cutting a no-wrap cell (numbers) or
+    squeezing a column below its min_width (the caveats: one word per line)."""
+    # Measurement.get clamps the table's minimum to the console width, so sum the columns' own minimums (cells and
+    # padding; rich's Table._measure_column); the edges and separators are in the padding of SIMPLE_HEAD tables
+    # (a no-wrap column needs its widest cell: rich measures its minimum at the longest word)
+    need = sum((m.maximum if col.no_wrap else m.minimum) for col in table.columns
+               for m in [table._measure_column(con, con.options, col)])
+    return need <= con.width
+
+
+def _plan_table(plan, explain: bool, values_used: str, con):
+    """The table of one horizon; None when it cannot be laid out whole in the console's width."""
     from rich import box
+    from rich.table import Table
+
+    sym = plan.notion.symbol
+    t = Table(title=f"Privacy budget for {plan.target.describe()} — {plan.setting} — T = {plan.T:g}",
+              caption=f"instance: {plan.instance}\nvalues used: {values_used}\n"
+                      f"user notion: {plan.notion.describe()}; upper bounds: the smallest "
+                      f"budget at which the bound meets the target; lower bounds: below this budget every algorithm "
+                      f"misses it; '{ANY_BUDGET_TEXT}': every budget searched, down to the range's edge (1e-30), meets it",
+              header_style="bold", box=box.SIMPLE_HEAD, caption_justify="left", pad_edge=False)
+    for col, kw in (("id / algorithm", {"no_wrap": True}), ("kind", {"no_wrap": True}), ("form", {"no_wrap": True}),
+                    ("status", {"no_wrap": True}), (f"user {sym}", {"justify": "right", "no_wrap": True}),
+                    ("bound's own budget", {"min_width": 12}), ("regret there", {"justify": "right", "no_wrap": True}),
+                    ("overhead", {"justify": "right", "no_wrap": True}), ("caveats", {"ratio": 1, "min_width": 24})):
+        t.add_column(col, **kw)
+    for r in plan.rows:
+        if r.status == "not applicable" and not explain:
+            continue
+        c = _row_cells(r, sym)
+        t.add_row(f"[cyan]{c['id']}[/cyan]\n[dim]{c['algorithm']}[/dim]", c["kind"].replace("-", "\n"), c["form"],
+                  c["status"], c["user"], c["own"], c["regret"], c["overhead"], c["caveats"])
+    return t if _fits(con, t) else None
+
+
+def _plan_list(plan, explain: bool, values_used: str, con):
+    """The same content as ``_plan_table``, one block per bound, for a console too narrow for the table."""
+    sym = plan.notion.symbol
+    con.print(f"[bold]Privacy budget for {plan.target.describe()} — {plan.setting} — T = {plan.T:g}[/bold]")
+    for r in plan.rows:
+        if r.status == "not applicable" and not explain:
+            continue
+        c = _row_cells(r, sym)
+        con.print(f"[cyan]{c['id']}[/cyan] ({c['algorithm']}; {c['kind']}, {c['form']}): {c['status']}")
+        con.print(f"    user {sym} = {c['user']}; bound's own budget {c['own']}; regret there {c['regret']}; "
+                  f"overhead {c['overhead']}")
+        con.print(f"    caveats: {c['caveats']}")
+    con.print(f"instance: {plan.instance}\nvalues used: {values_used}\nuser notion: {plan.notion.describe()}; upper "
+              "bounds: the smallest budget at which the bound meets the target; lower bounds: below this budget every "
+              f"algorithm misses it; '{ANY_BUDGET_TEXT}': every budget searched, down to the range's edge (1e-30), meets it")
+
+
+def _render(plans, explain: bool, values_used: str = ""):
+    """Every horizon's table (--T 1e6,1e7: one per T), the budget against T, then notes and one recommendation per T.
+    A console too narrow for a table gets the same content as one block per bound (numbers are never cut)."""
     from rich.table import Table
 
     con = common.console()
     last = plans[-1]
     sym = last.notion.symbol
-    t = Table(title=f"Privacy budget for {last.target.describe()} — {last.setting} — T = {common.fmt(last.T)}",
-              caption=f"instance: {last.instance}\nvalues used: {values_used}\n"
-                      f"user notion: {last.notion.describe()}; upper bounds: the smallest "
-                      f"budget at which the bound meets the target; lower bounds: below this budget every algorithm "
-                      f"misses it",
-              header_style="bold", box=box.SIMPLE_HEAD, caption_justify="left", pad_edge=False)
-    for col, kw in (("id / algorithm", {"no_wrap": True}), ("kind", {"no_wrap": True}), ("form", {"no_wrap": True}),
-                    ("status", {"no_wrap": True}), (f"user {sym}", {"justify": "right", "no_wrap": True}),
-                    ("bound's own budget", {"no_wrap": True}), ("regret there", {"justify": "right"}),
-                    ("overhead", {"justify": "right"}), ("caveats", {"ratio": 1})):
-        t.add_column(col, **kw)
-    for r in last.rows:
-        if r.status == "not applicable" and not explain:
-            continue
-        st = _STATUS_STYLE.get(r.status, "")
-        own = "—"
-        if r.budget_own:
-            own = ", ".join(f"{k} = {common.fmt(v, 4)}" for k, v in r.budget_own.items() if k != "notion")
-            own = f"{r.budget_own['notion']}: {own}"
-        tags = list(r.tags) + ([] if r.rigorous else ["indicative"])
-        t.add_row(f"[cyan]{r.id}[/cyan]\n[dim]{r.algorithm or '(any algorithm)'}[/dim]",
-                  r.kind.replace("problem-dependent", "instance").replace("-", "\n"), r.form,
-                  f"[{st}]{r.status}[/{st}]" if st else r.status, common.fmt(r.user_budget, 5), own,
-                  common.fmt(r.regret_at_budget), "—" if r.overhead_at_budget is None else
-                  f"{100 * r.overhead_at_budget:.3g}%", ", ".join(tags) or "—")
-    con.print(t)
+    for plan in plans:
+        t = _plan_table(plan, explain, values_used, con)
+        if t is not None:
+            con.print(t)
+        else:
+            _plan_list(plan, explain, values_used, con)
     if len(plans) > 1:
         tt = Table(title=f"User {sym} against T", header_style="bold")
         tt.add_column("id", style="cyan", no_wrap=True)
         for p in plans:
-            tt.add_column(f"T={common.fmt(p.T, 3)}", justify="right")
+            tt.add_column(f"T={common.fmt(p.T, 3)}", justify="right", no_wrap=True)
         for i, r in enumerate(last.rows):
             if r.status == "not applicable" and not explain:
                 continue
             cells = []
             for p in plans:
                 x = p.rows[i]
-                cells.append(common.fmt(x.user_budget, 4) if x.status in ("met", "any budget") else x.status)
+                cells.append(common.fmt(x.user_budget, 4) if x.status == "met" else
+                             ANY_BUDGET_TEXT if x.status == "any budget" else x.status)
             tt.add_row(r.id, *cells)
-        tt.add_row("[bold]recommended[/bold]", *[common.fmt(p.value, 4) if p.value is not None else "none"
-                                                 for p in plans])
+        tt.add_row("[bold]recommended[/bold]", *[_recommended_cell(p) for p in plans])
         con.print(tt)
     na = [r for r in last.rows if r.status == "not applicable"]
     if explain:
@@ -147,12 +202,30 @@ def _render(plans, explain: bool, values_used: str = ""):
             what = (f"the lower bound's own privacy term is at least {100 * last.target.value:g}% of its non-private "
                     "term: no algorithm avoids that overhead")
         con.print(f"[bold]No algorithm can do better[/bold]: below {sym} = {x} {what} ({last.lower_id}).")
-    if last.value is None:
-        con.print(f"[bold]Recommendation[/bold]: none — {last.notes[0] if last.notes else 'no rigorous bound'}.")
-    else:
-        r = last.row(last.value_id)
-        con.print(f"[bold]Recommendation[/bold]: {sym} = [bold]{common.fmt(last.value, 5)}[/bold] "
-                  f"({last.value_id}, {r.algorithm}, {r.form} form) — guarantees {_equiv_text(r.equivalents)}.")
+    for plan in plans:
+        _print_recommendation(con, plan, f" at T = {plan.T:g}" if len(plans) > 1 else "")
+
+
+def _recommended_cell(p) -> str:
+    if p.value is None:
+        return "none"
+    return ANY_BUDGET_TEXT if p.row(p.value_id).status == "any budget" else common.fmt(p.value, 4)
+
+
+def _print_recommendation(con, plan, at: str) -> None:
+    """One horizon's recommendation; a bound met at the search range's edge says so instead of a number."""
+    sym = plan.notion.symbol
+    if plan.value is None:
+        con.print(f"[bold]Recommendation{at}[/bold]: none — {plan.notes[0] if plan.notes else 'no rigorous bound'}.")
+        return
+    r = plan.row(plan.value_id)
+    if r.status == "any budget":
+        con.print(f"[bold]Recommendation{at}[/bold]: no strongest budget in the searched range — {plan.value_id} "
+                  f"({r.algorithm}, {r.form} form) meets the target at every {sym} searched, down to "
+                  f"{sym} = {common.fmt(plan.value, 2)} (the edge of the range), so any budget does.")
+        return
+    con.print(f"[bold]Recommendation{at}[/bold]: {sym} = [bold]{common.fmt(plan.value, 5)}[/bold] "
+              f"({plan.value_id}, {r.algorithm}, {r.form} form) — guarantees {_equiv_text(r.equivalents)}.")
 
 
 def _render_horizons(rows, budget, max_overhead):
@@ -165,19 +238,32 @@ def _render_horizons(rows, budget, max_overhead):
                       + (f"; overhead: privacy cost ≤ {100 * max_overhead:g}% of the non-private part"
                          if max_overhead is not None else ""), caption_justify="left")
     for col in ("id / algorithm", "kind", "form", "informative from T", "overhead under target from T", "caveats"):
-        t.add_column(col, no_wrap=col != "caveats")
+        t.add_column(col, no_wrap=col != "caveats", **({"min_width": 24} if col == "caveats" else {}))
+
+    def cell(status, T):
+        return common.fmt(T) if status == "met" else status
+
     for r in rows:
         if r.informative_status == "not applicable" and r.overhead_status == "not applicable":
             continue
-
-        def cell(status, T):
-            return common.fmt(T) if status == "met" else status
-
         t.add_row(f"[cyan]{r.id}[/cyan]\n[dim]{r.algorithm or '(any algorithm)'}[/dim]",
                   r.kind.replace("problem-dependent", "instance").replace("-", "\n"), r.form,
                   cell(r.informative_status, r.T_informative),
                   cell(r.overhead_status, r.T_overhead) if max_overhead is not None else "—", ", ".join(r.tags) or "—")
-    common.console().print(t)
+    con = common.console()
+    if _fits(con, t):
+        con.print(t)
+        return
+    con.print(f"[bold]{t.title}[/bold]")  # too narrow for the table: one block per bound, numbers whole
+    for r in rows:
+        if r.informative_status == "not applicable" and r.overhead_status == "not applicable":
+            continue
+        con.print(f"[cyan]{r.id}[/cyan] ({r.algorithm or '(any algorithm)'}; {r.kind}, {r.form}): informative from T = "
+                  f"{cell(r.informative_status, r.T_informative)}"
+                  + (f"; overhead under target from T = {cell(r.overhead_status, r.T_overhead)}"
+                     if max_overhead is not None else ""))
+        con.print(f"    caveats: {', '.join(r.tags) or '—'}")
+    con.print(t.caption)
 
 
 def _plot(path, plan, overrides):
@@ -240,8 +326,8 @@ def register(app: typer.Typer) -> None:
         max_regret: Annotated[Optional[float], typer.Option("--max-regret", help="Target: regret bound at most R.")] = None,
         max_ratio_to_lower: Annotated[Optional[float], typer.Option("--max-ratio-to-lower", help="Target: upper bound "
                                       "at most X times the largest lower bound of its kind.")] = None,
-        delta: Annotated[str, typer.Option("--delta", help="Privacy δ of --notion approx and of the (ε, δ) "
-                         "equivalents.")] = "1e-6",
+        delta: Annotated[Optional[str], typer.Option("--delta", help="Privacy δ of --notion approx and of the (ε, δ) "
+                         "equivalents (default 1e-6); with --min-T and --epsilon, the δ of an (ε, δ) budget.")] = None,
         alpha: Annotated[Optional[float], typer.Option("--alpha", help="Rényi order α of --notion rdp "
                          "(and of --rdp-epsilon with --min-T).")] = None,
         ldp_delta: common.LdpDeltaOpt = None,
@@ -250,8 +336,8 @@ def register(app: typer.Typer) -> None:
         d: Annotated[Optional[str], typer.Option("--d", help="Dimension.")] = None,
         actions: Annotated[Optional[str], typer.Option("--actions", help="Action set: CSV or .npy, K×d.")] = None,
         theta: Annotated[Optional[str], typer.Option("--theta", help="Parameter θ*, comma-separated.")] = None,
-        confidence: Annotated[Optional[float], typer.Option("--confidence", help="Confidence level δ of "
-                              "high-probability bounds, in (0,1).")] = None,
+        confidence: Annotated[Optional[float], typer.Option("--confidence", help="Confidence δ of "
+                              "high-probability bounds (probability ≥ 1 − δ), in (0,1).")] = None,
         lambda0: Annotated[Optional[float], typer.Option("--lambda0", help="Minimum eigenvalue λ0 of the context "
                            "covariance (contextual).")] = None,
         param: Annotated[Optional[List[str]], typer.Option("--param", help="Instance parameter name=value "
@@ -319,7 +405,7 @@ def register(app: typer.Typer) -> None:
         if setting not in SETTINGS:
             raise InputError("--setting", "one of " + ", ".join(SETTINGS), setting)
         Ts = validate.horizons("--T", T)
-        d_priv = validate.open_unit("--delta", delta)
+        d_priv = validate.open_unit("--delta", "1e-6" if delta is None else delta)
         n_runs = validate.count("--runs", runs if runs is not None else "100", minimum=2, maximum=10**6)
         sd = validate.count("--seed", seed, minimum=0, maximum=2**63 - 1)
         target = _target(max_overhead, max_regret, max_ratio_to_lower)
@@ -361,7 +447,8 @@ def register(app: typer.Typer) -> None:
         if min_T:
             if target.kind != "overhead" and max_regret is not None:
                 raise InputError("--min-T", "used with --max-overhead (or no other target)", "--max-regret")
-            bud = common.budget_from_options(epsilon, rho, alpha, rdp_epsilon, None, ldp_epsilon, ldp_delta)
+            bud = common.budget_from_options(epsilon, rho, alpha, rdp_epsilon, None if delta is None else d_priv,
+                                             ldp_epsilon, ldp_delta)  # --delta was dropped here (issue 17 §4)
             if bud is None:
                 raise InputError("--min-T", "given with the budget to evaluate at (--rho, --epsilon, --alpha and "
                                  "--rdp-epsilon, or --ldp-epsilon)", None)
@@ -470,6 +557,7 @@ def register(app: typer.Typer) -> None:
                                                         for k, v in vals.items()}},
                 instance=inst_used.to_dict() if inst_used is not None else None, saved_instance=save_instance,
                 value=last.value, value_id=last.value_id,
+                value_status=None if last.value_id is None else last.row(last.value_id).status,
                 value_label=("smallest user budget at which a rigorous upper bound (exact, explicit or corrected form; "
                              "not asymptotic, not vacuous, no violated statement) meets the target at the largest T"),
                 lower_limit=last.lower_limit, lower_id=last.lower_id, spread=d["spread"], notes=d["notes"],

@@ -4,7 +4,9 @@ EXPR is parsed by a whitelist over Python's ``ast`` (boundcalc.verify.expression
 evaluated as Python. The default method tries a proof by interval arithmetic (boundcalc.verify.check): "proven
 on the box (N boxes)", "counterexample at …" (re-checked at 50 digits) or "undecided on k boxes" (listed). A
 function without an interval enclosure (the tails), a bound whose symbols are code, or ``--method grid`` gives
-the grid: "no counterexample on N points" or "counterexample at …" — never "proven".
+the grid: "no counterexample on N points", "counterexample at …" or "undecided: …" — never "proven". An ``==``
+is proven within a stated relative tolerance unless it is an identity; a box partly outside the domain of
+sqrt/log/a power/a denominator gives "proven where defined; outside the domain of …" (docs/verify.md).
 """
 
 from __future__ import annotations
@@ -27,8 +29,9 @@ def register(app: typer.Typer) -> None:
         method: Annotated[str, typer.Option("--method", help="auto (a proof when every function has an interval "
                                                              "enclosure, else the grid), proof, or grid.")] = "auto",
         points: Annotated[str, typer.Option("--points", help="Grid: about this many points in total (e.g. 1e4).")] = "4096",
-        max_seconds: Annotated[str, typer.Option("--max-seconds", help="Proof: give up ('undecided') after this many "
-                                                                       "seconds (at most 600).", metavar="SECONDS")] = "10",
+        max_seconds: Annotated[str, typer.Option("--max-seconds", help="Give up ('undecided') after this many seconds "
+                                                                       "(at most 600): the proof, and again the grid.",
+                                                                  metavar="SECONDS")] = "10",
         json_out: common.JsonOpt = False,
     ):
         """Check an inequality over a box: a proof by interval arithmetic when possible, else a grid.
@@ -39,7 +42,9 @@ def register(app: typer.Typer) -> None:
 
         Example: boundcalc check "d_eps(mu, mu_star, epsilon) <= kl(mu, mu_star)" --box mu=0.01:0.99,mu_star=0.02:1,epsilon=1e-3:10
 
-        Verdicts. Proof (outward-rounded interval arithmetic over a cover of the box by sub-boxes): "proven on the box (N boxes)", "counterexample at ..." (re-checked with mpmath at 50 digits) or "undecided on k boxes" (the effort limit; the boxes are listed in --json, and the grid then looks for a counterexample). Grid (the tails have no enclosure, or --method grid): "no counterexample on N points" or "counterexample at ...". A grid never proves. See docs/verify.md.
+        Verdicts. Proof (outward-rounded interval arithmetic over a cover of the box by sub-boxes): "proven on the box (N boxes)", "counterexample at ..." (re-checked with mpmath at 50 digits) or "undecided on k boxes" (the effort limit; the boxes are listed in --json, and the grid then looks for a counterexample). Grid (the tails have no enclosure, or --method grid): "no counterexample on N points", "counterexample at ..." or "undecided: k grid points fail in float ..." (failures not confirmed at 50 digits). A grid never proves.
+
+        == is proven within a relative tolerance of 1e-9 and says so ("proven within a relative tolerance of 1e-09"), unless both sides are the same expression (exact); a point where the sides differ at 50 digits is a counterexample. Where part of the box lies outside the domain of sqrt, log, a real power or a denominator, the verdict says so ("proven where defined ...; outside the domain of sqrt where x < 0 (99% of the box)"). Limits: 2000 characters, 400 nodes, depth 40, 10 parameters, constants up to 1e308, exponents up to 1000; --max-seconds holds inside evaluations. See docs/verify.md.
         """
         from .. import validate
         from ..errors import InputError
@@ -53,9 +58,11 @@ def register(app: typer.Typer) -> None:
             raise InputError("--method", "one of " + ", ".join(ck.METHODS), method)
         out = ck.run(expression, box, method=method, points=n, max_seconds=secs)
         inputs = {"expression": expression, "box": box, "method": method, "points": n, "max_seconds": secs}
+        backend = out.proof.backend if out.proof is not None else None  # the interval backend of the proof
         if json_out:
             fields = {"method": out.method, "verdict": out.verdict, "counterexample": out.counterexample,
-                      "expression": out.parsed.sympy_text, "domain": out.domain.describe(), "notes": out.notes}
+                      "expression": out.parsed.sympy_text, "domain": out.domain.describe(), "notes": out.notes,
+                      "backend": backend}
             if out.boxes is not None:
                 fields["boxes"] = out.boxes
             if out.points is not None:
@@ -67,9 +74,18 @@ def register(app: typer.Typer) -> None:
                 fields["n_undecided"] = out.n_undecided
             if out.seconds is not None:
                 fields["seconds"] = round(out.seconds, 4)
+            fields["word"] = out.word
+            fields["domain_gaps"] = [g.to_json() for g in out.domain_gaps]
+            if out.equality is not None:
+                fields["equality"] = out.equality
+            if out.grid is not None:
+                fields["grid"] = out.grid.to_json()
+            fields["limits"] = ck.limits()
             common.emit_json("check", inputs, **fields)
             return
         rows = [("expression", out.parsed.sympy_text), ("box", out.domain.describe()), ("method", out.method)]
+        if backend:
+            rows.append(("interval backend", backend))
         if out.boxes is not None:
             rows.append(("boxes", str(out.boxes)))
         if out.points is not None:
@@ -78,15 +94,21 @@ def register(app: typer.Typer) -> None:
         if out.counterexample:
             rows.append(("margin (float / 50 digits)", f"{out.counterexample['margin']:.6g} / "
                          f"{out.counterexample.get('margin_50_digits', out.counterexample.get('recheck', '—'))}"))
-        elif out.method == "grid":
+        elif out.method == "grid" and out.min_margin is not None:
             rows.append(("smallest margin", common.fmt(out.min_margin)))
+        for g in out.domain_gaps:
+            rows.append(("domain", g.text()))
+        if out.equality is not None:
+            rows.append(("==", "exact (an identity)" if out.equality.get("kind") == "exact" else
+                         f"within a relative tolerance of {out.equality['tolerance']:g}"))
         for b in out.undecided[:5]:
             rows.append(("undecided box", ", ".join(f"{k}={v[0]:.6g}:{v[1]:.6g}" for k, v in b.items())))
         if out.n_undecided > 5:
             rows.append(("undecided boxes", f"… {out.n_undecided - 5} more (--json lists up to 50)"))
         con = common.console()
         caption = ("proof: outward-rounded interval arithmetic on every box of a cover" if out.method == "proof" else
-                   "margin = normalised (rhs − lhs); a grid never proves")
+                   "margin = normalised (rhs − lhs); a grid never proves" if out.method == "grid" else
+                   "no point of the box is in the expression's domain")
         con.print(common.kv_table("check", rows, caption=caption))
         for note in out.notes:
             con.print(f"note: {note}")

@@ -27,7 +27,9 @@ PlotOpt = Annotated[Optional[str], typer.Option("--plot", help="Write a picture 
 
 
 def fail(message: str, code: int = 2) -> None:
-    """Print a one-line error on stderr and exit with ``code`` (no traceback)."""
+    """Print a one-line error on stderr and exit with ``code`` (no traceback); pending warnings are dropped, so the
+    error stays the only line."""
+    _PENDING_WARNINGS.clear()
     print(f"boundcalc: error: {message}", file=sys.stderr)
     raise typer.Exit(code)
 
@@ -62,6 +64,50 @@ def option_given(ctx, option: str) -> bool:
 def unused_option_notes(ctx, options, target: str) -> list[str]:
     """"--X has no effect on TARGET" for each of ``options`` that the user gave."""
     return [f"{o} has no effect on {target}" for o in options if option_given(ctx, o)]
+
+
+# -- one vocabulary across commands (docs/vocabulary.md): old spellings kept as aliases that warn ----------------
+# (command, old flag) -> canonical flag. The old flag is a hidden option of the command; ``alias`` maps its value to
+# the canonical option's (the same library call) and warns once on stderr.
+DEPRECATED_ALIASES = {
+    ("episodes", "--delta"): "--confidence",  # GOPE's confidence δ, not a privacy δ (README: --delta is always privacy)
+    ("episodes", "--lam0"): "--lambda0",
+    ("audit", "--confidence"): "--level",  # audit's level 1 − δ of its lower bound; --confidence elsewhere is a δ
+}
+
+
+def warn(message: str) -> None:
+    """One warning line on stderr (stdout stays for results and JSON)."""
+    print(f"boundcalc: warning: {message}", file=sys.stderr)
+
+
+def alias(ctx, command_name: str, old: str, old_value, new_value):
+    """The value of the canonical option of ``(command_name, old)`` in DEPRECATED_ALIASES: ``old_value`` when the
+    deprecated spelling ``old`` was given (with a warning on stderr), else ``new_value``. Both given: InputError."""
+    new = DEPRECATED_ALIASES[(command_name, old)]
+    if old_value is None:
+        return new_value
+    if option_given(ctx, new):
+        raise InputError(old, f"omitted when {new} is given (it is the deprecated spelling of {new})", old_value)
+    if not _PENDING_WARNINGS:
+        ctx.call_on_close(_flush_warnings)
+    _PENDING_WARNINGS.append(f"{old} is deprecated for '{command_name}'; use {new} (same meaning; "
+                             "see docs/vocabulary.md)")
+    return old_value
+
+
+_PENDING_WARNINGS: list[str] = []  # printed when the command ends, unless it ends in a one-line error (``fail``)
+
+
+def _flush_warnings() -> None:
+    while _PENDING_WARNINGS:
+        warn(_PENDING_WARNINGS.pop(0))
+
+
+def alias_option(command_name: str, old: str):
+    """The hidden typer option of a deprecated spelling (value None when not given)."""
+    new = DEPRECATED_ALIASES[(command_name, old)]
+    return typer.Option(old, hidden=True, help=f"Deprecated spelling of {new}.")
 
 
 def check_digits(digits: Optional[int]) -> Optional[int]:
@@ -169,12 +215,34 @@ def print_symbolic(expr_pairs: list[tuple[str, Any]]) -> None:
 
 
 # -- privacy budget options shared by regret, episodes and simulate -------------------------------------
-EpsilonOpt = Annotated[Optional[float], typer.Option("--epsilon", help="Pure ε-DP budget (with --delta: (ε, δ)-DP).")]
-RhoOpt = Annotated[Optional[float], typer.Option("--rho", help="ρ-zCDP budget.")]
+LIST_ONLY_IN_REGRET = "one number (budget lists such as 0.1,1 are accepted by 'regret' only)"
+
+
+def single_budget(text) -> float:
+    """Parser of a one-value budget option: a float, or the one-line error that budget lists are for ``regret``
+    (docs/vocabulary.md, "budget lists"), instead of click's "is not a valid float"."""
+    if isinstance(text, (int, float)):
+        return float(text)
+    s = str(text).strip()
+    if "," in s:
+        raise typer.BadParameter(f"{LIST_ONLY_IN_REGRET}, got {s!r}")
+    try:
+        return float(s)
+    except ValueError:
+        raise typer.BadParameter(f"a number, got {s!r}") from None
+
+
+def budget_option(flag: str, help: str):
+    """A one-value budget option (``single_budget``)."""
+    return typer.Option(flag, help=help, parser=single_budget, metavar="<float>")
+
+
+EpsilonOpt = Annotated[Optional[float], budget_option("--epsilon", "Pure ε-DP budget (with --delta: (ε, δ)-DP).")]
+RhoOpt = Annotated[Optional[float], budget_option("--rho", "ρ-zCDP budget.")]
 AlphaOpt = Annotated[Optional[float], typer.Option("--alpha", help="Rényi order α > 1 (with --rdp-epsilon).")]
-RdpEpsilonOpt = Annotated[Optional[float], typer.Option("--rdp-epsilon", help="(α, ε)-RDP level ε (with --alpha).")]
+RdpEpsilonOpt = Annotated[Optional[float], budget_option("--rdp-epsilon", "(α, ε)-RDP level ε (with --alpha).")]
 DeltaOpt = Annotated[Optional[float], typer.Option("--delta", help="Privacy δ of (ε, δ)-DP, in (0, 1).")]
-LdpEpsilonOpt = Annotated[Optional[float], typer.Option("--ldp-epsilon", help="Local DP ε.")]
+LdpEpsilonOpt = Annotated[Optional[float], budget_option("--ldp-epsilon", "Local DP ε.")]
 LdpDeltaOpt = Annotated[Optional[float], typer.Option("--ldp-delta", help="Local DP δ (default 0).")]
 
 

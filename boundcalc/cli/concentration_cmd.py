@@ -192,6 +192,7 @@ def concentration_cmd(
         out = []
         for ins, compute in track(points, "concentration", enabled=not json_out):
             fields, _ = compute()
+            fields["trivial"] = trivial_bounds(fields["bounds"])
             row = {k: v for k, v in ins.items() if v is not None and k not in ("digits", "mc_runs", "seed")}
             out.append(dict(row, **fields))
         swept = {o.lstrip("-"): s_.spec for o, s_ in sw.items() if s_.many}
@@ -205,14 +206,15 @@ def concentration_cmd(
         gaussian = sigma is not None
         t = Table(title=f"concentration  ({len(out)} points)", header_style="bold",
                   caption=("seed 001 Lemma D.3 / Prop. 4.1; C0–C3 DERIVED (sheet 001 §4.3)" if not gaussian
-                           else "Gaussian noise: seed 003 Lemma 2 setting; coupled Chernoff DERIVED"))
+                           else "Gaussian noise: seed 003 Lemma 2 setting; coupled Chernoff DERIVED")
+                  + ("; † trivial: ≥ 1, says nothing about the tail" if any(r["trivial"] for r in out) else ""))
         ins_cols = ["n", "m", "sigma" if gaussian else "epsilon", "mu", "x", "tail"]
         bound_cols = list(out[0]["bounds"])
         for c in ins_cols + bound_cols + ["exact"] + (["Monte Carlo"] if runs is not None else []):
-            t.add_column(c, justify="right", style="cyan" if c in ins_cols else None)
+            t.add_column(c, justify="right", style="cyan" if c in ins_cols else None, overflow="fold")  # never "…"
         for r in out:
             cells = [fmt(r[c]) if not isinstance(r[c], str) else r[c] for c in ins_cols]
-            cells += [fmt(r["bounds"][k]) for k in bound_cols]
+            cells += [fmt(r["bounds"][k]) + ("†" if k in r["trivial"] else "") for k in bound_cols]
             cells.append(fmt(r["exact"]["value"]) if r["exact"] else "—")
             if runs is not None:
                 cells.append(fmt(r["monte_carlo"]["frequency"]))
@@ -224,6 +226,7 @@ def concentration_cmd(
 
     inputs, compute = points[0]
     fields, notes = compute()
+    fields["trivial"] = trivial_bounds(fields["bounds"])
     nv, mv, muv, xv, epsv, sigv, tail = (inputs[k] for k in ("n", "m", "mu", "x", "epsilon", "sigma", "tail"))
     bounds, logs, main_key, exponent = fields["bounds"], fields["log_bounds"], fields["main"], fields["exponent"]
     exact, mc, c2_mp = fields["exact"], fields["monte_carlo"], fields.get("C2_mp")
@@ -244,7 +247,8 @@ def concentration_cmd(
     t.add_column("source")
     for k in bounds:
         label = f"[bold]{k}[/bold]" if k == main_key else k
-        t.add_row(label, fmt(bounds[k]), fmt(logs[k]), notes[k])
+        t.add_row(label, fmt(bounds[k]) + (" (trivial)" if k in fields["trivial"] else ""), fmt(logs[k]),
+                  notes[k] + (TRIVIAL_NOTE if k in fields["trivial"] else ""))
     if c2_mp is not None:
         t.add_row(f"C2 ({digits} digits)", c2_mp["value"], c2_mp["log"], "mpmath")
     if exact is not None:
@@ -259,6 +263,22 @@ def concentration_cmd(
     console().print(t)
     if symbolic:
         print_symbolic(_formulas(sigv is not None))
+
+
+TRIVIAL_NOTE = " — trivial: ≥ 1, says nothing about the tail"
+
+
+def trivial_bounds(bounds: dict) -> list[str]:
+    """Names of the tail bounds that are trivial: a bound on a probability that is ≥ 1 (e.g. C2 and C3 of sheet 001
+    §4.3 when n ε (μ − x)/m is small, where the e·max(1, ·) factor exceeds the exponential) says nothing."""
+    out = []
+    for k, v in bounds.items():
+        try:
+            if float(v) >= 1.0:
+                out.append(k)
+        except (TypeError, ValueError):
+            continue
+    return out
 
 
 def _formulas(gaussian: bool):

@@ -37,32 +37,36 @@ USES = {
     "dp-se": ("--epsilon", "--K", "--beta"),
     "adac-ucb": ("--rho",),
     "adar-ucb": ("--alpha", "--rdp-epsilon"),
-    "adac-gope": ("--rho", "--d", "--K", "--delta"),
-    "adar-gope": ("--alpha", "--rdp-epsilon", "--d", "--K", "--delta"),
-    "adac-oful": ("--rho", "--d", "--lambda", "--C", "--lam0"),
-    "adar-oful": ("--alpha", "--rdp-epsilon", "--d", "--lambda", "--C", "--lam0"),
+    "adac-gope": ("--rho", "--d", "--K", "--confidence"),
+    "adar-gope": ("--alpha", "--rdp-epsilon", "--d", "--K", "--confidence"),
+    "adac-oful": ("--rho", "--d", "--lambda", "--C", "--lambda0"),
+    "adar-oful": ("--alpha", "--rdp-epsilon", "--d", "--lambda", "--C", "--lambda0"),
 }
-SCHEDULE_OPTIONS = ("--epsilon", "--rho", "--alpha", "--rdp-epsilon", "--d", "--K", "--delta", "--beta", "--n1",
-                    "--batch-ratio", "--lambda", "--C", "--lam0")
+SCHEDULE_OPTIONS = ("--epsilon", "--rho", "--alpha", "--rdp-epsilon", "--d", "--K", "--confidence", "--beta", "--n1",
+                    "--batch-ratio", "--lambda", "--C", "--lambda0")
+ALIASES = {"--delta": "--confidence", "--lam0": "--lambda0"}  # deprecated spellings (common.DEPRECATED_ALIASES)
 
 
 def episodes(
     ctx: typer.Context,
     algo: Annotated[str, typer.Option("--algo", help="Algorithm: " + ", ".join(ALGO_NAMES) + " (case-insensitive).")],
     T: Annotated[str, typer.Option("--T", help="Horizon (accepts 1e6).")] = "1e6",
-    epsilon: Annotated[Optional[float], typer.Option("--epsilon", help="ε of pure-DP algorithms.")] = None,
-    rho: Annotated[Optional[float], typer.Option("--rho", help="ρ of zCDP algorithms (AdaC-*).")] = None,
+    epsilon: Annotated[Optional[float], common.budget_option("--epsilon", "ε of pure-DP algorithms.")] = None,
+    rho: Annotated[Optional[float], common.budget_option("--rho", "ρ of zCDP algorithms (AdaC-*).")] = None,
     alpha: Annotated[Optional[float], typer.Option("--alpha", help="RDP order α > 1 (AdaR-*).")] = None,
-    rdp_epsilon: Annotated[Optional[float], typer.Option("--rdp-epsilon", help="RDP level ε (AdaR-*).")] = None,
+    rdp_epsilon: Annotated[Optional[float], common.budget_option("--rdp-epsilon", "RDP level ε (AdaR-*).")] = None,
     d: Annotated[str, typer.Option("--d", help="Dimension (GOPE, OFUL).")] = "10",
     K: Annotated[str, typer.Option("--K", help="Number of arms (GOPE, DP-SE).")] = "10",
-    delta: Annotated[float, typer.Option("--delta", help="Confidence δ of GOPE, in (0, 1).")] = 1e-3,
+    confidence: Annotated[float, typer.Option("--confidence", help="Confidence δ of GOPE (failure probability of its "
+                                                                    "high-probability guarantee), in (0, 1).")] = 1e-3,
+    delta_old: Annotated[Optional[float], common.alias_option("episodes", "--delta")] = None,
     beta: Annotated[Optional[float], typer.Option("--beta", help="DP-SE confidence β in (0, 1) (default 1/T).")] = None,
     n1: Annotated[str, typer.Option("--n1", help="DP-KLUCB/IMED initial pulls per arm.")] = "1",
     batch_ratio: Annotated[float, typer.Option("--batch-ratio", help="DP-KLUCB/IMED batch ratio α > 1.")] = 2.0,
     lam: Annotated[float, typer.Option("--lambda", help="OFUL ridge λ > 0.")] = 1.0,
     switch_c: Annotated[float, typer.Option("--C", help="OFUL switching constant C > 0 (det ratio 1 + C).")] = 1.0,
-    lam0: Annotated[Optional[float], typer.Option("--lam0", help="OFUL: λ_min E[AAᵀ] > 0 (default 1/d).")] = None,
+    lambda0: Annotated[Optional[float], typer.Option("--lambda0", help="OFUL: λ0 = λ_min E[AAᵀ] > 0 (default 1/d).")] = None,
+    lam0_old: Annotated[Optional[float], common.alias_option("episodes", "--lam0")] = None,
     max_rows: Annotated[int, typer.Option("--rows", help="Table: show at most N rows (first and last).")] = 60,
     json_out: JsonOpt = False,
     plot: PlotOpt = None,
@@ -72,6 +76,10 @@ def episodes(
     from ..errors import InputError
     from .. import schedules
 
+    delta = common.alias(ctx, "episodes", "--delta", delta_old, confidence)
+    lam0 = common.alias(ctx, "episodes", "--lam0", lam0_old, lambda0)
+    flag = {"--confidence": "--delta" if delta_old is not None else "--confidence",
+            "--lambda0": "--lam0" if lam0_old is not None else "--lambda0"}  # errors name what the user typed
     key = str(algo).strip().lower()
     if key not in ALGO_NAMES:
         raise InputError("--algo", "one of " + ", ".join(ALGO_NAMES), algo)
@@ -88,23 +96,24 @@ def episodes(
         v.greater_than("--alpha", alpha, 1.0)
     if rdp_epsilon is not None:
         v.positive("--rdp-epsilon", rdp_epsilon, allow_inf=True)
-    v.open_unit("--delta", delta)
+    v.open_unit(flag["--confidence"], delta)
     if beta is not None:
         v.open_unit("--beta", beta)
     v.greater_than("--batch-ratio", batch_ratio, 1.0)
     v.positive("--lambda", lam)
     v.positive("--C", switch_c)
     if lam0 is not None:
-        v.positive("--lam0", lam0)
+        v.positive(flag["--lambda0"], lam0)
     if max_rows < 2:
         raise InputError("--rows", "an integer >= 2", max_rows)
     check_plot_path(plot)
-    opt_notes = common.unused_option_notes(ctx, [o for o in SCHEDULE_OPTIONS if o not in USES[key]], key)
+    unused = [o for o in SCHEDULE_OPTIONS if o not in USES[key]]
+    opt_notes = common.unused_option_notes(ctx, unused + [a for a, o in ALIASES.items() if o in unused], key)
     sched = schedules.build(key, Tn, epsilon=epsilon, rho=rho, alpha=alpha, rdp_epsilon=rdp_epsilon, d=dn, K=Kn,
                             delta=delta, n1=n1n, ratio=batch_ratio, beta=beta, lam=lam, C=switch_c, lam0=lam0)
     inputs = {"algo": key, "T": Tn, "epsilon": epsilon, "rho": rho, "alpha": alpha, "rdp_epsilon": rdp_epsilon,
-              "d": dn, "K": Kn, "delta": delta, "beta": beta, "n1": n1n, "batch_ratio": batch_ratio,
-              "lambda": lam, "C": switch_c, "lam0": lam0,
+              "d": dn, "K": Kn, "confidence": delta, "beta": beta, "n1": n1n, "batch_ratio": batch_ratio,
+              "lambda": lam, "C": switch_c, "lambda0": lam0,
               "used": ["--T", *USES[key]]}
     notes = opt_notes + list(sched.notes)
     if plot:

@@ -240,10 +240,19 @@ def _render(rep, budget, explain: bool, check_info: dict | None):
         con.print(f"[bold]Headline[/bold]: none — {h.reason}.")
     else:
         r = next(x for x in rows if x["id"] == h.bound_id)
-        con.print(f"[bold]Headline[/bold]: regret ≤ [bold]{common.fmt(h.value)}[/bold] at T = {common.fmt(h.T)} — "
+        con.print(f"[bold]Headline[/bold]: regret ≤ [bold]{common.fmt(h.value)}[/bold] at T = {common.fmt(h.T)}"
+                  f"{headline_probability(h)} — "
                   f"{h.bound_id} ({r['algorithm']}, {r['form']}), the smallest applicable "
                   f"{'private ' if budget is not None else ''}upper bound with explicit constants below the trivial "
                   f"bound {common.fmt(rep.trivial.per_step * h.T)}.")
+
+
+def headline_probability(h) -> str:
+    """", with probability ≥ 1 − δ (δ = …)" for a high-probability headline (bounds/report.headline_delta); "" for
+    a bound on the expected regret."""
+    if not getattr(h, "high_probability", False):
+        return ""
+    return ", with probability ≥ 1 − δ" + (f" (δ = {common.fmt(h.delta)})" if h.delta is not None else "")
 
 
 def _check_cost_line(info: dict, setting: str) -> str:
@@ -342,8 +351,11 @@ def _render_sweep(reps, budgets):
         tags = sorted({x for r in rows for x in r["tags"] if x != "vacuous at this T"})
         t.add_row(f"[cyan]{r0['id']}[/cyan]\n[dim]{r0['algorithm'] or '(any algorithm)'}[/dim]", r0["form"], *cells,
                   ", ".join(tags) or "—")
-    t.add_row("[bold]headline[/bold]", "", *[common.fmt(rep.headline.value) if rep.headline.value is not None
-                                            else "none" for rep in reps], "")
+    t.add_row("[bold]headline[/bold]", "", *[common.fmt(rep.headline.value) + ("\n(w.p. ≥ 1 − δ)" if
+                                            rep.headline.high_probability else "") if rep.headline.value is not None
+                                            else "none" for rep in reps],
+              headline_probability(next(r.headline for r in reps if r.headline.high_probability))[2:]
+              if any(r.headline.high_probability for r in reps) else "")
     con.print(t)
     for n in reps[0].notes:
         con.print(f"[yellow]note[/yellow]: {n}")
@@ -463,7 +475,7 @@ def register(app: typer.Typer) -> None:
         d: Annotated[Optional[str], typer.Option("--d", help="Dimension.")] = None,
         actions: Annotated[Optional[str], typer.Option("--actions", help="Action set: CSV or .npy, K×d.")] = None,
         theta: Annotated[Optional[str], typer.Option("--theta", help="Parameter θ*, comma-separated.")] = None,
-        confidence: Annotated[Optional[float], typer.Option("--confidence", help="Confidence level δ of high-probability bounds, in (0,1).")] = None,
+        confidence: Annotated[Optional[float], typer.Option("--confidence", help="Confidence δ of high-probability bounds (they hold with probability ≥ 1 − δ), in (0,1).")] = None,
         lambda0: Annotated[Optional[float], typer.Option("--lambda0", help="Minimum eigenvalue λ0 of the context covariance (contextual).")] = None,
         param: Annotated[Optional[List[str]], typer.Option("--param", help="Algorithm/instance parameter name=value (repeatable).")] = None,
         symbolic: common.SymbolicOpt = False,
@@ -599,6 +611,7 @@ def register(app: typer.Typer) -> None:
                  "instance_values": rep.instance_values, "options": options},
                 instance=used.to_dict() if used is not None else None, saved_instance=save_instance,
                 value=h.value, value_label=h.label, value_id=h.bound_id, value_reason=h.reason,
+                value_high_probability=h.high_probability, value_delta=h.delta,
                 trivial_bound={"per_step": rep.trivial.per_step, "label": rep.trivial.label,
                                "at_T": [rep.trivial.per_step * float(t) for t in Tarr]},
                 notes=rep.notes, check=check_info, bounds=rep.rows,

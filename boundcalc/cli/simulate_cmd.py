@@ -295,11 +295,11 @@ def register(app: typer.Typer) -> None:
                             "in-process, processes (local worker processes), dask-local (a Dask LocalCluster of "
                             "--workers workers) or dask (the cluster at --scheduler). The numbers are bit-identical "
                             "whatever runs them. Default: processes if --processes > 1, else in-process. Dask needs "
-                            "pip install 'boundcalc[dask]'.")] = None,
+                            "pip install 'boundcalc\\[dask]'.")] = None,
         workers: Annotated[Optional[str], typer.Option("--workers", help="Workers of --executor processes or "
                            "dask-local (default: the CPU count; capped at the blocks and the CPUs).")] = None,
         scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Address of a running Dask scheduler "
-                             "for --executor dask, [tcp://]HOST:PORT (its workers need the same boundcalc and "
+                             "for --executor dask, \\[tcp://]HOST:PORT (its workers need the same boundcalc and "
                              "numpy).")] = None,
         block_runs: Annotated[str, typer.Option("--block-runs", help="Runs per block (fixes the numbers).")] = "50",
         n_checkpoints: Annotated[str, typer.Option("--checkpoints", help="Number of log-spaced checkpoints (default "
@@ -460,11 +460,12 @@ def register(app: typer.Typer) -> None:
                                  results=entries, plot=plot, bound_overlay=overlay, saved=saved, notes=notes,
                                  distribution=e["distribution"], plot_dist=plot_dist, **top)
             else:
-                common.emit_json("simulate", inputs, value=None, results=entries, environment=results[0].env,
+                common.emit_json("simulate", inputs, value={e["algo"]: e["regret_mean"] for e in entries},
+                                 results=entries, environment=results[0].env,
                                  plot=plot, bound_overlay=overlay, saved=saved, notes=notes, plot_dist=plot_dist, **top)
             return
         simulate_output.render(algs, results, environment, env_means, R, sd, C, cps.size, plot, labels, overlay_notes,
-                               saved, notes)
+                               saved, notes, grans)
 
     @app.command("algorithms")
     @command

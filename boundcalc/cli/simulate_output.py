@@ -106,8 +106,26 @@ def save_paths(save, algs) -> list[str]:
     return paths
 
 
-def render(algs, results, environment, env_means, R, sd, C, n_cps, plot, labels, overlay_notes, saved, notes):
-    """The rich table(s): one algorithm as before (mean, std, interval); several: one column group each."""
+EPISODIC = ("episode", "chunk")  # simulation paths whose algorithms have episodes/phases/batches (granularity)
+
+
+def half_width(hi: float, lo: float, ref: float, digits: int = 2) -> str:
+    """The half-width (hi − lo)/2 for a table cell: "0" when it is float rounding noise (below 1e-12 of the
+    mean's magnitude, e.g. the 2.2e-16 of identical runs), else ``common.fmt`` at ``digits`` significant digits."""
+    import math
+
+    w = (hi - lo) / 2
+    if abs(w) <= 1e-12 * max(abs(ref), 1.0):
+        return "0"
+    if abs(w) >= 1:  # every integer digit (never 1.2e+02 for 118)
+        digits = max(digits, int(math.floor(math.log10(abs(w)))) + 1)
+    return common.fmt(w, digits)
+
+
+def render(algs, results, environment, env_means, R, sd, C, n_cps, plot, labels, overlay_notes, saved, notes,
+           grans=None):
+    """The rich table(s): one algorithm as before (mean, std, interval); several: one column group each. The mean
+    episode count is shown only for algorithms with episodes (``grans``: each one's simulation path)."""
     from rich.markup import escape
     from rich.table import Table
 
@@ -128,7 +146,8 @@ def render(algs, results, environment, env_means, R, sd, C, n_cps, plot, labels,
         tab = res.table()
         for i in rows:
             row = tab[i]
-            t.add_row(str(row["t"]), common.fmt(row["mean"]), common.fmt(row["std"]), common.fmt(row["ci_low"]),
+            t.add_row(str(row["t"]), common.fmt(row["mean"]), half_width(2 * row["std"], 0.0, row["mean"], 6),
+                      common.fmt(row["ci_low"]),
                       common.fmt(row["ci_high"]))
     else:
         t = Table(title=escape(f"{', '.join(a.name for a in algs)} on {environment.name} {where}"),
@@ -142,14 +161,16 @@ def render(algs, results, environment, env_means, R, sd, C, n_cps, plot, labels,
             cells = [str(tabs[0][i]["t"])]
             for tab in tabs:
                 m, lo, hi = tab[i]["mean"], tab[i]["ci_low"], tab[i]["ci_high"]
-                cells.append(f"{common.fmt(m, 4)} ± {common.fmt((hi - lo) / 2, 2)}")
+                cells.append(f"{common.fmt(m, 4)} ± {half_width(hi, lo, m)}")
             t.add_row(*cells)
     con.print(t)
-    for a, res in zip(algs, results):
+    for i, (a, res) in enumerate(zip(algs, results)):
         pm = res.pulls_mean()
         lead = f"{a.name}: " if len(algs) > 1 else ""
-        con.print(lead + (("mean pulls per arm: " + ", ".join(common.fmt(x, 5) for x in pm) + "; ") if pm.size else "")
-                  + f"mean episodes: {common.fmt(res.episodes_mean(), 5)}")
+        parts = (["mean pulls per arm: " + ", ".join(common.fmt(x, 5) for x in pm)] if pm.size else []) + (
+            [f"mean episodes: {common.fmt(res.episodes_mean(), 5)}"] if grans is None or grans[i] in EPISODIC else [])
+        if parts:
+            con.print(lead + "; ".join(parts))
         con.print(distribution_line(a.name, distribution(res)))
     if plot:
         con.print(f"plot written to {plot}" + (f" (with {', '.join(labels)})" if labels else ""))

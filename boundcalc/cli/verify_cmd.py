@@ -29,6 +29,46 @@ def _styled(word: str) -> str:
     return f"[{s}]{word}[/{s}]" if s else word
 
 
+def _summary(verdicts, n_held: int, written) -> None:
+    """The terminal default for several claims: counts by paper and verdict, then one line for each claim whose
+    statement did not survive as printed (verdicts outside PASS_WORDS); the evidence is in --details, --claim ID,
+    --report FILE.md and --json."""
+    from collections import Counter
+
+    from rich.table import Table
+
+    from ..verify.claims.registry import PASS_WORDS, VERDICT_WORDS
+
+    counts = Counter((v.paper, v.verdict) for v in verdicts)
+    papers = sorted({v.paper for v in verdicts})
+    words = [w for w in VERDICT_WORDS if any(counts[(p, w)] for p in papers)]
+    t = Table(title="verify — verdicts by paper", header_style="bold")
+    t.add_column("verdict", no_wrap=True)
+    for p in papers:
+        t.add_column(p, justify="right", no_wrap=True)
+    if len(papers) > 1:
+        t.add_column("all", justify="right", no_wrap=True)
+    for w in words:
+        t.add_row(_styled(w), *[str(counts[(p, w)]) if counts[(p, w)] else "·" for p in papers],
+                  *([str(sum(counts[(p, w)] for p in papers))] if len(papers) > 1 else []))
+    t.add_row("[bold]claims[/bold]", *[str(sum(counts[(p, w)] for w in words)) for p in papers],
+              *([str(len(verdicts))] if len(papers) > 1 else []))
+    con = common.console()
+    con.print(t)
+    con.print(f"{n_held} of {len(verdicts)} statements survived as printed; verdicts in the ERRATA vocabulary ('holds' "
+              "only from a proof; grids and samples say 'no counterexample').")
+    bad = [v for v in verdicts if v.verdict not in PASS_WORDS]
+    if bad:
+        con.print(f"[bold]{len(bad)} claims that do not hold as printed, or cannot be checked numerically:[/bold]")
+        for w in words:
+            for v in (x for x in bad if x.verdict == w):
+                con.print(f"  {_styled(v.verdict)}: [cyan]{v.claim_id}[/cyan] — {v.paper} {v.item}")
+    con.print("Evidence of every claim: --details; one claim: --claim ID; a report with figures: --report FILE.md; "
+              "everything: --json.")
+    if written:
+        con.print(f"report written to {written['report']} ({written['figure_note']})")
+
+
 def register(app: typer.Typer) -> None:
     @app.command("verify")
     @command
@@ -47,6 +87,9 @@ def register(app: typer.Typer) -> None:
             metavar="SECONDS")] = None,
         list_: Annotated[bool, typer.Option("--list", help="List the claims (id, source, method, parameters) without running them.")] = False,
         report: Annotated[Optional[str], typer.Option("--report", help="Write the verdicts per paper with evidence and figures to FILE.md.")] = None,
+        details: Annotated[bool, typer.Option("--details", help="Print every claim with its evidence (default: a "
+                                                               "summary by paper and verdict, and the claims that do "
+                                                               "not hold as printed).")] = False,
         json_out: common.JsonOpt = False,
     ):
         """Check the papers' claims (every ERRATA item and sheet check): verdict, method and evidence."""
@@ -117,6 +160,9 @@ def register(app: typer.Typer) -> None:
                     extra["boxes"] = v.boxes
             common.emit_json("verify", inputs, value=n_held, n_claims=len(verdicts),
                              claims=[v.as_dict() for v in verdicts], report=written, **extra)
+            return
+        if len(verdicts) > 1 and not details:
+            _summary(verdicts, n_held, written)
             return
         from rich.table import Table
 

@@ -196,7 +196,7 @@ def run_fig4a_bounds(r, s):
 
 # -- (b) linear ------------------------------------------------------------------------------------------------
 def run_fig4b(r, s):
-    from ..algorithms.linear import GOPE, AdaCGOPE
+    from ..algorithms.linear import GOPE, AdaCGOPE, GOPELimit
 
     priv, _ = priv_vs_nonpriv(r, "fig4b", lambda rho: AdaCGOPE(rho, delta=1e-3),
                               lambda: GOPE(delta=1e-3, schedule="ls"), linear_env("gaussian"), s["rho_grid"], s["Ts"],
@@ -208,7 +208,7 @@ def run_fig4b(r, s):
     T_max = max(max(s["Ts"]), s["T_pop"])
     cps = checkpoints_with(T_max, s["Ts"])
     r.expect(1)
-    limit = r.simulate("fig4b/nonprivate-limit", GOPE(delta=1e-3), linear_env("gaussian"), T_max, s["runs"],
+    limit = r.simulate("fig4b/nonprivate-limit", GOPELimit(delta=1e-3), linear_env("gaussian"), T_max, s["runs"],
                        checkpoints=cps)
     rho_max = max(s["rho_grid"])
     parts = []
@@ -216,8 +216,8 @@ def run_fig4b(r, s):
         i = int(np.searchsorted(cps, T))
         d, lo, hi = (x[i] for x in difference(priv[rho_max], limit))
         parts.append(f"T = {T:g}: {d:.4g} [{lo:.4g}, {hi:.4g}]")
-    r.note(f"Baseline: GOPE as the paper names it, Lattimore–Szepesvári's Algorithm 12 (boundcalc GOPE schedule='ls'). "
-           f"Against AdaC-GOPE's own ρ → ∞ limit instead (same phases, no noise; sheet §0), Reg_priv − Reg_nonpriv at "
+    r.note(f"Baseline: GOPE as the paper names it, Lattimore–Szepesvári's Algorithm 12 (boundcalc GOPE). "
+           f"Against AdaC-GOPE's own ρ → ∞ limit instead (boundcalc GOPE-limit: same phases, no noise; sheet §0), Reg_priv − Reg_nonpriv at "
            f"ρ = {rho_max:g} is " + "; ".join(parts) + " (95% intervals).")
 
     rho = 0.1 if 0.1 in priv else sorted(priv)[0]
@@ -227,7 +227,7 @@ def run_fig4b(r, s):
 
 
 def run_fig4b_bounds(r, s):
-    from ..algorithms.linear import GOPE, AdaCGOPE
+    from ..algorithms.linear import AdaCGOPE, GOPELimit
     from ..figures import panels_figure, title
     from ..privacy import ZCDP
 
@@ -244,8 +244,8 @@ def run_fig4b_bounds(r, s):
                             draw=[k for k in ids if k != "003-gope-explicit"], color=colour(0))
         panels.append(p)
         comps += c
-    p, c = bounds_panel(r, "fig4b-bounds/GOPE", GOPE(delta=1e-3), env, s["T"], s["runs"], "linear", ZCDP(1.0), {},
-                        ids, ("003-gope-explicit",), (), "GOPE", "GOPE (non-private)", draw=["003-gope-explicit"],
+    p, c = bounds_panel(r, "fig4b-bounds/GOPE", GOPELimit(delta=1e-3), env, s["T"], s["runs"], "linear", ZCDP(1.0), {},
+                        ids, ("003-gope-explicit",), (), "GOPE-limit", "GOPE-limit (AdaC-GOPE at ρ → ∞)", draw=["003-gope-explicit"],
                         color=colour(1))
     panels.append(p)
     comps += c

@@ -77,6 +77,8 @@ def run_fig1a(r, s):
 
 
 def run_fig1c(r, s):
+    from scipy.stats import t as student
+
     from ..figures import Curve, regret_figure, title
 
     r.expect(len(ALGOS) * len(s["horizons"]))
@@ -87,7 +89,8 @@ def run_fig1c(r, s):
             res = r.simulate(f"fig1c/{a}/T={T}", algorithm(a), env(), T, s["runs"], checkpoints=np.array([T]))
             err = np.asarray(res.extra["theta_err"], dtype=float)
             mu, sd = float(err.mean()), float(err.std(ddof=1)) if err.size > 1 else 0.0
-            half = 1.96 * sd / np.sqrt(err.size)
+            # 95% Student-t interval (n − 1 df), as every other ribbon (figures.curve_from_results); was 1.96
+            half = float(student.ppf(0.975, err.size - 1)) * sd / np.sqrt(err.size) if err.size > 1 else 0.0
             means.append(mu)
             los.append(mu - half)
             his.append(mu + half)

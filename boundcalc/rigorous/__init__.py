@@ -10,6 +10,7 @@ nothing heavy):
 * ``enclosures``   kl, TV, d_eps (seed 001) over boxes, and the identity margins kl - d_eps, eps TV - d_eps.
 * ``sympy_eval``   natural interval extension of any sympy expression (the bounds' ``expression()``).
 * ``prover``       ``prove(margin, box, ...) -> ProofResult``.
+* ``deadline``     ``limit(seconds)`` / ``tick()`` / ``TimeLimit``: a time limit that holds inside evaluations.
 * ``claims``       ``Claim`` (margin + 50-digit point margin + natural box + statement) and
                    ``inequality(lhs, rhs, op, box)`` and ``comparisons_claim`` for user inequalities (sympy
                    expressions from boundcalc.verify.expression, the one parser; this package parses no text).

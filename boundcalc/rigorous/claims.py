@@ -156,9 +156,14 @@ def comparisons_claim(pieces, box: Mapping, *, functions: dict | None = None, mp
 
     def point_margin(p):
         args = [p[t.name] for t in syms]
-        return min(mpmath.mpf(f(*args)) for f in f_mp)
+        vals = [f(*args) for f in f_mp]
+        if any(isinstance(v, mpmath.mpc) and v.imag != 0 for v in vals):
+            raise ValueError("not real at this point (outside the domain)")
+        return min(mpmath.mpf(v.real if isinstance(v, mpmath.mpc) else v) for v in vals)
 
     ops = " and ".join(f"{L} {op} {R}" for op, L, R in pieces)
+    if any(op == "==" for op, _, _ in pieces) and eq_tol:
+        ops += f" (== within a relative tolerance of {eq_tol:g})"
     return Claim(name=name or ops, statement=statement or f"for every point of the box: {ops}",
                  margin=margin, point_margin=point_margin,
                  box={k: tuple(v) if not isinstance(v, Interval) else (v.lo, v.hi) for k, v in box.items()},

@@ -11,12 +11,17 @@ equality within tol as tol - |h - g|). On each box:
   [10, 1e9]). Undecided boxes also get their midpoint evaluated (a degenerate box): a certainly violated
   midpoint is a counterexample candidate.
 
+Where a box's enclosure is infinite or undefined (kl at a corner of [0, 1]², 1/y at y = 0), its corners are
+candidates too (up to ``MAX_CORNERS``): an infinite margin is never left to the subdivision alone. A confirmed
+counterexample with an infinite margin is kept while ``PENDING_EVALS`` more evaluations look for a finite one.
+
 A candidate is reported only after ``point_margin`` (an mpmath function of the point, run at 50 digits)
 confirms margin < -tol there; a candidate that the 50-digit value does not confirm is kept as undecided
 with that reason (it would mean a defective enclosure). With ``constraint`` (an enclosure of c(x), the
 domain being c >= 0) boxes where c < 0 certainly are dropped as outside the domain.
 
-Limits: ``max_boxes`` evaluated boxes, ``max_depth`` bisections of one box, ``max_seconds``. At a limit the
+Limits: ``max_boxes`` evaluated boxes, ``max_depth`` bisections of one box, ``max_seconds`` (also inside a long
+evaluation: boundcalc.rigorous.deadline, whose TimeLimit ends the proof as undecided). At a limit the
 verdict is "undecided" with the boxes left (all of them in ``undecided``). "proven on the box" is returned
 only when every box of the cover is proven: the verdict never rests on samples.
 """
@@ -29,7 +34,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
+from .deadline import TimeLimit, limit
 from .interval import INF, DomainError, Interval, backend_name
+
+PENDING_EVALS = 500  # evaluations spent looking for a finite counterexample before reporting an infinite one
+MAX_CORNERS = 16  # corners of a box whose enclosure is infinite or undefined, evaluated as candidate points
 
 PROVEN = "proven on the box"
 COUNTEREXAMPLE = "counterexample"
@@ -142,6 +151,16 @@ def _midpoint(box: dict, scales: dict) -> dict:
     return {k: (v.lo if v.is_point() else _split_point(v, scales[k])) for k, v in box.items()}
 
 
+def _nstr(v, digits: int) -> str:
+    """mpmath.nstr, except for magnitudes beyond 10^±900 (printing 10^(10^8000) in decimal never ends): sign and
+    decimal exponent only."""
+    import mpmath
+
+    if v == 0 or mpmath.isinf(v) or mpmath.isnan(v) or abs(mpmath.mag(v)) < 3000:
+        return mpmath.nstr(v, digits)
+    return ("-" if v < 0 else "") + "10^(" + mpmath.nstr(mpmath.log10(abs(v)), 20) + ")"
+
+
 def _box_json(box: dict) -> dict:
     return {k: [v.lo, v.hi] for k, v in box.items()}
 
@@ -208,14 +227,51 @@ def prove(
         with mpmath.workdps(point_digits):
             try:
                 v = point_margin({k: mpmath.mpf(x) for k, x in point.items()})
-            except (ValueError, ZeroDivisionError, DomainError):
+            except (ValueError, ZeroDivisionError, OverflowError, DomainError):
                 return False, "", float("nan")
+            if isinstance(v, mpmath.mpc) or mpmath.isnan(v):
+                return False, "", float("nan")
+            if mpmath.isinf(v):  # an infinite side (kl at the boundary): violated exactly when it is -inf
+                return bool(v < 0), mpmath.nstr(v, point_digits), float(v)
+            if mpmath.mag(v) > 3000:  # far beyond float: the sign decides (a huge value is far from -tol)
+                return bool(v < 0), _nstr(v, point_digits), float(v)
             thr = -mpmath.mpf(tol)
             conf = (v <= thr) if strict else (v < thr)
             # beyond the 50-digit noise: the margin must be below -tol by more than 10^-(digits - 10) (relative)
             noise = mpmath.mpf(10) ** (-(point_digits - 10)) * max(1, abs(v))
             conf = bool(conf and (thr - v) > noise)
-            return conf, mpmath.nstr(v, point_digits), float(v)
+            return conf, _nstr(v, point_digits), float(v)
+
+    tried: set = set()
+
+    def corner_candidates(b: dict) -> list:
+        """Candidate points of a box whose enclosure is infinite or undefined (kl at a corner, 1/y at y = 0): its
+        corners (all of them up to MAX_CORNERS, else the two extreme ones and a fixed spread) not tried before."""
+        if MAX_CORNERS <= 0:
+            return []
+        free = [k for k in names if not b[k].is_point()]
+        ends = {k: (b[k].lo, b[k].hi) for k in names}
+        if 2 ** len(free) <= MAX_CORNERS:
+            picks = [[(i >> j) & 1 for j in range(len(free))] for i in range(2 ** len(free))]
+        else:
+            picks = [[0] * len(free), [1] * len(free)] + [[(i >> (j % 16)) & 1 ^ (j & 1) for j in range(len(free))]
+                                                          for i in range(1, MAX_CORNERS - 1)]
+        out = []
+        for pk in picks:
+            pt = {k: (ends[k][pk[free.index(k)]] if k in free else b[k].lo) for k in names}
+            key = tuple(pt[k] for k in names)
+            if key in tried or not all(math.isfinite(v) for v in key):
+                continue
+            tried.add(key)
+            out.append(pt)
+        return out
+
+    def point_violated(pt: dict) -> bool:
+        try:
+            mm = margin({k: Interval(v) for k, v in pt.items()})
+        except DomainError:
+            return False
+        return violated(mm)
 
     def in_domain_point(point: dict) -> bool:
         if constraint is None:
@@ -248,84 +304,120 @@ def prove(
 
     push(root, 0)
     limit_reason = ""
-    while heap:
-        depth, _, b, known = heapq.heappop(heap)
-        deepest = max(deepest, depth)
-        if constraint is not None:
-            c = constraint(b)
-            if c.hi < 0:
-                outside += 1
+    current: list = [None]
+    pending: list = [None]  # (a counterexample with an infinite margin at a corner, evaluations when found)
+
+    def _loop():
+        nonlocal proven, outside, evals, deepest, limit_reason
+        while heap:
+            depth, _, b, known = heapq.heappop(heap)
+            current[0] = b
+            deepest = max(deepest, depth)
+            if constraint is not None:
+                c = constraint(b)
+                if c.hi < 0:
+                    outside += 1
+                    continue
+            m, why = known if known is not None else evaluate(b)
+            if m is not None and ok(m):
+                proven += 1
                 continue
-        m, why = known if known is not None else evaluate(b)
-        if m is not None and ok(m):
-            proven += 1
-            continue
-        # counterexample search: the whole box violated, or its midpoint
-        mid = _midpoint(b, sc)
-        cand = None
-        if m is not None and violated(m):
-            cand = mid
-        else:
-            try:
-                mm = margin({k: Interval(v) for k, v in mid.items()})
-                evals += 1
-                if violated(mm):
-                    cand = mid
-            except DomainError:
-                pass
-        if cand is not None and in_domain_point(cand):
-            conf, sval, fval = confirm(cand)
-            if conf:
-                return result(COUNTEREXAMPLE, {"point": cand, "value": sval, "value_float": fval})
+            # counterexample search: the whole box violated, or its midpoint
+            mid = _midpoint(b, sc)
+            cand = None
             if m is not None and violated(m):
+                cand = mid
+            else:
+                try:
+                    mm = margin({k: Interval(v) for k, v in mid.items()})
+                    evals += 1
+                    if violated(mm):
+                        cand = mid
+                except DomainError:
+                    pass
+            if cand is None and pending[0] is None and (m is None or m.lo == -INF):
+                # an infinite or undefined enclosure (kl at a corner, 1/y at y = 0): try the box's corners
+                for pt in corner_candidates(b):
+                    evals += 1
+                    if point_violated(pt) and in_domain_point(pt):
+                        conf, sval, fval = confirm(pt)
+                        if conf and math.isinf(fval):  # kept; a finite counterexample found soon is preferred
+                            pending[0] = ({"point": pt, "value": sval, "value_float": fval}, evals)
+                            break
+                        if conf:
+                            cand = pt
+                            break
+            if pending[0] is not None and evals - pending[0][1] > PENDING_EVALS:
+                return result(COUNTEREXAMPLE, pending[0][0])
+            if cand is not None and in_domain_point(cand):
+                conf, sval, fval = confirm(cand)
+                if conf:
+                    return result(COUNTEREXAMPLE, {"point": cand, "value": sval, "value_float": fval})
+                if m is not None and violated(m):
+                    undecided.append(b)
+                    reasons.append("an enclosure below the bound was not confirmed at 50 digits"
+                                   if point_margin is not None else "violated on a box; no point check given")
+                    continue
+            # split
+            elapsed = time.perf_counter() - t0
+            if depth >= max_depth or evals >= max_boxes or elapsed >= max_seconds:
                 undecided.append(b)
-                reasons.append("an enclosure below the bound was not confirmed at 50 digits"
-                               if point_margin is not None else "violated on a box; no point check given")
+                if m is None:
+                    reasons.append(why)
+                limit_reason = (f"max_depth {max_depth}" if depth >= max_depth else
+                                f"max_boxes {max_boxes}" if evals >= max_boxes else f"max_seconds {max_seconds:g}")
                 continue
-        # split
-        elapsed = time.perf_counter() - t0
-        if depth >= max_depth or evals >= max_boxes or elapsed >= max_seconds:
-            undecided.append(b)
-            if m is None:
-                reasons.append(why)
-            limit_reason = (f"max_depth {max_depth}" if depth >= max_depth else
-                            f"max_boxes {max_boxes}" if evals >= max_boxes else f"max_seconds {max_seconds:g}")
-            continue
-        splittable = [n for n in names if _measure(b[n], sc[n]) > 0]
-        if not splittable:
-            undecided.append(b)
-            reasons.append("cannot split further (a point box is undecided)")
-            continue
+            splittable = [n for n in names if _measure(b[n], sc[n]) > 0]
+            if not splittable:
+                undecided.append(b)
+                reasons.append("cannot split further (a point box is undecided)")
+                continue
 
-        def halves(n):
-            iv = b[n]
-            s = _split_point(iv, sc[n])
-            left, right = dict(b), dict(b)
-            left[n] = Interval(iv.lo, s)
-            right[n] = Interval(s, iv.hi)
-            return left, right
+            def halves(n):
+                iv = b[n]
+                s = _split_point(iv, sc[n])
+                left, right = dict(b), dict(b)
+                left[n] = Interval(iv.lo, s)
+                right[n] = Interval(s, iv.hi)
+                return left, right
 
-        if split == "widest" or len(splittable) == 1:
-            k = max(splittable, key=lambda n: _measure(b[n], sc[n]) / init_measure[n])
-            left, right = halves(k)
-            push(left, depth + 1)
-            push(right, depth + 1)
-            continue
-        best = None
-        for n in splittable:
-            left, right = halves(n)
-            ml, ml_why = evaluate(left)
-            mr, mr_why = evaluate(right)
-            score = min(ml.lo if ml is not None else -INF, mr.lo if mr is not None else -INF)
-            key = (score, _measure(b[n], sc[n]) / init_measure[n])
-            if best is None or key > best[0]:
-                best = (key, left, (ml, ml_why), right, (mr, mr_why))
-        _, left, kl_, right, kr_ = best
-        push(left, depth + 1, kl_)
-        push(right, depth + 1, kr_)
-    if undecided:
-        reason = limit_reason or (reasons[0] if reasons else "undecided")
-        if reasons and limit_reason and reasons[0] not in limit_reason:
-            reason = f"{limit_reason}; {reasons[0]}"
-        return result(UNDECIDED, reason=reason)
-    return result(PROVEN)
+            if split == "widest" or len(splittable) == 1:
+                k = max(splittable, key=lambda n: _measure(b[n], sc[n]) / init_measure[n])
+                left, right = halves(k)
+                push(left, depth + 1)
+                push(right, depth + 1)
+                continue
+            best = None
+            for n in splittable:
+                left, right = halves(n)
+                ml, ml_why = evaluate(left)
+                mr, mr_why = evaluate(right)
+                score = min(ml.lo if ml is not None else -INF, mr.lo if mr is not None else -INF)
+                key = (score, _measure(b[n], sc[n]) / init_measure[n])
+                if best is None or key > best[0]:
+                    best = (key, left, (ml, ml_why), right, (mr, mr_why))
+            _, left, kl_, right, kr_ = best
+            push(left, depth + 1, kl_)
+            push(right, depth + 1, kr_)
+        if pending[0] is not None:
+            return result(COUNTEREXAMPLE, pending[0][0])
+        if undecided:
+            reason = limit_reason or (reasons[0] if reasons else "undecided")
+            if reasons and limit_reason and reasons[0] not in limit_reason:
+                reason = f"{limit_reason}; {reasons[0]}"
+            return result(UNDECIDED, reason=reason)
+        return result(PROVEN)
+
+    try:
+        with limit(max_seconds * 1.5 + 1.0, alarm=False):  # the limit holds inside a long evaluation too
+            return _loop()
+    except TimeLimit:
+        pass
+    if pending[0] is not None:
+        return result(COUNTEREXAMPLE, pending[0][0])
+    limit_reason = f"max_seconds {max_seconds:g} (time limit reached inside an evaluation)"
+    if current[0] is not None:
+        undecided.append(current[0])
+    undecided.extend(item[2] for item in heap)
+    heap.clear()
+    return result(UNDECIDED, reason=limit_reason)

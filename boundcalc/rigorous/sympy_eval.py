@@ -18,9 +18,12 @@ on whole regions, which no subtraction of enclosures can certify).
 from __future__ import annotations
 
 import math
+import sys
+from contextlib import contextmanager
 
 from . import enclosures as en
 from . import interval as iv
+from .deadline import tick
 from .interval import Interval
 
 
@@ -163,12 +166,25 @@ def _number(x) -> Interval:
         return iv.const("e")
     if x.is_Integer:
         n = int(x)
-        f = float(n)
+        try:
+            f = float(n)
+        except OverflowError:  # beyond the doubles (10**309 written exactly): between the largest double and inf
+            big = sys.float_info.max
+            return Interval(big, math.inf) if n > 0 else Interval(-math.inf, -big)
         if int(f) == n:
             return Interval(f)
         return Interval(math.nextafter(f, -math.inf), math.nextafter(f, math.inf))
     if x.is_Rational:
-        return _number(sympy.Integer(x.p)) / _number(sympy.Integer(x.q))
+        from fractions import Fraction
+
+        try:
+            f = x.p / x.q  # Python's int / int is correctly rounded (also for huge p, q, and into the subnormals)
+        except OverflowError:
+            return _number(sympy.Integer(x.p)) / _number(sympy.Integer(x.q))
+        exact, got = Fraction(x.p, x.q), Fraction(f)
+        if got == exact:
+            return Interval(f)
+        return Interval(f, math.nextafter(f, math.inf)) if got < exact else Interval(math.nextafter(f, -math.inf), f)
     if x.is_Float:
         f = float(x)
         if sympy.Float(f, x._prec) == x:
@@ -245,10 +261,35 @@ def _truth(cond, env, functions):
 # ----------------------------------------------------------------------------------------------------
 # the evaluator
 # ----------------------------------------------------------------------------------------------------
+_WHERE_DEFINED = [False]
+
+
+@contextmanager
+def where_defined():
+    """Within this block, log and real powers of an interval reaching below 0 are enclosed over its part >= 0 (the
+    points where they are defined, as ``interval.sqrt`` always does) instead of the whole line: the enclosure is
+    then over the points of the box where the expression is defined, and the caller must report the rest of the
+    box as outside the domain (``boundcalc check`` does: "proven where defined; outside the domain of …")."""
+    old = _WHERE_DEFINED[0]
+    _WHERE_DEFINED[0] = True
+    try:
+        yield
+    finally:
+        _WHERE_DEFINED[0] = old
+
+
+def _nonnegative_part(a: Interval) -> Interval:
+    """a ∩ [0, ∞) inside ``where_defined`` (else a unchanged). Entirely below 0: unchanged (DomainError follows)."""
+    if _WHERE_DEFINED[0] and a.lo < 0 <= a.hi:
+        return Interval(0.0, a.hi)
+    return a
+
+
 def interval_eval(expr, env: dict, functions: dict | None = None) -> Interval:
     """Enclosure of the sympy expression ``expr`` when each symbol s ranges over env[s.name]."""
     import sympy
 
+    tick()
     fns = QUANTITY_FUNCTIONS if functions is None else functions
     e = expr
 
@@ -284,15 +325,19 @@ def interval_eval(expr, env: dict, functions: dict | None = None) -> Interval:
             return iv.sqrt(b) ** int(ex.p)
         if base is sympy.E:
             return iv.exp(interval_eval(ex, env, fns))
-        return iv.pow_real(b, interval_eval(ex, env, fns))
+        return iv.pow_real(_nonnegative_part(b), interval_eval(ex, env, fns))
     if isinstance(e, sympy.exp):
         return iv.exp(interval_eval(e.args[0], env, fns))
     if isinstance(e, sympy.log):
         if len(e.args) == 2:
             return iv.log(interval_eval(e.args[0], env, fns)) / iv.log(interval_eval(e.args[1], env, fns))
-        return iv.log(interval_eval(e.args[0], env, fns))
+        return iv.log(_nonnegative_part(interval_eval(e.args[0], env, fns)))
     if isinstance(e, sympy.Abs):
         return iv.abs_(interval_eval(e.args[0], env, fns))
+    if isinstance(e, sympy.re):  # every box variable is real (sympy writes Abs(exp(x)) as exp(re(x)))
+        return interval_eval(e.args[0], env, fns)
+    if isinstance(e, sympy.im):
+        return Interval(0.0)
     if isinstance(e, sympy.floor):
         return iv.floor(interval_eval(e.args[0], env, fns))
     if isinstance(e, sympy.ceiling):

@@ -227,6 +227,7 @@ def _adapters() -> dict[str, Adapter]:
         "AdaC-UCB": Adapter(lambda c, b: fa.AdaCUCB(b.rho, beta=c["beta_adac"]), _finite_env, F),
         "AdaR-UCB": Adapter(lambda c, b: fa.AdaRUCB(b.alpha, b.epsilon, beta=c["beta_adar"]), _finite_env, F),
         "GOPE": Adapter(lambda c, b: gope.GOPE(delta=c["delta"]), _linear_env, Lin),
+        "GOPE-limit": Adapter(lambda c, b: gope.GOPELimit(delta=c["delta"]), _linear_env, Lin),
         "AdaC-GOPE": Adapter(lambda c, b: gope.AdaCGOPE(b.rho, delta=c["delta"]), _linear_env, Lin),
         "AdaR-GOPE": Adapter(lambda c, b: gope.AdaRGOPE(b.alpha, b.epsilon, delta=c["delta"]), _linear_env, Lin),
         "RS-OFUL": Adapter(lambda c, b: oful.RSOFUL(**_of(c)), _contextual_env, Ctx),
@@ -329,7 +330,7 @@ def context_for(alg, env, budget=None) -> tuple[dict | None, str]:
     name, s = alg.name, alg.setting
     ad = _adapters().get(name)
     if ad is None:
-        return None, f"no bound context is mapped for {name} (no adapter in verify/regret_check.py)"
+        return None, f"boundcalc has no registered upper bound for {name}"
     if alg.notion != "none" and getattr(budget, "notion", None) != alg.notion:
         return None, f"{name} needs a {alg.notion} budget to be described by a bound context"
     over, why = instance_for(env, s)

@@ -128,8 +128,11 @@ class Domain:
         n = max(2, int(n))
         if lo > 0 and hi / lo >= LOG_RATIO:
             vals = np.geomspace(lo, hi, n)
-        else:
+        elif math.isfinite(hi - lo):
             vals = np.linspace(lo, hi, n)
+        else:  # hi - lo overflows (-1e308:1e308): interpolate without the difference
+            t = np.linspace(0.0, 1.0, n)
+            vals = lo * (1.0 - t) + hi * t
         vals[0], vals[-1] = lo, hi
         if p.integer:
             vals = np.unique(np.round(vals))

@@ -30,6 +30,12 @@ METHODS = ("auto", "proof", "grid")
 VALIDATE_POINTS = 256
 MAX_SECONDS = 10.0
 MAX_BOXES = 20_000
+EQ_TOL = 1e-9  # "==" is proven within this relative tolerance (and said so); identities are exact
+MAX_RECHECK = 256  # grid: failing points re-checked at 50 digits (the worst ones, then a spread over all failures)
+WORST_RECHECK = 12
+FIRST_POINT_SECONDS = 5.0  # extra time for the grid's first point (it pays the lazy imports of the functions)
+NAN_RECHECK = 64  # grid points undefined in float (an overflow such as inf - inf, or outside a domain) re-checked
+DOMAIN_SAMPLES = 4096  # uniform points estimating the share of the box outside a function's domain
 
 
 @dataclass
@@ -51,7 +57,9 @@ class CheckOutcome:
     seconds: float | None = None
     notes: list = field(default_factory=list)
     proof: Any = None  # rigorous.prover.ProofResult
-    grid: Any = None  # claims.registry.Result
+    grid: Any = None  # GridResult
+    domain_gaps: list = field(default_factory=list)  # DomainGap: parts of the box outside a function's domain
+    equality: dict | None = None  # how == was decided: {"tolerance", "kind": "relative" | "exact", ...}
 
 
 def enclosure_obstacles(p) -> tuple[list[str], dict]:
@@ -72,47 +80,444 @@ def _fmt_point(pt: dict) -> str:
     return ", ".join(f"{k}={v:.6g}" for k, v in pt.items())
 
 
-def _grid_outcome(p, dom, points, notes, proof=None) -> CheckOutcome:
-    from .expression import grid
+# ---------------------------------------------------------------------------------------------------
+# where EXPR is defined
+# ---------------------------------------------------------------------------------------------------
+@dataclass
+class DomainGap:
+    """A part of the box outside the domain of one function of EXPR: ``where`` (e.g. "x < 0") fails the condition
+    ``condition`` (e.g. "x >= 0") of ``function``; ``fraction`` of the box's volume (from ``samples`` uniform
+    points; 0 for a set of measure zero such as y = 0), ``example`` one point of the gap (None if none was
+    sampled: the condition is then only not proven on the box), ``everywhere`` if no point of the box is inside."""
 
-    res = grid(p, dom, points)
-    if res.evidence.get("undefined"):
-        notes.append(f"{res.evidence['undefined']} grid points undefined (outside a function's or bound's domain or "
-                     "assumptions) were skipped")
+    function: str
+    condition: str
+    where: str
+    fraction: float
+    samples: int
+    example: dict | None
+    everywhere: bool = False
+    analysed: bool = True  # False: the time limit came first (the condition may fail anywhere)
+
+    def text(self) -> str:
+        fn = {"division": "a division", "power": "a real power"}.get(self.function, self.function)
+        if not self.analysed:
+            return f"{self.condition} ({fn}) not analysed (time limit): the box may reach outside its domain"
+        if self.example is None:
+            return f"{self.condition} ({fn}) is not proven on the box (no sampled point violates it)"
+        if self.everywhere:
+            return f"outside the domain of {fn} on the whole box ({self.where})"
+        if self.fraction > 0:
+            pct = 100 * self.fraction
+            return f"outside the domain of {fn} where {self.where} ({pct:.3g}% of the box)"
+        return f"outside the domain of {fn} where {self.where} (a set of measure zero, e.g. {_fmt_point(self.example)})"
+
+    def to_json(self) -> dict:
+        return {"function": self.function, "condition": self.condition, "outside_where": self.where,
+                "fraction_of_box": self.fraction if self.analysed else None, "uniform_samples": self.samples,
+                "example": self.example,
+                "everywhere": self.everywhere, "analysed": self.analysed}
+
+
+def _uniform_points(dom, names, n: int) -> dict:
+    """``n`` uniform points on the box (linear in every coordinate; fixed seed: the same report every run)."""
+    import numpy as np
+
+    rng = np.random.default_rng(np.random.SeedSequence(17))
+    out = {}
+    for k in names:
+        lo, hi = dom.range(k)
+        u = rng.uniform(size=n)
+        out[k] = lo * (1.0 - u) + hi * u  # no hi - lo (it overflows on -1e308:1e308)
+    return out
+
+
+def _corner_points(dom, names, cap: int = 1024) -> dict:
+    import itertools
+
+    import numpy as np
+
+    free = [k for k in names if not dom.is_point(k)]
+    combos = list(itertools.islice(itertools.product((0, 1), repeat=len(free)), cap))
+    out = {k: np.full(len(combos), dom.value(k)) for k in names}
+    for j, k in enumerate(free):
+        lo, hi = dom.range(k)
+        out[k] = np.array([(lo, hi)[c[j]] for c in combos], dtype=float)
+    return out
+
+
+def _fails(kind: str, c):
+    import numpy as np
+
+    with np.errstate(all="ignore"):
+        return {">=0": c < 0, ">0": c <= 0, "!=0": c == 0}[kind]
+
+
+def domain_gaps(p, dom, fns: dict | None = None, seconds: float = 1.0) -> list[DomainGap]:
+    """The parts of the box outside the domain of EXPR's functions (sqrt, log, log1p, real powers, denominators).
+    A condition proven on the whole box (interval arithmetic, boundcalc.rigorous.prover) gives no gap; otherwise
+    uniform samples and the corners locate the gap and estimate its share of the box."""
+    import numpy as np
+    import sympy
+
+    from ..rigorous.interval import Interval
+    from ..rigorous.prover import prove
+    from ..rigorous.sympy_eval import interval_eval
+
+    names = list(p.variables)
+    box = {k: dom.range(k) for k in names}
+    out: list[DomainGap] = []
+    seen = set()
+    uni = _uniform_points(dom, names, DOMAIN_SAMPLES)
+    cor = _corner_points(dom, names)
+    for cond in p.domain:
+        if (cond.kind, cond.source) in seen:
+            continue
+        seen.add((cond.kind, cond.source))
+        c = sympy.sympify(cond.exact())
+        margin = (lambda b, c=c: interval_eval(sympy.Abs(c), b, fns)) if cond.kind == "!=0" else \
+            (lambda b, c=c: interval_eval(c, b, fns))
+        try:
+            r = prove(margin, box, strict=cond.kind != ">=0", max_seconds=seconds, max_boxes=2000, split="widest")
+            if r.proven:
+                continue
+        except (TypeError, KeyError):  # no interval rule for a part of the argument: sample it
+            pass
+        with np.errstate(all="ignore"):
+            cu = np.broadcast_to(np.asarray(cond.np(uni), dtype=float), (DOMAIN_SAMPLES,))
+            cc = np.asarray(cond.np(cor), dtype=float)
+            cc = np.broadcast_to(cc, next(iter(cor.values())).shape)
+        fu, fc = _fails(cond.kind, cu), _fails(cond.kind, cc)
+        frac = float(fu.sum()) / DOMAIN_SAMPLES
+        example = None
+        for pts, f in ((cor, fc), (uni, fu)):
+            if f.any():
+                i = int(np.flatnonzero(f)[0])
+                example = {k: float(pts[k][i]) for k in names}
+                break
+        everywhere = False
+        if frac == 1.0 and fc.all() and cond.kind != "!=0":
+            neg = (lambda b, c=c: -interval_eval(c, b, fns))
+            try:
+                everywhere = prove(neg, box, strict=cond.kind == ">=0", max_seconds=seconds, max_boxes=2000,
+                                   split="widest").proven
+            except (TypeError, KeyError):
+                everywhere = False
+        out.append(DomainGap(cond.function, cond.holds_text(), cond.fails_text(), frac, DOMAIN_SAMPLES, example,
+                             everywhere))
+    _ = Interval
+    return out
+
+
+def _domain_constraint(p, gaps, fns):
+    """The prover's constraint (boxes where a >=/> condition certainly fails are outside the domain, dropped)."""
+    import sympy
+
+    from ..rigorous.interval import imin
+    from ..rigorous.sympy_eval import interval_eval
+
+    conds = [sympy.sympify(c.exact()) for c in p.domain if c.kind in (">=0", ">0")
+             and any(g.condition == c.holds_text() for g in gaps)]
+    if not conds:
+        return None
+
+    def constraint(b):
+        return imin(*(interval_eval(c, b, fns) for c in conds))
+
+    return constraint
+
+
+def _gap_suffix(gaps) -> str:
+    return "; ".join(g.text() for g in gaps)
+
+
+# ---------------------------------------------------------------------------------------------------
+# the grid: time-limited evaluation, enough re-checks at 50 digits, undefined points reported
+# ---------------------------------------------------------------------------------------------------
+@dataclass
+class GridResult:
+    points: int  # grid points where the float margin is defined
+    total: int  # grid points laid
+    evaluated: int  # grid points evaluated before the time limit
+    undefined: int  # evaluated points where the float margin is undefined (NaN)
+    fails: int  # defined points with a negative float margin
+    rechecked: int = 0
+    holds_50: int = 0  # re-checked failures that hold at 50 digits (float noise)
+    undefined_50: int = 0  # re-checked failures undefined at 50 digits (division by zero, outside a domain)
+    beyond_50: int = 0  # re-checked failures beyond the 50-digit re-check's range (exp of more than 1e300)
+    counterexample: dict | None = None
+    min_margin: float | None = None
+    time_limited: bool = False
+    seconds: float = 0.0
+    order: str = ""  # how the grid was ordered when a time limit cut it (", smallest counts first")
+    nan_rechecked: int = 0  # points undefined in float, re-checked at 50 digits ...
+    nan_holds: int = 0  # ... where the statement holds
+    nan_undefined: int = 0  # ... undefined there too (outside a domain)
+    nan_beyond: int = 0  # ... beyond the range of the 50-digit re-check
+
+    def nan_note(self) -> str:
+        if not self.nan_rechecked:
+            return ""
+        return (f"; of {self.nan_rechecked} of them re-checked at 50 digits, {self.nan_holds} hold, "
+                f"{self.nan_undefined} are undefined and {self.nan_beyond} beyond its range")
+
+    @property
+    def unchecked(self) -> int:
+        return self.fails - self.rechecked if self.counterexample is None else 0
+
+    def to_json(self) -> dict:
+        return {k: getattr(self, k) for k in ("points", "total", "evaluated", "undefined", "fails", "rechecked",
+                                               "holds_50", "undefined_50", "beyond_50", "time_limited")}
+
+
+def _recheck_order(bad, m, counts=()):
+    """Failing points to re-check at 50 digits, in order: the WORST_RECHECK worst, then a spread over the ranks
+    of all failures (the worst ones may all sit where the 50-digit value is undefined, e.g. y = 0 in x/y). With
+    count parameters (a tail's n, m: its 50-digit cost grows with them) the selection is re-checked smallest
+    counts first."""
+    import numpy as np
+
+    order = bad[np.argsort(m[bad])]
+    if order.size > MAX_RECHECK:
+        head = order[:WORST_RECHECK]
+        ranks = np.unique(np.linspace(WORST_RECHECK, order.size - 1, MAX_RECHECK - WORST_RECHECK).round().astype(int))
+        order = np.concatenate([head, order[ranks]])
+    if len(counts):
+        order = order[np.argsort(sum(c[order] for c in counts), kind="stable")]
+    return order
+
+
+def sample(p, dom, points: int = 4096, max_seconds: float = MAX_SECONDS) -> GridResult:
+    """Evaluate EXPR's margin on a grid of about ``points`` points (in a fixed random order, in growing chunks, up to
+    ``max_seconds``), then re-check failing points at 50 digits (up to MAX_RECHECK, also within ``max_seconds``)."""
+    import time
+
+    import mpmath
+    import numpy as np
+
+    from ..rigorous.deadline import TimeLimit, limit
+
+    t0 = time.perf_counter()
+    names = list(p.variables)
+    g = dom.grid(names, points)
+    total = next(iter(g.values())).size
+    m = np.full(total, np.nan)
+    done = np.zeros(total, dtype=bool)
+    order = np.random.default_rng(np.random.SeedSequence(17)).permutation(total)
+    counts = [k for k in p.integers if k in g]
+    if counts:  # the work of a tail grows with its counts: smallest counts first, so a time limit drops the largest
+        order = order[np.argsort(sum(g[k][order] for k in counts), kind="stable")]
+    time_limited = False
+    pos, chunk = 0, 1
+    try:
+        with limit(max_seconds + FIRST_POINT_SECONDS):  # the first point also pays the functions' imports
+            with np.errstate(all="ignore"):
+                m[order[0]] = np.asarray(p.margin_np(**{k: g[k][order[:1]] for k in names}), dtype=float).ravel()[0]
+            done[order[0]] = True
+            pos = 1
+        with limit(max_seconds):
+            while pos < total:
+                t1 = time.perf_counter()
+                idx = np.sort(order[pos:pos + chunk])
+                with np.errstate(all="ignore"):
+                    mm = np.asarray(p.margin_np(**{k: g[k][idx] for k in names}), dtype=float)
+                m[idx] = np.broadcast_to(mm, idx.shape)
+                done[idx] = True
+                pos += idx.size
+                # growing chunks while they are cheap (vectorised functions), single points when they are not
+                chunk = min(chunk * 4, 1 << 16) if time.perf_counter() - t1 < max_seconds / 50 else max(chunk // 2, 1)
+    except TimeLimit:
+        time_limited = True
+    defined = done & ~np.isnan(m)
+    bad = np.flatnonzero(defined & (m < 0))
+    res = GridResult(points=int(defined.sum()), total=int(total), evaluated=int(done.sum()),
+                     undefined=int(done.sum() - defined.sum()), fails=int(bad.size), time_limited=time_limited)
+    if defined.any():
+        res.min_margin = float(np.min(m[defined]))
+    try:
+        with limit(max(max_seconds, 1.0)):
+            for idx in _recheck_order(bad, m, [g[k] for k in counts]):
+                pt = {k: float(g[k][idx]) for k in names}
+                res.rechecked += 1
+                if p.margin_mp is None:
+                    res.counterexample = dict(pt, margin=float(m[idx]),
+                                              recheck="float only (no arbitrary-precision form)")
+                    break
+                with mpmath.workdps(50):
+                    try:
+                        v = p.margin_mp(**{k: mpmath.mpf(x) for k, x in pt.items()})
+                    except (ValueError, ZeroDivisionError):
+                        res.undefined_50 += 1
+                        continue
+                    except OverflowError:
+                        res.beyond_50 += 1
+                        continue
+                    if v < -mpmath.mpf(10) ** -40:
+                        res.counterexample = dict(pt, margin=float(m[idx]), margin_50_digits=mpmath.nstr(v, 12))
+                        break
+                res.holds_50 += 1
+        if res.counterexample is None and res.undefined:  # points undefined in float (overflow?): a spread of them
+            nan_idx = np.flatnonzero(done & np.isnan(m))
+            pick = nan_idx[np.unique(np.linspace(0, nan_idx.size - 1, min(nan_idx.size, NAN_RECHECK)).round()
+                                     .astype(int))]
+            for idx in pick:
+                pt = {k: float(g[k][idx]) for k in names}
+                if p.margin_mp is None:
+                    break
+                res.nan_rechecked += 1
+                with mpmath.workdps(50):
+                    try:
+                        v = p.margin_mp(**{k: mpmath.mpf(x) for k, x in pt.items()})
+                    except (ValueError, ZeroDivisionError):
+                        res.nan_undefined += 1
+                        continue
+                    except OverflowError:
+                        res.nan_beyond += 1
+                        continue
+                    if v < -mpmath.mpf(10) ** -40:
+                        res.counterexample = dict(pt, margin=float(v), margin_50_digits=mpmath.nstr(v, 12))
+                        break
+                res.nan_holds += 1
+    except TimeLimit:
+        res.time_limited = True
+    if counts:
+        res.order = ", smallest counts (" + ", ".join(counts) + ") first"
+    res.seconds = time.perf_counter() - t0
+    return res
+
+
+def _grid_verdict(res: GridResult) -> tuple[str, str]:
+    """(word, sentence) of a grid: a counterexample; "no counterexample" only when every failing float point was
+    re-checked and holds (or is undefined) at 50 digits; else "undecided" with the counts."""
+    part = "" if res.evaluated == res.total else \
+        f" (evaluated {res.evaluated} of {res.total} grid points before the time limit{res.order})"
+    und = (f"; {res.undefined} points undefined in float (outside a function's domain, or an overflow such as "
+           f"inf - inf){res.nan_note()}") if res.undefined else ""
+    if res.counterexample is not None:
+        pt = {k: v for k, v in res.counterexample.items() if k not in ("margin", "margin_50_digits", "recheck")}
+        return "counterexample", "counterexample at " + _fmt_point(pt)
+    if res.points == 0 and res.fails == 0:
+        why = "before the time limit" if res.time_limited else "(the expression is undefined at every grid point)"
+        return "undecided", f"undecided: no grid point evaluated {why}" + part + und
+    if res.fails == 0:
+        return "no counterexample", f"no counterexample on {res.points} points" + part + und
+    unresolved = res.unchecked + res.beyond_50
+    if unresolved == 0 and res.undefined_50 == 0:
+        return "no counterexample", (f"no counterexample on {res.points} points ({res.fails} float failures hold at "
+                                     f"50 digits)" + part + und)
+    if unresolved == 0:
+        return "no counterexample where defined", (
+            f"no counterexample where defined on {res.points} points; {res.undefined_50} points failing in float are "
+            f"undefined at 50 digits (division by zero or outside a function's domain)" + part + und)
+    why = "the time limit" if res.time_limited else f"the re-check limit of {MAX_RECHECK} points"
+    return "undecided", (f"undecided: {res.fails} of {res.points} grid points fail in float; {res.rechecked} "
+                         "re-checked "
+                         f"at 50 digits ({res.undefined_50} undefined there, {res.beyond_50} beyond its range, "
+                         f"{res.holds_50} hold), {res.unchecked} not re-checked ({why})" + part + und)
+
+
+def _grid_outcome(p, dom, points, notes, proof=None, max_seconds: float = MAX_SECONDS, gaps=None) -> CheckOutcome:
+    res = sample(p, dom, points, max_seconds)
     if p.float_only:
         notes.append("re-check in float for " + ", ".join(p.float_only) + " (no arbitrary-precision form)")
     if p.bounds:
         notes.append("bounds re-checked through their sympy expressions (instance constants in float)")
-    word = "counterexample" if res.counterexample else "no counterexample"
-    out = CheckOutcome(method="grid", word=word, verdict=res.finding, parsed=p, domain=dom, points=res.points,
-                       counterexample=res.counterexample, min_margin=res.evidence.get("min_margin"), notes=notes,
-                       grid=res)
+    word, verdict = _grid_verdict(res)
+    cex = res.counterexample
+    if cex is None and p.equalities:
+        cex = _equality_counterexample(p, dom, _grid_sample_points(dom, p.variables))
+        if cex is not None:
+            word = "counterexample"
+            verdict = ("counterexample at " + _fmt_point({k: cex[k] for k in p.variables})
+                       + f" (the sides of == differ by {cex['difference_50_digits']} at 50 digits)")
+    if p.equalities:
+        notes.append(f"== holds within a relative tolerance of {EQ_TOL:g} in float (|lhs - rhs| <= {EQ_TOL:g} "
+                     "max(1, |lhs|, |rhs|)) and 1e-30 at 50 digits")
+    if gaps and word != "counterexample":
+        verdict += "; " + _gap_suffix(gaps)
+    out = CheckOutcome(method="grid", word=word, verdict=verdict, parsed=p, domain=dom, points=res.points,
+                       counterexample=cex, min_margin=res.min_margin, notes=notes, grid=res,
+                       domain_gaps=list(gaps or []))
+    if p.equalities:
+        out.equality = {"tolerance": EQ_TOL, "kind": "relative", "tolerance_50_digits": 1e-30}
     if proof is not None:
         out.proof = proof
         out.undecided, out.n_undecided = proof.undecided, proof.n_undecided
     return out
 
 
+def _grid_sample_points(dom, names, n: int = 16) -> list:
+    """A few points for the exact (50-digit) check of ==: the centre and up to ``n`` corners of the box."""
+    cor = _corner_points(dom, names, cap=n)
+    pts = [{k: float(sum(dom.range(k)) / 2) for k in names}]
+    size = next(iter(cor.values())).size if cor else 0
+    pts += [{k: float(cor[k][i]) for k in names} for i in range(size)]
+    return pts
+
+
+def _equality_counterexample(p, dom, pts) -> dict | None:
+    """A point where the sides of an == differ at 50 digits by more than 1e-40 (relative): the exact equality
+    fails there even if it holds within the tolerance. None if every point agrees (or is undefined)."""
+    import mpmath
+
+    from ..rigorous.deadline import TimeLimit
+
+    try:
+        for pt in pts:
+            with mpmath.workdps(50):
+                try:
+                    d = p.eq_rel_diff_mp(**{k: mpmath.mpf(v) for k, v in pt.items()})
+                except (ValueError, ZeroDivisionError, OverflowError):
+                    continue
+                if d is not None and d > mpmath.mpf(10) ** -40:
+                    return dict(pt, margin=-float(d), margin_50_digits=mpmath.nstr(-d, 12),
+                                difference_50_digits=mpmath.nstr(d, 12))
+    except TimeLimit:
+        return None
+    return None
+
+
 def run(text: str, box: str | None, method: str = "auto", points: int = 4096, max_seconds: float = MAX_SECONDS,
         max_boxes: int = MAX_BOXES) -> CheckOutcome:
-    """Check EXPR over the box: a proof when possible (``method`` "auto" or "proof"), else / or the grid."""
-    from .expression import domain_of, grid, parse
+    """Check EXPR over the box: a proof when possible (``method`` "auto" or "proof"), else / or the grid.
+
+    ``max_seconds`` bounds the proof (with the domain analysis and the 50-digit re-checks; the limit holds inside
+    an evaluation) and, separately, the grid's evaluation and its re-check."""
+    from ..rigorous.deadline import TimeLimit, limit
+    from .expression import domain_of, parse
 
     if method not in METHODS:
         raise InputError("--method", "one of " + ", ".join(METHODS), method)
     p = parse(text)
     dom = domain_of(p, box)
     notes: list[str] = []
-    if method == "grid":
-        return _grid_outcome(p, dom, points, notes)
     why, calls = enclosure_obstacles(p)
+    fns = _interval_functions(calls)
+    try:
+        with limit(max_seconds):
+            gaps = domain_gaps(p, dom, fns, seconds=min(1.0, max_seconds / 4)) if p.domain else []
+    except TimeLimit:
+        gaps = [DomainGap(c.function, c.holds_text(), c.fails_text(), math.nan, 0, None, analysed=False)
+                for c in {(c.kind, c.source): c for c in p.domain}.values()]
+        notes.append("the domain analysis stopped at the time limit")
+    if any(g.everywhere for g in gaps):
+        bad = [g for g in gaps if g.everywhere]
+        return CheckOutcome(method="domain", word="undefined", verdict="undefined on the box: " + _gap_suffix(bad),
+                            parsed=p, domain=dom, notes=notes, domain_gaps=gaps)
+    if method == "grid":
+        return _grid_outcome(p, dom, points, notes, max_seconds=max_seconds, gaps=gaps)
     if why:
         if method == "proof":
             raise InputError("--method", "grid for this expression (no proof: " + "; ".join(why) + ")", "proof")
         notes.append("no proof possible: " + "; ".join(why) + "; sampled on a grid instead")
-        return _grid_outcome(p, dom, points, notes)
-    grid(p, dom, min(points, VALIDATE_POINTS))  # the grid's one-line domain errors, before any proof
-    pieces = p.comparisons()
+        return _grid_outcome(p, dom, points, notes, max_seconds=max_seconds, gaps=gaps)
+    try:
+        with limit(max_seconds):
+            _validate(p, dom)  # the grid's one-line domain errors, before any proof
+            pieces = p.comparisons()
+    except TimeLimit:
+        notes.append(f"the preparation of the proof reached the time limit ({max_seconds:g} s)")
+        return _grid_outcome(p, dom, points, notes, max_seconds=max_seconds, gaps=gaps)
     box_iv = {v: dom.range(v) for v in p.variables}
     try:
         _check_bound_assumptions(pieces, calls, box_iv)
@@ -120,47 +525,132 @@ def run(text: str, box: str | None, method: str = "auto", points: int = 4096, ma
         if method == "proof":
             raise InputError("--method", f"grid for this box (no proof: {exc})", "proof") from None
         notes.append(f"no proof possible: {exc}; sampled on a grid instead")
-        return _grid_outcome(p, dom, points, notes)
-    r = _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, p.integers)
+        return _grid_outcome(p, dom, points, notes, max_seconds=max_seconds, gaps=gaps)
+    pieces, identities = _split_identities(pieces)
+    if identities:
+        what = "comparisons are identities" if identities > 1 else "comparison is an identity"
+        notes.append(f"{identities} == {what}: both sides are the same expression (exact, no tolerance)")
+    if not pieces:
+        return CheckOutcome(method="proof", word="proven", verdict="proven on the box (an identity: both sides are the "
+                            "same expression)", parsed=p, domain=dom, boxes=0, seconds=0.0, notes=notes,
+                            domain_gaps=gaps, equality={"identities": identities, "tolerance": 0.0, "kind": "exact"})
+    constraint = _domain_constraint(p, gaps, fns) if gaps else None
+    r = _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, p.integers, constraint)
     if calls:
         notes.append("bounds enclosed through their sympy expressions (" + ", ".join(sorted({c.bid for c in calls.values()}))
                      + "); their assumptions were checked at the corners of the keyword ranges")
     if p.integers:
         notes.append("integer parameters (" + ", ".join(p.integers) + ") proven on their real intervals")
+    tol_eq = any(op == "==" for op, _, _ in pieces)
+    eq_info = {"tolerance": EQ_TOL, "kind": "relative", "identities": identities} if tol_eq else None
     if r.verdict == "proven on the box":
-        return CheckOutcome(method="proof", word="proven", verdict=f"proven on the box ({boxes_text(r.boxes)})", parsed=p,
-                            domain=dom, boxes=r.boxes, seconds=r.seconds, notes=notes, proof=r)
+        if tol_eq:
+            pts = _grid_sample_points(dom, p.variables)
+            with limit(max(max_seconds, 1.0)):
+                cex = _equality_counterexample(p, dom, pts)
+            if cex is not None:
+                return CheckOutcome(
+                    method="proof", word="counterexample",
+                    verdict="counterexample at " + _fmt_point({k: cex[k] for k in p.variables})
+                    + f" (the sides of == differ by {cex['difference_50_digits']} (relative) at 50 digits; they agree "
+                    f"within the relative tolerance {EQ_TOL:g} on the whole box)",
+                    parsed=p, domain=dom, boxes=r.boxes, counterexample=cex, seconds=r.seconds, notes=notes, proof=r,
+                    domain_gaps=gaps, equality=dict(eq_info, exact=False))
+            eq_info.update(points_checked_at_50_digits=len(pts), exact=None)
+            notes.append(f"== proven within a relative tolerance of {EQ_TOL:g}: |lhs - rhs| <= {EQ_TOL:g} "
+                         f"max(1, |lhs|, |rhs|) on the whole box; at {len(pts)} points (centre, corners) the sides agree to 1e-40 "
+                         "at 50 digits (not a proof of exact equality)")
+        word, where = _proven_words(bool(gaps), tol_eq)
+        verdict = f"{where} ({boxes_text(r.boxes)})" + ("; " + _gap_suffix(gaps) if gaps else "")
+        if r.outside:
+            notes.append(f"{boxes_text(r.outside)} of the cover lie entirely outside the domain")
+        return CheckOutcome(method="proof", word=word, verdict=verdict, parsed=p, domain=dom, boxes=r.boxes,
+                            seconds=r.seconds, notes=notes, proof=r, domain_gaps=gaps, equality=eq_info)
     if r.verdict == "counterexample":
         pt = r.counterexample["point"]
         cex = dict(pt, margin=r.counterexample["value_float"], margin_50_digits=r.counterexample["value"])
         return CheckOutcome(method="proof", word="counterexample", verdict="counterexample at " + _fmt_point(pt),
                             parsed=p, domain=dom, boxes=r.boxes, counterexample=cex, seconds=r.seconds, notes=notes,
-                            proof=r)
+                            proof=r, domain_gaps=gaps, equality=eq_info)
     # undecided: the grid may still find a counterexample (confirmed at 50 digits)
-    g = _grid_outcome(p, dom, points, list(notes), proof=r)
+    g = _grid_outcome(p, dom, points, list(notes), proof=r, max_seconds=max_seconds, gaps=gaps)
     if g.counterexample is not None:
         g.notes.append(f"the proof was undecided on {boxes_text(r.n_undecided)} ({r.reason}); the grid found the counterexample")
         return g
-    notes.append(f"the proof stopped at its limit ({r.reason}); the grid found no counterexample on {g.points} points")
-    return CheckOutcome(method="proof", word="undecided", verdict=f"undecided on {boxes_text(r.n_undecided)}", parsed=p,
+    notes.append(f"the proof stopped at its limit ({r.reason}); " + (
+        f"the grid found no counterexample on {g.points} points"
+        if g.verdict == f"no counterexample on {g.points} points" else f"the grid: {g.verdict}"))
+    verdict = f"undecided on {boxes_text(r.n_undecided)}" + ("; " + _gap_suffix(gaps) if gaps else "")
+    return CheckOutcome(method="proof", word="undecided", verdict=verdict, parsed=p,
                         domain=dom, boxes=r.boxes, undecided=r.undecided, n_undecided=r.n_undecided,
-                        seconds=r.seconds, notes=notes, proof=r, grid=g.grid, points=None)
+                        seconds=r.seconds, notes=notes, proof=r, grid=g.grid, points=None, domain_gaps=gaps,
+                        equality=eq_info or g.equality)
 
 
-def _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, integers):
+def limits() -> dict:
+    """The size and effort limits of ``check`` (for --json and docs/verify.md)."""
+    from . import expression as ex
+
+    return dict(ex.LIMITS, equality_tolerance=EQ_TOL, grid_recheck=MAX_RECHECK, max_boxes=MAX_BOXES)
+
+
+def _interval_functions(calls: dict) -> dict:
+    from ..rigorous.sympy_eval import QUANTITY_FUNCTIONS
+
+    return dict(QUANTITY_FUNCTIONS, **{n: c.interval for n, c in calls.items()})
+
+
+def _validate(p, dom) -> None:
+    """Evaluate the float margin on a small grid: arguments outside a quantity's allowed range (kl of 2) are the
+    grid's one-line errors, raised before any proof."""
+    import numpy as np
+
+    g = dom.grid(p.variables, VALIDATE_POINTS)
+    with np.errstate(all="ignore"):
+        p.margin_np(**g)
+
+
+def _proven_words(gaps: bool, tolerance: bool) -> tuple[str, str]:
+    """(word, opening of the sentence) of a proof: "proven", "proven where defined" (part of the box is outside a
+    function's domain), "proven within tolerance" (an == proven to the relative EQ_TOL, stated in the sentence)."""
+    where = "proven where defined on the box" if gaps else "proven on the box"
+    word = "proven where defined" if gaps else "proven"
+    if tolerance:
+        where = where.replace("proven", f"proven within a relative tolerance of {EQ_TOL:g}", 1)
+        word = word.replace("proven", "proven within tolerance", 1)
+    return word, where
+
+
+def _split_identities(pieces):
+    """Drop the == comparisons whose sides are the same expression (sympy's canonical form of lhs - rhs is 0): those
+    hold exactly, with no tolerance. Returns (the other pieces, how many were dropped)."""
+    out, n = [], 0
+    for op, L, R in pieces:
+        if op == "==" and (L - R) == 0:
+            n += 1
+            continue
+        out.append((op, L, R))
+    return out, n
+
+
+def _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, integers, constraint=None):
     """Prove each comparison separately (its own strictness), within one time budget; one ProofResult back:
     proven if every piece is, the first counterexample, else undecided with every piece's boxes left."""
     import time
 
     from ..rigorous.claims import comparisons_claim
+    from ..rigorous.deadline import limit
+    from ..rigorous.sympy_eval import where_defined
 
     t0 = time.perf_counter()
     results = []
     for piece in pieces:
         claim = comparisons_claim([piece], box_iv, functions={n: c.interval for n, c in calls.items()},
-                                  mp_functions={n: c.mp for n, c in calls.items()})
+                                  mp_functions={n: c.mp for n, c in calls.items()}, eq_tol=EQ_TOL)
+        claim.constraint = constraint
         left = max(max_seconds - (time.perf_counter() - t0), 1e-3)
-        r = claim.prove(None, max_seconds=left, max_boxes=max_boxes)
+        with where_defined(), limit(left + 0.5):
+            r = claim.prove(None, max_seconds=left, max_boxes=max_boxes)
         if r.verdict == "counterexample" and integers:
             r = _integer_counterexample(r, claim, integers)
         results.append(r)

@@ -12,6 +12,15 @@ A comparison ``a OP b`` becomes a normalised margin (b − a)/max(1, |a|, |b|) (
 comparisons are shifted so that equality counts as a violation), and the claim's :class:`Inequality`
 evaluator does the rest: grid, candidates, re-check at 50 digits.
 
+Size limits, checked before any work (one-line InputError naming the limit): MAX_LENGTH characters, MAX_NODES
+nodes, MAX_DEPTH levels, MAX_VARIABLES parameters; every constant sub-expression is folded in floating point first
+(so ``9**9**9`` is never built) and must be finite, real and at most MAX_CONSTANT in magnitude; constant exponents
+(nested powers multiplying) at most MAX_EXPONENT; a constant outside a function's domain (``1/0``, ``log(0)``,
+``sqrt(-1)``, ``(-8)**(1/3)``) is an error. The walk also records where each sqrt, log, log1p, real power and
+denominator of a parameter is defined (:class:`DomainCondition`; boundcalc.verify.check reports the part of the
+box outside), and every evaluator checks the clock (boundcalc.rigorous.deadline). The mpmath evaluator refuses
+complex values (ValueError: undefined) and exponentials beyond MP_EXP_LIMIT (OverflowError: beyond its range).
+
 This is boundcalc's *only* parser of such text. The same walk also builds exact sympy expressions of both
 sides of every comparison (decimal literals as exact rationals, ``bound(...)`` calls as named functions of their
 keyword expressions): the rigorous prover (boundcalc.rigorous, via boundcalc.verify.check) encloses those,
@@ -31,8 +40,13 @@ from ..errors import InputError
 from .box import Param
 from .functions import ALLOWED, CONSTANTS, FUNCTIONS, _bound_mp, _bound_values  # noqa: F401
 
-MAX_LENGTH = 2000
-MAX_DEPTH = 40
+MAX_LENGTH = 2000  # characters
+MAX_DEPTH = 40  # nesting levels of the expression tree
+MAX_NODES = 400  # nodes of the expression tree (numbers, names, operators, calls)
+MAX_VARIABLES = 10  # box parameters (a grid of 2 points per axis has 2**10 points)
+MAX_CONSTANT = 1e308  # magnitude of any constant (literal or folded constant sub-expression)
+MAX_EXPONENT = 1000  # magnitude of a constant exponent (x**(10**8) is refused, 9**9**9 is never built)
+MP_EXP_LIMIT = 1e300  # the 50-digit re-check refuses exp / powers of larger arguments (more than 350 digits of ln 2)
 FLOAT_STRICT = 2e-12  # strict comparisons: equality (to float noise) counts as a violation
 MP_STRICT = 2e-40
 
@@ -53,10 +67,74 @@ class Parsed:
     no_enclosure: tuple[str, ...] = ()  # functions without an interval enclosure (the prover cannot use them)
     bound_calls: dict = field(default_factory=dict)  # "bound0" -> (bound id, keyword names, source text)
     exact: Callable[[], list] | None = None  # -> [(op, lhs, rhs)] exact sympy comparisons (op "<=", "<", ...)
+    domain: tuple = ()  # DomainCondition: where each sqrt / log / log1p / real power / denominator is defined
+    equalities: int = 0  # how many comparisons are "=="
+    eq_rel_diff_mp: Callable[..., Any] | None = None  # largest relative |lhs - rhs| of the "==" pieces (mpmath)
 
     def comparisons(self) -> list:
         """The comparisons as exact sympy expressions [(op, lhs, rhs)], for the prover."""
         return self.exact()
+
+
+LIMITS = {"characters": MAX_LENGTH, "depth": MAX_DEPTH, "nodes": MAX_NODES, "variables": MAX_VARIABLES,
+          "constant": MAX_CONSTANT, "exponent": MAX_EXPONENT}
+
+
+@dataclass
+class DomainCondition:
+    """Where a function of EXPR is defined: ``arg > 0`` (log), ``arg >= 0`` (sqrt, a real power), ``arg != 0``
+    (a denominator). ``np(env)`` evaluates ``arg`` on arrays, ``exact()`` gives it as an exact sympy expression."""
+
+    function: str  # "sqrt", "log", "log1p", "power", "division"
+    kind: str  # ">=0", ">0", "!=0"
+    source: str  # the argument as written
+    np: Callable[..., Any]
+    exact: Callable[[], Any]
+
+    def holds_text(self) -> str:
+        return {">=0": f"{self.source} >= 0", ">0": f"{self.source} > 0", "!=0": f"{self.source} != 0"}[self.kind]
+
+    def fails_text(self) -> str:
+        return {">=0": f"{self.source} < 0", ">0": f"{self.source} <= 0", "!=0": f"{self.source} = 0"}[self.kind]
+
+
+def _tick():
+    from ..rigorous.deadline import tick
+
+    tick()
+
+
+def _real_mp(v):
+    """An mpmath value of the 50-digit re-check must be real (sqrt(-1), log(-1), (-8)**(1/3) are undefined)."""
+    import mpmath
+
+    if isinstance(v, mpmath.mpc):
+        if v.imag != 0:
+            raise ValueError("not real at this point")
+        return v.real
+    return v
+
+
+def _mp_pow(a, b):
+    """a**b at 50 digits, refusing results that would need more than MP_EXP_LIMIT in the exponent (OverflowError:
+    the re-check cannot be done there) and negative bases with non-integer exponents (ValueError: not real)."""
+    import mpmath
+
+    _tick()
+    a, b = mpmath.mpf(a) if not isinstance(a, mpmath.mpc) else a, mpmath.mpf(b) if not isinstance(b, mpmath.mpc) else b
+    if a < 0 and b != mpmath.floor(b):
+        raise ValueError("a negative number to a non-integer power is not real")
+    if a == 0:
+        if b < 0:
+            raise ZeroDivisionError("0 to a negative power")
+        return mpmath.mpf(0) if b > 0 else mpmath.mpf(1)
+    if not mpmath.isinf(a) and not mpmath.isinf(b) and abs(b * mpmath.log(abs(a))) > MP_EXP_LIMIT:
+        raise OverflowError("beyond the range of the 50-digit re-check")
+    return _real_mp(a**b)
+
+
+def _const_text(node, text):
+    return ast.get_source_segment(text, node) or ast.dump(node)[:40]
 
 
 def _err(rule: str, node: ast.AST | None, text: str) -> InputError:
@@ -76,11 +154,117 @@ class _Builder:
         self.integers: set[str] = set()
         self.no_enclosure: set[str] = set()
         self.bound_calls: dict[str, tuple[str, tuple[str, ...], str]] = {}
+        self.domain: list[DomainCondition] = []
+        self._consts: dict[int, float | None] = {}
+
+    # -- constants: folded in float before anything is built (no huge integer is ever made) -----------------
+    def const(self, node) -> float | None:
+        """The float value of a constant sub-expression (None if it depends on a parameter or is not folded).
+        Refuses (one-line InputError) constants beyond MAX_CONSTANT, non-finite or non-real ones, division by
+        zero and exponents beyond MAX_EXPONENT, before any sympy, numpy or mpmath work."""
+        key = id(node)
+        if key in self._consts:
+            return self._consts[key]
+        v = self._const(node)
+        if v is not None:
+            if isinstance(v, complex) or math.isnan(v):
+                raise _err("real-valued (a constant here is not a real number)", node, self.text)
+            if not math.isfinite(v) or abs(v) > MAX_CONSTANT:
+                raise _err(f"made of constants at most {MAX_CONSTANT:g} in magnitude", node, self.text)
+        self._consts[key] = v
+        return v
+
+    def power_of(self, node) -> float:
+        """The product of the constant exponents of the powers nested in ``node`` (1 without any): what its exact
+        (sympy) form raises its literals to, bounded by MAX_EXPONENT so that no huge integer is ever built."""
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+            e = self.const(node.right)
+            return max(abs(e) if e is not None else 1.0, 1.0) * self.power_of(node.left)
+        return max((self.power_of(c) for c in ast.iter_child_nodes(node)), default=1.0)
+
+    def _const(self, node) -> float | None:
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
+                return None
+            if isinstance(node.value, int) and node.value.bit_length() > 1100:
+                raise _err(f"made of constants at most {MAX_CONSTANT:g} in magnitude", node, self.text)
+            try:
+                return float(node.value)
+            except OverflowError:
+                raise _err(f"made of constants at most {MAX_CONSTANT:g} in magnitude", node, self.text) from None
+        if isinstance(node, ast.Name):
+            return CONSTANTS.get(node.id)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            v = self.const(node.operand)
+            return None if v is None else (-v if isinstance(node.op, ast.USub) else v)
+        if isinstance(node, ast.BinOp):
+            if isinstance(node.op, ast.Pow):
+                e = self.const(node.right)
+                if e is not None and abs(e) * self.power_of(node.left) > MAX_EXPONENT:
+                    raise _err(f"using exponents at most {MAX_EXPONENT} in magnitude (nested powers multiply)", node,
+                               self.text)
+                b = self.const(node.left)
+                if b is None or e is None:
+                    return None
+                if b == 0 and e < 0:
+                    raise _err("free of division by zero (0 to a negative power)", node, self.text)
+                if b < 0 and not float(e).is_integer():
+                    raise _err("real-valued (a negative number to a non-integer power is not real)", node, self.text)
+                try:
+                    return float(b) ** float(e)
+                except OverflowError:
+                    raise _err(f"made of constants at most {MAX_CONSTANT:g} in magnitude", node, self.text) from None
+            a, b = self.const(node.left), self.const(node.right)
+            if a is None or b is None:
+                return None
+            if isinstance(node.op, ast.Div):
+                if b == 0:
+                    raise _err("free of division by zero", node, self.text)
+                return a / b
+            if isinstance(node.op, ast.Add):
+                return a + b
+            if isinstance(node.op, ast.Sub):
+                return a - b
+            if isinstance(node.op, ast.Mult):
+                return a * b
+            return None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
+            elementary = {"log": math.log, "exp": math.exp, "sqrt": math.sqrt, "abs": abs, "log1p": math.log1p,
+                          "expm1": math.expm1, "min": min, "max": max}
+            fn = elementary.get(node.func.id)
+            if fn is None:
+                return None
+            args = [self.const(a) for a in node.args]
+            if any(a is None for a in args) or len(args) != len(FUNCTIONS[node.func.id].args):
+                return None
+            name = node.func.id
+            if name == "sqrt" and args[0] < 0:
+                raise _err("real-valued (sqrt of a negative constant is not real)", node, self.text)
+            if name == "log" and args[0] <= 0:
+                raise _err("finite and real (log of a constant <= 0)", node, self.text)
+            if name == "log1p" and args[0] <= -1:
+                raise _err("finite and real (log1p of a constant <= -1)", node, self.text)
+            try:
+                return float(fn(*args))
+            except OverflowError:
+                raise _err(f"made of constants at most {MAX_CONSTANT:g} in magnitude", node, self.text) from None
+        return None
+
+    def _domain(self, function: str, kind: str, node, built) -> None:
+        """Record where ``function`` is defined (its argument ``node``), unless the argument is a constant."""
+        if self.const(node) is not None:
+            return
+        self.domain.append(DomainCondition(function, kind, _const_text(node, self.text), built[0], built[3]))
 
     # each build returns (np_fn(env), mp_fn(env), display_sympy_fn(), exact_sympy_fn())
     def expr(self, node, depth=0):
         if depth > MAX_DEPTH:
             raise _err(f"nested at most {MAX_DEPTH} levels deep", node, self.text)
+        cv = self.const(node)
+        if cv is not None and not isinstance(node, (ast.Constant, ast.Name)):
+            # a folded constant: one number (the exact form keeps the literals exactly when it is small)
+            return (lambda env: cv), (lambda env: _mpf(cv)), (lambda: _sym_num(cv)), \
+                (lambda: self._exact_const(node, cv))
         if isinstance(node, ast.Constant):
             if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
                 raise _err("made of numbers (a string only as a bound id)", node, self.text)
@@ -113,10 +297,32 @@ class _Builder:
             op = ops.get(type(node.op))
             if op is None:
                 raise _err("using only the operators + - * / **", node, self.text)
-            ln, lm, ls, lx = self.expr(node.left, depth + 1)
-            rn, rm, rs, rx = self.expr(node.right, depth + 1)
-            return (lambda env: op(ln(env), rn(env))), (lambda env: op(lm(env), rm(env))), (lambda: op(ls(), rs())), \
-                (lambda: op(lx(), rx()))
+            left = self.expr(node.left, depth + 1)
+            right = self.expr(node.right, depth + 1)
+            ln, lm, ls, lx = left
+            rn, rm, rs, rx = right
+            mop = op
+            if isinstance(node.op, ast.Div):
+                if self.const(node.right) == 0:
+                    raise _err("free of division by zero", node, self.text)
+                self._domain("division", "!=0", node.right, right)
+            elif isinstance(node.op, ast.Pow):
+                e = self.const(node.right)
+                mop = _mp_pow
+                if e is None or not float(e).is_integer():
+                    self._domain("power", ">0" if (e is None or e < 0) else ">=0", node.left, left)
+                elif e < 0:
+                    self._domain("power", "!=0", node.left, left)
+
+            def np_fn(env):
+                _tick()
+                return op(ln(env), rn(env))
+
+            def mp_fn(env):
+                _tick()
+                return _real_mp(mop(lm(env), rm(env)))
+
+            return np_fn, mp_fn, (lambda: op(ls(), rs())), (lambda: op(lx(), rx()))
         if isinstance(node, ast.Call):
             return self.call(node, depth)
         kind = {ast.Attribute: "attribute access", ast.Subscript: "subscripts", ast.Lambda: "lambda",
@@ -136,6 +342,13 @@ class _Builder:
         if node.keywords or len(node.args) != len(fn.args):
             raise _err(f"calling {fname}({', '.join(fn.args)})", node, self.text)
         parts = [self.expr(a, depth + 1) for a in node.args]
+        kinds = {"sqrt": ">=0", "log": ">0"}
+        if fname in kinds:
+            self._domain(fname, kinds[fname], node.args[0], parts[0])
+        elif fname == "log1p" and self.const(node.args[0]) is None:
+            one = self._plus_one(parts[0])
+            self.domain.append(DomainCondition("log1p", ">0", _const_text(node.args[0], self.text) + " + 1", one[0],
+                                               one[3]))
         for an, a in zip(fn.args, node.args):
             if an in fn.integer_args and isinstance(a, ast.Name):
                 self.integers.add(a.id)
@@ -145,6 +358,7 @@ class _Builder:
             self.no_enclosure.add(fname)
 
         def np_fn(env):
+            _tick()
             vals = [p[0](env) for p in parts]
             try:
                 with np.errstate(all="ignore"):
@@ -153,10 +367,13 @@ class _Builder:
                 raise InputError(f"{fname}() argument {exc.parameter}", exc.allowed, exc.got) from None
 
         def mp_fn(env):
-            vals = [p[1](env) for p in parts]
+            _tick()
+            vals = [_real_mp(p[1](env)) for p in parts]
+            if fname in ("exp", "expm1") and abs(vals[0]) > MP_EXP_LIMIT:
+                raise OverflowError("beyond the range of the 50-digit re-check")
             if fn.mp is None:
                 return _mpf(float(np.asarray(fn.np(*[float(v) for v in vals])).reshape(-1)[0]))
-            return fn.mp(*vals)
+            return _real_mp(fn.mp(*vals))
 
         def sym_fn():
             import sympy
@@ -171,6 +388,28 @@ class _Builder:
             return fn.exact(*[p[3]() for p in parts])
 
         return np_fn, mp_fn, sym_fn, exact_fn
+
+    def _plus_one(self, part):
+        n, m, sy, x = part
+        return (lambda env: n(env) + 1.0), (lambda env: m(env) + 1), (lambda: sy() + 1), (lambda: x() + 1)
+
+    def _exact_const(self, node, cv):
+        """The exact sympy value of a folded constant sub-expression (literals as exact rationals)."""
+        if isinstance(node, ast.Constant):
+            src = ast.get_source_segment(self.text, node) or repr(float(node.value))
+            return _exact_num(src, float(node.value))
+        if isinstance(node, ast.Name):
+            return _sym_const(node.id)
+        if isinstance(node, ast.UnaryOp):
+            v = self._exact_const(node.operand, None)
+            return -v if isinstance(node.op, ast.USub) else v
+        if isinstance(node, ast.BinOp):
+            a, b = self._exact_const(node.left, None), self._exact_const(node.right, None)
+            return {ast.Add: lambda: a + b, ast.Sub: lambda: a - b, ast.Mult: lambda: a * b, ast.Div: lambda: a / b,
+                    ast.Pow: lambda: a**b}[type(node.op)]()
+        if isinstance(node, ast.Call):
+            return _exact_fn(node.func.id)(*[self._exact_const(a, None) for a in node.args])
+        return _exact_num(repr(cv), cv)
 
     def bound_call(self, node: ast.Call, depth):
         from ..bounds import registry
@@ -244,6 +483,10 @@ def _exact_num(src: str, v: float):
         return sympy.Rational(v)
 
 
+def _exact_fn(name):
+    return FUNCTIONS[name].exact
+
+
 def _sym_const(name):
     import sympy
 
@@ -257,21 +500,41 @@ def _sym_var(name):
 
 
 # ---------------------------------------------------------------------------------------------------
+def _parse_tree(text: str, rule: str):
+    """ast.parse with the size limits (nesting depth, number of nodes) checked iteratively, before any walk."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError as exc:
+        raise InputError("expression", rule, f"syntax error at column {exc.offset}") from None
+    except (RecursionError, MemoryError, ValueError):
+        raise InputError("expression", f"nested at most {MAX_DEPTH} levels deep", "a deeper expression") from None
+    nodes, stack = 0, [(tree.body, 0)]
+    while stack:
+        node, d = stack.pop()
+        if isinstance(node, (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)):
+            continue
+        nodes += 1
+        if d > MAX_DEPTH + 3:  # (the comparison, 'and' and keyword levels; the walk counts the terms' own depth)
+            raise InputError("expression", f"nested at most {MAX_DEPTH} levels deep", "a deeper expression")
+        if nodes > MAX_NODES:
+            raise InputError("expression", f"at most {MAX_NODES} numbers, names, operators and calls",
+                             "a larger expression")
+        stack.extend((c, d + 1) for c in ast.iter_child_nodes(node))
+    return tree
+
+
 def parse(text: str) -> Parsed:
     """Parse and check ``text`` (a comparison, a chain of them, or an ``and`` of comparisons)."""
     if not isinstance(text, str) or not text.strip():
         raise InputError("expression", "a non-empty inequality, e.g. \"d_eps(x, y, epsilon) <= kl(x, y)\"", text)
     if len(text) > MAX_LENGTH:
         raise InputError("expression", f"at most {MAX_LENGTH} characters", f"{len(text)} characters")
-    try:
-        tree = ast.parse(text.strip(), mode="eval")
-    except SyntaxError as exc:
-        raise InputError("expression", "valid syntax (a comparison of arithmetic expressions)",
-                         f"syntax error at column {exc.offset}") from None
+    tree = _parse_tree(text, "valid syntax (a comparison of arithmetic expressions)")
     text = text.strip()
     body = tree.body
     comps = body.values if isinstance(body, ast.BoolOp) and isinstance(body.op, ast.And) else [body]
     b = _Builder(text)
+    _count_variables(tree, text)
     pieces = []
     for c in comps:
         if not isinstance(c, ast.Compare):
@@ -303,6 +566,23 @@ def parse(text: str) -> Parsed:
             out = m if out is None else min(out, m)
         return out
 
+    def eq_rel_diff_mp(**env):
+        """max over the "==" pieces of |rhs - lhs| / max(1, |lhs|, |rhs|) at the current mpmath precision."""
+        out = None
+        for op, (_, lm, *_), (_, rm, *_) in pieces:
+            if op is not ast.Eq:
+                continue
+            a, bb = lm(env), rm(env)
+            if mpmath_isnan(a) or mpmath_isnan(bb):
+                raise ValueError("undefined at this point")
+            if a == bb:
+                d = 0
+            else:
+                scale = max(abs(a), abs(bb), 1)
+                d = abs(bb - a) / scale if not _mp_isinf(scale) else 1
+            out = d if out is None else max(out, d)
+        return out
+
     def sym_text():
         import sympy
 
@@ -320,7 +600,26 @@ def parse(text: str) -> Parsed:
     return Parsed(text=text, variables=tuple(b.names), margin_np=margin_np, margin_mp=margin_mp, sympy_text=stext,
                   float_only=tuple(sorted(b.float_only)), bounds=tuple(sorted(b.bounds)),
                   integers=tuple(sorted(b.integers)), no_enclosure=tuple(sorted(b.no_enclosure)),
-                  bound_calls=dict(b.bound_calls), exact=exact)
+                  bound_calls=dict(b.bound_calls), exact=exact, domain=tuple(b.domain),
+                  equalities=sum(op is ast.Eq for op, _, _ in pieces), eq_rel_diff_mp=eq_rel_diff_mp)
+
+
+def _count_variables(tree, text):
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} - set(FUNCTIONS) - set(CONSTANTS) - {"bound"}
+    if len(names) > MAX_VARIABLES:
+        raise InputError("expression", f"at most {MAX_VARIABLES} box parameters", f"{len(names)} parameters")
+
+
+def mpmath_isnan(v):
+    import mpmath
+
+    return mpmath.isnan(v)
+
+
+def _mp_isinf(v):
+    import mpmath
+
+    return mpmath.isinf(v)
 
 
 def to_sympy(text: str):
@@ -330,11 +629,7 @@ def to_sympy(text: str):
         raise InputError("expression", "a non-empty arithmetic expression", text)
     if len(text) > MAX_LENGTH:
         raise InputError("expression", f"at most {MAX_LENGTH} characters", f"{len(text)} characters")
-    try:
-        tree = ast.parse(text.strip(), mode="eval")
-    except SyntaxError as exc:
-        raise InputError("expression", "valid syntax (an arithmetic expression)",
-                         f"syntax error at column {exc.offset}") from None
+    tree = _parse_tree(text, "valid syntax (an arithmetic expression)")
     b = _Builder(text.strip())
     node = b.expr(tree.body)
     if b.bound_calls:

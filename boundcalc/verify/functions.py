@@ -41,10 +41,33 @@ def _pointwise(fn):
         b = np.broadcast_arrays(*[np.asarray(a, dtype=float) for a in args])
         out = np.empty(b[0].shape)
         for idx in np.ndindex(out.shape):
+            _tick()  # a time limit holds between points (boundcalc.rigorous.deadline)
             out[idx] = fn(*(float(a[idx]) for a in b))
         return out
 
     return f
+
+
+def _tick():
+    from ..rigorous.deadline import tick
+
+    tick()
+
+
+def _laplace_tail_np(x, m, eps):
+    """Exact P(L_m >= x) on broadcast arrays, vectorised in x and epsilon for each distinct count m (the exact
+    finite sum of boundcalc.concentration.laplace_sum costs O(m) per point; the time limit is checked between
+    counts)."""
+    from ..concentration.laplace_sum import laplace_sum_logsf
+
+    xb, mb, eb = np.broadcast_arrays(*[np.asarray(a, dtype=float) for a in (x, m, eps)])
+    out = np.empty(xb.shape)
+    flat_m = mb.ravel()
+    for mm in np.unique(flat_m):
+        _tick()
+        sel = (mb == mm)
+        out[sel] = np.exp(np.asarray(laplace_sum_logsf(xb[sel], int(mm), eb[sel]), dtype=float))
+    return out
 
 
 def _laplace_tail(x, m, eps):
@@ -54,9 +77,25 @@ def _laplace_tail(x, m, eps):
 
 
 def _laplace_tail_mp(x, m, eps):
-    from .claims.concentration import _laplace_exact_mp
+    """P(L_m >= x) at mpmath precision, L_m = G_1 - G_2 with G_i ~ Gamma(m, rate eps) (a sum of m Lap(1/eps) is a
+    difference of two Gamma(m) sums; seed 001 Lemma D.1 setting): the integral of P(G_1 >= x + g) f_{G_2}(g)."""
+    import mpmath
 
-    return _laplace_exact_mp(x, int(m), eps)
+    m = int(m)
+    x, eps = mpmath.mpf(x), mpmath.mpf(eps)
+
+    def sf(t):  # P(G_1 >= t): the upper regularised incomplete gamma function
+        return mpmath.gammainc(m, eps * t, mpmath.inf, regularized=True) if t > 0 else mpmath.mpf(1)
+
+    def pdf(g):
+        return mpmath.exp(m * mpmath.log(eps) + (m - 1) * mpmath.log(g) - eps * g - mpmath.loggamma(m)) if g > 0 else \
+            (eps if m == 1 else mpmath.mpf(0))
+
+    lo = max(mpmath.mpf(0), -x)
+    val = mpmath.quad(lambda g: sf(x + g) * pdf(g), [lo, lo + m / eps, lo + 10 * m / eps, mpmath.inf])
+    if x < 0:
+        val += mpmath.gammainc(m, 0, eps * lo, regularized=True)
+    return val
 
 
 def _laplace_chernoff(x, m, eps):
@@ -173,7 +212,7 @@ FUNCTIONS: dict[str, Function] = {
                       "d_ε(x, y) (seed 001 Eq. 6 / Eq. 8)", _exact("d_eps")),
     "kl_gauss": Function(_np_info("kl_gaussian"), _mp_info("kl_gaussian_mp"), ("mu1", "mu2"),
                          "KL(N(μ1, 1), N(μ2, 1)) = (μ1 − μ2)²/2", _exact("kl_gauss")),
-    "laplace_tail": Function(_pointwise(_laplace_tail), _laplace_tail_mp, ("x", "m", "epsilon"),
+    "laplace_tail": Function(_laplace_tail_np, _laplace_tail_mp, ("x", "m", "epsilon"),
                              "exact P(L_m ≥ x), L_m a sum of m Lap(1/ε) (seed 001 Lemma D.1 setting)"),
     "laplace_chernoff": Function(_pointwise(_laplace_chernoff), _laplace_chernoff_mp, ("x", "m", "epsilon"),
                                  "Chernoff bound on P(L_m ≥ x) (seed 001 Lemma D.1)"),

@@ -218,19 +218,22 @@ class _PhasedElimination(Algorithm):
 
 
 class GOPE(_PhasedElimination):
-    """Non-private G-optimal phased elimination: the rho -> infinity limit of AdaC-GOPE (docs/formulas/zcdp-bandits.md §0,
-    "non-private baselines"): T_l(a) = ceil(pi(a) (8 d / beta_l^2) log(4 / delta_{K,l})), no noise.
+    """Non-private G-optimal phased elimination as seed 003's experiments name it (Sec. VII baseline, Fig. 4(b)):
+    Lattimore–Szepesvári Alg. 12, T_l(a) = ceil(2 d pi(a) / eps_l^2 log(K l (l+1) / delta)) with eps_l = 2^-l
+    (docs/formulas/zcdp-bandits.md, experiments table: "AdaC-GOPE vs GOPE (LS Alg. 12)"; worksheet ws003 fig4b).
 
-    The paper's experimental baseline is Lattimore–Szepesvári Alg. 12 ("GOPE"), whose constants differ
-    (T_l(a) = ceil(2 d pi(a) / eps_l^2 log(K l (l+1) / delta))); ``schedule="ls"`` selects that one.
+    ``schedule="limit"`` selects instead the rho -> infinity limit of AdaC-GOPE (docs/formulas/zcdp-bandits.md §0,
+    "non-private baselines"): T_l(a) = ceil(pi(a) (8 d / beta_l^2) log(4 / delta_{K,l})), no noise; the class
+    ``GOPELimit`` ("GOPE-limit") is that algorithm under its own name. Until issue 17 "GOPE" meant the limit, so a
+    one-command reproduction of Fig. 4(b) compared AdaC-GOPE with its own limit and found privacy nearly free.
     """
 
     name = "GOPE"
-    source = "seed 003 Sec. VII baseline (Lattimore–Szepesvári Alg. 12); rho -> inf limit of seed 003 Algorithm 2"
+    source = "seed 003 Sec. VII baseline (Lattimore–Szepesvári Alg. 12)"
     notion = "none"
-    bound_ids = ("003-gope-explicit", "003-gope-paper")
+    bound_ids = ("003-gope-paper",)  # the O-form sqrt(dT log(KT)) (LS Thm 22.1's rate); explicit constants: GOPE-limit
 
-    def __init__(self, delta: float = 1e-3, schedule: str = "limit", design_tol: float = 1e-6):
+    def __init__(self, delta: float = 1e-3, schedule: str = "ls", design_tol: float = 1e-6):
         super().__init__(delta, design_tol)
         if schedule not in ("limit", "ls"):
             raise InputError("schedule", "one of limit, ls", schedule)
@@ -245,6 +248,19 @@ class GOPE(_PhasedElimination):
 
     def counts(self, ell, d, K, design):
         return np.ceil(self.c_ell(ell, self.d_eff(d, design), K) * design.weights[design.support])
+
+
+class GOPELimit(GOPE):
+    """AdaC-GOPE at rho -> infinity (same phases, no noise; docs/formulas/zcdp-bandits.md §0 "non-private
+    baselines", seed 003 Algorithm 2 without its privacy term): T_l(a) = ceil(pi(a) (8 d / beta_l^2)
+    log(4 / delta_{K,l})). The algorithm the explicit non-private bound 003-gope-explicit is derived for."""
+
+    name = "GOPE-limit"
+    source = "rho -> infinity limit of seed 003 Algorithm 2 (AdaC-GOPE without noise; sheet §0)"
+    bound_ids = ("003-gope-explicit", "003-gope-paper")
+
+    def __init__(self, delta: float = 1e-3, schedule: str = "limit", design_tol: float = 1e-6):
+        super().__init__(delta, schedule, design_tol)
 
 
 class AdaCGOPE(_PhasedElimination):

@@ -316,9 +316,11 @@ def _coupled(dom) -> Result:
     if dom.changed():
         g = dom.grid(("x", "y", "epsilon"), 1200)
         pts = [(a, b, c) for a, b, c in zip(g["x"], g["y"], g["epsilon"]) if a < b and 0 < b < 1]
-    else:
+    else:  # the sheet's grid (check 9.6); it spans the default x, y range [0.02, 0.98] (stated as [0, 1] before)
         vals = np.array([0.02, 0.1, 0.25, 0.4, 0.5, 0.6, 0.75, 0.9, 0.98])
-        pts = [(x, y, e) for x in vals for y in vals[vals > x] for e in np.geomspace(1e-3, 10, 13)]
+        (xl, xh), (yl, yh) = dom.range("x"), dom.range("y")
+        xs, ys = vals[(vals >= xl) & (vals <= xh)], vals[(vals >= yl) & (vals <= yh)]
+        pts = [(x, y, e) for x in xs for y in ys[ys > x] for e in dom.axis("epsilon", 13)]
     rmin, rmax, low, high, worst = math.inf, 0.0, 0, 0, None
     for x, y, e in pts:
         v = _coupled_v(float(x), float(y), float(e))
@@ -346,4 +348,5 @@ claim("001-coupled-vs-separate", "Prop 4.1 rate d_ε vs separate treatment (shee
       "v ≤ d_ε(x, y) ≤ 2v, v = ε(z − x) at the crossing ε(z − x) = kl(z, y), z ∈ (x, y) (the coupled exponent "
       "beats the naive union bound by at most 2×)",
       ["seed 001 Prop 4.1, Discussion (c)", f"{SHEET} §2.5, §4.5, §9.6"], "no counterexample", evaluator=_coupled,
-      params=(X, Y, EPS), sheet_checks=("docs/formulas/eps-global-dp-bernoulli.md §9.6",))
+      params=(unit("x", 0.02, 0.98, doc=X.doc), unit("y", 0.02, 0.98, doc=Y.doc), EPS),
+      sheet_checks=("docs/formulas/eps-global-dp-bernoulli.md §9.6",))
