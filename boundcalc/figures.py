@@ -391,3 +391,95 @@ def panels_figure(panels: Sequence[Panel], *, ncols: int = 2, suptitle: str = ""
     fig.tight_layout(rect=(0, 0.03 + 0.035 * rows_of_legend, 1, 0.97 if suptitle else 1))
     fig._boundcalc_keep_layout = True
     return fig
+
+
+def ccdf_figure(samples: dict, *, title_text: str = "", xlabel: str = "regret at T", log_y: bool = True,
+                markers: Sequence[tuple[str, float]] = ()):
+    """The distribution of the final regret per algorithm as an empirical CCDF: P(Reg(T) > x) against x (one
+    step curve per algorithm; log y by default, where the rare bad runs show), with vertical markers (e.g. a cap).
+    ``samples``: {label: per-run final regrets}."""
+    import numpy as np
+
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(8.5, 4.8))
+    for j, (label, xs) in enumerate(samples.items()):
+        x = np.sort(np.asarray(xs, dtype=float))
+        x = x[np.isfinite(x)]
+        if x.size == 0:
+            continue
+        n = x.size
+        surv = 1.0 - np.arange(1, n + 1) / n  # P(X > x_(i)) of the empirical law
+        surv = np.where(surv > 0, surv, 0.5 / n)  # the largest run drawn at half a run, so log y keeps it
+        ax.step(x, surv, where="post", color=colour(j), lw=1.4,
+                label=f"{label} (n = {n}, median {np.median(x):.4g}, p90 {np.quantile(x, 0.9):.4g})")
+    for k, (label, xv) in enumerate(markers):
+        if xv is not None and math.isfinite(xv):
+            ax.axvline(xv, color="#000000", ls=LINESTYLES[(k + 1) % len(LINESTYLES)], lw=1.0, label=label or None)
+    if log_y:
+        ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("fraction of runs with larger regret (CCDF)")
+    if title_text:
+        ax.set_title(title_text, fontsize=9)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=7, loc="best", frameon=False)
+    ax.grid(True, which="major", alpha=0.25)
+    return fig
+
+
+def interval_figure(series: dict, *, target: float | None = None, title_text: str = "", xlabel: str = "budget",
+                    ylabel: str = "measured overhead", markers: Sequence[tuple[str, float]] = (), log_y: bool = False):
+    """Estimates with their intervals against a budget (log x), one colour per series, a horizontal target line
+    and vertical markers. ``series``: {label: [(x, estimate, lo, hi), ...]}."""
+    import numpy as np
+
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(8.5, 4.8))
+    for j, (label, pts) in enumerate(series.items()):
+        pts = sorted(p for p in pts if p[0] > 0 and math.isfinite(p[1]))
+        if not pts:
+            continue
+        x = np.array([p[0] for p in pts])
+        y = np.array([p[1] for p in pts])
+        lo = np.array([p[2] if math.isfinite(p[2]) else p[1] for p in pts])
+        hi = np.array([p[3] if math.isfinite(p[3]) else p[1] for p in pts])
+        ax.errorbar(x, y, yerr=[np.maximum(y - lo, 0), np.maximum(hi - y, 0)], fmt="o", ms=3, capsize=3,
+                    color=colour(j), label=label)
+    if target is not None:
+        ax.axhline(target, color="#b00000", ls="--", lw=1.0, label=f"target {target:g}")
+    for k, (label, xv) in enumerate(markers):
+        if xv is not None and math.isfinite(xv) and xv > 0:
+            ax.axvline(xv, color="#000000", ls=LINESTYLES[(k + 1) % len(LINESTYLES)], lw=1.0, label=label or None)
+    ax.set_xscale("log")
+    if log_y:
+        ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if title_text:
+        ax.set_title(title_text, fontsize=9)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=7, loc="best", frameon=False)
+    ax.grid(True, which="major", alpha=0.25)
+    return fig
+
+
+def svg_text(fig) -> str:
+    """The figure as inline SVG markup (no XML prolog, fonts as paths: nothing to load), and close it."""
+    import io
+
+    import matplotlib
+
+    plt = pyplot()
+    buf = io.StringIO()
+    try:
+        with matplotlib.rc_context({"svg.fonttype": "path"}):
+            try:
+                fig.tight_layout()
+            except Exception:  # noqa: BLE001 - layout is cosmetic
+                pass
+            fig.savefig(buf, format="svg", bbox_inches="tight")
+    finally:
+        plt.close(fig)
+    s = buf.getvalue()
+    i = s.find("<svg")
+    return s[i:] if i >= 0 else s

@@ -150,7 +150,8 @@ CASES.update({
 # (--executor, --workers, --scheduler: tests/test_executors.py, where they run the same numbers elsewhere;
 # --save-instance, --prior: tests/test_instance.py)
 OTHER = {"--processes", "--save", "--progress", "--plot", "--json", "--executor", "--workers", "--scheduler",
-         "--save-instance", "--prior"}
+         "--save-instance", "--prior",
+         "--plot-dist", "--log-y"}  # tests/test_regret_distribution.py
 
 
 def _table(res: Results):

@@ -105,10 +105,13 @@ BASES = {
                  # several algorithms in one call, and the executors (issue 17 §3)
                  ["--algo", "UCB,KL-UCB", *SIM], ["--algo", "DP-SE,AdaC-UCB", "--epsilon", "1", "--rho", "1", *SIM],
                  ["--algo", "UCB", "--executor", "processes", "--workers", "2", *SIM]],
-    "budget": [["--setting", "linear", "--max-overhead", "0.1"], ["--setting", "finite", "--max-regret", "1e4"],
-               ["--setting", "glm", "--max-overhead", "0.2", "--T", "1e5,1e6"],
-               ["--setting", "linear", "--min-T", "--rho", "0.1", "--max-overhead", "0.1"],
-               ["--setting", "finite", "--notion", "approx", "--max-ratio-to-lower", "50"]],
+    # --by bound: a valid simulation-only option (--quantile 0.5, --plot-dist FILE.png) would start a measured search
+    # at T = 1e6; budget --by simulation's bad input is tested in tests/test_budget_measured.py
+    "budget": [["--setting", "linear", "--max-overhead", "0.1", "--by", "bound"],
+               ["--setting", "finite", "--max-regret", "1e4", "--by", "bound"],
+               ["--setting", "glm", "--max-overhead", "0.2", "--T", "1e5,1e6", "--by", "bound"],
+               ["--setting", "linear", "--min-T", "--rho", "0.1", "--max-overhead", "0.1", "--by", "bound"],
+               ["--setting", "finite", "--notion", "approx", "--max-ratio-to-lower", "50", "--by", "bound"]],
     "algorithms": [[]],
     "verify": [["--claim", "004-sum-log-base"]],
     "check": [["d_eps(mu, mu_star, epsilon) <= kl(mu, mu_star)", "--box", "mu=0.1:0.4,mu_star=0.5:0.9,epsilon=0.1:1",

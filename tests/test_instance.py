@@ -338,16 +338,16 @@ COMMANDS = {  # small T / runs; each command with the instance options appended
     "finite": [
         ["regret", "--setting", "finite", "--epsilon", "1", "--T", "1e4"],
         ["regret", "--setting", "finite", "--epsilon", "1", "--T", "2000", "--check", "--runs", "4"],
-        ["budget", "--setting", "finite", "--max-overhead", "1", "--T", "1e4"],
-        ["budget", "--setting", "finite", "--max-overhead", "1", "--T", "2000", "--check", "--runs", "4"],
+        ["budget", "--by", "bound", "--setting", "finite", "--max-overhead", "1", "--T", "1e4"],
+        ["budget", "--by", "bound", "--setting", "finite", "--max-overhead", "1", "--T", "2000", "--check", "--runs", "4"],
         ["simulate", "--algo", "DP-IMED", "--epsilon", "1", "--T", "500", "--runs", "4"],
         ["audit", "--algo", "DP-SE", "--trials", "100"],
     ],
     "linear": [
         ["regret", "--setting", "linear", "--rho", "1", "--T", "1e4"],
         ["regret", "--setting", "linear", "--rho", "1", "--T", "2000", "--check", "--runs", "4"],
-        ["budget", "--setting", "linear", "--max-overhead", "0.5", "--T", "1e4"],
-        ["budget", "--setting", "linear", "--max-overhead", "0.5", "--T", "2000", "--check", "--runs", "4"],
+        ["budget", "--by", "bound", "--setting", "linear", "--max-overhead", "0.5", "--T", "1e4"],
+        ["budget", "--by", "bound", "--setting", "linear", "--max-overhead", "0.5", "--T", "2000", "--check", "--runs", "4"],
         ["simulate", "--algo", "AdaC-GOPE", "--rho", "1", "--T", "500", "--runs", "4"],
         ["audit", "--algo", "AdaC-GOPE", "--rho", "1", "--trials", "100"],
     ],
@@ -518,7 +518,7 @@ def test_prior_answers_are_the_worst_and_quantile_of_the_instances(tmp_path, mon
     pr = make_prior("uniform-gaps", "finite", K=4)
     draws = pr.sample(4, seed=3)
     base_r = ["regret", "--setting", "finite", "--epsilon", "1", "--T", "1e5"]
-    base_b = ["budget", "--setting", "finite", "--max-overhead", "1", "--T", "1e5"]
+    base_b = ["budget", "--by", "bound", "--setting", "finite", "--max-overhead", "1", "--T", "1e5"]
     prior_opts = ["--prior", "uniform-gaps", "--K", "4", "--instances", "4", "--prior-seed", "3", "--prior-quantile",
                   "0.75"]
     for base in (base_r, base_b):
@@ -537,13 +537,13 @@ def test_prior_answers_are_the_worst_and_quantile_of_the_instances(tmp_path, mon
 
 
 def test_budget_solve_takes_an_instance(monkeypatch):
-    """budget.solve(..., instance=inst) answers on the instance: the same as its bound-registry overrides written by
+    """budget.solve(..., instance=inst, by="bound") answers on the instance: the same as its bound-registry overrides written by
     hand (means for finite arms), not the default instance; a solve that drops it is caught."""
     from boundcalc.budget import Target, solve
 
     inst = Instance("finite", name="mine", means=(0.9, 0.85, 0.2))
     tgt = Target("overhead", 1.0)
-    p = solve("finite", 1e5, tgt, "epsilon", instance=inst)
+    p = solve("finite", 1e5, tgt, "epsilon", instance=inst, by="bound")  # an instance alone: by="simulation"
     by_hand = solve("finite", 1e5, tgt, "epsilon", overrides={"means": [0.9, 0.85, 0.2]})
     default = solve("finite", 1e5, tgt, "epsilon")
 
@@ -553,4 +553,4 @@ def test_budget_solve_takes_an_instance(monkeypatch):
     assert answers_on_instance(p)
     assert not answers_on_instance(default)  # the mutant "instance dropped" gives the default instance's answer
     with pytest.raises(InputError):
-        solve("linear", 1e5, tgt, "rho", instance=inst)
+        solve("linear", 1e5, tgt, "rho", instance=inst, by="bound")

@@ -426,6 +426,18 @@ REACH: dict[str, dict[str, Any]] = {
         "--explain": Custom(_text_differs(["budget", *BUD], ["--explain"])),
         "--bounds-file": Elsewhere("tests/test_plugins.py::test_cli_budget_solves_the_example"),
         "--json": JSON_EXEMPT,
+        # budget --by simulation (issue 14 §2-4): its options' reach tests
+        "--by": Elsewhere("tests/test_budget_measured.py::test_instance_file_gives_the_same_instance_as_regret"),
+        "--algo": Elsewhere("tests/test_budget_measured.py::test_cli_json_rows_and_value"),
+        "--quantile": Elsewhere("tests/test_budget_measured.py::test_cli_bad_input_one_line"),
+        "--max-runs": Elsewhere("tests/test_budget_measured.py::test_cli_json_rows_and_value"),
+        "--block-runs": Elsewhere("tests/test_budget_measured.py::test_cli_block_runs_and_plot_dist_reach"),
+        "--plot-dist": Elsewhere("tests/test_budget_measured.py::test_cli_block_runs_and_plot_dist_reach"),
+        "--executor": Elsewhere("tests/test_budget_measured.py::test_cli_executor_gives_the_same_answer"),
+        "--workers": Elsewhere("tests/test_budget_measured.py::test_cli_executor_gives_the_same_answer"),
+        "--scheduler": Exempt("--by simulation hands it to cli.executor_options.plan_executor, as simulate does "
+                              "(tests/test_mutants_issue17.py::test_executor_options_reach_the_executor)"),
+        "--report": Elsewhere("tests/test_budget_report.py::test_rendered_numbers_equal_the_json"),
     },
     "episodes": {
         "--algo": Diff(EP_UCB, ["--algo", "adac-gope"], _episodes_lib("adac-gope", rho=1.0)),
@@ -579,6 +591,8 @@ _SIM_OTHER = {
     "--scheduler": "tests/test_mutants_issue17.py::test_executor_options_reach_the_executor",
     "--save-instance": INSTANCE_FILE,
     "--prior": REFUSED,  # refused with one line: a prior is for regret and budget
+    "--plot-dist": "tests/test_regret_distribution.py::test_simulate_plot_dist_and_log_y",
+    "--log-y": "tests/test_regret_distribution.py::test_simulate_plot_dist_and_log_y",
 }
 
 

@@ -7,7 +7,9 @@ notion and the user's, with the equivalents in the other notions. See boundcalc.
 
 from .notions import USER_NOTIONS, UserNotion, equivalents
 from .horizon import HorizonRow, min_horizon
+from .measured import Counterpart, MeasuredAnswer, MeasuredPlan, counterpart_of, solve_measured
 from .solve import BUDGET_RANGE, BudgetPlan, BudgetRow, Target, caveat_tags, is_rigorous, solve
 
 __all__ = ["USER_NOTIONS", "UserNotion", "equivalents", "BUDGET_RANGE", "BudgetPlan", "BudgetRow", "Target", "HorizonRow", "min_horizon",
-           "caveat_tags", "is_rigorous", "solve"]
+           "caveat_tags", "is_rigorous", "solve",
+           "Counterpart", "MeasuredAnswer", "MeasuredPlan", "counterpart_of", "solve_measured"]

@@ -277,15 +277,32 @@ def _contiguous(mask: np.ndarray) -> bool:
 
 # -- the solver -------------------------------------------------------------------------------------------------
 def solve(setting: str, T: float, target: Target, notion: UserNotion | str = "rho", overrides: dict | None = None,
-          delta: float = 1e-6, bounds: list | None = None, instance=None) -> BudgetPlan:
+          delta: float = 1e-6, bounds: list | None = None, by: str | None = None, instance=None, prior=None,
+          **simulation):
     """Budget answers of every bound of ``setting`` at horizon ``T`` for ``target`` in the user's ``notion``.
 
-    ``overrides`` are instance parameters as for ``regret`` (registry.make_context); ``instance`` (a
-    ``boundcalc.envs.spec.Instance`` of ``setting``) gives them as one object (its ``context_overrides()``, the
-    ``overrides`` added on top) and names the plan's instance; ``delta`` is the privacy δ at which equivalents in
-    (ε, δ) are given; ``bounds`` restricts the bounds solved (default: the setting's registry). Returns a
-    :class:`BudgetPlan`.
+    ``overrides`` are instance parameters as for ``regret`` (registry.make_context); ``delta`` is the privacy δ
+    at which equivalents in (ε, δ) are given; ``bounds`` restricts the bounds solved (default: the setting's
+    registry). Returns a :class:`BudgetPlan`.
+
+    ``by="simulation"`` (the default when ``instance`` or ``prior`` is given) measures instead, on the instance
+    (or on draws of the prior): boundcalc.budget.measured.solve_measured with the keywords ``algos``,
+    ``quantile``, ``runs``, ``max_runs``, ``seed``, ``executor``, ``instances``, ``prior_quantile``, ``progress``;
+    returns a :class:`~boundcalc.budget.measured.MeasuredPlan`. ``by="bound"`` (the default otherwise) is the
+    answer of the bounds described above, unchanged; with ``instance`` (a ``boundcalc.envs.spec.Instance`` of
+    ``setting``) the bounds are evaluated on it (its ``context_overrides()``, the ``overrides`` added on top) and
+    the plan names it.
     """
+    if by is None:
+        by = "simulation" if (instance is not None or prior is not None) else "bound"
+    if by not in ("bound", "simulation"):
+        raise InputError("--by", "simulation or bound", by)
+    if by == "simulation":
+        from .measured import solve_measured
+
+        return solve_measured(setting, T, target, notion, instance=instance, prior=prior, delta=delta, **simulation)
+    if simulation or prior is not None:
+        raise InputError("--by", "simulation when a prior or simulation options are given", "bound")
     from .. import validate as v
     from ..bounds import registry
 

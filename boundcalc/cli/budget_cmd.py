@@ -328,6 +328,7 @@ def register(app: typer.Typer) -> None:
     @app.command("budget")
     @command
     def budget(
+        ctx: typer.Context,
         setting: Annotated[str, typer.Option("--setting", help="finite | linear | contextual | glm")],
         T: Annotated[str, typer.Option("--T", help="Horizon(s), e.g. 1e7 or 1e5,1e6,1e7 (a table over T).")] = "1e6",
         notion: Annotated[Optional[str], typer.Option("--notion", help="The budget you choose: rho | epsilon | rdp | "
@@ -363,8 +364,32 @@ def register(app: typer.Typer) -> None:
         plot: common.PlotOpt = None,
         check: Annotated[bool, typer.Option("--check", help="Simulate the recommending bound's algorithm at the "
                          "chosen budget and at its non-private limit (same seeds): measured overhead, 95% interval.")] = False,
-        runs: Annotated[str, typer.Option("--runs", help="Monte Carlo runs for --check.")] = "100",
-        seed: Annotated[str, typer.Option("--seed", help="Seed for --check.")] = "0",
+        runs: Annotated[Optional[str], typer.Option("--runs", help="Monte Carlo runs for --check (default 100); with "
+                        "--by simulation, the first batch at each budget (default 50; more where undecided).")] = None,
+        seed: Annotated[str, typer.Option("--seed", help="Seed for --check and --by simulation.")] = "0",
+        by: Annotated[Optional[str], typer.Option("--by", help="simulation: measure the target on the instance "
+                      "(each private algorithm against its non-private counterpart, same seeds); bound: the bounds' "
+                      "answer. Default: simulation when --algo, --quantile, --max-runs, --report or --plot-dist is "
+                      "given, else bound.")] = None,
+        algo: Annotated[Optional[str], typer.Option("--algo", help="--by simulation: the private algorithms, e.g. "
+                        "DP-KLUCB,DP-IMED (default: those of the setting with a named non-private counterpart).")] = None,
+        quantile: Annotated[Optional[float], typer.Option("--quantile", help="--by simulation: the target holds for "
+                            "the q-quantile of the regret (0.9: the bad runs) instead of the mean.")] = None,
+        max_runs: Annotated[Optional[str], typer.Option("--max-runs", help="--by simulation: most runs at one budget "
+                            "where the 95% interval straddles the target (default 800).")] = None,
+        block_runs: Annotated[Optional[str], typer.Option("--block-runs", help="--by simulation: runs per engine "
+                              "block, the independent clusters of the overhead's interval (default: --runs // 20; "
+                              "larger is faster, fewer clusters).")] = None,
+        executor: Annotated[Optional[str], typer.Option("--executor", help="--by simulation: where the blocks of runs "
+                            "are computed: in-process, processes, dask-local or dask.")] = None,
+        workers: Annotated[Optional[str], typer.Option("--workers", help="Workers of --executor processes or "
+                           "dask-local.")] = None,
+        scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address for --executor "
+                             "dask.")] = None,
+        plot_dist: Annotated[Optional[str], typer.Option("--plot-dist", help="--by simulation: the regret "
+                             "distribution at T (CCDF per algorithm) at the measured answers, to FILE.png/.svg/.pdf.")] = None,
+        report: Annotated[Optional[str], typer.Option("--report", help="--by simulation: a self-contained decision "
+                          "report, FILE.html or FILE.md.")] = None,
         explain: Annotated[bool, typer.Option("--explain", help="Reasons, conversions and equivalents of every "
                            "bound.")] = False,
         instance_file: instance_options.InstanceFileOpt = None,
@@ -395,7 +420,7 @@ def register(app: typer.Typer) -> None:
         plugin_options.load(bounds_file)
         Ts = validate.horizons("--T", T)
         d_priv = validate.open_unit("--delta", "1e-6" if delta is None else delta)
-        n_runs = validate.count("--runs", runs, minimum=2, maximum=10**6)
+        n_runs = validate.count("--runs", runs if runs is not None else "100", minimum=2, maximum=10**6)
         sd = validate.count("--seed", seed, minimum=0, maximum=2**63 - 1)
         target = _target(max_overhead, max_regret, max_ratio_to_lower)
         # the instance (issue 14 §1): one Instance from the instance options, or a prior and its draws
@@ -464,6 +489,58 @@ def register(app: typer.Typer) -> None:
         un = UserNotion(name, alpha=alpha, delta=d_priv if name == "approx" else (ldp_delta if name == "ldp" else None))
         if name not in ("rdp",) and alpha is not None:
             raise InputError("--alpha", "used only with --notion rdp", alpha)
+        sim_opts = {"--algo": algo, "--quantile": quantile, "--max-runs": max_runs, "--report": report,
+                    "--plot-dist": plot_dist, "--executor": executor, "--workers": workers, "--scheduler": scheduler,
+                    "--block-runs": block_runs}
+        if by is None:  # simulation when an instance file, a prior or a simulation-only option is given
+            by = "simulation" if instance_file is not None or pri is not None or any(
+                v is not None for k, v in sim_opts.items()
+                if k in ("--algo", "--quantile", "--max-runs", "--report", "--plot-dist")) else "bound"
+        if by not in ("simulation", "bound"):
+            raise InputError("--by", "simulation or bound", by)
+        if by == "bound":
+            for flag, used in sim_opts.items():
+                if used is not None:
+                    raise InputError(flag, "used with --by simulation", used)
+        else:
+            from . import budget_measured, executor_options
+
+            if check:
+                raise InputError("--check", "used with --by bound (--by simulation measures already)", "--check")
+            if len(Ts) > 1:
+                raise InputError("--T", "one horizon with --by simulation", T)
+            if quantile is not None and not 0 < quantile < 1:
+                raise InputError("--quantile", "a number in (0, 1) (0.9: the 90% quantile of the regret)", quantile)
+            if report is not None:
+                common.check_output_path("--report", report, (".html", ".md"))
+            if plot_dist is not None:
+                from .. import figures as F
+
+                F.check_path(plot_dist, "--plot-dist")
+            r0 = validate.count("--runs", runs if runs is not None else "50", minimum=2, maximum=10**6)
+            rmax = validate.count("--max-runs", max_runs if max_runs is not None else "800", minimum=2,
+                                  maximum=10**6)
+            if quantile is not None and not 1 / max(rmax, r0) <= quantile <= 1 - 1 / max(rmax, r0):
+                raise InputError("--quantile", f"in [1/{max(rmax, r0)}, 1 − 1/{max(rmax, r0)}] (a quantile the "
+                                 "--max-runs runs can estimate)", quantile)
+            br = None if block_runs is None else validate.count("--block-runs", block_runs, minimum=1, maximum=10**6)
+            names = [a.strip() for a in algo.split(",") if a.strip()] if algo else None
+            if algo is not None and not names:
+                raise InputError("--algo", "a comma-separated list of private algorithms", algo)
+            ex_plan, _ = executor_options.plan_executor(ctx, executor, workers, "1", scheduler, 64)
+            drawn = None if pri is None else budget_measured.Drawn(*pri)
+            budget_measured.run(
+                setting, Ts[-1], target, un, overrides, algos=names, quantile=quantile, runs=r0,
+                max_runs=max(rmax, r0), seed=sd, executor_plan=ex_plan, delta=d_priv, json_out=json_out, plot=plot,
+                plot_dist=plot_dist, report=report, values_used="", click_ctx=ctx,
+                instance=inst_used if drawn is None else None, prior=drawn,
+                instances=None if drawn is None else len(drawn.instances),
+                prior_quantile=None if drawn is None else drawn.quantile, block_runs=br,
+                inputs={"setting": setting, "T": Ts, "notion": {"name": un.name, "alpha": un.alpha,
+                                                                "delta": un.delta},
+                        "target": {"kind": target.kind, "value": target.value}, "delta": d_priv,
+                        "options": {k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in vals.items()}})
+            return
         if pri is not None:
             return _prior_budget(setting, Ts, target, un, overrides, d_priv, pri, json_out)
         plans = [solve(setting, t, target, un, overrides=overrides, delta=d_priv) for t in Ts]

@@ -177,7 +177,7 @@ def _render(rep, budget, explain: bool, check_info: dict | None):
     checked = [r for r in rows if "empirical" in r]
     if checked:
         ct = Table(title=f"Bounds against simulation at T = {common.fmt(T[-1])}", header_style="bold")
-        for col in ("id", "algorithm", "bound", "empirical mean", "95% interval", "verdict"):
+        for col in ("id", "algorithm", "bound", "empirical mean", "95% interval", "median · p90 · p99", "verdict"):
             ct.add_column(col, style="cyan" if col == "id" else None, no_wrap=col != "verdict",
                           justify="right" if col in ("bound", "empirical mean") else "left")
         for r in checked:
@@ -188,10 +188,12 @@ def _render(rep, budget, explain: bool, check_info: dict | None):
                     v = "outside the assumptions (see --explain)"
                 elif not explain and v.startswith("vacuous"):
                     v = "vacuous at this T (bound ≥ trivial bound)"
+                dist = e.get("distribution")
+                dtxt = "—" if not dist else " · ".join(common.fmt(dist[k], 4) for k in ("median", "p90", "p99"))
                 ct.add_row(r["id"], r["algorithm"], common.fmt(r["value"]), common.fmt(e["mean"]),
-                           f"[{common.fmt(e['ci'][0])}, {common.fmt(e['ci'][1])}]", v)
+                           f"[{common.fmt(e['ci'][0])}, {common.fmt(e['ci'][1])}]", dtxt, v)
             else:
-                ct.add_row(r["id"], r["algorithm"], common.fmt(r["value"]), "—", "—", e["status"])
+                ct.add_row(r["id"], r["algorithm"], common.fmt(r["value"]), "—", "—", "—", e["status"])
         con.print(ct)
     if len(T) > 1:
         tt = Table(title="Value against T", header_style="bold")

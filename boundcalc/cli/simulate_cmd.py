@@ -308,6 +308,9 @@ def register(app: typer.Typer) -> None:
                         "(checked before the run; written atomically; several algorithms: FILE-ALGO.npz each).")] = None,
         progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: on when stderr is a terminal and --json is not given).")] = None,
         plot: common.PlotOpt = None,
+        plot_dist: Annotated[Optional[str], typer.Option("--plot-dist", help="Draw the regret at T over runs (CCDF "
+                             "per algorithm) to FILE.png/.svg/.pdf.")] = None,
+        log_y: Annotated[bool, typer.Option("--log-y", help="Log y axis for --plot (curves spanning decades).")] = False,
         instance_file: instance_options.InstanceFileOpt = None,
         save_instance: instance_options.SaveInstanceOpt = None,
         K: Annotated[Optional[str], typer.Option("--K", help="Arms/actions (finite: with --gaps, or alone the μ2 "
@@ -339,6 +342,10 @@ def register(app: typer.Typer) -> None:
         if plot and not common.option_given(ctx, "--checkpoints"):
             C = max(C, MIN_PLOT_CHECKPOINTS)
         common.check_plot_path(plot)
+        if plot_dist is not None:
+            from .. import figures as _F
+
+            _F.check_path(plot_dist, "--plot-dist")
         common.check_output_path("--save", save, (".npz", ".json"))
         for name, val in (("--epsilon", epsilon), ("--rho", rho), ("--alpha", alpha), ("--rdp-epsilon", rdp_epsilon),
                           ("--ldp-epsilon", ldp_epsilon)):
@@ -427,7 +434,10 @@ def register(app: typer.Typer) -> None:
                                  f"{path}: {exc.strerror or exc}") from None
         labels, overlay_notes = [], []
         if plot:
-            labels, overlay_notes = simulate_output.draw(plot, algs, results, environment, budgets, Tn, R)
+            labels, overlay_notes = simulate_output.draw(plot, algs, results, environment, budgets, Tn, R,
+                                                         log_y=True if log_y else False)
+        if plot_dist:
+            simulate_output.draw_dist(plot_dist, algs, results, environment, Tn, budgets=budgets)
         env_means = getattr(environment, "means", None)
         env_means = env_means.tolist() if env_means is not None and setting == "finite" else None
         entries = [simulate_output.result_entry(a, r, budgets[a.name], g) for a, r, g in zip(algs, results, grans)]
@@ -452,11 +462,12 @@ def register(app: typer.Typer) -> None:
                                  regret_std=e["regret_std"], regret_ci=e["regret_ci"], checkpoints=e["checkpoints"],
                                  pulls_mean=e["pulls_mean"], episodes_mean=e["episodes_mean"],
                                  algorithm=e["algorithm"], environment=results[0].env, simulation=grans[0],
-                                 results=entries, plot=plot, bound_overlay=overlay, saved=saved, notes=notes, **top)
+                                 results=entries, plot=plot, bound_overlay=overlay, saved=saved, notes=notes,
+                                 distribution=e["distribution"], plot_dist=plot_dist, **top)
             else:
                 common.emit_json("simulate", inputs, value={e["algo"]: e["regret_mean"] for e in entries},
                                  results=entries, environment=results[0].env,
-                                 plot=plot, bound_overlay=overlay, saved=saved, notes=notes, **top)
+                                 plot=plot, bound_overlay=overlay, saved=saved, notes=notes, plot_dist=plot_dist, **top)
             return
         simulate_output.render(algs, results, environment, env_means, R, sd, C, cps.size, plot, labels, overlay_notes,
                                saved, notes, grans)

@@ -22,10 +22,37 @@ def result_entry(alg, res, budget, gran: str) -> dict:
             "guarantee": registry.guarantee(alg), "params": registry.params_of(alg), "simulation": gran,
             "regret_mean": fin["mean"], "regret_std": fin["std"], "regret_ci": [fin["ci_low"], fin["ci_high"]],
             "checkpoints": res.table(), "pulls_mean": res.pulls_mean().tolist(), "episodes_mean": res.episodes_mean(),
-            "algorithm": res.algorithm}
+            "algorithm": res.algorithm, "distribution": distribution(res)}
 
 
-def draw(path: str, algs, results, environment, budgets: dict, T: int, runs: int) -> tuple[list[str], list[str]]:
+def distribution(res) -> dict:
+    """Median, p90, p99 and the fraction of runs still growing linearly at T, beside mean ± CI
+    (boundcalc.montecarlo.distribution)."""
+    from ..montecarlo.distribution import of_results
+
+    return of_results(res)
+
+
+def distribution_line(name: str, d: dict) -> str:
+    lin = "—" if d["linear_fraction"] is None else f"{100 * d['linear_fraction']:.3g}%"
+    return (f"{name}: regret at T — mean {common.fmt(d['mean'])} [{common.fmt(d['ci'][0])}, {common.fmt(d['ci'][1])}], "
+            f"median {common.fmt(d['median'])}, p90 {common.fmt(d['p90'])}, p99 {common.fmt(d['p99'])}; still linear "
+            f"at T: {lin}")
+
+
+def draw_dist(path: str, algs, results, environment, T: int, log_y: bool = True, budgets: dict | None = None) -> None:
+    """--plot-dist: the regret at T over runs, one empirical CCDF per algorithm (figures.ccdf_figure)."""
+    from .. import figures
+
+    fig = figures.ccdf_figure({a.name: r.regret[:, -1] for a, r in zip(algs, results)},
+                              title_text=figures.title("Regret at T over runs (CCDF)", environment.name, "; ".join(
+                                  sorted({b.describe() for b in (budgets or {}).values() if b is not None})), T,
+                                  results[0].runs), log_y=log_y)
+    figures.save(fig, path, "--plot-dist")
+
+
+def draw(path: str, algs, results, environment, budgets: dict, T: int, runs: int,
+         log_y: bool | None = False) -> tuple[list[str], list[str]]:
     """One figure: every algorithm's mean regret with its 95% ribbon, its registered upper bounds (its colour;
     dotted when the instance is outside the theorem's assumptions) and one lower bound per privacy notion.
     Returns (labels of the bounds drawn, notes)."""
@@ -58,7 +85,7 @@ def draw(path: str, algs, results, environment, budgets: dict, T: int, runs: int
             used.append(b.describe())
     what = ", ".join(a.name for a in algs) + " — pseudo-regret, mean and 95% interval"
     fig = figures.regret_figure(curves, lines, title_text=figures.title(what, environment.name, "; ".join(used), T,
-                                                                         runs))
+                                                                         runs), log_y=log_y)
     figures.save(fig, path)
     return labels, notes
 
@@ -144,6 +171,7 @@ def render(algs, results, environment, env_means, R, sd, C, n_cps, plot, labels,
             [f"mean episodes: {common.fmt(res.episodes_mean(), 5)}"] if grans is None or grans[i] in EPISODIC else [])
         if parts:
             con.print(lead + "; ".join(parts))
+        con.print(distribution_line(a.name, distribution(res)))
     if plot:
         con.print(f"plot written to {plot}" + (f" (with {', '.join(labels)})" if labels else ""))
         for n in overlay_notes:

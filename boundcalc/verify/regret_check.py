@@ -191,6 +191,9 @@ def check_rows(setting, ctx, rows, user_budget, T: int, runs: int, seed: int = 0
                                       "runs": runs, "T": T, "seed": seed,
                                       "interval": "95% Student-t interval of the mean regret",
                                       "environment": env.describe() if hasattr(env, "describe") else str(env)}
+                        from ..montecarlo.distribution import of_results
+
+                        cache[key]["distribution"] = of_results(res, env)
                         if checkpoints is not None:
                             cache[key]["curve"] = {"t": res.checkpoints.tolist(), "mean": res.mean().tolist(),
                                                    "ci_low": lo.tolist(), "ci_high": hi.tolist()}

@@ -1,0 +1,752 @@
+"""``budget --by simulation``: the strongest privacy at which the *measured* target holds on the user's instance.
+
+The bound-based answer (boundcalc.budget.solve) is a statement about worst-case bounds whose non-private part can
+be 20–100× loose on a given instance; this module measures instead. For a private algorithm A and its named
+non-private counterpart N (``_NAMED``: AdaC-GOPE → GOPE-limit, GOPE with AdaC-GOPE's own phase schedule and no noise,
+its ρ → ∞ limit (``GOPE --param schedule=limit``; docs/formulas/zcdp-bandits.md §0: the non-private baselines are the ρ → ∞ limits, so that
+the overhead measures the cost of privacy and vanishes as ρ grows — against the Lattimore–Szepesvári schedule
+``schedule=ls``, the paper's experimental baseline, AdaC-GOPE's regret is ≈ 4.6× larger at every ρ in [1, 1e4] on the
+K = 50, d = 5 instance at T = 1e7: a difference of constants, not of privacy), DP-KLUCB → KL-UCB, DP-IMED → IMED, AdaP-UCB/AdaC-UCB/AdaR-UCB →
+UCB, AdaP-KLUCB → KL-UCB, AdaC-OFUL/AdaR-OFUL → OFUL, LinUCB-DGS/Private-LinUCB → LinUCB; an algorithm without a
+non-private version (DP-SE, Lazy-DP-TS, the local-DP GLM algorithms, AdaR-GOPE's RDP noise aside) is compared with
+*itself at the non-private limit*, budget 1e12 in its own notion, as ``budget --check`` does), it finds the
+smallest user budget b (ρ, ε, … — ``UserNotion``; the algorithm runs at ``calibrate_upper(b)`` in its own notion)
+at which, with 95% confidence, one of
+
+- ``overhead`` x, mean: r = mean(Reg_A(T)) / mean(Reg_N(T)) − 1 ≤ x;
+- ``overhead`` x, quantile q: Q_q(Reg_A(T)) / Q_q(Reg_N(T)) − 1 ≤ x (the bad runs);
+- ``regret`` R, mean: mean(Reg_A(T)) ≤ R;   ``regret`` R, quantile q: Q_q(Reg_A(T)) ≤ R
+
+holds (``Reg`` is the pseudo-regret the Monte Carlo engine records at T).
+
+**What is shared between A and N (common random numbers, honestly).** Runs come in *batches*; batch k is a
+``montecarlo.run`` with the seed ``batch_seed(seed, k)``, so block i of batch k of A and block i of batch k of N
+draw from the *same* Generator (``SeedSequence(batch_seed).spawn(n_blocks)[i]``). Exact reward tapes are not
+shared: the algorithms draw sufficient statistics (Binomial counts of an episode, hierarchical stretches), so the
+two consume the same stream in different ways after their first differing decision, and the correlation between
+the paired runs is whatever remains (often small). The pairing is therefore a *variance-reduction attempt*, not an
+assumption of the interval: run i of A and run i of N form a pair; pairs of different engine blocks are
+independent, and every interval below is valid for any dependence *within* a block (see Intervals). N does not
+depend on b, so its batches are simulated once and paired with A's batches at every budget (the same seeds).
+
+**Intervals (95%, two-sided).** The runs of one engine block share a Generator, and the private and counterpart
+runs of a block draw from the same one, so run i of A may depend on run j ≠ i of N within a block; blocks are
+independent (different SeedSequence children). The blocks are therefore the units of the overhead's interval:
+``block_runs`` defaults to max(1, runs // 20) (≥ 20 clusters in the first batch). Mean overhead: the cluster-robust
+delta method for a ratio of means (``cluster_overhead``: Var(r̂) ≈ B/(B−1) Σ_b (P_b − r̂ N_b)² / (Σ N_b)², half-width
+t_{0.975,B−1} √Var; with one run per block it is the paired delta method of ``budget.check.paired_overhead``). Mean
+regret: Student-t. Quantile of the regret: the distribution-free order-statistic interval [X_(l), X_(u)] with
+l, u from Binomial(R, q) (Hahn & Meeker, *Statistical Intervals*, §5.2). Quantile overhead: the paired percentile
+bootstrap of Q_q(p)/Q_q(n) − 1 resampling whole blocks (2000 resamples, Generator seeded from ``seed``).
+
+**Decision at a budget.** *met* when the interval lies at or below the target, *missed* when it lies above,
+*ambiguous* when it straddles it; an ambiguous budget gets more runs (the next batch doubles the total) until it is
+decided or ``max_runs`` is reached, when it stays *ambiguous* and is treated as **not met** (never recommended).
+
+**Search.** Bracket in log b from ``start`` by factors of 10 within ``BUDGET_LIMITS`` (up until a budget is met,
+down until one is not), then bisect in log b until hi/lo ≤ ``rel_width``. The answer is the interval
+[b_miss, b_met]: b_met is the recommendation (target met at 95%), b_miss a budget where it was missed or not shown
+met. Regret need not be monotone in b for noisy measurements (and need not be monotone at all): the endpoints are
+measured again on *fresh* seeds (batches from ``CONFIRM_OFFSET`` on, with fresh counterpart runs). If b_met is not
+met on the fresh seeds, the search moves up by factors of hi/lo until a budget is met on both (else no answer); if
+b_miss turns out met on fresh seeds, a note says the answer may be conservative. Each decision has 95% confidence on
+its own; no multiplicity correction is made across the (≈ 10) decisions of a search (the fresh-seed confirmation of
+b_met is the guard against a lucky decision).
+
+**Prior.** ``solve_measured(..., prior=P, instances=N)`` draws N instances (``P.sample(N, seed)``), answers each,
+and reports the worst (largest b_met) and the ``prior_quantile`` of b_met over the instances.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from ..errors import InputError
+
+LEVEL = 0.95
+BUDGET_LIMITS = (1e-4, 1e4)  # user budgets searched (ρ, ε, …)
+NONPRIVATE_LIMIT = 1e12
+CONFIRM_OFFSET = 1_000_000  # batch index from which the fresh-seed confirmations draw
+BOOTSTRAP = 2000
+DEFAULT_NOTION = {"finite": "epsilon", "linear": "rho", "contextual": "rho", "glm": "ldp"}
+
+
+# -- counterparts ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Counterpart:
+    """The non-private algorithm a private one is compared with: ``name`` (a name ``simulate --algo`` accepts),
+    constructor ``params`` (``simulate --param``), ``budget`` (None: non-private; else the same algorithm at the
+    non-private limit) and ``how`` (in words)."""
+
+    name: str
+    params: tuple = ()
+    budget: dict | None = None
+    how: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "params": dict(self.params), "budget": self.budget, "how": self.how}
+
+
+_NAMED = {
+    "AdaC-GOPE": ("GOPE-limit", (), "GOPE with AdaC-GOPE's own schedule without noise (the ρ → ∞ "
+                  "limit of seed 003 Algorithm 2; docs/formulas/zcdp-bandits.md §0, non-private baselines)"),
+    "AdaR-GOPE": ("GOPE-limit", (), "GOPE with the private algorithm's own schedule without noise "
+                  "(docs/formulas/zcdp-bandits.md §0, non-private baselines)"),
+    "DP-KLUCB": ("KL-UCB", (), "KL-UCB (seed 001's non-private baseline)"),
+    "DP-IMED": ("IMED", (), "IMED (seed 001's non-private baseline)"),
+    "AdaP-UCB": ("UCB", (), "UCB"),
+    "AdaP-KLUCB": ("KL-UCB", (), "KL-UCB"),
+    "AdaC-UCB": ("UCB", (), "UCB"),
+    "AdaR-UCB": ("UCB", (), "UCB"),
+    "AdaC-OFUL": ("OFUL", (), "OFUL (seed 003 Sec. VII baseline)"),
+    "AdaR-OFUL": ("OFUL", (), "OFUL"),
+    "LinUCB-DGS": ("LinUCB", (), "LinUCB (seed 004's non-private baseline)"),
+    "Private-LinUCB": ("LinUCB", (), "LinUCB"),
+}
+
+
+def counterpart_of(name: str) -> Counterpart:
+    """The named non-private counterpart of a private algorithm, or the algorithm itself at the non-private limit."""
+    from .. import algorithms
+
+    cls = algorithms.lookup(name)
+    if cls.notion == "none":
+        raise InputError("--algo", "a private algorithm (this one is non-private)", name)
+    if cls.name in _NAMED:
+        n, p, how = _NAMED[cls.name]
+        return Counterpart(n, p, None, how)
+    field_name = "rho" if cls.notion == "zcdp" else "epsilon"
+    return Counterpart(cls.name, (), {"notion": cls.notion, field_name: NONPRIVATE_LIMIT},
+                       f"{cls.name} itself at {field_name} = {NONPRIVATE_LIMIT:g} (no non-private version implemented; "
+                       "its noise is then of order 1e-6 to 1e-12 of the rewards)")
+
+
+def default_algorithms(setting: str, notion) -> list[str]:
+    """The private algorithms of ``setting`` with a named non-private counterpart whose notion can meet ``notion``."""
+    from .. import algorithms
+    from ..privacy.conversions import calibrate_upper
+
+    out = []
+    for name, cls in algorithms.by_setting()[setting].items():
+        if cls.notion == "none" or name not in _NAMED:
+            continue
+        own, _ = calibrate_upper(notion.budget(1.0), cls.notion)
+        if own is not None:
+            out.append(name)
+    return out
+
+
+def _limit_budget(cls, notion_name):
+    from ..privacy import LocalDP, PureDP, ZCDP, ApproxDP
+
+    if cls.notion == "zcdp":
+        return ZCDP(NONPRIVATE_LIMIT)
+    if cls.notion == "pure":
+        return PureDP(NONPRIVATE_LIMIT)
+    if cls.notion == "approx":
+        return ApproxDP(NONPRIVATE_LIMIT, 1e-6)
+    if cls.notion == "ldp":
+        return LocalDP(NONPRIVATE_LIMIT, 1e-6 if "delta" in str(cls.__init__.__code__.co_varnames) else 0.0)
+    raise InputError("--algo", "an algorithm whose non-private limit is defined (pure, zCDP, (ε, δ), local)", cls.name)
+
+
+def build_counterpart(cp: Counterpart, private_name: str):
+    from .. import algorithms
+
+    if cp.budget is None:
+        return algorithms.build(cp.name, None, dict(cp.params))
+    cls = algorithms.lookup(private_name)
+    return algorithms.build(cls.name, _limit_budget(cls, None), dict(cp.params))
+
+
+# -- statistics -----------------------------------------------------------------------------------------------
+def quantile_ci(x: np.ndarray, q: float, level: float = LEVEL) -> tuple[float, float, float]:
+    """(estimate, lo, hi): the q-quantile and its distribution-free order-statistic interval (Hahn & Meeker §5.2):
+    [X_(l), X_(u)] with l = B⁻¹((1−level)/2), u = B⁻¹((1+level)/2) + 1 for B = Binomial(R, q) (1-based order
+    statistics; coverage ≥ level up to the discreteness). An endpoint beyond the sample is ±inf."""
+    from scipy.stats import binom
+
+    xs = np.sort(np.asarray(x, dtype=float))
+    R = xs.size
+    a = (1 - level) / 2
+    lo_i = int(binom.ppf(a, R, q))  # X_(lo_i) with 1-based index lo_i; 0 -> -inf
+    hi_i = int(binom.ppf(1 - a, R, q)) + 1
+    lo = -math.inf if lo_i < 1 else float(xs[lo_i - 1])
+    hi = math.inf if hi_i > R else float(xs[hi_i - 1])
+    return float(np.quantile(xs, q)), lo, hi
+
+
+def _mean_ci(x: np.ndarray, level: float = LEVEL) -> tuple[float, float, float]:
+    from scipy.stats import t as student
+
+    R = x.size
+    m = float(x.mean())
+    half = float(student.ppf(0.5 + level / 2, R - 1)) * float(x.std(ddof=1)) / math.sqrt(R) if R > 1 else math.inf
+    return m, m - half, m + half
+
+
+def cluster_overhead(p, n, clusters, level: float = LEVEL) -> tuple[float, float, float]:
+    """r̂ − 1 = Σp/Σn − 1 and its cluster-robust delta-method interval (the ratio estimator under cluster sampling,
+    Cochran, *Sampling Techniques*, 3rd ed., §6.11 with clusters as units): with block totals P_b, N_b of the
+    B clusters, Var(r̂) ≈ B/(B−1) Σ_b (P_b − r̂ N_b)² / (Σ_b N_b)², half-width t_{(1+level)/2, B−1} √Var. Valid for
+    any dependence between the runs of one cluster (here: the private and counterpart runs of one engine block,
+    which draw from one Generator), as long as clusters are independent (different SeedSequence children)."""
+    from scipy.stats import t as student
+
+    p, n = np.asarray(p, dtype=float), np.asarray(n, dtype=float)
+    labels, inv = np.unique(np.asarray(clusters), return_inverse=True)
+    B = labels.size
+    P = np.bincount(inv, weights=p, minlength=B)
+    N = np.bincount(inv, weights=n, minlength=B)
+    if not N.sum() > 0:
+        return (math.inf if P.sum() > 0 else 0.0), -math.inf, math.inf
+    r = P.sum() / N.sum()
+    if B < 2:
+        return float(r - 1), -math.inf, math.inf
+    var = B / (B - 1) * float(np.sum((P - r * N) ** 2)) / N.sum() ** 2
+    half = float(student.ppf(0.5 + level / 2, B - 1)) * math.sqrt(var)
+    return float(r - 1), float(r - 1 - half), float(r - 1 + half)
+
+
+def _bootstrap_quantile_overhead(p, n, q, level, rng, clusters=None) -> tuple[float, float, float]:
+    """Q_q(p)/Q_q(n) − 1 and its paired percentile-bootstrap interval: whole clusters resampled (each with its
+    pairs), so within-cluster dependence is kept."""
+    R = p.size
+    qn = float(np.quantile(n, q))
+    est = float(np.quantile(p, q)) / qn - 1 if qn > 0 else math.inf
+    cl = np.arange(R) if clusters is None else np.unique(np.asarray(clusters), return_inverse=True)[1]
+    B = int(cl.max()) + 1
+    members = [np.nonzero(cl == b)[0] for b in range(B)]
+    pick = rng.integers(0, B, size=(BOOTSTRAP, B))
+    qp_b = np.empty(BOOTSTRAP)
+    qn_b = np.empty(BOOTSTRAP)
+    for i in range(BOOTSTRAP):
+        idx = np.concatenate([members[b] for b in pick[i]])
+        qp_b[i] = np.quantile(p[idx], q)
+        qn_b[i] = np.quantile(n[idx], q)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.where(qn_b > 0, qp_b / qn_b - 1, np.inf)
+    a = (1 - level) / 2
+    return est, float(np.quantile(r, a)), float(np.quantile(r, 1 - a))
+
+
+def assess(p, n, kind: str, value: float, quantile: float | None = None, level: float = LEVEL,
+           rng: np.random.Generator | None = None, clusters=None) -> dict[str, Any]:
+    """The measured quantity (``estimate``), its interval ``ci`` and the decision ``status`` (met / missed /
+    ambiguous) for final regrets ``p`` (private) and ``n`` (counterpart), paired by index; ``clusters`` (one label per
+    run; default: every run its own) are the independent units of the overhead's interval. See the module
+    docstring."""
+    p = np.asarray(p, dtype=float)
+    n = np.asarray(n, dtype=float)
+    cl = np.arange(p.size) if clusters is None else np.asarray(clusters)
+    if kind == "overhead":
+        if quantile is None:
+            est, lo, hi = cluster_overhead(p, n, cl, level)
+            method = ("cluster-robust delta method for the ratio of means, runs paired by seed, engine blocks as "
+                      "clusters")
+        else:
+            est, lo, hi = _bootstrap_quantile_overhead(p, n, quantile, level, rng or np.random.default_rng(0), cl)
+            method = (f"paired cluster bootstrap ({BOOTSTRAP} resamples) of the q = {quantile:g} quantile ratio")
+    elif kind == "regret":
+        if quantile is None:
+            est, lo, hi = _mean_ci(p, level)
+            method = "Student-t interval of the mean regret"
+        else:
+            est, lo, hi = quantile_ci(p, quantile, level)
+            method = f"order-statistic interval of the q = {quantile:g} quantile"
+    else:
+        raise InputError("target", "overhead or regret for --by simulation (ratio is a statement about bounds)", kind)
+    status = "met" if hi <= value else ("missed" if lo > value else "ambiguous")
+    return {"estimate": float(est), "ci": [float(lo), float(hi)], "status": status, "method": method,
+            "runs": int(p.size)}
+
+
+# -- simulation with caches -----------------------------------------------------------------------------------
+def batch_seed(seed: int, k: int) -> int:
+    """The engine seed of batch k (an integer below 2**53, exact through the engine's seed validation, from SeedSequence([seed, k]))."""
+    return int(np.random.SeedSequence([int(seed), int(k)]).generate_state(1, np.uint64)[0] % np.uint64(2**53))
+
+
+def batch_sizes(runs: int, max_runs: int) -> list[int]:
+    """Batch sizes: ``runs``, then each batch doubles the total, capped at ``max_runs`` in all."""
+    out, total = [runs], runs
+    while total < max_runs:
+        nxt = min(total, max_runs - total)
+        out.append(nxt)
+        total += nxt
+    return out
+
+
+class PairedSimulator:
+    """Private runs at any budget paired with cached counterpart runs, batch by batch (the same batch seeds).
+
+    ``make_private(b)`` builds the private algorithm at user budget b; ``counterpart`` the non-private one;
+    ``env`` the instance. ``final(b, k)``/``final_np(k)`` are the final regrets of batch k (cached)."""
+
+    def __init__(self, make_private: Callable[[float], Any], counterpart, env, T: int, seed: int, runs: int,
+                 max_runs: int, executor=None, block_runs: int = 50, checkpoints=None):
+        from ..montecarlo.engine import log_checkpoints
+
+        self.make_private, self.counterpart, self.env = make_private, counterpart, env
+        self.T, self.seed, self.executor, self.block_runs = int(T), int(seed), executor, int(block_runs)
+        cps = log_checkpoints(T) if checkpoints is None else np.asarray(checkpoints)
+        self.checkpoints = np.unique(np.append(cps, int(0.9 * T))) if T >= 20 else cps
+        self.sizes = batch_sizes(runs, max_runs)
+        self._np: dict[int, Any] = {}
+        self._priv: dict[tuple[float, int], Any] = {}
+        self.seconds = 0.0
+        self.run_count = 0
+
+    def _run(self, alg, k: int, runs: int):
+        from .. import montecarlo
+
+        t0 = time.perf_counter()
+        res = montecarlo.run(alg, self.env, self.T, runs, seed=batch_seed(self.seed, k), checkpoints=self.checkpoints,
+                             block_runs=self.block_runs, executor=self.executor)
+        self.last_seconds = time.perf_counter() - t0
+        self.seconds += self.last_seconds
+        self.run_count += runs
+        return res
+
+    def np_batch(self, k: int, runs: int):
+        if k not in self._np:
+            self._np[k] = self._run(self.counterpart, k, runs)
+            self.np_seconds = getattr(self, "np_seconds", 0.0) + self.last_seconds
+        return self._np[k]
+
+    def priv_batch(self, b: float, k: int, runs: int):
+        key = (float(b), k)
+        if key not in self._priv:
+            self._priv[key] = self._run(self.make_private(b), k, runs)
+        return self._priv[key]
+
+    def clusters(self, batches: list[tuple[int, int]]) -> np.ndarray:
+        """One label per run: (batch, engine block) — the independent units (a block's runs share a Generator)."""
+        return np.concatenate([k * 10**7 + np.arange(r) // self.block_runs for k, r in batches])
+
+    def finals(self, b: float, batches: list[tuple[int, int]]):
+        P = [self.priv_batch(b, k, r) for k, r in batches]
+        N = [self.np_batch(k, r) for k, r in batches]
+        return (np.concatenate([x.regret[:, -1] for x in P]), np.concatenate([x.regret[:, -1] for x in N]), P, N)
+
+
+# -- the answer -----------------------------------------------------------------------------------------------
+@dataclass
+class MeasuredAnswer:
+    """The measured answer for one algorithm on one instance (user notion ``notion``)."""
+
+    algorithm: str
+    counterpart: dict
+    status: str  # met | unreachable | any budget | not simulable
+    budget: float | None = None  # b_met: the strongest privacy at which the target was met (and confirmed)
+    interval: list = field(default_factory=list)  # [b_miss, b_met] (b_miss None: met at the smallest budget)
+    confidence: str = ""
+    overhead: dict | None = None  # measured overhead at b_met: estimate and 95% interval
+    regret: dict | None = None  # measured private regret at b_met: distribution
+    regret_nonprivate: dict | None = None  # the counterpart's: distribution
+    measure: dict | None = None  # the target's quantity at b_met (estimate, ci, status, method, runs)
+    runs_used: int = 0
+    seconds: float = 0.0
+    estimate_seconds: float | None = None
+    evaluations: list = field(default_factory=list)  # every decision: budget, runs, estimate, ci, status, stage
+    own_budget: dict | None = None
+    conversion: str = ""
+    curves: dict | None = None  # mean regret curves at b_met (private, counterpart)
+    notes: list = field(default_factory=list)
+    reason: str = ""
+    final_regrets: dict | None = None  # per-run final regrets at b_met (for the distribution figures; not in JSON)
+
+    def as_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d.pop("final_regrets", None)
+        return d
+
+
+def _private_factory(name: str, notion, params: dict | None):
+    from .. import algorithms
+    from ..privacy.conversions import calibrate_upper
+
+    cls = algorithms.lookup(name)
+
+    def make(b: float):
+        own, _ = calibrate_upper(notion.budget(float(b)), cls.notion)
+        if own is None:
+            raise InputError("--algo", f"an algorithm whose guarantee can meet {notion.describe()}", cls.name)
+        return algorithms.build(cls.name, own, params or {})
+
+    return cls, make
+
+
+def _env_of(instance):
+    if hasattr(instance, "make_env"):
+        return instance.make_env()
+    return instance
+
+
+def _setting_of(instance, env) -> str:
+    return getattr(instance, "setting", None) or getattr(env, "setting", None) or "finite"
+
+
+def search(algorithm: str, instance, T, kind: str, value: float, notion=None, quantile: float | None = None,
+           runs: int = 50, max_runs: int = 800, seed: int = 0, executor=None, start: float | None = None,
+           rel_width: float = 1.25, params: dict | None = None, progress: Callable[[dict], None] | None = None,
+           block_runs: int | None = None, limits: tuple[float, float] = BUDGET_LIMITS,
+           confirm: bool = True) -> MeasuredAnswer:
+    """The smallest user budget at which ``algorithm`` meets the measured target on ``instance`` (module docstring).
+
+    ``instance``: an object with ``make_env()`` and ``setting`` (boundcalc.envs.spec.Instance) or an environment;
+    ``kind``/``value``: ``overhead`` x or ``regret`` R; ``quantile``: None (the mean) or q in (0, 1); ``runs``: the
+    first batch; ``max_runs``: the most runs at one budget; ``progress(event)`` is called after every decision
+    (keys: stage, budget, runs, status, estimate, ci, elapsed, estimate_seconds)."""
+    from .. import validate as v
+    from .notions import UserNotion
+
+    T = v.horizon("--T", T)
+    env = _env_of(instance)
+    setting = _setting_of(instance, env)
+    if notion is None:
+        notion = DEFAULT_NOTION[setting]
+    if isinstance(notion, str):
+        notion = UserNotion(notion, delta=1e-6 if notion == "approx" else None)
+    if quantile is not None and not 0 < float(quantile) < 1:
+        raise InputError("--quantile", "a number in (0, 1) (0.9: the 90% quantile of the regret)", quantile)
+    runs = v.count("--runs", runs, minimum=2)
+    max_runs = max(v.count("--max-runs", max_runs, minimum=2), runs)
+    cls, make = _private_factory(algorithm, notion, params)
+    cp = counterpart_of(cls.name)
+    ans = MeasuredAnswer(algorithm=cls.name, counterpart=cp.as_dict(), status="")
+    if block_runs is None:  # at least ~20 independent clusters in the first batch (the overhead's interval units)
+        block_runs = max(1, runs // 20)
+    sim = PairedSimulator(make, build_counterpart(cp, cls.name), env, T, seed, runs, max_runs, executor, block_runs)
+    boot_rng = np.random.default_rng(np.random.SeedSequence([int(seed), 7]))
+    t_start = time.perf_counter()
+    state = {"evals": 0}
+
+    def decide(b: float, stage: str, fresh: bool = False) -> dict:
+        base = CONFIRM_OFFSET * (1 + state.get("confirms", 0)) if fresh else 0
+        used: list[tuple[int, int]] = []
+        res = None
+        for j, size in enumerate(sim.sizes):
+            used.append((base + j, size))
+            p, n, _, _ = sim.finals(b, used)
+            res = assess(p, n, kind, value, quantile, rng=boot_rng, clusters=sim.clusters(used))
+            if res["status"] != "ambiguous":
+                break
+        res.update(budget=float(b), stage=stage, fresh=fresh)
+        if fresh:
+            state["confirms"] = state.get("confirms", 0) + 1
+        ans.evaluations.append(res)
+        state["evals"] += 1
+        if state["evals"] == 1:  # pilot: the first decision's private cost times the decisions a search makes, plus
+            # the counterpart once more for the fresh-seed confirmations (its search batches are cached)
+            np_s = getattr(sim, "np_seconds", 0.0)
+            per_eval = sim.seconds - np_s
+            n_bisect = math.ceil(math.log(10) / math.log(rel_width)) if rel_width > 1 else 8
+            ans.estimate_seconds = per_eval * (3 + n_bisect + (2 if confirm else 0)) + np_s * (2 if confirm else 1)
+        if progress:
+            progress({"stage": stage, "budget": float(b), "runs": res["runs"], "status": res["status"],
+                      "estimate": res["estimate"], "ci": res["ci"], "elapsed": time.perf_counter() - t_start,
+                      "estimate_seconds": ans.estimate_seconds, "algorithm": cls.name})
+        return res
+
+    lo_lim, hi_lim = limits
+    b = float(start) if start else 1.0
+    b = min(max(b, lo_lim), hi_lim)
+    first = decide(b, "bracket")
+    met_b, miss_b = (b, None) if first["status"] == "met" else (None, b)
+    if met_b is None:  # go up until met
+        x = b
+        while x < hi_lim:
+            x = min(x * 10, hi_lim)
+            if decide(x, "bracket")["status"] == "met":
+                met_b = x
+                break
+            miss_b = x
+        if met_b is None:
+            ans.status = "unreachable"
+            ans.reason = (f"the measured target is not met (at {int(LEVEL * 100)}% confidence) even at "
+                          f"{notion.symbol} = {hi_lim:g}, the weakest privacy searched"
+                          + (" — the non-private counterpart itself does not meet a regret cap this small"
+                             if kind == "regret" else ""))
+            _finish(ans, sim, t_start)
+            return ans
+    else:  # go down until not met
+        x = b
+        while x > lo_lim:
+            x = max(x / 10, lo_lim)
+            if decide(x, "bracket")["status"] != "met":
+                miss_b = x
+                break
+            met_b = x
+        if miss_b is None:
+            ans.status = "any budget"
+            ans.budget, ans.interval = met_b, [None, met_b]
+            ans.reason = f"met already at {notion.symbol} = {lo_lim:g}, the strongest privacy searched"
+    while miss_b is not None and met_b / miss_b > rel_width:
+        mid = math.sqrt(met_b * miss_b)
+        if decide(mid, "bisect")["status"] == "met":
+            met_b = mid
+        else:
+            miss_b = mid
+    if confirm:
+        step = max(met_b / miss_b if miss_b else 10.0, rel_width)
+        for _ in range(6):
+            c = decide(met_b, "confirm", fresh=True)
+            if c["status"] == "met":
+                break
+            ans.notes.append(f"{notion.symbol} = {met_b:.4g} met the target on the search seeds but not on fresh seeds "
+                             f"({c['status']}); moved up")
+            miss_b = met_b
+            met_b = min(met_b * step, hi_lim)
+        else:
+            c = None
+        if c is None or c["status"] != "met":
+            ans.status = "unreachable"
+            ans.reason = "no budget met the target on fresh seeds as well as on the search seeds"
+            _finish(ans, sim, t_start)
+            return ans
+        if miss_b is not None:
+            m = decide(miss_b, "confirm", fresh=True)
+            if m["status"] == "met":
+                ans.notes.append(f"at {notion.symbol} = {miss_b:.4g} the target was met on fresh seeds although not on "
+                                 "the search seeds: the regret is noisy (or not monotone) in the budget there; the "
+                                 "answer may be conservative by up to the interval's width")
+    ans.status = ans.status or "met"
+    ans.budget = met_b
+    ans.interval = [miss_b, met_b]
+    ans.confidence = (f"target met at {notion.symbol} = {met_b:.4g} with {int(LEVEL * 100)}% confidence on the search "
+                      f"seeds and again on fresh seeds; " + ("" if miss_b is None else
+                      f"not met (missed, or not shown met with {max_runs} runs) at {notion.symbol} = {miss_b:.4g}"))
+    from ..privacy.conversions import calibrate_upper
+
+    ob, conv = calibrate_upper(notion.budget(met_b), cls.notion)
+    ans.own_budget, ans.conversion = ob.as_dict(), conv
+    _measure_at(ans, sim, met_b, kind, value, quantile, boot_rng)
+    _finish(ans, sim, t_start)
+    return ans
+
+
+def _measure_at(ans: MeasuredAnswer, sim: PairedSimulator, b: float, kind, value, quantile, rng) -> None:
+    """Overhead, regret distributions and curves at b from every batch run there (search and confirmation)."""
+    from ..montecarlo.distribution import min_positive_gap, regret_distribution
+
+    keys = sorted(k for (bb, k) in sim._priv if bb == float(b))
+    P = [sim._priv[(float(b), k)] for k in keys]
+    N = [sim._np[k] for k in keys]
+    p = np.concatenate([x.regret for x in P])
+    n = np.concatenate([x.regret for x in N])
+    cl = sim.clusters([(k, x.regret.shape[0]) for k, x in zip(keys, P)])
+    gap = min_positive_gap(sim.env)
+    ans.measure = assess(p[:, -1], n[:, -1], kind, value, quantile, rng=rng, clusters=cl)
+    est, lo, hi = cluster_overhead(p[:, -1], n[:, -1], cl)
+    ans.overhead = {"value": est, "ci": [lo, hi], "method": "95% cluster-robust delta method (engine blocks as "
+                    "clusters), runs paired by seed"}
+    ans.regret = regret_distribution(p, sim.checkpoints, gap)
+    ans.regret_nonprivate = regret_distribution(n, sim.checkpoints, gap)
+    from scipy.stats import t as student
+
+    q = float(student.ppf(0.5 + LEVEL / 2, max(p.shape[0] - 1, 1)))
+    ans.curves = {"t": sim.checkpoints.tolist()}
+    for key, x in (("private", p), ("nonprivate", n)):
+        m, h = x.mean(axis=0), q * x.std(axis=0, ddof=1) / math.sqrt(x.shape[0])
+        ans.curves.update({key: m.tolist(), key + "_lo": (m - h).tolist(), key + "_hi": (m + h).tolist()})
+    ans.final_regrets = {"private": p[:, -1].tolist(), "nonprivate": n[:, -1].tolist()}
+
+
+def _finish(ans, sim, t_start):
+    ans.runs_used = int(sim.run_count)
+    ans.seconds = float(time.perf_counter() - t_start)
+
+
+# -- over instances, and the bound-based answers beside ---------------------------------------------------------
+@dataclass
+class MeasuredPlan:
+    """Measured answers for every algorithm (and instance of a prior), with the bound-based plan beside them."""
+
+    setting: str
+    T: int
+    target: dict
+    notion: dict
+    quantile: float | None
+    instances: list  # descriptions of the instances answered
+    answers: list  # per instance: list of MeasuredAnswer (one per algorithm)
+    value: float | None  # the strongest budget over algorithms that meets the target (worst over instances)
+    value_algorithm: str | None
+    reason: str = ""
+    bound: list = field(default_factory=list)  # per algorithm: the bound-based answer and its looseness
+    lower_limit: float | None = None
+    lower_id: str | None = None
+    prior: dict | None = None  # worst and quantile of b_met over the instances, per algorithm
+    notes: list = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["answers"] = [[a.as_dict() if hasattr(a, "as_dict") else a for a in row] for row in self.answers]
+        return d
+
+
+def solve_measured(setting: str | None, T, target, notion=None, instance=None, prior=None, instances: int = 1,
+                   algos: list[str] | None = None, quantile: float | None = None, runs: int = 50,
+                   max_runs: int = 800, seed: int = 0, executor=None, delta: float = 1e-6,
+                   prior_quantile: float = 0.9, progress=None, with_bounds: bool = True,
+                   rel_width: float = 1.25, block_runs: int | None = None) -> MeasuredPlan:
+    """``budget.solve(..., by="simulation")``: measured answers per algorithm on ``instance`` (or on ``instances``
+    draws of ``prior``), the bound-based answer of each algorithm beside (``with_bounds``) and the lower limit.
+    ``block_runs``: runs per engine block, the clusters of the overhead's interval (default max(1, runs // 20):
+    larger blocks run faster — the engine vectorises across a block's runs — but give fewer clusters)."""
+    from .. import validate as v
+    from .notions import UserNotion
+    from .solve import Target
+
+    if not isinstance(target, Target):
+        raise InputError("target", "a boundcalc.budget.Target", target)
+    if target.kind == "ratio":
+        raise InputError("--max-ratio-to-lower", "--by bound (the ratio to a lower bound is a statement about bounds; "
+                         "measure with --max-overhead or --max-regret)", target.value)
+    T = v.horizon("--T", T)
+    if quantile is not None and not (isinstance(quantile, (int, float)) and 0 < float(quantile) < 1):
+        raise InputError("--quantile", "a number in (0, 1) (0.9: the 90% quantile of the regret)", quantile)
+    if not 0 < float(prior_quantile) <= 1:
+        raise InputError("prior_quantile", "a number in (0, 1]", prior_quantile)
+    if prior is not None:
+        n_inst = int(instances) if isinstance(instances, (int, np.integer)) else v.count("--instances", instances)
+        if n_inst < 1:
+            raise InputError("--instances", "at least 1 instance drawn from the prior", instances)
+        insts = list(prior.sample(n_inst, seed))
+        if not insts:
+            raise InputError("--prior", "a prior that yields at least one instance", 0)
+    elif instance is not None:
+        insts = [instance]
+    else:
+        raise InputError("instance", "an instance (--means, --instance FILE, …) or a prior (--prior) for --by "
+                         "simulation", None)
+    env0 = _env_of(insts[0])
+    setting = setting or _setting_of(insts[0], env0)
+    notion = notion or DEFAULT_NOTION[setting]
+    if isinstance(notion, str):
+        notion = UserNotion(notion, delta=delta if notion == "approx" else None)
+    names = list(algos) if algos else default_algorithms(setting, notion)
+    if not names:
+        raise InputError("--algo", f"a private {setting} algorithm whose guarantee can meet {notion.describe()}", None)
+    from .. import algorithms
+
+    for nm in names:
+        cls = algorithms.lookup(nm)
+        if cls.setting != setting:
+            raise InputError("--algo", f"a {setting} algorithm", nm)
+    kind = target.kind
+    all_answers = []
+    for inst in insts:
+        row = []
+        for nm in names:
+            row.append(search(nm, inst, T, kind, target.value, notion, quantile, runs, max_runs, seed, executor,
+                              progress=progress, rel_width=rel_width, block_runs=block_runs))
+        all_answers.append(row)
+    plan = MeasuredPlan(setting=setting, T=int(T), target={"kind": kind, "value": target.value},
+                        notion={"name": notion.name, "alpha": notion.alpha, "delta": notion.delta},
+                        quantile=None if quantile is None else float(quantile),
+                        instances=[_describe(i) for i in insts], answers=all_answers, value=None,
+                        value_algorithm=None)
+    # per algorithm: the worst over instances (a budget must serve every instance), then the best algorithm
+    per_alg = {}
+    for j, nm in enumerate(names):
+        bs = [r[j].budget if r[j].status in ("met", "any budget") else None for r in all_answers]
+        if any(b is None for b in bs):
+            per_alg[all_answers[0][j].algorithm] = None
+        else:
+            per_alg[all_answers[0][j].algorithm] = max(bs)
+        if prior is not None:
+            ok = [b for b in bs if b is not None]
+            plan.prior = plan.prior or {}
+            plan.prior[all_answers[0][j].algorithm] = {
+                "instances": len(bs), "met": len(ok), "worst": None if len(ok) < len(bs) else max(ok),
+                "quantile": prior_quantile,
+                "at_quantile": float(np.quantile(ok, prior_quantile)) if ok else None}
+    ok = {k: b for k, b in per_alg.items() if b is not None}
+    if ok:
+        plan.value_algorithm = min(ok, key=ok.get)
+        plan.value = ok[plan.value_algorithm]
+    else:
+        plan.reason = "no algorithm meets the measured target at any budget searched" + (
+            " on every instance drawn" if prior is not None else "")
+    if with_bounds and len(insts) == 1:
+        _bounds_beside(plan, insts[0], env0, target, notion, delta)
+    return plan
+
+
+def _describe(inst) -> dict:
+    if hasattr(inst, "to_dict"):
+        try:
+            return inst.to_dict()
+        except Exception:  # noqa: BLE001 - a description is best-effort
+            pass
+    env = _env_of(inst)
+    d = env.describe() if hasattr(env, "describe") else {"name": str(env)}
+    return {k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in d.items()}
+
+
+def context_overrides(inst, env, setting) -> dict:
+    """The bounds' instance overrides of an instance (``Instance.context_overrides()``, else from the env)."""
+    if hasattr(inst, "context_overrides"):
+        return dict(inst.context_overrides())
+    from ..verify.adapters import instance_for
+
+    over, _ = instance_for(env, setting)
+    return over or {}
+
+
+def bound_value_at(bound_id: str, setting: str, overrides: dict, notion, b: float, T: float) -> float | None:
+    """The value at T of bound ``bound_id`` for the user's budget b (through the direction-aware conversion)."""
+    from ..bounds import registry
+
+    bound = next((x for x in registry.select(setting=setting) if x.id == bound_id), None)
+    if bound is None:
+        return None
+    ctx = registry.make_context(setting, overrides, notion.budget(float(b)))
+    ctx.params["T"] = float(T)
+    own, _ = ctx.budget_for(bound)
+    if own is None or bound.conditions(ctx):
+        return None
+    with np.errstate(all="ignore"):
+        val = float(bound.evaluate([float(T)], ctx, own).value[0])
+    return val if math.isfinite(val) else None
+
+
+def _bounds_beside(plan: MeasuredPlan, inst, env, target, notion, delta) -> None:
+    """The bound-based answer of each measured algorithm (its smallest rigorous 'met' budget), how loose the bound
+    is on this instance (bound value ÷ measured mean regret, both at the measured answer), and the lower limit."""
+    from .solve import solve
+
+    over = context_overrides(inst, env, plan.setting)
+    try:
+        bp = solve(plan.setting, plan.T, target, notion, overrides=over, delta=delta)
+    except InputError as exc:
+        plan.notes.append(f"bound-based answers unavailable on this instance: {exc}")
+        return
+    plan.lower_limit, plan.lower_id = bp.lower_limit, bp.lower_id
+    for a in plan.answers[0]:
+        rows = [r for r in bp.rows if r.algorithm == a.algorithm and r.is_upper and r.rigorous
+                and r.status in ("met", "any budget") and r.user_budget is not None]
+        entry = {"algorithm": a.algorithm, "by": "bound", "budget": None, "bound_id": None, "loose_by": None,
+                 "bound_at_measured": None, "note": ""}
+        if not rows:
+            entry["note"] = "no rigorous upper bound of this algorithm meets the target"
+        else:
+            r = min(rows, key=lambda x: x.user_budget)
+            entry.update(budget=r.user_budget, bound_id=r.id)
+        ups = [r for r in bp.rows if r.algorithm == a.algorithm and r.is_upper and r.status != "not applicable"]
+        cands = ([entry["bound_id"]] if entry["bound_id"] else []) + [r.id for r in ups if r.rigorous] + [
+            r.id for r in ups if not r.rigorous]
+        for rid in cands if a.budget is not None and a.regret else []:
+            bv = bound_value_at(rid, plan.setting, over, notion, a.budget, plan.T)
+            if bv is not None and a.regret["mean"] > 0:
+                rig = next(r.rigorous for r in bp.rows if r.id == rid)
+                entry.update(loose_bound_id=rid, bound_at_measured=bv, loose_by=bv / a.regret["mean"],
+                             loose_bound_rigorous=bool(rig))
+                break
+        plan.bound.append(entry)

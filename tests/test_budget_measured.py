@@ -1,0 +1,367 @@
+"""`budget --by simulation` (boundcalc.budget.measured): the measured answer holds on independent seeds and is
+missed at half the budget; the statistics (paired delta method, order-statistic quantile interval) against
+independent computations; the counterpart pairing; the CLI's JSON, bad input and the regret distributions."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from boundcalc import montecarlo
+from boundcalc.algorithms import build
+from boundcalc.budget import measured as M
+from boundcalc.budget.solve import Target
+from boundcalc.cli.app import app
+from boundcalc.envs import BernoulliEnv
+from boundcalc.errors import InputError
+from boundcalc.privacy import PureDP
+
+runner = CliRunner()
+
+MEANS = [0.9, 0.6, 0.5]
+T = 2000
+TARGET = 1.0  # overhead <= 100%: regret at most twice the non-private one
+SEARCH = dict(runs=40, max_runs=160, seed=1)
+
+
+def _independent_overhead(eps, seed=98765, runs=400):
+    """Overhead of DP-KLUCB at eps against KL-UCB on fresh seeds (other seeds than the search's), computed here from
+    the per-run regrets: ratio of means and its delta-method interval written out (not the module's function)."""
+    env = BernoulliEnv(MEANS)
+    p = montecarlo.run(build("DP-KLUCB", PureDP(eps)), env, T, runs, seed=seed).regret[:, -1]
+    n = montecarlo.run(build("KL-UCB"), env, T, runs, seed=seed).regret[:, -1]
+    r = p.mean() / n.mean()
+    cov = np.cov(p, n)
+    # Var(p̄/n̄) ≈ (Var p − 2r Cov + r² Var n) / (R n̄²)
+    var = (cov[0, 0] - 2 * r * cov[0, 1] + r * r * cov[1, 1]) / (runs * n.mean() ** 2)
+    half = 1.96 * math.sqrt(var)
+    return r - 1, r - 1 - half, r - 1 + half
+
+
+@pytest.fixture(scope="module")
+def answer():
+    return M.search("DP-KLUCB", BernoulliEnv(MEANS), T, "overhead", TARGET, **SEARCH)
+
+
+def test_measured_answer_holds_on_fresh_seeds_and_misses_at_half(answer):
+    assert answer.status == "met", answer.reason
+    b = answer.budget
+    lo, hi = answer.interval
+    assert lo < b and hi == b
+    est, ci_lo, ci_hi = _independent_overhead(b)
+    assert ci_hi <= TARGET, (b, est, ci_lo, ci_hi)  # met at b on independent seeds
+    est2, lo2, hi2 = _independent_overhead(b / 2)
+    assert lo2 > TARGET, (b / 2, est2, lo2, hi2)  # clearly missed at b/2
+    # the answer's own measurement at b agrees with the interval it reports
+    assert answer.measure["status"] == "met" and answer.measure["ci"][1] <= TARGET
+
+
+B_TRUE = 1.3
+_REAL_SIM = M.PairedSimulator
+
+
+class _FakeRes:
+    def __init__(self, final):
+        self.regret = np.asarray(final, dtype=float)[:, None] * np.array([[0.5, 1.0]])
+
+
+class FakeSim:
+    """A stand-in for PairedSimulator with a known answer: n ~ 10 + Gamma(2, 5), p = n (1 + B_TRUE/b) + N(0, 40²), so
+    the true overhead of the means is exactly B_TRUE/b and the target 'overhead <= 1' is met iff b >= B_TRUE (off
+    the search's grid of powers of 10). Batch k's draws
+    depend on (seed, k) only (paired as the real simulator pairs them)."""
+
+    def __init__(self, make_private, counterpart, env, T, seed, runs, max_runs, executor=None, block_runs=50,
+                 checkpoints=None):
+        self.seed, self.env = seed, env
+        self.sizes = M.batch_sizes(runs, max_runs)
+        self.checkpoints = np.array([T // 2, T])
+        self._np, self._priv, self.seconds, self.run_count = {}, {}, 0.0, 0
+        self.block_runs = block_runs or 1
+
+    def clusters(self, batches):
+        return _REAL_SIM.clusters(self, batches)
+
+    def _draw(self, b, k, runs):
+        rng = np.random.default_rng([self.seed, k])
+        n = 10 + rng.gamma(2.0, 5.0, size=runs)
+        return n * (1 + B_TRUE / b) + rng.normal(0, 40, size=runs), n
+
+    def finals(self, b, batches):
+        ps, ns = [], []
+        for k, r in batches:
+            p, n = self._draw(b, k, r)
+            self._priv[(float(b), k)], self._np[k] = _FakeRes(p), _FakeRes(n)
+            ps.append(p)
+            ns.append(n)
+        return np.concatenate(ps), np.concatenate(ns), None, None
+
+
+def _wrong_answers(monkeypatch, mutate=None, reps=30):
+    """The fraction of fake searches whose answer b has a true overhead B_TRUE/b above the target 1 (b < B_TRUE)."""
+    monkeypatch.setattr(M, "PairedSimulator", FakeSim)
+    if mutate:
+        monkeypatch.setattr(M, "assess", mutate)
+    wrong = 0
+    for s in range(reps):
+        a = M.search("DP-KLUCB", BernoulliEnv(MEANS), 100, "overhead", 1.0, runs=20, max_runs=160, seed=s,
+                     rel_width=1.1)
+        wrong += a.budget is None or a.budget < B_TRUE
+    return wrong / reps
+
+
+def test_search_answers_are_rarely_below_the_true_answer(monkeypatch):
+    """With a known truth (FakeSim: met iff b >= B_TRUE), the search's answer b is below the truth in at most a few of
+    30 searches (each decision is at 95%, and the answer is confirmed on fresh seeds)."""
+    assert _wrong_answers(monkeypatch) <= 0.1
+
+
+def test_point_estimate_search_is_rejected(monkeypatch):
+    """Mutant: a search that decides on point estimates (ignores the interval) lands below the true answer about
+    half the time; the check above rejects it."""
+    real = M.assess
+
+    def point(p, n, kind, value, quantile=None, level=0.95, rng=None, clusters=None):
+        out = real(p, n, kind, value, quantile, level, rng, clusters)
+        out["status"] = "met" if out["estimate"] <= value else "missed"
+        return out
+
+    assert _wrong_answers(monkeypatch, point) > 0.1
+
+
+def test_counterpart_runs_share_the_private_runs_seeds():
+    """Run i of the private algorithm and run i of its counterpart come from the same batch seed: the cached
+    counterpart batch equals a direct montecarlo.run of KL-UCB at batch_seed(seed, k), bit for bit."""
+    env = BernoulliEnv(MEANS)
+    cp = M.counterpart_of("DP-KLUCB")
+    sim = M.PairedSimulator(lambda b: build("DP-KLUCB", PureDP(b)), M.build_counterpart(cp, "DP-KLUCB"), env, 500,
+                            seed=5, runs=20, max_runs=40)
+    p, n, P, N = sim.finals(1.0, [(0, 20), (1, 20)])
+    for k, res_p, res_n in zip((0, 1), P, N):
+        assert res_p.seed == res_n.seed == M.batch_seed(5, k)
+        direct = montecarlo.run(build("KL-UCB"), env, 500, 20, seed=M.batch_seed(5, k), checkpoints=sim.checkpoints)
+        assert np.array_equal(direct.regret, res_n.regret)
+    assert M.batch_seed(5, 0) != M.batch_seed(5, 1)
+
+    class Unpaired(M.PairedSimulator):  # mutant: the counterpart on other seeds than the private runs
+        def np_batch(self, k, runs):
+            if k not in self._np:
+                self._np[k] = self._run(self.counterpart, k + 1, runs)
+            return self._np[k]
+
+    sim2 = Unpaired(sim.make_private, sim.counterpart, env, 500, seed=5, runs=20, max_runs=40)
+    _, _, P2, N2 = sim2.finals(1.0, [(0, 20)])
+    assert P2[0].seed != N2[0].seed  # the check above rejects it
+
+
+def test_counterparts_are_names_simulate_accepts():
+    from boundcalc.algorithms import lookup
+
+    assert M.counterpart_of("AdaC-GOPE").name == "GOPE-limit"
+    gope = M.build_counterpart(M.counterpart_of("AdaC-GOPE"), "AdaC-GOPE")
+    # the ρ → ∞ limit of AdaC-GOPE: the same phase lengths c_ℓ as AdaC-GOPE without its privacy term (independent
+    # check: AdaC-GOPE's c_ℓ at a huge ρ tends to GOPE's)
+    ada = build("AdaC-GOPE", __import__("boundcalc.privacy", fromlist=["ZCDP"]).ZCDP(1e12))
+    for ell in (1, 3, 6):
+        assert ada.c_ell(ell, 5, 50) == pytest.approx(gope.c_ell(ell, 5, 50), rel=1e-6)
+    for priv, np_name in (("DP-KLUCB", "KL-UCB"), ("DP-IMED", "IMED"), ("AdaC-UCB", "UCB"), ("AdaC-OFUL", "OFUL"),
+                          ("LinUCB-DGS", "LinUCB")):
+        cp = M.counterpart_of(priv)
+        assert cp.name == np_name and lookup(cp.name).notion == "none"
+    dpse = M.counterpart_of("DP-SE")
+    assert dpse.name == "DP-SE" and dpse.budget["epsilon"] == M.NONPRIVATE_LIMIT
+    with pytest.raises(InputError):
+        M.counterpart_of("KL-UCB")
+
+
+def test_paired_delta_method_covers():
+    """Coverage of the overhead interval on correlated pairs with a known ratio of means (lognormal marginals):
+    95% nominal, checked over 400 replications (binomial band 0.92..0.98)."""
+    rng = np.random.default_rng(11)
+    mu_p, mu_n = math.exp(1.0 + 0.5 / 2), math.exp(0.5 + 0.5 / 2)
+    true = mu_p / mu_n - 1
+    hits = 0
+    for _ in range(400):
+        z = rng.standard_normal((80, 2)) @ np.linalg.cholesky([[1, 0.6], [0.6, 1]]).T * math.sqrt(0.5)
+        p, n = np.exp(1.0 + z[:, 0]), np.exp(0.5 + z[:, 1])
+        lo, hi = M.assess(p, n, "overhead", 10.0)["ci"]
+        hits += lo <= true <= hi
+    assert 0.92 * 400 <= hits <= 0.985 * 400
+
+
+def test_quantile_interval_covers_and_decides():
+    """Order-statistic interval of the 0.9 quantile of Exp(1) (true value ln 10): coverage >= 95% - noise; and the
+    decision of a quantile regret cap follows the interval, not the estimate."""
+    rng = np.random.default_rng(3)
+    true = math.log(10)
+    hits = sum(lo <= true <= hi for lo, hi in (M.quantile_ci(rng.exponential(size=200), 0.9)[1:] for _ in range(400)))
+    assert hits >= 0.93 * 400
+    x = rng.exponential(size=200)
+    est, lo, hi = M.quantile_ci(x, 0.9)
+    assert M.assess(x, x, "regret", (est + hi) / 2, quantile=0.9)["status"] == "ambiguous"
+    assert M.assess(x, x, "regret", hi * 1.001, quantile=0.9)["status"] == "met"
+    assert M.assess(x, x, "regret", lo * 0.999, quantile=0.9)["status"] == "missed"
+
+
+def test_batches_double_and_cap():
+    assert M.batch_sizes(40, 160) == [40, 40, 80]
+    assert M.batch_sizes(40, 100) == [40, 40, 20]
+    assert sum(M.batch_sizes(50, 800)) == 800
+
+
+def test_prior_answers_every_instance_and_reports_worst():
+    class Prior:
+        def __init__(self, envs):
+            self.envs = envs
+
+        def sample(self, n, seed):
+            return self.envs[:n]
+
+    envs = [BernoulliEnv([0.9, 0.5]), BernoulliEnv([0.8, 0.5])]
+    plan = M.solve_measured("finite", 800, Target("overhead", 3.0), "epsilon", prior=Prior(envs), instances=2,
+                            algos=["DP-KLUCB"], runs=30, max_runs=60, seed=2, rel_width=2.0)
+    bs = [row[0].budget for row in plan.answers]
+    assert len(bs) == 2 and all(b is not None for b in bs)
+    assert plan.prior["DP-KLUCB"]["worst"] == max(bs) == plan.value
+    with pytest.raises(InputError, match="instances"):
+        M.solve_measured("finite", 800, Target("overhead", 3.0), "epsilon", prior=Prior(envs), instances=0)
+    with pytest.raises(InputError, match="prior"):
+        M.solve_measured("finite", 800, Target("overhead", 3.0), "epsilon", prior=Prior([]), instances=1)
+    with pytest.raises(InputError, match="quantile"):
+        M.solve_measured("finite", 800, Target("overhead", 3.0), "epsilon", instance=envs[0], quantile=1.0)
+
+
+def _cli(args):
+    return runner.invoke(app, ["budget", *args])
+
+
+def test_cli_json_rows_and_value():
+    res = _cli(["--setting", "finite", "--T", "600", "--means", "0.9,0.5", "--max-overhead", "3", "--algo",
+                "DP-KLUCB", "--runs", "30", "--max-runs", "60", "--json"])
+    assert res.exit_code == 0, res.output
+    obj = json.loads(res.stdout)
+    sim = [r for r in obj["rows"] if r["by"] == "simulation"]
+    bnd = [r for r in obj["rows"] if r["by"] == "bound"]
+    assert len(sim) == 1 and len(bnd) == 1
+    r = sim[0]
+    assert r["algorithm"] == "DP-KLUCB" and r["counterpart"]["name"] == "KL-UCB"
+    assert obj["value"] == r["budget"] == r["interval"][1] and obj["value_algorithm"] == "DP-KLUCB"
+    assert r["overhead"]["ci"][0] <= r["overhead"]["value"] <= r["overhead"]["ci"][1]
+    assert r["runs"] >= 30 and r["regret"]["median"] <= r["regret"]["p90"] <= r["regret"]["p99"]
+    assert obj["instance"]["means"] == [0.9, 0.5]
+    # the counterpart name is one simulate --algo accepts
+    sim_res = runner.invoke(app, ["simulate", "--algo", r["counterpart"]["name"], "--means", "0.9,0.5", "--T", "100",
+                                  "--runs", "2", "--json"])
+    assert sim_res.exit_code == 0, sim_res.output
+
+
+@pytest.mark.parametrize("args, flag", [
+    (["--quantile", "1.5"], "--quantile"),
+    (["--quantile", "0"], "--quantile"),
+    (["--by", "bound", "--algo", "DP-KLUCB"], "--algo"),
+    (["--by", "sometimes"], "--by"),
+    (["--algo", "KL-UCB"], "--algo"),
+    (["--algo", "DP-KLUCB", "--report", "/tmp/x.txt"], "--report"),
+])
+def test_cli_bad_input_one_line(args, flag):
+    res = _cli(["--setting", "finite", "--T", "500", "--means", "0.9,0.5", "--max-overhead", "1", *args])
+    assert res.exit_code == 2, res.output
+    err = res.stderr.strip()
+    assert err.count("\n") == 0 and flag in err and "Traceback" not in res.output
+
+
+def test_cli_unreachable_target_exits_2():
+    """A regret cap below what even the non-private counterpart reaches: no budget can meet it (exit 2, one line)."""
+    res = _cli(["--setting", "finite", "--T", "500", "--means", "0.9,0.5", "--max-regret", "0.01", "--algo",
+                "DP-KLUCB", "--runs", "20", "--max-runs", "40"])
+    assert res.exit_code == 2, res.output
+    assert "--max-regret" in res.stderr and res.stderr.strip().count("\n") == 0
+
+
+def test_regret_distribution_against_hand_computation():
+    from boundcalc.montecarlo.distribution import regret_distribution
+
+    cps = np.array([10, 50, 90, 100])
+    reg = np.array([[1, 2, 3, 3.0],  # flat at the end
+                    [1, 5, 9, 14.0],  # slope 0.5 over [90, 100]
+                    [1, 2, 3, 3.1]])  # slope 0.01
+    d = regret_distribution(reg, cps, min_gap=0.2)  # linear iff slope >= 0.1
+    x = reg[:, -1]
+    assert d["mean"] == pytest.approx(x.mean()) and d["median"] == pytest.approx(3.1)
+    assert d["p90"] == pytest.approx(np.percentile(x, 90))
+    assert d["linear_fraction"] == pytest.approx(1 / 3)
+    assert regret_distribution(reg, cps, None)["linear_fraction"] is None
+
+
+def test_cli_executor_gives_the_same_answer():
+    """--executor processes --workers 2 runs the blocks in worker processes: the seeding contract makes the search
+    bit-identical to the in-process one (same decisions, same answer)."""
+    base = ["--setting", "finite", "--T", "400", "--means", "0.9,0.5", "--max-overhead", "3", "--algo", "DP-KLUCB",
+            "--runs", "10", "--max-runs", "20", "--json"]
+    a = json.loads(_cli(base).stdout)
+    b = json.loads(_cli([*base, "--executor", "processes", "--workers", "2"]).stdout)
+    ra = [r for r in a["rows"] if r["by"] == "simulation"][0]
+    rb = [r for r in b["rows"] if r["by"] == "simulation"][0]
+    assert a["value"] == b["value"] and ra["evaluations"] == rb["evaluations"]
+    assert b["inputs"]["executor"]["kind"] == "processes"
+
+
+def test_cluster_interval_covers_where_runs_of_a_block_are_dependent():
+    """Runs of one engine block share a Generator: model it as a block effect u_b shared by the private and the
+    counterpart runs of block b (n = 10 + u_b + e, p = 20 + 3 u_b + e', true overhead 1). The cluster-robust
+    interval covers at ~95%; the mutant that treats every run as independent (clusters ignored) under-covers."""
+    rng = np.random.default_rng(8)
+    B, m, reps = 20, 5, 300
+    cl = np.repeat(np.arange(B), m)
+    hit, hit_naive = 0, 0
+    for _ in range(reps):
+        u = np.repeat(rng.normal(0, 2, B), m)
+        n = 10 + u + rng.normal(0, 1, B * m)
+        p = 20 + 3 * u + rng.normal(0, 1, B * m)
+        lo, hi = M.assess(p, n, "overhead", 10.0, clusters=cl)["ci"]
+        hit += lo <= 1.0 <= hi
+        lo, hi = M.assess(p, n, "overhead", 10.0)["ci"]  # mutant: every run its own cluster
+        hit_naive += lo <= 1.0 <= hi
+    assert hit >= 0.91 * reps
+    assert hit_naive < 0.85 * reps
+    # with one run per cluster it is the paired delta method of budget --check (independent formula there)
+    from boundcalc.budget.check import paired_overhead
+
+    o = paired_overhead(p, n)
+    assert M.cluster_overhead(p, n, np.arange(p.size))[1:] == pytest.approx(tuple(o["ci"]))
+
+
+def test_instance_file_gives_the_same_instance_as_regret(tmp_path):
+    """budget --instance FILE (simulation by default) reports in JSON the same instance as regret --instance FILE."""
+    from boundcalc.envs.spec import Instance, save_instance
+
+    f = tmp_path / "i.json"
+    save_instance(Instance("finite", means=(0.9, 0.5)), str(f))
+    b = _cli(["--setting", "finite", "--T", "300", "--instance", str(f), "--max-overhead", "3", "--algo", "DP-KLUCB",
+              "--runs", "10", "--max-runs", "20", "--json"])
+    assert b.exit_code == 0, b.output
+    ob = json.loads(b.stdout)
+    r = runner.invoke(app, ["regret", "--setting", "finite", "--epsilon", "1", "--T", "300", "--instance", str(f),
+                            "--json"])
+    assert r.exit_code == 0, r.output
+    assert ob["by"] == "simulation" and ob["instance"] == json.loads(r.stdout)["instance"]
+
+
+def test_cli_block_runs_and_plot_dist_reach(tmp_path):
+    """--block-runs reaches the search (JSON inputs and the clusters: 10 runs in blocks of 5 give 2 clusters, a t
+    interval with 1 degree of freedom, wider than with blocks of 1); --plot-dist writes the distribution figure."""
+    base = ["--setting", "finite", "--T", "300", "--means", "0.9,0.5", "--max-overhead", "3", "--algo", "DP-KLUCB",
+            "--runs", "10", "--max-runs", "10", "--json"]
+    pd = tmp_path / "dist.png"
+    a = _cli([*base, "--block-runs", "5", "--plot-dist", str(pd)])
+    b = _cli([*base, "--block-runs", "1"])
+    assert a.exit_code == 0 and b.exit_code == 0, a.output + b.output
+    oa, ob = json.loads(a.stdout), json.loads(b.stdout)
+    assert oa["inputs"]["block_runs"] == 5 and ob["inputs"]["block_runs"] == 1
+    ea, eb = oa["rows"][0]["evaluations"][0], ob["rows"][0]["evaluations"][0]
+    assert ea["ci"][1] - ea["ci"][0] > eb["ci"][1] - eb["ci"][0]
+    assert pd.stat().st_size > 1000
