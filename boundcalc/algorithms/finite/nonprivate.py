@@ -6,8 +6,9 @@ grows with the number of changes of the pulled arm rather than with T. Each poli
 certificate that its leader stays the strict argmax over a block of steps (``certify``), derived from the
 monotonicity of its index: UCB and KL-UCB indexes increase with the empirical mean and with the round and
 decrease with the pull count; IMED's index (argmin) of the leader is at most n kl(mean, mu*) + ln n and the
-others' at least N_b kl(mu_b, max(mean, max_other)) + ln N_b. On other reward families ``simulate`` is the
-per-step loop ``simulate_steps``.
+others' at least N_b kl(mu_b, max(mean, max_other)) + ln N_b. Below T = ``STRETCH_MIN_T[name]`` (and on other
+reward families) ``simulate`` is the per-step loop ``simulate_steps``, which is faster there
+(benchmarks/RESULTS_stretch_switch.md); ``uses_stretch(env, T)`` says which path a run takes.
 Initialisation: each arm once (rounds 1..K), in a uniformly random order (``ties="random"``, default) or in
 index order (``ties="lowest"``); later ties are broken the same way (see ``_common``).
 ``simulate_steps`` is the per-step loop vectorised across runs (one reward draw per run and round);
@@ -26,6 +27,13 @@ from ._common import FiniteAlgorithm, RefRun, Runs, argbest, check_ties, init_or
 
 MARGIN = 1e-9  # certificates keep this distance to the others' indexes (rounding of the reference's index)
 REFINE_STEPS = 8  # KL-UCB threshold: at most this many further Newton steps where the brackets leave it open
+# Shortest horizon at which ``simulate`` takes the leader-stretch engine (below it, the per-step loop: faster
+# there). The engine costs about the same per stretch at any T, the loop a constant per round: the crossover is
+# where the engine's stretches and passes cost T rounds of the loop. Measured by benchmarks/bench_stretch_switch.py
+# (UCB, KL-UCB, IMED x K = 2, 5, 10 x T = 1e3..1e6; RESULTS_stretch_switch.md): UCB's cheap index makes its loop
+# fast, so its engine pays off only from T ~ 1e5 (1e6 on the small gaps of mu1); KL-UCB's index is a Newton
+# solve per arm and round, so its engine pays off early.
+STRETCH_MIN_T = {"UCB": 2 * 10**5, "KL-UCB": 5 * 10**3, "IMED": 10**4}
 
 
 class _PerStep(FiniteAlgorithm):
@@ -51,10 +59,16 @@ class _PerStep(FiniteAlgorithm):
         indexes at the stretch's first round t0 + 1."""
         return {}
 
+    def uses_stretch(self, env, T) -> bool:
+        """Whether ``simulate`` takes the leader-stretch engine: Bernoulli rewards and T >= STRETCH_MIN_T[name]
+        (both paths are exact; this one is the faster there)."""
+        return _stretch.step_rewards_env(env) and T >= STRETCH_MIN_T[self.name]
+
     def simulate(self, env, T, runs, rng, checkpoints):
-        """Leader-stretch engine on Bernoulli arms (exact, fast); the per-step loop otherwise."""
+        """Leader-stretch engine on Bernoulli arms from T = STRETCH_MIN_T[name] (exact, faster there); the
+        per-step loop otherwise."""
         self._check_env(env)
-        if _stretch.step_rewards_env(env):
+        if self.uses_stretch(env, T):
             return _stretch.simulate(self, env.means, T, runs, _stretch.BernoulliSource(env.means, rng),
                                      checkpoints)
         return self.simulate_steps(env, T, runs, rng, checkpoints)
