@@ -92,7 +92,7 @@ def judge(m) -> dict:
     """The path the current rule takes for ``m`` and how much slower it is than the other one (1 if faster)."""
     path = granularity(ALGS[m["alg"]](), ENVS[m["env"]](), m["T"])
     best = "stretch" if m["ratio"] < 1 else "step"
-    loss = (m["ratio"] if path == "step" else 1 / m["ratio"]) if path != best else 1.0
+    loss = (1 / m["ratio"] if path == "step" else m["ratio"]) if path != best else 1.0
     return dict(m, rule=path, best=best, loss=loss)
 
 
