@@ -1,8 +1,8 @@
 """Leader-stretch engine against the per-step loop at short horizons: where each is faster (issue 17 §8).
 
-Run: python3 benchmarks/bench_stretch_switch.py [--quick | --render]. Writes benchmarks/RESULTS_stretch_switch.md
+Run: python3 benchmarks/bench_stretch_switch.py [--quick | --render | --resume]. Writes benchmarks/RESULTS_stretch_switch.md
 and the raw figures to RESULTS_stretch_switch.json (``--render``: the table again from that file, with the
-current rule, without measuring).
+current rule, without measuring; ``--resume``: measure only the cases that file lacks).
 
 UCB, KL-UCB and IMED on Bernoulli arms simulate by the leader-stretch engine (``_stretch.simulate``: cost ~ the
 number of changes of the pulled arm and the passes its blocks need) or by the per-step loop (``simulate_steps``:
@@ -15,8 +15,9 @@ gaps 0.05 is the hardest for the engine) and T in {1e3, 1e4, 1e5, 1e6}, and repo
 Method (shared 2-core machine): CPU seconds (``time.process_time``); the two paths are timed alternately
 (stretch, loop, stretch, loop, ...) and the figure is the median of the repeats, the ratio the median of the
 per-pair ratios, so a change of load affects both sides alike. The loop costs the same per round at any T (its
-state has a fixed size), so at T = 1e6 (and T = 1e5 for KL-UCB and IMED, 30-100 s per repeat) it is measured at
-T = 1e4 and scaled by T / 1e4 (marked "ext."); the script checks that linearity on UCB at T = 1e5.
+state has a fixed size), so above T = 1e4 it is measured at T = 1e4 and scaled by T / 1e4 (marked "ext."); the
+script checks that linearity on UCB at T = 1e5. Repeats: 3 up to T = 1e4, 1 above (where the ratios are far from 1
+or the runs long).
 """
 
 from __future__ import annotations
@@ -45,7 +46,10 @@ ENVS = {"K=2 [0.75, 0.65]": lambda: BernoulliEnv([0.75, 0.65]),
         "K=5 mu2": lambda: make_env("mu2"),
         "K=10 linspace(0.75, 0.25)": lambda: BernoulliEnv(list(np.linspace(0.75, 0.25, 10)))}
 HORIZONS = (10**3, 10**4, 10**5, 10**6)
-LOOP_MEASURED_MAX = {"UCB": 10**5, "KL-UCB": 10**4, "IMED": 10**4}  # above: measured at 1e4 and scaled
+# above: the loop measured at this T and scaled (its cost per round is constant); KL-UCB's loop costs ~1 ms a round
+LOOP_MEASURED_MAX = {"UCB": 10**4, "KL-UCB": 3 * 10**3, "IMED": 10**4}
+# fewer runs per block (10 instead of 50): each algorithm near its switch
+FEW_RUNS = (("UCB", 10**5), ("KL-UCB", 10**4), ("IMED", 10**4))
 
 
 def _blocks(runs):
@@ -70,14 +74,26 @@ def time_loop(cls, env, T, runs) -> float:
     return time.process_time() - c0
 
 
+def plan(envs, horizons):
+    """(algorithm, environment, T, runs) measured, the cases that place the switches first. UCB on every environment
+    and horizon; KL-UCB and IMED (switch near T = 1e4) on three environments to T = 1e5 and on mu1 at 1e6 (their
+    engine is 40-1300x the loop at 1e6 on mu1..mu4: RESULTS_perstep.md); fewer runs per block near each switch."""
+    out = [(n, e, T, 100) for n in ("KL-UCB", "IMED") for e in envs[:3] for T in horizons if T <= 10**4]
+    out += [(n, e, T, 100) for n in ("KL-UCB", "IMED") for e in envs[:3] for T in horizons if T == 10**5]
+    out += [("UCB", e, T, 100) for e in envs for T in horizons]
+    out += [(n, "K=5 mu2", T, 10) for n, T in FEW_RUNS]
+    out += [(n, "K=5 mu1 (gaps 0.05)", T, 100) for n in ("KL-UCB", "IMED") for T in horizons if T >= 10**6]
+    return list(dict.fromkeys(out))
+
+
 def repeats_for(T):
-    return 5 if T <= 10**3 else 3 if T <= 10**5 else 1
+    return 3 if T <= 10**4 else 1
 
 
 def measure(name, env_name, T, runs) -> dict:
     cls, env = ALGS[name], ENVS[env_name]()
     n = repeats_for(T)
-    loop_T = T if T <= LOOP_MEASURED_MAX[name] else 10**4
+    loop_T = min(T, LOOP_MEASURED_MAX[name])
     scale = T / loop_T
     s, l = [], []
     for _ in range(n):
@@ -112,31 +128,41 @@ def main(quick: bool = False) -> str:
     load0 = os.getloadavg()
     envs = list(ENVS)[1:3] if quick else list(ENVS)
     horizons = HORIZONS[:3] if quick else HORIZONS
+    raw_path = Path(__file__).resolve().parent / "RESULTS_stretch_switch.json"
+    done = {}
+    if "--resume" in sys.argv and raw_path.exists():  # keep the cases already measured (an interrupted run)
+        old = json.loads(raw_path.read_text())
+        done = {(m["alg"], m["env"], m["T"], m["runs"]): m for m in old["measurements"]}
+        load0 = (old["load"][0],)
     ms = []
-    for name in ALGS:
-        for env_name in envs:
-            for T in horizons:
-                ms.append(measure(name, env_name, T, 100))
-                print(row(ms[-1]), flush=True)
-    # fewer runs per block: does the crossover move?
-    for name in ALGS:
-        for T in (10**4, 10**5):
-            ms.append(measure(name, "K=5 mu2", T, 10))
-            print(row(ms[-1]), flush=True)
+
+    def one(name, env_name, T, runs):
+        m = done.get((name, env_name, T, runs)) or measure(name, env_name, T, runs)
+        ms.append(m)
+        print(row(m), flush=True)
+        if not quick:  # after every case, so that an interrupted run keeps its figures
+            raw_path.write_text(json.dumps({"measurements": ms, "linearity": [], "load": [load0[0], os.getloadavg()[0]],
+                                            "partial": True}, indent=1))
+
+    for name, env_name, T, runs in plan(envs, horizons):
+        one(name, env_name, T, runs)
     # linearity of the loop's cost in T (UCB, mu2)
     env = ENVS["K=5 mu2"]()
-    lin = [time_loop(UCB, env, 10**5, 100) / (10 * time_loop(UCB, env, 10**4, 100)) for _ in range(2)]
+    lin = [time_loop(UCB, env, 10**5, 100) / (10 * time_loop(UCB, env, 10**4, 100))]
     load1 = os.getloadavg()
     raw = {"measurements": ms, "linearity": lin, "load": [load0[0], load1[0]],
            "when": time.strftime('%Y-%m-%d %H:%M', time.gmtime()), "machine": platform.machine(),
            "cores": os.cpu_count(), "python": platform.python_version(), "numpy": np.__version__}
     if not quick:
-        (Path(__file__).resolve().parent / "RESULTS_stretch_switch.json").write_text(json.dumps(raw, indent=1))
+        raw_path.write_text(json.dumps(raw, indent=1))
     return render(raw, write=not quick)
 
 
 def render(raw, write=True) -> str:
-    ms, lin, (load0, load1) = raw["measurements"], raw["linearity"], raw["load"]
+    ms, lin, (load0, load1) = raw["measurements"], raw["linearity"] or [float("nan")], raw["load"]
+    raw = {"machine": platform.machine(), "cores": os.cpu_count(), "python": platform.python_version(),
+           "numpy": np.__version__, "when": time.strftime('%Y-%m-%d %H:%M', time.gmtime()), **raw}
+    ms = sorted(ms, key=lambda m: (list(ALGS).index(m["alg"]), -m["runs"], list(ENVS).index(m["env"]), m["T"]))
     rows = [row(m) for m in ms]
     wrong = [m for m in map(judge, ms) if m["rule"] != m["best"]]
     lines = ["# Leader-stretch engine or per-step loop at short horizons (benchmarks/bench_stretch_switch.py)", "",

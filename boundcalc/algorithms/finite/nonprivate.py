@@ -28,12 +28,14 @@ from ._common import FiniteAlgorithm, RefRun, Runs, argbest, check_ties, init_or
 MARGIN = 1e-9  # certificates keep this distance to the others' indexes (rounding of the reference's index)
 REFINE_STEPS = 8  # KL-UCB threshold: at most this many further Newton steps where the brackets leave it open
 # Shortest horizon at which ``simulate`` takes the leader-stretch engine (below it, the per-step loop: faster
-# there). The engine costs about the same per stretch at any T, the loop a constant per round: the crossover is
-# where the engine's stretches and passes cost T rounds of the loop. Measured by benchmarks/bench_stretch_switch.py
-# (UCB, KL-UCB, IMED x K = 2, 5, 10 x T = 1e3..1e6; RESULTS_stretch_switch.md): UCB's cheap index makes its loop
-# fast, so its engine pays off only from T ~ 1e5 (1e6 on the small gaps of mu1); KL-UCB's index is a Newton
-# solve per arm and round, so its engine pays off early.
-STRETCH_MIN_T = {"UCB": 2 * 10**5, "KL-UCB": 5 * 10**3, "IMED": 10**4}
+# there). The engine's cost grows with the number of stretches and passes (slowly in T), the loop's by a constant per
+# round. Measured by benchmarks/bench_stretch_switch.py (RESULTS_stretch_switch.md: CPU time, 100 runs, K = 2, 5;
+# ratio engine / loop): UCB's index is cheap, so its loop is fast and the engine pays off late -- crossovers near
+# T = 2.5e4 (K = 2, gap 0.1), 5e4 (mu2) and 2e5 (mu1, gaps 0.05); KL-UCB's index is a Newton solve per arm and
+# round -- crossovers 1e3 to 5e3; IMED in between -- 2.5e3 (mu2) to 1e4 (mu1). Each switch lies inside its
+# algorithm's range of crossovers (a rule on (algorithm, T), as Lazy-DP-TS's on eps * T); the wrong path costs at
+# most ~2x in the measured cases (UCB on mu1 at 1e5, the engine: 1.9x).
+STRETCH_MIN_T = {"UCB": 10**5, "KL-UCB": 3 * 10**3, "IMED": 5 * 10**3}
 
 
 class _PerStep(FiniteAlgorithm):
