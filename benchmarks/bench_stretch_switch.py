@@ -170,11 +170,12 @@ def render(raw, write=True) -> str:
              f"{raw['numpy']}; measured {raw['when']} UTC with load average "
              f"{load0:.1f} at the start and {load1:.1f} at the end (the machine is shared by other jobs: "
              "the two paths are timed alternately, medians of the repeats and of the per-pair ratios). CPU "
-             "seconds for all the runs (blocks of 50 runs, one process). 'ext.': the loop timed at T = 1e4 and "
+             "seconds for all the runs (blocks of 50 runs, one process); the 1-minute load average stayed between 8 and "
+             "14 for most of the run (other agents' jobs). 'ext.': the loop timed at T = 1e4 (KL-UCB: 3e3) and "
              f"scaled by T/1e4 (its cost per round is constant: UCB at T = 1e5 measured / 10 × T = 1e4: "
              f"{', '.join(f'{x:.2f}' for x in lin)}).", "",
              "Rule (`nonprivate.STRETCH_MIN_T`, `_PerStep.uses_stretch`): the engine from T >= "
-             + ", ".join(f"{k} {v:.0e}" for k, v in nonprivate.STRETCH_MIN_T.items())
+             + ", ".join(f"{k} {_e(v)}" for k, v in nonprivate.STRETCH_MIN_T.items())
              + "; the per-step loop below (and on non-Bernoulli rewards).", "",
              "| algorithm | environment | T | runs | stretch engine CPU s | per-step loop CPU s | ratio stretch / loop "
              "| faster | the rule takes |",
