@@ -29,9 +29,9 @@ MARGIN = 1e-9  # certificates keep this distance to the others' indexes (roundin
 REFINE_STEPS = 8  # KL-UCB threshold: at most this many further Newton steps where the brackets leave it open
 # Shortest horizon at which ``simulate`` takes the leader-stretch engine (below it, the per-step loop: faster
 # there). The engine's cost grows with the number of stretches and passes (slowly in T), the loop's by a constant per
-# round. Measured by benchmarks/bench_stretch_switch.py (RESULTS_stretch_switch.md: CPU time, 100 runs, K = 2, 5;
+# round. Measured by benchmarks/bench_stretch_switch.py (RESULTS_stretch_switch.md: CPU time, 100 runs, K = 2, 5, 10;
 # ratio engine / loop): UCB's index is cheap, so its loop is fast and the engine pays off late -- crossovers near
-# T = 2.5e4 (K = 2, gap 0.1), 5e4 (mu2) and 2e5 (mu1, gaps 0.05); KL-UCB's index is a Newton solve per arm and
+# T = 2.5e4 (K = 2, gap 0.1), 5e4 (mu2), 1e5 (K = 10) and 2e5 (mu1, gaps 0.05); KL-UCB's index is a Newton solve per arm and
 # round -- crossovers 1e3 to 5e3; IMED in between -- 2.5e3 (mu2) to 1e4 (mu1). Each switch lies inside its
 # algorithm's range of crossovers (a rule on (algorithm, T), as Lazy-DP-TS's on eps * T); the wrong path costs at
 # most ~2x in the measured cases (UCB on mu1 at 1e5, the engine: 1.9x).
