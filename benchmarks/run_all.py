@@ -32,6 +32,8 @@ BENCHMARKS = {
     "cli": ("bench_regret_cli.py", "RESULTS_regret_cli.md",
             lambda l: l.startswith("| `boundcalc") or l.startswith("| command | bytecode") or l.startswith("|---|---|---|---|---|---|---|")),
     "perstep": ("bench_perstep.py", "RESULTS_perstep.md", lambda l: l.startswith("|")),
+    "stretch_switch": ("bench_stretch_switch.py", "RESULTS_stretch_switch.md",
+                       lambda l: l.startswith("|") or l.startswith("Rule (") or l.startswith("Cases where")),
     "linucb": ("bench_linucb.py", "RESULTS_linucb.md", lambda l: l.startswith("|")),
     "regret_check": ("bench_regret_check.py", "RESULTS_regret_check.md", lambda l: l.startswith("|")),
     "budget": ("bench_budget.py", "RESULTS_budget.md", lambda l: l.startswith("|")),

@@ -5,6 +5,15 @@ import signal
 import pytest
 
 
+def pytest_configure(config):
+    """Under pytest-xdist (``-n 2``, ``-n auto``) send the tests of one ``xdist_group`` to one worker: plain ``-n N``
+    hands out test by test ("load"), so a module whose tests share an expensive module-scoped fixture (the five
+    worksheets run twice, every claim of the verifier, local process pools and Dask clusters) would build it once per
+    worker, twice the work and twice the processes on a 2-core machine. Without xdist nothing changes."""
+    if getattr(config.option, "dist", None) == "load":
+        config.option.dist = "loadgroup"
+
+
 def _as_from_a_shell():
     """In a child process: SIGINT at its default and no blocked signals, as a shell starts a command (an exec'd child
     keeps an inherited "ignore", and the test process may have one)."""

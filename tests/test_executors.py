@@ -30,6 +30,9 @@ runner = CliRunner()
 HAVE_DASK = executors.dask_available()
 needs_dask = pytest.mark.skipif(not HAVE_DASK, reason="needs the dask extra (pip install 'boundcalc[dask]')")
 
+# one pytest-xdist worker for the whole module: its module-scoped fixture is built once (tests/conftest.py)
+pytestmark = pytest.mark.xdist_group("executors")
+
 
 @pytest.fixture(scope="module")
 def procs():

@@ -16,7 +16,11 @@ algorithms (issue 9 §4).
    per-step loop ``simulate_steps`` (one Bernoulli draw per step), regret at several checkpoints and pull
    counts and the number of stretches (Kolmogorov-Smirnov and Welch, Bonferroni, level ALPHA); the same
    statistic rejects the mutants (and the naive shortcut: accept a block when the leader leads at its first
-   step).
+   step). ``simulate`` takes the per-step loop below ``nonprivate.STRETCH_MIN_T`` (faster there): the tests of the
+   engine through ``simulate`` force it (fixture ``force_stretch``).
+4. The path choice (issue 17 §8): at the real (algorithm, T), ``simulate`` takes the path the measured rule
+   (benchmarks/RESULTS_stretch_switch.md) says and ``granularity(alg, env, T)`` names it; below the switch
+   ``simulate`` is the per-step loop itself (same stream, same numbers). Mutant rules are rejected.
 """
 
 import dataclasses
@@ -28,10 +32,16 @@ import pytest
 from scipy import stats
 
 from boundcalc.algorithms.finite import IMED, KLUCB, UCB
-from boundcalc.algorithms.finite import _stretch
+from boundcalc.algorithms.finite import _stretch, nonprivate
 from boundcalc.envs import BernoulliEnv, GaussianEnv
 
 ALPHA = 1e-3
+
+
+@pytest.fixture
+def force_stretch(monkeypatch):
+    """``simulate`` takes the leader-stretch engine at every T (these tests check the engine, at small T)."""
+    monkeypatch.setattr(nonprivate, "STRETCH_MIN_T", dict.fromkeys(nonprivate.STRETCH_MIN_T, 0))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -381,7 +391,7 @@ def _per_step(cls, means, T, runs):
 
 @pytest.mark.parametrize("alg,mutant,means", DIST_CASES,
                          ids=[f"{c[0].name}-{type(c[1]).__name__ if c[1] else 'engine'}-{c[2]}" for c in DIST_CASES])
-def test_engine_matches_per_step_loop_in_distribution(alg, mutant, means):
+def test_engine_matches_per_step_loop_in_distribution(alg, mutant, means, force_stretch):
     env = BernoulliEnv(means)
     T, runs = 3000, 400
     cps = np.array([10, 30, 100, 300, 1000, T])
@@ -404,7 +414,7 @@ def test_engine_used_on_bernoulli_only():
     assert _stretch.step_rewards_env(BernoulliEnv([0.5, 0.2])) and not _stretch.step_rewards_env(env)
 
 
-def test_engine_reproducible_and_consistent():
+def test_engine_reproducible_and_consistent(force_stretch):
     env = BernoulliEnv([0.75, 0.625, 0.5, 0.375, 0.25])
     cps = np.array([7, 70, 700, 7000])
     for alg in (UCB(), KLUCB(), IMED()):
@@ -535,3 +545,86 @@ def test_lazy_dp_ts_takes_the_per_step_loop_where_thinning_is_slower(monkeypatch
     a = alg.simulate(env, T_small, 20, np.random.default_rng(5), np.array([T_small]))
     b = alg.simulate_steps(env, T_small, 20, np.random.default_rng(5), np.array([T_small]))
     assert not calls and np.array_equal(a.regret, b.regret) and np.array_equal(a.pulls, b.pulls)
+
+
+# ---------------------------------------------------------------------------------------------------
+# which path UCB, KL-UCB and IMED take (issue 17 §8): the engine is slower than the loop at short horizons
+# ---------------------------------------------------------------------------------------------------
+# The measured rule (benchmarks/RESULTS_stretch_switch.md: stretch engine vs per-step loop, CPU time, K = 2, 5, 10,
+# T = 1e3..1e6), written out here at decades and next to each switch, not read from STRETCH_MIN_T.
+RULE = {"UCB": {10**3: "step", 10**4: "step", 99_999: "step", 10**5: "stretch", 10**6: "stretch", 10**7: "stretch"},
+        "KL-UCB": {10**3: "step", 2_999: "step", 3_000: "stretch", 10**4: "stretch", 10**6: "stretch"},
+        "IMED": {10**3: "step", 4_999: "step", 5_000: "stretch", 10**4: "stretch", 10**6: "stretch"}}
+RULE_MUTANTS = {
+    "always the engine (before issue 17)": dict.fromkeys(nonprivate.STRETCH_MIN_T, 0),
+    "never the engine": dict.fromkeys(nonprivate.STRETCH_MIN_T, float("inf")),
+    "UCB's switch at KL-UCB's": {**nonprivate.STRETCH_MIN_T, "UCB": nonprivate.STRETCH_MIN_T["KL-UCB"]},
+    "KL-UCB's switch at UCB's": {**nonprivate.STRETCH_MIN_T, "KL-UCB": nonprivate.STRETCH_MIN_T["UCB"]},
+    "IMED's switch a decade late": {**nonprivate.STRETCH_MIN_T, "IMED": 10 * nonprivate.STRETCH_MIN_T["IMED"]},
+    "off by one": {k: v + 1 for k, v in nonprivate.STRETCH_MIN_T.items()},
+}
+
+
+def _taken_paths(monkeypatch, cls):
+    """{T: (path simulate takes, granularity(alg, env, T))} at the real horizons of RULE (sentinels: nothing runs)."""
+    from boundcalc.algorithms import granularity
+
+    env = BernoulliEnv([0.7, 0.5, 0.4])
+    alg = cls()
+    out = {}
+    with monkeypatch.context() as m:
+        m.setattr(_stretch, "simulate", lambda *a, **k: "stretch")
+        m.setattr(cls, "simulate_steps", lambda *a, **k: "step")
+        for T in RULE[cls.name]:
+            out[T] = (alg.simulate(env, T, 3, np.random.default_rng(0), np.array([T])), granularity(alg, env, T))
+    return out
+
+
+@pytest.mark.parametrize("mutant", [None, *RULE_MUTANTS])
+def test_index_policies_take_the_faster_path(monkeypatch, mutant):
+    """At the real (algorithm, T) ``simulate`` takes the path of the measured rule, and ``granularity`` names the
+    path it takes; each mutant rule picks the wrong path somewhere and is rejected."""
+    if mutant:
+        monkeypatch.setattr(nonprivate, "STRETCH_MIN_T", RULE_MUTANTS[mutant])
+    wrong = []
+    for cls in (UCB, KLUCB, IMED):
+        for T, (taken, named) in _taken_paths(monkeypatch, cls).items():
+            assert taken == named, (cls.name, T, taken, named)  # granularity is truthful, mutant or not
+            if taken != RULE[cls.name][T]:
+                wrong.append((cls.name, T, taken))
+    if mutant is None:
+        assert not wrong, wrong
+    else:
+        assert wrong, mutant
+
+
+@pytest.mark.parametrize("cls, T", [(UCB, 1000), (KLUCB, 300), (IMED, 500)], ids=lambda v: getattr(v, "name", v))
+@pytest.mark.parametrize("mutant", [False, True])
+def test_below_the_switch_simulate_is_the_per_step_loop(monkeypatch, cls, T, mutant):
+    """Below the switch (real thresholds, these T run in a fraction of a second) ``simulate`` is ``simulate_steps``
+    on one stream: identical pulls, regret and stretch counts. Mutant: the engine taken there (the old behaviour)
+    draws differently and is told apart; the engine is exact in distribution only (tests above)."""
+    if mutant:
+        monkeypatch.setattr(nonprivate, "STRETCH_MIN_T", dict.fromkeys(nonprivate.STRETCH_MIN_T, 0))
+    env = BernoulliEnv([0.7, 0.5, 0.4, 0.45])
+    cps = np.array([10, 100, T])
+    a = cls().simulate(env, T, 10, np.random.default_rng(5), cps)
+    b = cls().simulate_steps(env, T, 10, np.random.default_rng(5), cps)
+    same = np.array_equal(a.regret, b.regret) and np.array_equal(a.pulls, b.pulls)
+    assert same != mutant
+    if not mutant:
+        np.testing.assert_array_equal(a.episodes, b.episodes)
+
+
+def test_granularity_at_a_horizon_lazy_dp_ts():
+    """``granularity(alg, env, T)`` names the path Lazy-DP-TS's ``simulate`` takes (thinning from eps T = MIN_EPS_T =
+    5e5, benchmarks/RESULTS_perstep.md); without T, the long-horizon path; on a class, the class's path."""
+    from boundcalc.algorithms import granularity
+
+    env = BernoulliEnv([0.7, 0.5, 0.4])
+    for eps, T, want in [(1.0, 10**5, "step"), (1.0, 5 * 10**5, "thinning"), (0.01, 10**6, "step"),
+                         (0.1, 10**7, "thinning")]:
+        assert granularity(LazyDPTS(eps), env, T) == want, (eps, T)
+        assert granularity(LazyDPTS(eps), env) == "thinning"
+        assert granularity(LazyDPTS(eps), GaussianEnv([0.7, 0.5], sigma=1.0), T) == "step"
+    assert granularity(UCB, env, 10) == "stretch" and granularity(UCB(), env) == "stretch"

@@ -30,6 +30,9 @@ SCRIPTS = {p.name[:3]: p for p in sorted((ROOT / "worksheets").glob("[0-9][0-9][
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 TIMES: dict[str, float] = {}
 
+# one pytest-xdist worker for the whole module: its module-scoped fixture is built once (tests/conftest.py)
+pytestmark = pytest.mark.xdist_group("worksheets")
+
 
 def png_ok(path: Path) -> None:
     """A real PNG: the magic bytes, an IHDR chunk with a plausible size, and more than a few kilobytes."""

@@ -64,14 +64,23 @@ def lookup(name: str) -> type:
     raise InputError("--algo", "one of " + ", ".join(algs), name)
 
 
-def granularity(alg, env=None) -> str:
+def granularity(alg, env=None, T=None) -> str:
     """``episode``, ``chunk``, ``stretch``, ``thinning`` or ``step`` (class or instance). The leader-stretch and
-    thinning fast paths need Bernoulli rewards: on another ``env`` such an algorithm loops over every step."""
+    thinning fast paths need Bernoulli rewards: on another ``env`` such an algorithm loops over every step. They
+    are also slower than the per-step loop at short horizons, where ``simulate`` takes the loop: with an instance,
+    ``env`` and ``T`` the answer is the path ``alg.simulate(env, T, ...)`` takes (``uses_stretch`` /
+    ``uses_thinning``); without ``T``, the path of long horizons (the one whose cost does not grow with T:
+    what limits on T x runs ask about, since the loop is taken below the switch only where it is the cheaper)."""
     g = getattr(alg, "granularity", None)
     if g in ("stretch", "thinning") and env is not None:
         from .finite._stretch import step_rewards_env
 
-        return g if step_rewards_env(env) else "step"
+        if not step_rewards_env(env):
+            return "step"
+        uses = getattr(alg, "uses_" + ("stretch" if g == "stretch" else "thinning"), None)
+        if T is not None and not isinstance(alg, type) and uses is not None and not uses(env, T):
+            return "step"
+        return g
     if g:
         return g
     name = getattr(alg, "name", "")

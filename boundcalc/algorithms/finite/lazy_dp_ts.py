@@ -56,11 +56,15 @@ class LazyDPTS(FiniteAlgorithm):
         """Laplace noise Lap(1/eps) added to the sum of an epoch's rewards (sensitivity 1; sheet 001 §7.3)."""
         return self.noise_mult * rng.laplace(0.0, 1.0 / self.epsilon, size)
 
+    def uses_thinning(self, env, T) -> bool:
+        """Whether ``simulate`` thins: Bernoulli rewards and epsilon * T >= ``_thinned_ts.MIN_EPS_T``."""
+        return _stretch.step_rewards_env(env) and self.epsilon * T >= _thinned_ts.MIN_EPS_T
+
     def simulate(self, env, T, runs, rng, checkpoints):
         """Thinned simulation on Bernoulli arms when epsilon * T >= ``_thinned_ts.MIN_EPS_T`` (exact; faster there);
         the per-step loop otherwise."""
         self._check_env(env)
-        if _stretch.step_rewards_env(env) and self.epsilon * T >= _thinned_ts.MIN_EPS_T:
+        if self.uses_thinning(env, T):
             return _thinned_ts.simulate(self, env.means, T, runs, rng, checkpoints)
         return self.simulate_steps(env, T, runs, rng, checkpoints)
 

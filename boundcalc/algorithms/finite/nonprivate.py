@@ -6,8 +6,9 @@ grows with the number of changes of the pulled arm rather than with T. Each poli
 certificate that its leader stays the strict argmax over a block of steps (``certify``), derived from the
 monotonicity of its index: UCB and KL-UCB indexes increase with the empirical mean and with the round and
 decrease with the pull count; IMED's index (argmin) of the leader is at most n kl(mean, mu*) + ln n and the
-others' at least N_b kl(mu_b, max(mean, max_other)) + ln N_b. On other reward families ``simulate`` is the
-per-step loop ``simulate_steps``.
+others' at least N_b kl(mu_b, max(mean, max_other)) + ln N_b. Below T = ``STRETCH_MIN_T[name]`` (and on other
+reward families) ``simulate`` is the per-step loop ``simulate_steps``, which is faster there
+(benchmarks/RESULTS_stretch_switch.md); ``uses_stretch(env, T)`` says which path a run takes.
 Initialisation: each arm once (rounds 1..K), in a uniformly random order (``ties="random"``, default) or in
 index order (``ties="lowest"``); later ties are broken the same way (see ``_common``).
 ``simulate_steps`` is the per-step loop vectorised across runs (one reward draw per run and round);
@@ -26,6 +27,15 @@ from ._common import FiniteAlgorithm, RefRun, Runs, argbest, check_ties, init_or
 
 MARGIN = 1e-9  # certificates keep this distance to the others' indexes (rounding of the reference's index)
 REFINE_STEPS = 8  # KL-UCB threshold: at most this many further Newton steps where the brackets leave it open
+# Shortest horizon at which ``simulate`` takes the leader-stretch engine (below it, the per-step loop: faster
+# there). The engine's cost grows with the number of stretches and passes (slowly in T), the loop's by a constant per
+# round. Measured by benchmarks/bench_stretch_switch.py (RESULTS_stretch_switch.md: CPU time, 100 runs, K = 2, 5, 10;
+# ratio engine / loop): UCB's index is cheap, so its loop is fast and the engine pays off late -- crossovers near
+# T = 2.5e4 (K = 2, gap 0.1), 5e4 (mu2), 1e5 (K = 10) and 2e5 (mu1, gaps 0.05); KL-UCB's index is a Newton solve per arm and
+# round -- crossovers 1e3 to 5e3; IMED in between -- 2.5e3 (mu2) to 1e4 (mu1). Each switch lies inside its
+# algorithm's range of crossovers (a rule on (algorithm, T), as Lazy-DP-TS's on eps * T); the wrong path costs at
+# most ~2x in the measured cases (UCB on mu1 at 1e5, the engine: 1.9x).
+STRETCH_MIN_T = {"UCB": 10**5, "KL-UCB": 3 * 10**3, "IMED": 5 * 10**3}
 
 
 class _PerStep(FiniteAlgorithm):
@@ -51,10 +61,16 @@ class _PerStep(FiniteAlgorithm):
         indexes at the stretch's first round t0 + 1."""
         return {}
 
+    def uses_stretch(self, env, T) -> bool:
+        """Whether ``simulate`` takes the leader-stretch engine: Bernoulli rewards and T >= STRETCH_MIN_T[name]
+        (both paths are exact; this one is the faster there)."""
+        return _stretch.step_rewards_env(env) and T >= STRETCH_MIN_T[self.name]
+
     def simulate(self, env, T, runs, rng, checkpoints):
-        """Leader-stretch engine on Bernoulli arms (exact, fast); the per-step loop otherwise."""
+        """Leader-stretch engine on Bernoulli arms from T = STRETCH_MIN_T[name] (exact, faster there); the
+        per-step loop otherwise."""
         self._check_env(env)
-        if _stretch.step_rewards_env(env):
+        if self.uses_stretch(env, T):
             return _stretch.simulate(self, env.means, T, runs, _stretch.BernoulliSource(env.means, rng),
                                      checkpoints)
         return self.simulate_steps(env, T, runs, rng, checkpoints)
