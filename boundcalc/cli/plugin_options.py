@@ -9,7 +9,7 @@ import typer
 
 BoundsFileOpt = Annotated[Optional[list[str]], typer.Option(
     "--bounds-file", metavar="FILE",
-    help="Add the bounds declared in FILE (.toml with [[bound]] tables, or .py defining BOUNDS); repeatable. "
+    help="Add the bounds declared in FILE (.toml with \\[\\[bound]] tables, or .py defining BOUNDS); repeatable. "
          "See docs/plugins.md.")]
 
 
