@@ -576,7 +576,8 @@ def _taken_paths(monkeypatch, cls):
         m.setattr(_stretch, "simulate", lambda *a, **k: "stretch")
         m.setattr(cls, "simulate_steps", lambda *a, **k: "step")
         for T in RULE[cls.name]:
-            out[T] = (alg.simulate(env, T, 3, np.random.default_rng(0), np.array([T])), granularity(alg, env, T))
+            out[T] = (alg.simulate(env, T, nonprivate.SWITCH_RUNS, np.random.default_rng(0), np.array([T])),
+                      granularity(alg, env, T))
     return out
 
 
@@ -628,3 +629,21 @@ def test_granularity_at_a_horizon_lazy_dp_ts():
         assert granularity(LazyDPTS(eps), env) == "thinning"
         assert granularity(LazyDPTS(eps), GaussianEnv([0.7, 0.5], sigma=1.0), T) == "step"
     assert granularity(UCB, env, 10) == "stretch" and granularity(UCB(), env) == "stretch"
+
+
+@pytest.mark.parametrize("mutant", [False, True])
+def test_small_blocks_move_the_switch_down(monkeypatch, mutant):
+    """A block of few runs takes the engine earlier: the loop's cost per round hardly depends on the block's runs, the
+    engine's is proportional to them (the switches were measured on blocks of SWITCH_RUNS runs). KL-UCB at T = 1000:
+    the loop for a block of 50 runs, the engine for a block of 2 (threshold 3e3 * 2/50 = 120). Mutant: the switch
+    that ignores the block's runs (the first version) keeps the loop for 2 runs and is told apart."""
+    if mutant:
+        monkeypatch.setattr(KLUCB, "uses_stretch", lambda self, env, T, runs=50: T >= nonprivate.STRETCH_MIN_T["KL-UCB"])
+    env = BernoulliEnv([0.7, 0.5, 0.4])
+    taken = {}
+    with monkeypatch.context() as m:
+        m.setattr(_stretch, "simulate", lambda *a, **k: "stretch")
+        m.setattr(KLUCB, "simulate_steps", lambda *a, **k: "step")
+        for runs in (50, 2):
+            taken[runs] = KLUCB().simulate(env, 1000, runs, np.random.default_rng(0), np.array([1000]))
+    assert (taken == {50: "step", 2: "stretch"}) != mutant, taken

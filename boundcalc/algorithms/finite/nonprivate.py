@@ -36,6 +36,11 @@ REFINE_STEPS = 8  # KL-UCB threshold: at most this many further Newton steps whe
 # algorithm's range of crossovers (a rule on (algorithm, T), as Lazy-DP-TS's on eps * T); the wrong path costs at
 # most ~2x in the measured cases (UCB on mu1 at 1e5, the engine: 1.9x).
 STRETCH_MIN_T = {"UCB": 10**5, "KL-UCB": 3 * 10**3, "IMED": 5 * 10**3}
+# The switches were measured on blocks of SWITCH_RUNS runs. The loop's cost per round hardly depends on a block's
+# runs (it is vectorised across them) while the engine's is proportional to them, so a smaller block moves the
+# switch down in proportion: T >= STRETCH_MIN_T * min(1, runs / SWITCH_RUNS). Without this, the blocks of 2 runs of
+# budget --by simulation ran KL-UCB's per-step loop ~25x slower than the engine (tests/test_budget_measured.py).
+SWITCH_RUNS = 50
 
 
 class _PerStep(FiniteAlgorithm):
@@ -61,16 +66,17 @@ class _PerStep(FiniteAlgorithm):
         indexes at the stretch's first round t0 + 1."""
         return {}
 
-    def uses_stretch(self, env, T) -> bool:
+    def uses_stretch(self, env, T, runs=SWITCH_RUNS) -> bool:
         """Whether ``simulate`` takes the leader-stretch engine: Bernoulli rewards and T >= STRETCH_MIN_T[name]
-        (both paths are exact; this one is the faster there)."""
-        return _stretch.step_rewards_env(env) and T >= STRETCH_MIN_T[self.name]
+        scaled by min(1, runs / SWITCH_RUNS) for a block of ``runs`` runs (both paths are exact; this one is the
+        faster there)."""
+        return _stretch.step_rewards_env(env) and T >= STRETCH_MIN_T[self.name] * min(1.0, runs / SWITCH_RUNS)
 
     def simulate(self, env, T, runs, rng, checkpoints):
         """Leader-stretch engine on Bernoulli arms from T = STRETCH_MIN_T[name] (exact, faster there); the
         per-step loop otherwise."""
         self._check_env(env)
-        if self.uses_stretch(env, T):
+        if self.uses_stretch(env, T, runs):
             return _stretch.simulate(self, env.means, T, runs, _stretch.BernoulliSource(env.means, rng),
                                      checkpoints)
         return self.simulate_steps(env, T, runs, rng, checkpoints)
