@@ -14,6 +14,15 @@ def pytest_configure(config):
         config.option.dist = "loadgroup"
 
 
+# the longest group (the worksheets: ~4 minutes on one worker) first, so the other worker runs the rest meanwhile
+# instead of idling at the end; the order is the same in every worker (xdist needs that)
+FIRST = ("test_worksheets.py",)
+
+
+def pytest_collection_modifyitems(config, items):
+    items.sort(key=lambda it: it.path.name not in FIRST)  # stable: the order within each part is kept
+
+
 def _as_from_a_shell():
     """In a child process: SIGINT at its default and no blocked signals, as a shell starts a command (an exec'd child
     keeps an inherited "ignore", and the test process may have one)."""

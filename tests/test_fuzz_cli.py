@@ -42,7 +42,7 @@ from boundcalc.cli.app import app, main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 N_EXAMPLES = int(os.environ.get("BOUNDCALC_FUZZ_EXAMPLES", "0"))
-FUZZ = settings(max_examples=N_EXAMPLES or 40, deadline=None, derandomize=not N_EXAMPLES, database=None,
+FUZZ = settings(max_examples=N_EXAMPLES or 20, deadline=None, derandomize=not N_EXAMPLES, database=None,
                 suppress_health_check=list(HealthCheck))
 SLOW_SECONDS = 20.0  # one invocation slower than this is a failure (hostile input must not hang the tool)
 HANG_SECONDS = 60.0  # an invocation still running then is stopped (SIGALRM) and reported as a hang

@@ -425,21 +425,10 @@ def register(app: typer.Typer) -> None:
         target = _target(max_overhead, max_regret, max_ratio_to_lower)
         # the instance (issue 14 §1): one Instance from the instance options, or a prior and its draws
         io_ = instance_options
-        io_.check_save_path(save_instance)
-        pri = io_.prior_from_options(setting, prior, instances, prior_quantile, prior_param, prior_seed, K=K, d=d,
-                                     conflicts=[o for o, v in (("--means", means), ("--theta", theta), ("--actions",
-                                                actions), ("--instance", instance_file), ("--env", env), ("--env-seed",
-                                                env_seed), ("--gaps", gaps), ("--best-mean", best_mean),
-                                                ("--save-instance", save_instance)) if v is not None])
-        inst = None
-        if pri is None and io_.uses_new_options(instance=instance_file, env=env, env_seed=env_seed, gaps=gaps,
-                                                best_mean=best_mean, noise=noise):
-            inst = io_.resolve(setting, means=means, K=K, gaps=gaps, best_mean=best_mean, d=d, theta=theta,
-                               actions=actions, env=env, env_seed=env_seed, instance_file=instance_file, noise=noise)
-            means = K = d = actions = theta = None  # they made the instance
-        old_given = any(v is not None for v in (means, K, d, actions, theta))
-        if pri is not None:
-            K = d = None  # they set the prior's K and d
+        pri, inst, old_given, means, K, d, actions, theta = io_.for_bounds(
+            setting, prior=prior, instances=instances, prior_quantile=prior_quantile, prior_param=prior_param,
+            prior_seed=prior_seed, means=means, K=K, d=d, theta=theta, actions=actions, instance_file=instance_file,
+            env=env, env_seed=env_seed, gaps=gaps, best_mean=best_mean, noise=noise, save_instance=save_instance)
         overrides, given, vals = _instance_options(setting, means, K, d, actions, theta, confidence, lambda0)
         if inst is not None:
             overrides.update(inst.context_overrides())

@@ -103,6 +103,30 @@ def prior_from_options(setting: str, prior, instances, quantile, params, seed, K
     return pr, pr.sample(n, sd), q, sd
 
 
+def for_bounds(setting: str, *, prior, instances, prior_quantile, prior_param, prior_seed, means, K, d, theta,
+               actions, instance_file, env, env_seed, gaps, best_mean, noise, save_instance):
+    """The instance options of the bound-reading commands (regret, budget): ``(prior, instance, old_given, means, K,
+    d, actions, theta)``: a prior and its draws, or one Instance from the new options (the old --means/--K/--d/
+    --actions/--theta are then consumed by it and returned as None), and whether old options remain to be read."""
+    check_save_path(save_instance)
+    pri = prior_from_options(setting, prior, instances, prior_quantile, prior_param, prior_seed, K=K, d=d,
+                             conflicts=[o for o, v in (("--means", means), ("--theta", theta), ("--actions", actions),
+                                                       ("--instance", instance_file), ("--env", env),
+                                                       ("--env-seed", env_seed), ("--gaps", gaps),
+                                                       ("--best-mean", best_mean), ("--save-instance", save_instance))
+                                        if v is not None])
+    inst = None
+    if pri is None and uses_new_options(instance=instance_file, env=env, env_seed=env_seed, gaps=gaps,
+                                        best_mean=best_mean, noise=noise):
+        inst = resolve(setting, means=means, K=K, gaps=gaps, best_mean=best_mean, d=d, theta=theta, actions=actions,
+                       env=env, env_seed=env_seed, instance_file=instance_file, noise=noise)
+        means = K = d = actions = theta = None  # they made the instance
+    old_given = any(v is not None for v in (means, K, d, actions, theta))
+    if pri is not None:
+        K = d = None  # they set the prior's K and d
+    return pri, inst, old_given, means, K, d, actions, theta
+
+
 def no_prior(command: str, prior) -> None:
     """One line for a command that cannot use a prior."""
     if prior is not None:
