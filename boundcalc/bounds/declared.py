@@ -1,5 +1,8 @@
 """A bound declared once: metadata + one sympy expression (non-private part, privacy cost) + assumptions as data.
 
+Sources: no formula of the five papers is declared here; a declared bound cites its own (Theorem, Eq.) in
+``source`` (e.g. examples/my_bound.toml: "Doe 2027, Thm 1").
+
 Issue 15 ("one definition per bound"): the numpy evaluation (``terms``, vectorised over T), the mpmath evaluation
 (``evaluate_mp``, any precision) and the displayed formula (``expression``) are all derived from the one pair of
 sympy expressions by ``sympy.lambdify``; nothing is written twice. Assumptions are sympy relations over the same

@@ -2,6 +2,9 @@
 ``BOUNDS`` (a list of Bound objects), or an installed package's entry points in the group ``boundcalc.bounds``
 (each entry point loads to a list of Bound objects, or to a callable returning one).
 
+Sources: these modules hold no formula of the five papers; each loaded bound cites its own (a Theorem or Eq.
+of its paper) in its ``source`` field, printed by ``bounds show``.
+
 Every loaded bound is checked (DeclaredBound validates its expression at load; every bound's metadata is checked by
 ``base.check_metadata``) and registered with ``registry.add_plugin_bounds``; a file is all-or-nothing, so a bad
 plugin leaves the registry as it was. Every problem is a PluginError (an InputError): one line naming the plugin
