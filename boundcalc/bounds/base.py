@@ -114,14 +114,31 @@ class Bound(ABC):
     # extra text for ``boundcalc bounds show`` when the sympy expression cannot carry the whole formula
     formula_note: str = ""
 
+    # assumptions as data (issue 15): relations such as "beta_adac > 3" or "K >= 2" over the names of
+    # ``requirement_values`` (the scalar instance parameters of the context and the symbols of symbol_values).
+    # The default ``conditions`` evaluates them; the prover reads them (``requirement_relations``).
+    requires: tuple[str, ...] = ()
+
     # -- to implement -------------------------------------------------------------------------------
     def conditions(self, ctx: Context) -> list[str]:
-        """Reasons this bound does not apply to ``ctx`` (empty list: applicable)."""
-        return []
+        """Reasons this bound does not apply to ``ctx`` (empty list: applicable): each failing ``requires``."""
+        return failing_requirements(self, ctx)
 
-    @abstractmethod
     def terms(self, T: np.ndarray, ctx: Context, budget) -> tuple[np.ndarray, np.ndarray]:
-        """(non-private part, privacy cost) at horizons T (float array), under ``budget`` in own notion."""
+        """(non-private part, privacy cost) at horizons T, derived from ``expression()`` (one definition).
+
+        The numpy function is sympy's lambdify of the two expressions, made once per bound and cached; the
+        symbols' values are ``symbol_values(ctx, budget)`` (registered non-closed-form quantities such as the
+        per-arm sums are numbers there). A subclass overrides this only where no expression can carry the value.
+        """
+        T = np.asarray(T, dtype=float)
+        f, names = lambdified(self, "numpy")
+        vals = self.symbol_values(ctx, budget)
+        with np.errstate(all="ignore"):
+            a, b = f(*[T if n == "T" else vals[n] for n in names])
+        a = np.broadcast_to(np.asarray(a, dtype=float), T.shape)
+        b = np.broadcast_to(np.asarray(b, dtype=float), T.shape)
+        return a, b
 
     @abstractmethod
     def expression(self):
@@ -173,6 +190,7 @@ class Bound(ABC):
             "form": self.form,
             "params": list(self.params),
             "assumptions": list(self.assumptions),
+            "requires": list(self.requires),
             "caveats": list(self.caveats),
             "combination": self.combination,
         }
@@ -188,3 +206,101 @@ def check_metadata(b: Bound) -> None:
     assert (b.algorithm is None) == b.kind.startswith("lower"), b.id
     assert b.combination in ("sum", "max"), (b.id, b.combination)
     assert set(b.param_notes) <= set(b.params), (b.id, "param_notes must name declared params")
+
+
+# -- one definition, many backends (issue 15) -----------------------------------------------------------
+_LAMBDIFIED: dict = {}
+
+
+def lambdified(bound: Bound, backend: str = "numpy"):
+    """(function, argument names) evaluating ``bound.expression()`` with ``backend`` ("numpy" or "mpmath").
+
+    The arguments are the expression's free symbols sorted by name ("T" among them); cached per bound object.
+    """
+    key = (id(bound), backend)
+    hit = _LAMBDIFIED.get(key)
+    if hit is not None and hit[0] is bound:
+        return hit[1], hit[2]
+    import sympy
+
+    a, b = (sympy.sympify(x) for x in bound.expression())
+    syms = sorted((a.free_symbols | b.free_symbols), key=lambda s: s.name)
+    if not any(s.name == "T" for s in syms):
+        syms.append(sympy.Symbol("T", positive=True))
+    f = sympy.lambdify(syms, [a, b], modules=backend)
+    names = tuple(s.name for s in syms)
+    _LAMBDIFIED[key] = (bound, f, names)
+    return f, names
+
+
+def requirement_values(bound: Bound, ctx: Context) -> dict[str, float]:
+    """Values of the names a ``requires`` relation may use: scalar context parameters, then symbol_values."""
+    out: dict[str, float] = {}
+    for k, val in ctx.params.items():
+        if isinstance(val, (int, float, np.integer, np.floating)) and not isinstance(val, bool):
+            out[k] = float(val)
+    try:
+        budget = ctx.budget_for(bound)[0] if bound.notion != "none" else None
+        if budget is not None or bound.notion == "none":
+            out.update({k: float(x) for k, x in bound.symbol_values(ctx, budget).items()
+                        if np.ndim(x) == 0})
+    except Exception:  # noqa: BLE001 - a symbol that cannot be computed is reported as "not given"
+        pass
+    return out
+
+
+def requirement_relations(bound: Bound):
+    """The sympy relations of ``bound.requires`` (parsed once; the texts are the package's own)."""
+    cache = bound.__dict__.get("_requirement_relations")
+    if cache is not None:
+        return cache
+    import sympy
+
+    rels = []
+    for text in bound.requires:
+        names = set(__import__("re").findall(r"[A-Za-z_][A-Za-z_0-9]*", text))
+        ns = {n: sympy.Symbol(n, real=True) for n in names}
+        rel = sympy.sympify(text, locals=ns)
+        if not isinstance(rel, sympy.core.relational.Relational):
+            raise ValueError(f"{bound.id}: requirement {text!r} is not a relation")
+        rels.append(rel)
+    bound.__dict__["_requirement_relations"] = tuple(rels)
+    return tuple(rels)
+
+
+_OPS = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}
+
+
+def failing_requirements(bound: Bound, ctx: Context) -> list[str]:
+    """Each ``requires`` relation that fails for ``ctx``, as "needs <relation> (<name> = value, ...)".
+
+    Evaluated in plain floats without sympy (a relation is "lhs op rhs" with op in < <= > >=, both sides
+    arithmetic over the names of :func:`requirement_values`), so that ``conditions`` stays cheap.
+    """
+    if not bound.requires:
+        return []
+    import re
+
+    vals = requirement_values(bound, ctx)
+    out = []
+    for text in bound.requires:
+        m = re.fullmatch(r"\s*(.+?)\s*(<=|>=|<|>)\s*(.+?)\s*", text)
+        if m is None:
+            raise ValueError(f"{bound.id}: requirement {text!r} is not 'lhs op rhs'")
+        lhs, op, rhs = m.groups()
+        names = [n for n in dict.fromkeys(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text)) if n not in _MATH]
+        missing = [n for n in names if n not in vals]
+        if missing and ctx.budget is None:
+            continue  # a budget symbol without a budget: the relation is checked when a budget is given
+        if missing:
+            out.append(f"needs {text} ({', '.join(missing)} not given)")
+            continue
+        env = {**_MATH, **{n: vals[n] for n in names}}
+        ok = bool(_OPS[op](eval(lhs, {"__builtins__": {}}, env), eval(rhs, {"__builtins__": {}}, env)))  # noqa: S307
+        if not ok:
+            shown = ", ".join(f"{n} = {vals[n]:g}" for n in names)
+            out.append(f"needs {text} ({shown})")
+    return out
+
+
+_MATH = {"log": np.log, "sqrt": np.sqrt, "exp": np.exp, "min": min, "max": max}
