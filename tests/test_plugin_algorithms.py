@@ -161,6 +161,7 @@ def test_cli_algorithms_lists_the_plugin():
     out = _json(["algorithms", "--algorithms-file", PLUGIN])
     (row,) = [r for r in out["algorithms"] if r["name"] == "Doe-UCB"]
     assert row["notion"] == "pure" and row["source"] == "Doe 2027, Algorithm 1" and row["bound_ids"] == ["doe2027-thm1"]
+    assert row["plugin"] == PLUGIN
     alg_plugins.reset()
     bound_plugins.reset()
     assert not [r for r in _json(["algorithms"])["algorithms"] if r["name"] == "Doe-UCB"]

@@ -490,7 +490,7 @@ def register(app: typer.Typer) -> None:
                 rows.append({"name": n, "setting": setting, "source": c.source, "notion": c.notion,
                              "budget": registry.NOTION_FLAGS.get(c.notion, ""), "guarantee": registry.guarantee(c),
                              "simulation": registry.granularity(c), "params": registry.tunable_params(c),
-                             "bound_ids": list(c.bound_ids)})
+                             "bound_ids": list(c.bound_ids), "plugin": getattr(c, "plugin_origin", None) or None})
         if json_out:
             common.emit_json("algorithms", {}, value=len(rows), algorithms=rows)
             return
