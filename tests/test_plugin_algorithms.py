@@ -405,3 +405,32 @@ def test_pip_installed_package_via_entry_points(tmp_path, monkeypatch):
     importlib.invalidate_caches()
     assert [b for b in _json(["bounds", "--setting", "finite"])["bounds"] if b["id"] == "doe2027-thm1"]
     assert [r for r in _json(["algorithms"])["algorithms"] if r["name"] == "Doe-UCB"]
+
+
+def test_regret_check_a_users_bound_for_a_builtin_algorithm(tmp_path, monkeypatch):
+    """A TOML bound naming a built-in algorithm is checked against its simulation inside its assumptions, and gets
+    the "outside the assumptions" verdict (not simulated) where one of them fails."""
+    toml = tmp_path / "adap.toml"
+    toml.write_text('[[bound]]\nid = "my-adap-ub"\ntitle = "AdaP-UCB, a new analysis"\nsource = "Doe 2027, Thm 2"\n'
+                    'setting = "finite"\nnotion = "pure"\nkind = "upper-problem-dependent"\nalgorithm = "AdaP-UCB"\n'
+                    'nonprivate = "(K - 1)*40*log(T)/Delta_min"\nprivacy_cost = "(K - 1)*30*log(T)/epsilon"\n'
+                    'assumptions = ["T >= 2", "epsilon <= 1"]\n')
+
+    def row(eps):
+        bound_plugins.reset()
+        out = _json(["regret", "--setting", "finite", "--means", "0.9,0.1", "--epsilon", str(eps), "--T", "2000",
+                     "--check", "--runs", "10", "--bounds-file", str(toml)])
+        return [r for r in out["bounds"] if r["id"] == "my-adap-ub"][0]
+
+    inside = row(1)
+    want = 40 * math.log(2000) / 0.8 + 30 * math.log(2000) / 1.0  # the declared formula, K = 2, Δ_min = 0.8
+    assert math.isclose(inside["value"], want, rel_tol=1e-12)
+    assert "mean" in inside["empirical"] and inside["empirical"]["verdict"] == "held"
+    outside = row(2)["empirical"]
+    assert outside["verdict"] == "outside the assumptions: assumption epsilon <= 1 fails" and "mean" not in outside
+    # mutant: the plugin branch of check_rows dropped -> the row outside its assumptions gets no verdict
+    from boundcalc.verify import regret_check
+
+    monkeypatch.setattr(regret_check, "check_rows", _mutate(regret_check.check_rows, 'and (r.get("plugin") or',
+                                                            'and False and (r.get("plugin") or'))
+    assert "empirical" not in row(2)
