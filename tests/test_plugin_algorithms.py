@@ -434,3 +434,18 @@ def test_regret_check_a_users_bound_for_a_builtin_algorithm(tmp_path, monkeypatc
     monkeypatch.setattr(regret_check, "check_rows", _mutate(regret_check.check_rows, 'and (r.get("plugin") or',
                                                             'and False and (r.get("plugin") or'))
     assert "empirical" not in row(2)
+
+
+def test_bad_entry_point_one_line(monkeypatch):
+    """An installed plugin whose entry point does not load: one line naming the entry point, exit 2."""
+    import importlib.metadata
+
+    bad = [EntryPoint("broken", "no_such_boundcalc_plugin:ALGORITHMS", "boundcalc.algorithms")]
+    monkeypatch.setattr(importlib.metadata, "entry_points",
+                        lambda *, group=None, **kw: [e for e in bad if group is None or e.group == group])
+    r = runner.invoke(app, ["algorithms", "--json"])
+    assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1, r.output
+    assert "plugin entry point broken (no_such_boundcalc_plugin:ALGORITHMS): failed to load" in r.output
+    alg_plugins.reset()
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda *, group=None, **kw: [])  # mutant: none installed
+    assert runner.invoke(app, ["algorithms", "--json"]).exit_code == 0
