@@ -179,7 +179,7 @@ class _Finite(Bound):
             arms = quantities.arms_numpy(ctx["means"], ctx["K"])
             out.update(quantities.values(qnames, arms, epsilon=out.get("epsilon"), c=getattr(self, "c", None)))
         out.update({n: float(ctx[n]) for n in names if n not in out})
-        return out
+        return {n: out[n] for n in names}
 
     def conditions(self, ctx):
         """Each failing ``requires`` relation, worded by ``_READABLE``. A budget with no conversion to the bound's

@@ -329,7 +329,8 @@ def _epoch_iv(g):
 
 def _S_1_np(a: Arms) -> float:
     """S_1 = Σ_{a:Δ_a>0} ln(8K e_a²)/Δ_a, e_a = ⌊log2(1/Δ_a)⌋ + 1: the non-private sum of the explicit DP-SE
-    bound (Sajed & Sheffet 2019 with the constants of formula sheet 001 §7.1; DERIVED, see finite.DPSEExplicit)."""
+    bound (Sajed & Sheffet 2019 as the baseline of seed 001 App. G, constants of formula sheet 001 §7.1; DERIVED,
+    see finite.DPSEExplicit)."""
     e = dpse_last_epoch(a.gaps)
     return float(np.sum(np.log(8 * a.K * e**2) / a.gaps))
 
@@ -348,8 +349,8 @@ def _S_1_iv(a: Arms):
 
 
 def _S_2_np(a: Arms) -> float:
-    """S_2 = Σ_{a:Δ_a>0} ln(4K e_a²): the privacy sum of the explicit DP-SE bound (formula sheet 001 §7.1;
-    DERIVED, see finite.DPSEExplicit)."""
+    """S_2 = Σ_{a:Δ_a>0} ln(4K e_a²): the privacy sum of the explicit DP-SE bound (Sajed & Sheffet 2019 as the
+    baseline of seed 001 App. G, constants of formula sheet 001 §7.1; DERIVED, see finite.DPSEExplicit)."""
     e = dpse_last_epoch(a.gaps)
     return float(np.sum(np.log(4 * a.K * e**2)))
 
@@ -367,8 +368,9 @@ def _S_2_iv(a: Arms):
 
 
 def _S_3_np(a: Arms) -> float:
-    """S_3 = Σ_{a:Δ_a>0} e_a·Δ_a: the regret of the epochs' first pulls in the explicit DP-SE bound (formula
-    sheet 001 §7.1; DERIVED, see finite.DPSEExplicit)."""
+    """S_3 = Σ_{a:Δ_a>0} e_a·Δ_a: the regret of the epochs' first pulls in the explicit DP-SE bound (Sajed &
+    Sheffet 2019 as the baseline of seed 001 App. G, constants of formula sheet 001 §7.1; DERIVED, see
+    finite.DPSEExplicit)."""
     e = dpse_last_epoch(a.gaps)
     return float(np.sum(e * a.gaps))
 
