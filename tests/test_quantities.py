@@ -3,7 +3,7 @@
 * numpy (float) and mpmath (50 digits) implementations agree to 1e-13 relative; the mpmath one is a separate code
   path (d_ε from its definition, seed 001 Eq. 6, by golden-section search; no numpy function called), shown by
   breaking the numpy path and seeing the mpmath values unchanged;
-* the interval enclosures contain the 50-digit values at point boxes and at sample points of a box;
+* the interval enclosures contain the (25-digit) mpmath values at point boxes and at sample points of a box;
 * every symbol of every finite bound's expression is a registered quantity, a budget parameter or a scalar
   instance parameter; each quantity cites its source;
 * ``requires`` as data: the finite bounds' applicability equals an independent statement of their assumptions.
@@ -109,12 +109,12 @@ def _contains(iv, y) -> bool:
 
 
 def enclosure_misses(box_width=0.0, c=6.0) -> list[str]:
-    """(quantity, case, point) where the interval over a box around the case misses the 50-digit value at a point
+    """(quantity, case, point) where the interval over a box around the case misses the mpmath value at a point
     of the box (the centre, and the corners when the box has width)."""
     from boundcalc.rigorous.interval import Interval
 
     out = []
-    with mpmath.workdps(50):
+    with mpmath.workdps(25):  # the values are compared as floats with the enclosure
         for means, eps in CASES:
             ms = max(means)
             sub = [m for m in means if m < ms]

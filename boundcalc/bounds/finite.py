@@ -21,6 +21,8 @@ One definition (issue 15): each bound declares its sympy ``expression()`` and it
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from .. import validate as v
@@ -182,11 +184,15 @@ class _Finite(Bound):
         return {n: out[n] for n in names}
 
     def conditions(self, ctx):
-        """Each failing ``requires`` relation, worded by ``_READABLE``. A budget with no conversion to the bound's
-        notion is not this bound's budget: its relations are then skipped like those of an absent budget (the
-        missing conversion is reported by the caller)."""
-        if self.notion != "none" and ctx.budget is not None and ctx.budget_for(self)[0] is None:
-            ctx = Context(params=ctx.params, budget=None, instance_name=ctx.instance_name)
+        """Each failing ``requires`` relation, worded by ``_READABLE``.
+
+        Relations on instance parameters only are checked without the budget (no conversion computed). A budget
+        with no conversion to the bound's notion is not this bound's budget: relations on the budget are then
+        skipped like those of an absent budget (the missing conversion is reported by the caller)."""
+        if self.notion != "none" and ctx.budget is not None:
+            used = set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", " ".join(self.requires)))
+            if not used & set(_BUDGET_SYMBOLS.get(self.notion, {})) or ctx.budget_for(self)[0] is None:
+                ctx = Context(params=ctx.params, budget=None, instance_name=ctx.instance_name)
         out = []
         for r in failing_requirements(self, ctx):
             text = next((t for t in self.requires if r.startswith(f"needs {t} (")), None)
