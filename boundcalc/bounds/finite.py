@@ -120,15 +120,9 @@ def _is_default_means(raw) -> bool:
 
 def _eps_threshold(means, mu_star):
     """ε_a = logit(μ*) − logit(μ_a): d_ε(μ_a, μ*) = kl iff ε ≥ ε_a (seed 001 Eq. 8); 0 for optimal arms."""
-    try:
-        from ..info import epsilon_threshold  # provided by boundcalc.info once exported
+    from ..info import epsilon_threshold
 
-        return np.asarray(epsilon_threshold(np.asarray(means, float), mu_star), dtype=float)
-    except ImportError:
-        m = np.asarray(means, float)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out = np.abs((np.log(mu_star) - np.log1p(-mu_star)) - (np.log(m) - np.log1p(-m)))
-        return np.where(m == mu_star, 0.0, np.where(np.isnan(out), np.inf, out))
+    return np.asarray(epsilon_threshold(np.asarray(means, float), mu_star), dtype=float)
 
 
 def _sym(*names):
