@@ -221,6 +221,10 @@ def lambdified(bound: Bound, backend: str = "numpy"):
     hit = _LAMBDIFIED.get(key)
     if hit is not None and hit[0] is bound:
         return hit[1], hit[2]
+    gen = generated_numpy(bound) if backend == "numpy" else None  # issue 15: no sympy import in a fresh `regret`
+    if gen is not None:
+        _LAMBDIFIED[key] = (bound, gen[0], gen[1])
+        return gen
     import sympy
 
     a, b = (sympy.sympify(x) for x in bound.expression())
@@ -304,3 +308,25 @@ def failing_requirements(bound: Bound, ctx: Context) -> list[str]:
 
 
 _MATH = {"log": np.log, "sqrt": np.sqrt, "exp": np.exp, "min": min, "max": max}
+
+
+def generated_numpy(bound: Bound):
+    """(function, argument names) of ``bound`` from boundcalc/bounds/_generated_numpy.py, or None.
+
+    The module (written by ``python -m boundcalc.bounds.codegen``) holds the source sympy's numpy lambdify gives
+    each built-in bound's expression. It is used only for the built-in class with its own expression (same module,
+    class and defining function, no per-instance ``expression``): a plugin or a patched bound is lambdified.
+    """
+    try:
+        from . import _generated_numpy
+    except ImportError:
+        return None
+    hit = _generated_numpy.FUNCTIONS.get(bound.id)
+    if hit is None:
+        return None
+    module, qualname, owner, names, f = hit
+    cls = type(bound)
+    if (cls.__module__, cls.__qualname__, cls.expression.__qualname__) != (module, qualname, owner) \
+            or "expression" in vars(bound):
+        return None
+    return f, names
