@@ -78,6 +78,7 @@ def register(app: typer.Typer) -> None:
                 fields["seconds"] = round(out.seconds, 4)
             fields["word"] = out.word
             fields["domain_gaps"] = [g.to_json() for g in out.domain_gaps]
+            fields["assumption_gaps"] = [g.to_json() for g in out.assumption_gaps]
             if out.equality is not None:
                 fields["equality"] = out.equality
             if out.grid is not None:
@@ -100,6 +101,8 @@ def register(app: typer.Typer) -> None:
             rows.append(("smallest margin", common.fmt(out.min_margin)))
         for g in out.domain_gaps:
             rows.append(("domain", g.text()))
+        for g in out.assumption_gaps:
+            rows.append(("assumption", g.text()))
         if out.equality is not None:
             rows.append(("==", "exact (an identity)" if out.equality.get("kind") == "exact" else
                          f"within a relative tolerance of {out.equality['tolerance']:g}"))
@@ -110,6 +113,7 @@ def register(app: typer.Typer) -> None:
         con = common.console()
         caption = ("proof: outward-rounded interval arithmetic on every box of a cover" if out.method == "proof" else
                    "margin = normalised (rhs − lhs); a grid never proves" if out.method == "grid" else
+                   "an assumption of a bound fails at every point of the box" if out.method == "assumptions" else
                    "no point of the box is in the expression's domain")
         con.print(common.kv_table("check", rows, caption=caption))
         for note in out.notes:
