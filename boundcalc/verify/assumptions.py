@@ -278,6 +278,9 @@ def analyse(pieces, calls: dict, box_iv: dict, seconds: float = 1.0) -> Analysis
                         shown.append(f"{s.name} = {float(subs[s]):g}")
                 g, strict = relation_margin(rel)
                 g = sympy.sympify(g).xreplace(subs)
+                # decimals of a relation parsed by sympify (the built-in ``requires``) as the exact decimal they
+                # print (0.01 is 1/100, as in check's own expressions); a declared bound's are exact already
+                g = g.xreplace({x: sympy.Rational(str(x)) for x in g.atoms(sympy.Float)})
                 at = ", ".join(sorted(shown))
                 where = fails_text(text, rel)
                 if not g.free_symbols:
