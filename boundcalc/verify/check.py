@@ -609,7 +609,7 @@ def run(text: str, box: str | None, method: str = "auto", points: int = 4096, ma
             notes.append(f"== proven within a relative tolerance of {EQ_TOL:g}: |lhs - rhs| <= {EQ_TOL:g} "
                          f"max(1, |lhs|, |rhs|) on the whole box; at {len(pts)} points (centre, corners) the sides agree to 1e-40 "
                          "at 50 digits (not a proof of exact equality)")
-        word, where = _proven_words(bool(gaps), tol_eq, assumed.bounds_with_gaps())
+        word, where = _assumption_words(*_proven_words(bool(gaps), tol_eq), assumed.bounds_with_gaps())
         verdict = f"{where} ({boxes_text(r.boxes)})" + ("; " + _gap_suffix(allgaps) if allgaps else "")
         if r.outside:
             notes.append(f"{boxes_text(r.outside)} of the cover lie entirely outside the domain"
@@ -664,22 +664,29 @@ def _validate(p, dom) -> None:
         p.margin_np(**g)
 
 
-def _proven_words(gaps: bool, tolerance: bool, assumptions=()) -> tuple[str, str]:
+def _proven_words(gaps: bool, tolerance: bool) -> tuple[str, str]:
     """(word, opening of the sentence) of a proof: "proven", "proven where defined" (part of the box is outside a
-    function's domain), "proven where the assumptions hold" (part of the box is outside the assumptions of the
-    bounds named in ``assumptions``), "proven within tolerance" (an == proven to the relative EQ_TOL, stated in the
-    sentence)."""
+    function's domain), "proven within tolerance" (an == proven to the relative EQ_TOL, stated in the sentence)."""
     where = "proven where defined on the box" if gaps else "proven on the box"
     word = "proven where defined" if gaps else "proven"
-    if assumptions:
-        whose = " and ".join(assumptions)
-        where = ("proven where defined and where the assumptions of " if gaps else "proven where the assumptions of ") \
-            + f"{whose} hold"
-        word = "proven where defined and the assumptions hold" if gaps else "proven where the assumptions hold"
     if tolerance:
         where = where.replace("proven", f"proven within a relative tolerance of {EQ_TOL:g}", 1)
         word = word.replace("proven", "proven within tolerance", 1)
     return word, where
+
+
+def _assumption_words(word: str, where: str, bounds) -> tuple[str, str]:
+    """The words of ``_proven_words`` when part of the box is outside the assumptions of ``bounds``: "proven where
+    the assumptions hold" ("proven where the assumptions of my-linear-ub hold", "proven where defined and where the
+    assumptions of … hold", "proven within a relative tolerance of 1e-09 where the assumptions of … hold")."""
+    if not bounds:
+        return word, where
+    whose = " and ".join(bounds)
+    if where.endswith(" on the box"):
+        where = where[: -len(" on the box")]
+    joint = " and" if "where defined" in where else ""
+    return word + (" and the assumptions hold" if "where defined" in word else " where the assumptions hold"), \
+        f"{where}{joint} where the assumptions of {whose} hold"
 
 
 def _and_constraints(*cs):
