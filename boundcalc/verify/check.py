@@ -11,6 +11,11 @@ One parse (boundcalc.verify.expression, the whitelist walk) feeds both methods:
 * **grid** (``--method grid``, or a function without an enclosure — the Laplace/binomial/private tails — or a
   bound whose symbols are computed by code): "no counterexample on N points" or "counterexample at …".
 
+The assumptions of the bounds called (relations as data: boundcalc.verify.assumptions) are evaluated over the box by
+interval arithmetic first: a part of the box outside them is named with its share ("proven where the assumptions of
+ID hold; assumption 'T >= 2' of ID fails where T < 2 (10% of the box)") and dropped from the proof; a box entirely
+outside them is "outside the assumptions".
+
 Before a proof a small grid (``VALIDATE_POINTS``) runs the same evaluators, so that arguments outside a
 quantity's domain give the same one-line errors as the grid (the enclosures themselves only cover the points
 where every function is defined). Integer parameters (counts, d, K) are proven on their real interval, which
