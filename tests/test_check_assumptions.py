@@ -17,6 +17,7 @@ share where the assumption holds.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -170,3 +171,83 @@ def test_cli_json_lists_the_failing_assumption(tmp_path):
     r = runner.invoke(app, ["check", 'bound("my-linear-ub", T=T, rho=rho) >= bound("003-thm9", T=T, rho=rho)',
                             "--box", "T=1:11,rho=0.01:1", "--bounds-file", EXAMPLE])
     assert r.exit_code == 0 and "assumption" in r.stdout and "T < 2" in r.stdout
+
+
+# -- verify --bounds-file: a user's bound in the lower <= upper pair claims --------------------------------------------
+PAIR = "003-thm9-le-my-linear-ub"
+
+
+def thm9(T, d, rho):
+    """seed 003 Thm 9 as stated, written here: max{(e^-2/8) d sqrt(T), (e^-2.25/4) d / sqrt(rho)}."""
+
+    return max(math.exp(-2) / 8 * d * math.sqrt(T), math.exp(-2.25) / 4 * d / math.sqrt(rho))
+
+
+def verify_json(*args):
+    r = runner.invoke(app, ["verify", *args, "--json"])
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)
+
+
+def check_pair_listed_and_proven(out_list, out_claim):
+    ids = [c["claim_id"] for c in out_list["claims"]]
+    assert PAIR in ids and "003-thm9-corrected-le-my-linear-ub" in ids, [i for i in ids if "my-" in i]
+    meta = next(c for c in out_list["claims"] if c["claim_id"] == PAIR)
+    assert meta["paper"] == "003" and "proof" in meta["methods"]
+    assert out_claim["verdict"] == "holds" and out_claim["method"] == "proof", out_claim["claims"][0]["measured"]
+
+
+def check_outside(out):
+    (c,) = out["claims"]
+    assert c["verdict"] == "not checkable numerically", c["measured"]
+    assert "assumption 'T >= 2' of my-linear-ub fails on the whole box (T < 2)" in c["measured"]
+
+
+def test_verify_bounds_file_pairs_the_example_with_the_papers_bounds(monkeypatch):
+    """verify --bounds-file examples/my_bound.toml: the example (a zCDP linear minimax upper bound) forms a pair claim
+    with seed 003 Thm 9 (and its corrected form), listed under paper 003 and proven; the example's formula exceeds
+    Thm 9 (written in this file) at points of the box. On T = 1:1.5 (outside its assumption T >= 2) the pair is not
+    checkable; on T = 1:1e3 it is proven where T >= 2 and says so. A bound below Thm 9 is refuted at a point where
+    the two formulas, written here, confirm it."""
+    from boundcalc.verify.claims import pairs
+
+    base = verify_json("--bounds-file", EXAMPLE, "--list")
+    one = verify_json("--bounds-file", EXAMPLE, "--claim", PAIR)
+    check_pair_listed_and_proven(base, one)
+    d, K = 3, 10  # any instance of the box: d in [1, 50], K in [2, 2^20]
+    for T in (1e3, 1e6, 1e9):
+        for rho in (1e-8, 1e-3, 1.0):
+            mine = 3 * (d * T * math.log(K * T)) ** 0.5 + 5 * d * math.log(K * T) ** 2 / rho ** 0.5
+            assert mine >= thm9(T, d, rho)
+    check_outside(verify_json("--bounds-file", EXAMPLE, "--claim", PAIR, "--box", "T=1:1.5"))
+    part = verify_json("--bounds-file", EXAMPLE, "--claim", PAIR, "--box", "T=1:1e3")
+    assert part["verdict"] == "holds"
+    assert "where the assumptions hold (assumption 'T >= 2' of my-linear-ub fails where T < 2" in \
+        part["claims"][0]["measured"]
+    plugins.reset()
+    assert PAIR not in [c["claim_id"] for c in verify_json("--list")["claims"]]  # gone with the plugin
+
+    # mutants: plugin pairs never registered; the assumptions ignored in the pair
+    with monkeypatch.context() as m:
+        m.setattr(pairs, "refresh_plugin_pairs", lambda: [])
+        plugins.reset()
+        r = runner.invoke(app, ["verify", "--bounds-file", EXAMPLE, "--list", "--json"])
+        with pytest.raises(AssertionError):
+            check_pair_listed_and_proven(json.loads(r.stdout), one)
+    with monkeypatch.context() as m:
+        m.setattr(asm, "over_box", lambda *a, **k: asm.Analysis())
+        with pytest.raises(AssertionError):
+            check_outside(verify_json("--bounds-file", EXAMPLE, "--claim", PAIR, "--box", "T=1:1.5"))
+
+
+def test_verify_bounds_file_refutes_a_bound_below_thm9(tmp_path):
+    toml = tmp_path / "tiny.toml"
+    toml.write_text('[[bound]]\nid = "tiny-ub"\ntitle = "t"\nsource = "this test"\nsetting = "linear"\n'
+                    'notion = "zcdp"\nkind = "upper-minimax"\nnonprivate = "sqrt(T)/1000"\n'
+                    'privacy_cost = "d/(1000*sqrt(rho))"\nassumptions = ["rho > 0"]\n')
+    out = verify_json("--bounds-file", str(toml), "--claim", "003-thm9-le-tiny-ub")
+    (c,) = out["claims"]
+    assert c["verdict"] == "statement violated", c["measured"]
+    ce = c["counterexample"]
+    T, d, rho = float(ce["T"]), float(ce["d"]), float(ce["rho"])
+    assert thm9(T, d, rho) > T ** 0.5 / 1000 + d / (1000 * rho ** 0.5)

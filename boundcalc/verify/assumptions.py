@@ -204,6 +204,7 @@ class Analysis:
 
     gaps: list = field(default_factory=list)  # AssumptionGap with some part of the box failing (or not proven)
     checked: list = field(default_factory=list)  # every AssumptionGap (those holding on the whole box too)
+    skipped: list = field(default_factory=list)  # relations not evaluated (a name with no value: computed by code)
 
     @property
     def everywhere(self) -> list:
@@ -331,3 +332,66 @@ def _code_value(c, name: str, args: dict, env: dict) -> float:
     if len(vals) != 1:
         raise NotEnclosable(f"{c.bid}: the name {name} of its assumptions is computed by code and changes over the box")
     return vals.pop()
+
+
+def over_box(bounds, box: dict, seconds: float = 1.0) -> Analysis:
+    """The assumptions of ``bounds`` over a box whose parameters carry the bounds' own symbol names (the box of a
+    lower <= upper pair: T, rho, d, K, …); a name the box does not carry takes the setting's default-instance value.
+    A relation over a name with neither (a symbol computed by code) is not evaluated: it is listed under
+    ``Analysis.skipped``."""
+    import sympy
+
+    from ..bounds import registry
+    from ..rigorous.bound_calls import assumption_relations
+    from ..rigorous.interval import DomainError
+    from ..rigorous.prover import as_box, default_scales
+    from ..rigorous.sympy_eval import interval_eval
+
+    out = Analysis()
+    env = as_box(box)
+    scales = default_scales(env)
+    for b in bounds:
+        inst = {k: float(v) for k, v in registry.make_context(b.setting).params.items()
+                if isinstance(v, (int, float)) and not isinstance(v, bool)}
+        for text, rel in assumption_relations(b):
+            subs, shown, skip = {}, [], False
+            for s in rel.free_symbols:
+                if s.name in env:
+                    subs[s] = sympy.Symbol(s.name, real=True)
+                elif s.name in inst:
+                    subs[s] = sympy.Rational(inst[s.name])
+                    shown.append(f"{s.name} = {inst[s.name]:g}")
+                else:
+                    skip = True
+            if skip:
+                out.skipped.append(f"{b.id}: '{text}'")
+                continue
+            g, strict = relation_margin(rel)
+            g = sympy.sympify(g).xreplace(subs)
+            g = g.xreplace({x: sympy.Rational(str(x)) for x in g.atoms(sympy.Float)})
+            where, at = fails_text(text, rel), ", ".join(sorted(shown))
+            if not g.free_symbols:
+                try:
+                    cv = interval_eval(g, {})
+                except (DomainError, ValueError, ZeroDivisionError, OverflowError):
+                    out.skipped.append(f"{b.id}: '{text}'")
+                    continue
+                if holds(cv, strict):
+                    frac, every = (0.0, 0.0), False
+                elif fails(cv, strict):
+                    frac, every = (1.0, 1.0), True
+                else:
+                    out.skipped.append(f"{b.id}: '{text}'")
+                    continue
+                gap = AssumptionGap(b.id, text, where, frac, None, everywhere=every, at=at, constant=True, margin=g,
+                                    strict=strict)
+            else:
+                lo, hi, ex, n, every = measure(g, strict, env, scales, seconds=seconds)
+                if every:
+                    lo = hi = 1.0
+                gap = AssumptionGap(b.id, text, where, (lo, hi), ex, everywhere=every, at=at, boxes=n, margin=g,
+                                    strict=strict)
+            out.checked.append(gap)
+            if gap.fraction[1] > 0:
+                out.gaps.append(gap)
+    return out
