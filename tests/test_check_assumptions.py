@@ -127,6 +127,25 @@ def test_mutants_are_rejected(monkeypatch):
     assert_partial(run(box), expected)  # and the real code passes the same checks
 
 
+def test_share_of_a_two_variable_assumption_encloses_the_exact_area():
+    """T rho >= 10 on T = 1:100, rho = 0:1 fails on the area {T rho < 10} = 9 + 10 ln 10 (the integral of
+    min(1, 10/T) over [1, 100], written here), of the box's 99: the share reported as [lo, hi] contains it, is
+    narrow, and the example point lies in the failing part. Mutant: the share from the box's corners (the
+    fraction of failing corners) is not within the enclosure."""
+    import sympy
+
+    from boundcalc.rigorous.prover import as_box, default_scales
+
+    T, rho = sympy.symbols("T rho", real=True)
+    box = as_box({"T": (1.0, 100.0), "rho": (0.0, 1.0)})
+    exact = (9 + 10 * math.log(10)) / 99
+    lo, hi, ex, n, every = asm.measure(T * rho - 10, False, box, default_scales(box), seconds=5)
+    assert lo <= exact <= hi and hi - lo < 0.01 and not every, (lo, hi, exact)
+    assert ex["T"] * ex["rho"] < 10
+    corners = sum(t * r < 10 for t in (1.0, 100.0) for r in (0.0, 1.0)) / 4  # a corner count: 0.75
+    assert not (lo <= corners <= hi)
+
+
 def test_builtin_bound_with_requires(monkeypatch):
     """A built-in bound (seed 003 Thm 4, paper form) given ``requires`` relations (as the converted bounds declare
     them): a relation over a keyword (rho), over an instance parameter the call does not give (K: the instance's
