@@ -28,6 +28,7 @@ from boundcalc.bounds.declared import DeclaredBound
 from boundcalc.cli.app import app
 from boundcalc.verify import assumptions as asm
 from boundcalc.verify import check as ck
+from test_interval_fuzz import backend  # noqa: F401  (fixture: both interval backends, flint and mpmath-iv)
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[1]
@@ -74,8 +75,9 @@ def run(box, text=EXPR):
     return ck.run(text, box, max_seconds=20)
 
 
-def test_box_partly_outside_names_the_assumption_and_its_share():
+def test_box_partly_outside_names_the_assumption_and_its_share(backend):  # noqa: F811
     out = run("T=1e3:1e6,rho=0.001:1")
+    assert out.proof.backend == backend
     assert_partial(out, share(0.001, 1.0, 0.01))
     assert abs(out.assumption_gaps[0].fraction[0] - 0.009 / 0.999) < 1e-9  # (0.01 - 0.001) / (1 - 0.001)
 
@@ -127,7 +129,7 @@ def test_mutants_are_rejected(monkeypatch):
     assert_partial(run(box), expected)  # and the real code passes the same checks
 
 
-def test_share_of_a_two_variable_assumption_encloses_the_exact_area():
+def test_share_of_a_two_variable_assumption_encloses_the_exact_area(backend):  # noqa: F811
     """T rho >= 10 on T = 1:100, rho = 0:1 fails on the area {T rho < 10} = 9 + 10 ln 10 (the integral of
     min(1, 10/T) over [1, 100], written here), of the box's 99: the share reported as [lo, hi] contains it, is
     narrow, and the example point lies in the failing part. Mutant: the share from the box's corners (the
