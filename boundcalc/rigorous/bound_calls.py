@@ -87,8 +87,10 @@ class BoundCall:
     sources: dict = field(default_factory=dict)  # relation name -> ("keyword", kw) | ("instance", value) | ("code", None)
 
     def name_source(self, name: str):
-        """Where a relation's name takes its value: ("keyword", keyword of the call), ("instance", float) or
-        ("code", None) (a symbol computed by the bound's code from the context, e.g. from the budget)."""
+        """Where a relation's name takes its value: ("keyword", keyword of the call), ("instance", float: the default
+        instance's value, when the call overrides no instance parameter) or ("code", None) (computed by the bound's
+        code from the context at the keywords' values: a symbol of the budget, or an instance value that an instance
+        keyword may change, such as the rank of the actions with d=)."""
         return self.sources.get(name, ("code", None))
 
     def code_value(self, name: str, keyword_values: dict) -> float:
@@ -116,10 +118,9 @@ class BoundCall:
             vals = dict(zip(names, corner))
             try:
                 ctx = _context(b, vals)
+                if b.requires and base.failing_requirements(b, ctx):
+                    continue  # outside a relation here: the relations are evaluated over the box, not at corners
                 bad = b.conditions(ctx)
-                if bad and b.requires:  # the relations are evaluated over the box, not at corners
-                    as_data = set(base.failing_requirements(b, ctx))
-                    bad = [x for x in bad if x not in as_data]
             except (InputError, ValueError) as exc:
                 raise NotEnclosable(f"{self.bid} at {vals}: {exc}") from None
             if bad:
@@ -266,9 +267,9 @@ def bound_call(bid: str, keys) -> BoundCall:
                 sources[n] = ("keyword", sym_to_budget[n])
             elif n in kw_of:
                 sources[n] = ("keyword", kw_of[n])
-            elif n in inst_vals:
+            elif n in inst_vals and not inst_keys:
                 sources[n] = ("instance", inst_vals[n])
-            else:
+            else:  # computed by code, or an instance value that the call's instance keywords may change (rank with d=)
                 sources[n] = ("code", None)
     return BoundCall(bid=bid, keys=keys, interval=interval, mp=mp, symbols=source, expression=expr,
                      has_conditions=has_cond, relations=tuple(rels), sources=sources)

@@ -5,7 +5,9 @@ For every ``bound("ID", …)`` call of EXPR, each assumption relation of the bou
 (``rigorous.bound_calls.assumption_relations``: a built-in bound's ``requires``, a declared bound's ``assumptions``)
 becomes a function of the box: each of its names is replaced by the call's keyword argument (an expression of the
 box parameters: ``T=T``, ``rho=rho``, ``T=10*S`` …) or, for a name the call does not give, by the instance's value
-(the setting's default instance, as the bound's value itself). Written g ≥ 0 (g > 0 for a strict relation), g is
+(the setting's default instance, as the bound's value itself; when the call overrides instance parameters, a name
+computed from the instance — the rank of the actions with d= — is taken from the registry's context at every corner
+of the keywords' ranges and must be the same at all of them, else ``check`` says so and uses the grid). Written g ≥ 0 (g > 0 for a strict relation), g is
 enclosed by the sound interval arithmetic of boundcalc.rigorous (both backends) on sub-boxes: a sub-box where g
 surely satisfies the relation holds, one where it surely fails is outside the assumptions, a mixed one is bisected
 (along the relation's own variables, in log scale where the prover splits in log scale) until the effort limits.
@@ -315,7 +317,8 @@ def analyse(pieces, calls: dict, box_iv: dict, seconds: float = 1.0) -> Analysis
 
 def _code_value(c, name: str, args: dict, env: dict) -> float:
     """A name computed by the bound's code (not a keyword, not an instance parameter): its value must be the same at
-    every corner of the keyword ranges (else the relation is not enclosed: NotEnclosable)."""
+    every corner of the keyword ranges, up to a relative 1e-9 (the float noise of the code: a norm of 1 + 2e-16); else
+    the relation is not enclosed (NotEnclosable)."""
     import itertools
 
     from ..rigorous.bound_calls import NotEnclosable
@@ -329,9 +332,10 @@ def _code_value(c, name: str, args: dict, env: dict) -> float:
         if not math.isfinite(v):
             raise NotEnclosable(f"{c.bid}: the name {name} of its assumptions is not finite on the box")
         vals.add(v)
-    if len(vals) != 1:
+    lo, hi = min(vals), max(vals)
+    if hi - lo > 1e-9 * max(abs(lo), abs(hi)):  # more than the float noise of the code (a norm of 1 + 2e-16)
         raise NotEnclosable(f"{c.bid}: the name {name} of its assumptions is computed by code and changes over the box")
-    return vals.pop()
+    return hi if hi == lo else (lo + hi) / 2
 
 
 def over_box(bounds, box: dict, seconds: float = 1.0) -> Analysis:
