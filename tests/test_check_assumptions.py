@@ -178,6 +178,32 @@ def test_builtin_bound_with_requires(monkeypatch):
         assert "a set of measure zero" in out.verdict and out.word == "proven where the assumptions hold"
 
 
+def test_instance_name_changed_by_a_keyword(monkeypatch):
+    """"rank >= d" (the actions must span R^d) with d= on the box: the rank is the registry's at the keywords' values
+    (10 actions: rank min(10, d), written here), the same at every corner for d = 20:50 (outside on the whole box),
+    changing for d = 1:50 (no proof: the grid, and the note says why). Mutant: the default instance's rank (3) used
+    whatever d= (the sentence then names rank = 3, and d = 1:50 is wrongly analysed)."""
+    b = registry.get("003-thm4-paper")
+    expr = 'bound("003-thm4-paper", T=T, rho=rho, d=d) >= 0'
+
+    def verdicts():
+        a = run("T=1e3:1e6,rho=0.01:1,d=20:50", expr)
+        c = run("T=1e3:1e6,rho=0.01:1,d=1:50", expr)
+        assert a.word == "outside the assumptions" and "(with rank = 10)" in a.verdict, a.verdict
+        assert c.method == "grid" and any("rank" in n and "changes over the box" in n for n in c.notes), c.notes
+
+    with monkeypatch.context() as m:
+        m.setattr(b, "requires", ("rank >= d",), raising=False)
+        m.setitem(b.__dict__, "_requirement_relations", None)
+        verdicts()
+        from boundcalc.rigorous.bound_calls import BoundCall
+
+        m.setattr(BoundCall, "name_source", lambda self, n: ("instance", 3.0) if n == "rank" else
+                  self.sources.get(n, ("code", None)))
+        with pytest.raises(AssertionError):
+            verdicts()
+
+
 def test_cli_json_lists_the_failing_assumption(tmp_path):
     """examples/my_bound.toml (assumption T >= 2) on T = 1:11: fails where T < 2, a tenth of the box."""
     r = runner.invoke(app, ["check", 'bound("my-linear-ub", T=T, rho=rho) >= bound("003-thm9", T=T, rho=rho)',
