@@ -246,7 +246,7 @@ def analyse(pieces, calls: dict, box_iv: dict, seconds: float = 1.0) -> Analysis
     import sympy
 
     from ..rigorous.bound_calls import NotEnclosable
-    from ..rigorous.interval import DomainError, Interval
+    from ..rigorous.interval import DomainError
     from ..rigorous.prover import as_box, default_scales
     from ..rigorous.sympy_eval import interval_eval
 
@@ -311,7 +311,6 @@ def analyse(pieces, calls: dict, box_iv: dict, seconds: float = 1.0) -> Analysis
                 out.checked.append(gap)
                 if gap.fraction[1] > 0:
                     out.gaps.append(gap)
-    _ = Interval
     return out
 
 
