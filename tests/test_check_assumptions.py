@@ -129,6 +129,27 @@ def test_mutants_are_rejected(monkeypatch):
     assert_partial(run(box), expected)  # and the real code passes the same checks
 
 
+def test_bound_singular_at_its_threshold_is_proven_inside(monkeypatch):
+    """A bound singular where its assumption ends: privacy cost 1/(64 rho - 1) with rho > 1/64 (written here). Each
+    sub-box is clipped to the part inside the threshold before the margin is enclosed, so bound >= 0 is proven where
+    rho > 1/64, and the rest, (1/64 - 0.001)/0.999 of the box, is named. Mutant: no clipping (the sub-box straddling
+    1/64 encloses a division by an interval around 0): not proven."""
+    registry.add_plugin_bounds([DeclaredBound(
+        origin="test", **dict(DECL, id="sing-ub", privacy_cost="1/(64*rho - 1)", assumptions=["rho > 0.015625"]))],
+        "test-sing")
+    expr, box = 'bound("sing-ub", T=T, rho=rho) >= 0', "T=1e3:1e6,rho=0.001:1"
+    exact = share(0.001, 1.0, 1 / 64)
+
+    def ok(out):
+        assert_partial(out, exact, where="rho <= 0.015625", bound="sing-ub")
+
+    ok(ck.run(expr, box, max_seconds=5))
+    with monkeypatch.context() as m:
+        m.setattr(asm.Analysis, "clipper", lambda self: None)
+        with pytest.raises(AssertionError):
+            ok(ck.run(expr, box, max_seconds=2))
+
+
 def test_share_of_a_two_variable_assumption_encloses_the_exact_area(backend):  # noqa: F811
     """T rho >= 10 on T = 1:100, rho = 0:1 fails on the area {T rho < 10} = 9 + 10 ln 10 (the integral of
     min(1, 10/T) over [1, 100], written here), of the box's 99: the share reported as [lo, hi] contains it, is

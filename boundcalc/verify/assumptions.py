@@ -215,6 +215,50 @@ class Analysis:
     def bounds_with_gaps(self) -> list:
         return list(dict.fromkeys(g.bound for g in self.gaps))
 
+    def clipper(self):
+        """A function shrinking a sub-box to the part allowed by the assumptions that are thresholds on one box
+        parameter (``rho > 0.01``, ``T >= 2``, ``2*S - 3 >= 0``: g linear in one variable), or None when there is none.
+
+        The prover encloses the margin over the clipped sub-box: it covers every point of the sub-box inside the
+        assumptions (the clipping end is rounded outward, so no such point is lost), and a sub-box straddling a
+        threshold where the bound is singular (1/(alpha - 3) at alpha = 3) is no longer undecided for ever. An empty
+        clip (the sub-box is outside) leaves the sub-box as it is (the constraint drops it)."""
+        import sympy
+
+        from ..rigorous.interval import Interval
+        from ..rigorous.sympy_eval import interval_eval
+
+        cuts = []  # (name, root enclosure, True: allowed above the root / False: below)
+        for g in self.gaps:
+            if g.constant or len(g.margin.free_symbols) != 1:
+                continue
+            (x,) = g.margin.free_symbols
+            try:
+                poly = sympy.Poly(g.margin, x)
+            except sympy.PolynomialError:
+                continue
+            if poly.degree() != 1:
+                continue
+            a, b = poly.all_coeffs()
+            if not (a.is_number and b.is_number) or a == 0:
+                continue
+            root = interval_eval(-b / a, {})
+            cuts.append((x.name, root, bool(a > 0)))
+        if not cuts:
+            return None
+
+        def clip(box):
+            out = dict(box)
+            for name, root, above in cuts:
+                iv = out[name]
+                lo, hi = (max(iv.lo, root.lo), iv.hi) if above else (iv.lo, min(iv.hi, root.hi))
+                if lo > hi:
+                    return box
+                out[name] = Interval(lo, hi)
+            return out
+
+        return clip
+
     def constraint(self):
         """The prover's constraint (c >= 0 inside every assumption), or None when every assumption holds."""
         parts = [g for g in self.gaps if not g.constant]

@@ -588,7 +588,7 @@ def run(text: str, box: str | None, method: str = "auto", points: int = 4096, ma
                             "same expression)", parsed=p, domain=dom, boxes=0, seconds=0.0, notes=notes,
                             domain_gaps=gaps, equality={"identities": identities, "tolerance": 0.0, "kind": "exact"})
     constraint = _and_constraints(_domain_constraint(p, gaps, fns) if gaps else None, assumed.constraint())
-    r = _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, p.integers, constraint)
+    r = _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, p.integers, constraint, assumed.clipper())
     if calls:
         notes.append("bounds enclosed through their sympy expressions (" + ", ".join(sorted({c.bid for c in calls.values()}))
                      + ")" + _assumption_note(calls, assumed))
@@ -732,9 +732,11 @@ def _split_identities(pieces):
     return out, n
 
 
-def _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, integers, constraint=None):
+def _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, integers, constraint=None, clip=None):
     """Prove each comparison separately (its own strictness), within one time budget; one ProofResult back:
-    proven if every piece is, the first counterexample, else undecided with every piece's boxes left."""
+    proven if every piece is, the first counterexample, else undecided with every piece's boxes left. ``clip``
+    (assumptions.Analysis.clipper) shrinks each sub-box to the part inside the assumptions before the margin is
+    enclosed."""
     import time
 
     from ..rigorous.claims import comparisons_claim
@@ -747,6 +749,8 @@ def _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, integers, const
         claim = comparisons_claim([piece], box_iv, functions={n: c.interval for n, c in calls.items()},
                                   mp_functions={n: c.mp for n, c in calls.items()}, eq_tol=EQ_TOL)
         claim.constraint = constraint
+        if clip is not None:
+            claim.margin = (lambda m: (lambda b: m(clip(b))))(claim.margin)
         left = max(max_seconds - (time.perf_counter() - t0), 1e-3)
         with where_defined(), limit(left + 0.5):
             r = claim.prove(None, max_seconds=left, max_boxes=max_boxes)
