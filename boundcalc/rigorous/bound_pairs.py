@@ -133,7 +133,12 @@ def margin_expression(lower, upper, lower_scale: float = 1.0):
     lower_total = total_expression(lower)
     if lower_scale != 1:
         lower_total = sympy.Float(lower_scale) * lower_total
-    return _expand(total_expression(upper) - lower_total)
+    upper_total = total_expression(upper)
+    # one symbol per name: a declared bound's symbols are real, a built-in's often positive (T, rho, d, K)
+    by_name = {s.name: s for s in lower_total.free_symbols}
+    upper_total = upper_total.xreplace({s: by_name[s.name] for s in upper_total.free_symbols
+                                        if s.name in by_name and s != by_name[s.name]})
+    return _expand(upper_total - lower_total)
 
 
 def _expand(expr):
