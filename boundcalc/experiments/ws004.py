@@ -5,6 +5,7 @@ boundcalc.montecarlo.neighbours). The LastFM panels are not reproduced (see the 
 
 from __future__ import annotations
 
+import time
 from functools import lru_cache
 
 import numpy as np
@@ -238,12 +239,37 @@ def judge_sensitivity(study: dict) -> tuple[str, dict, str]:
     return verdict, parts, text
 
 
+def _record(r, study: dict, seconds: float) -> None:
+    """One Simulation entry per method (its original tape; the regret at T over the runs, 95% Student-t interval),
+    with the call that recomputes the whole pair in ``note``."""
+    from scipy.stats import t as student
+
+    from ..algorithms import params_of
+    from .base import Simulation, _env_text, _jsonable
+
+    for a, res in study.items():
+        reg = np.asarray(res.regret, dtype=float)
+        m = float(reg.mean())
+        half = (float(student.ppf(0.975, reg.size - 1)) * float(reg.std(ddof=1)) / np.sqrt(reg.size)
+                if reg.size > 1 else 0.0)
+        alg = algorithm(a)
+        r.current.simulations.append(Simulation(
+            experiment=r.current.id, label=f"fig2b/{a}", algorithm=a,
+            params={k: v for k, v in params_of(alg).items() if _jsonable(v)}, env=_env_text(env()), T=res.T,
+            runs=res.runs, T_requested=res.T, seed=res.seed, checkpoints=1, final_mean=m, final_ci=[float(m - half), float(m + half)],
+            seconds=seconds, note=f"montecarlo.neighbours.neighbouring_runs(alg, env, {res.T}, {res.runs}, "
+                                  f"steps={list(res.steps)}, shift={res.shift:g}, seed={res.seed}): the original tape "
+                                  "and one changed tape per round, every draw shared"))
+
+
 def run_fig2b(r, s):
     from ..figures import pyplot, title
     from .base import derived_seed
 
     plt = pyplot()
+    t0 = time.perf_counter()
     study = sensitivity_study(s["T"], s["runs"], seed=r.seed)
+    _record(r, study, (time.perf_counter() - t0) / len(study))
     steps = list(SENS_STEPS)
     fig, ax = plt.subplots(figsize=(7.5, 4.4))
     width = 0.8 / len(ALGOS)
