@@ -48,7 +48,9 @@ class DGSCor1(Bound):
         "1 + T L^2/lam, the noise scale R omitted (ERRATA, smaller items; docs/formulas/dgs-contextual.md 7.8)",
         "proof gap: the burn-in 32 log(1/delta)/sigma^2 inherits ERRATA 4 (the threshold of Lemma 1's lambda'(t)), and "
         "the privacy claim inherits ERRATA 6 (Thm 1 counts only the tree nodes containing the changed reward); "
-        "Laplace per coordinate scaled to the L2 sensitivity (docs/formulas/dgs-contextual.md 7.4)",
+        "Laplace per coordinate scaled to the L2 sensitivity with eps/log2 T per node: the pure-DP worst case per node "
+        "is sqrt(d) larger (docs/formulas/dgs-contextual.md 7.4); stated for that calibration (LinUCB-DGS "
+        "sensitivity='paper'), not for the 'strict' one",
     )
     regime_note = ("Thm 3 with lam0 -> sigma^2 and the non-private term also divided by sigma^2: every term grows like "
                    "1/sigma^2, so a small perturbation makes the bound large (seed 004 says so after Cor. 1)")

@@ -256,7 +256,8 @@ def _record(r, study: dict, seconds: float) -> None:
         r.current.simulations.append(Simulation(
             experiment=r.current.id, label=f"fig2b/{a}", algorithm=a,
             params={k: v for k, v in params_of(alg).items() if _jsonable(v)}, env=_env_text(env()), T=res.T,
-            runs=res.runs, T_requested=res.T, seed=res.seed, checkpoints=1, final_mean=m, final_ci=[float(m - half), float(m + half)],
+            runs=res.runs, T_requested=res.T, seed=res.seed, checkpoints=1, final_mean=m,
+            final_ci=[float(m - half), float(m + half)],
             seconds=seconds, note=f"montecarlo.neighbours.neighbouring_runs(alg, env, {res.T}, {res.runs}, "
                                   f"steps={list(res.steps)}, shift={res.shift:g}, seed={res.seed}): the original tape "
                                   "and one changed tape per round, every draw shared"))
