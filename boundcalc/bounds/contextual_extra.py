@@ -43,7 +43,7 @@ class DGSCor1(Bound):
         "proof gap: the non-private term divided by sigma^2 cites Kannan et al. Lemma 3.3; it is uncertain that lemma "
         "supports it (docs/formulas/dgs-contextual.md 7.11); the order in T is Theorem 3's",
         "proof gap: sigma^2 <= L^2/d is needed for sigma^2 to be a lambda_min of contexts with ||x|| <= L "
-        "(tr E[xx^T] <= L^2); the corollary does not say it (required here)",
+        "(the trace of E(x x^T) is <= L^2); the corollary does not say it (required here)",
         "typo: as Thm 3, log t for log T in the privacy term (max_t log^{1.5} t/sqrt t), 1 + T L^2 lam for "
         "1 + T L^2/lam, the noise scale R omitted (ERRATA, smaller items; docs/formulas/dgs-contextual.md 7.8)",
         "proof gap: the burn-in 32 log(1/delta)/sigma^2 inherits ERRATA 4 (the threshold of Lemma 1's lambda'(t)), and "
