@@ -208,3 +208,19 @@ def test_audit_width_zero_plays_the_same_arms_as_width_one_without_perturbation(
         alg = LinUCBDGS(1.0, 1e-3, alpha=0.0, lam=64.0, perturb_sigma=0.1)
         z.append(sc.event(alg, pr, table, 4000, np.random.default_rng(6)).mean())
     assert z[0] - z[1] > 2 * abs(m[0] - m[1]) and math.isfinite(z[0])
+
+
+def test_overlay_draws_cor1_for_the_perturbed_algorithm_only():
+    from boundcalc.verify.adapters import _contextual_env
+    from boundcalc.verify.overlay import upper_curves
+
+    ctx = registry.make_context("contextual", {}, ApproxDP(2.0, 0.1))
+    env = _contextual_env(ctx)
+    drawn = {}
+    for s in (0.0, 0.1):
+        curves, _ = upper_curves(LinUCBDGS(2.0, 0.1, lam=ctx["lam"], perturb_sigma=s), env, np.array([100, 1000]),
+                                 ApproxDP(2.0, 0.1))
+        drawn[s] = {c.label.split()[0]: c.inside for c in curves}
+    assert drawn[0.0] == {"004-thm3": True, "004-thm3-corrected": True}
+    assert drawn[0.1] == {"004-cor1": True}
+    assert set(LinUCBDGS.bound_ids) == {"004-thm3", "004-thm3-corrected", "004-cor1"}

@@ -399,6 +399,8 @@ class LinUCBDGS(_TreeLinUCB):
         super().__init__(lam, alpha, L, S, R, zeta)
         self._tree_options(eps, tree, sensitivity, noise_mult)
         self.perturb_sigma = validate.nonnegative("perturb_sigma", perturb_sigma)
+        # this instance's bounds: Thm 3 without perturbation, Cor. 1 with it (the class lists all three)
+        self.bound_ids = ("004-cor1",) if self.perturb_sigma > 0 else ("004-thm3", "004-thm3-corrected")
         self.delta = validate.open_unit("delta", delta)
         self.lambda0 = None if lambda0 is None else validate.positive("lambda0", lambda0)
         if schedule not in ("paper", "safe"):
