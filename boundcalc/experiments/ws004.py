@@ -278,8 +278,9 @@ def run_fig2b(r, s):
     for k, a in enumerate(ALGOS):
         summ = study[a].summary()
         x = np.arange(len(steps)) + (k - (len(ALGOS) - 1) / 2) * width
-        ax.bar(x, [row["mean"] for row in summ], width, yerr=[row["sd"] for row in summ], capsize=3, label=a,
-               color=colour(k))
+        bars = ax.bar(x, [row["mean"] for row in summ], width, yerr=[row["sd"] for row in summ], capsize=3, label=a,
+                      color=colour(k))
+        ax.bar_label(bars, labels=[f"{row['mean']:.3g}" for row in summ], fontsize=7, padding=2)  # bars near 0 too
         for row in summ:
             rows.append([a, row["step"], row["mean"], row["sd"], row["min"], row["max"],
                          str(derived_seed(r.seed, "004", "fig2b", a))])
