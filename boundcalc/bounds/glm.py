@@ -377,7 +377,9 @@ class Thm31SGDCorrected(_SGDCommon):
     form = "corrected"
     params = ("d", "K", "c_r", "C_B", "zeta", "kappa_l", "kappa_u", "p_star", "delta")
     assumptions = ("A1", "A2 (subgaussian proxy κ_u/d)", "A3", "α ≤ 1/e, T ≥ 4 (Lemma C.2)", "probability ≥ 1 − α")
-    requires = ("delta <= exp(-1)",)  # Lemma C.2 needs α ≤ 1/e (α: the instance's failure probability delta)
+    # Lemma C.2 needs α ≤ 1/e (α: the instance's failure probability delta); 1/e as its float (the relations are
+    # arithmetic over names, base.requirement_relations)
+    requires = ("delta <= 0.36787944117144233",)
     caveats = (
         "corrected: not the paper's statement — the statement drops √(κ_u log(KT/α)) of (C.4) (ERRATA, smaller "
         "items); the constant of the maximal inequality is set to 1",
@@ -453,7 +455,10 @@ class Thm32Lower(_GLMBound):
     regime_note = "the proof gives √(dT)/(e^ε − 1) once T ≳ d²/(e^ε − 1)² (stronger in d than stated)"
 
     def min_horizon(self, ctx):
-        eps = ctx.budget.epsilon if ctx.budget is not None else 1.0
+        """T ≥ d²/(e^ε − 1)² of the proof (sheet §3.3), at the local-DP ε (1 without one: a budget that does not
+        convert to local DP makes the bound inapplicable anyway)."""
+        b = ctx.budget_for(self)[0] if ctx.budget is not None else None
+        eps = b.epsilon if b is not None else 1.0
         em1 = math.expm1(min(float(eps), 700.0))
         return math.inf if em1 == 0 or (float(ctx["d"]) / em1) ** 2 > 1e308 else (float(ctx["d"]) / em1) ** 2
 
