@@ -20,6 +20,9 @@ Conventions of this module
   r_{ε,d} → r_∞ = R√π Γ((d+1)/2)/Γ(d/2), since (e^ε+1)/(e^ε−1) = 1 + 2/(e^ε−1)); the privacy cost
   is the remainder.
 - "paper" forms set the constant C of the statement to 1 and the o(1) terms to 0.
+- One definition (issue 15): each bound is its sympy ``expression()``; its numpy and mpmath values are derived
+  from it by lambdify (base.Bound.terms), with the registered quantities of bounds/quantities_glm.py (the Γ ratio of
+  r_{ε,d}, the burn-in horizon of Lemma C.3). Conditions on scalars are ``requires`` relations (data).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import numpy as np
 
 from .. import validate as v
 from ..errors import InputError
+from ..privacy.mechanisms import ldp_sigma
 from . import quantities_glm as q
 from .base import Bound, Context
 
@@ -149,27 +153,13 @@ def derive(params: dict) -> dict:
 
 
 # -- mechanisms' scales (numbers of the instance; the bounds carry them as sympy expressions below) ----------
-def sigma_ldp(epsilon, delta):
-    """σ_{ε,δ} = 2√(2 ln(1.25/δ))/ε (seed 002 §3.1, Eq. 3.3; sheet §1.4)."""
-    return 2.0 * np.sqrt(2.0 * np.log(1.25 / delta)) / epsilon
-
-
-def gamma_ratio(d: int) -> float:
-    """Γ((d+1)/2)/Γ(d/2) (seed 002 Lemma 2.2): the registered quantity ``gamma_ratio`` (bounds/quantities_glm.py)."""
-    return q.gamma_ratio_numpy(d)
-
-
-def two_over_expm1(epsilon) -> float:
-    """2/(e^ε − 1), written 2e^{−ε}/(1 − e^{−ε}) so that large ε gives a small number, not an overflow (0 at ε = ∞)."""
-    e = float(epsilon)
-    if math.isinf(e):
-        return 0.0
-    return 2.0 * math.exp(-e) / -math.expm1(-e)
+sigma_ldp = ldp_sigma  # σ_{ε,δ} = 2√(2 ln(1.25/δ))/ε (seed 002 Eq. 3.3; sheet §1.4): one definition, privacy.mechanisms
 
 
 def r_ball(epsilon, d: int, R: float = 1.0):
-    """Radius r_{ε,d} = R√π (e^ε+1)/(e^ε−1) Γ((d+1)/2)/Γ(d/2) of the L2-ball mechanism (seed 002 Lemma 2.2)."""
-    return R * math.sqrt(math.pi) * (1.0 + two_over_expm1(epsilon)) * gamma_ratio(d)
+    """Radius r_{ε,d} = R√π (e^ε+1)/(e^ε−1) Γ((d+1)/2)/Γ(d/2) of the L2-ball mechanism (seed 002 Lemma 2.2), with
+    (e^ε+1)/(e^ε−1) = 1/tanh(ε/2) (1 at ε = ∞) and the registered quantity gamma_ratio (bounds/quantities_glm.py)."""
+    return R * math.sqrt(math.pi) / math.tanh(float(epsilon) / 2.0) * q.gamma_ratio_numpy(d)
 
 
 # -- the bounds' building blocks in sympy (sympy imported lazily) --------------------------------------------
@@ -202,19 +192,6 @@ def _S_sym(T, beta):
     import sympy
 
     return sympy.Piecewise((sympy.log(T), sympy.Eq(beta, 1)), (T ** ((1 - beta) / 2) / (1 - beta), True))
-
-
-def S_of_T(T, beta):
-    """S(T) of seed 002 Thm 3.3/4.1: log T if β = 1, else T^{(1−β)/2}/(1−β)."""
-    T = np.asarray(T, dtype=float)
-    if beta == 1:
-        return np.log(T)
-    return T ** ((1.0 - beta) / 2.0) / (1.0 - beta)
-
-
-def greedy_burn_in(T, ctx: Context) -> float:
-    """t_1 = 8(d log 9 + log(T/α))/p_*² of seed 002 Lemma C.3 (the constant is not valid as stated, ERRATA 9)."""
-    return q.greedy_burn_in(T, ctx["d"], ctx["delta"], ctx["p_star"])
 
 
 # -- base class -----------------------------------------------------------------------------------------
