@@ -241,25 +241,12 @@ class _GLMBound(Bound):
 
     def symbol_values(self, ctx: Context, budget) -> dict:
         eps, dl = self._eps_delta(budget)
-        return {
-            "epsilon": eps,
-            "delta_p": dl,
-            "d": ctx["d"],
-            "K": ctx["K"],
-            "C_B": ctx["C_B"],
-            "c_r": ctx["c_r"],
-            "R": ctx["R"],
-            "sigma_r": ctx["sigma_r"],
-            "kappa_l": ctx["kappa_l"],
-            "kappa_u": ctx["kappa_u"],
-            "p_star": ctx["p_star"],
-            "p_prime": ctx["p_prime"],
-            "zeta": ctx["zeta"],
-            "L": ctx["L"],
-            "alpha": ctx["delta"],
-            "gamma": ctx["gamma"],
-            "beta": ctx["beta"],
-        }
+        return {"epsilon": eps, "delta_p": dl, "alpha": ctx["delta"], **{k: ctx[k] for k in _INSTANCE_SYMBOLS}}
+
+
+# symbols whose value is the instance parameter of the same name (R = 2 c_r C_B is derived, glm.derive)
+_INSTANCE_SYMBOLS = ("d", "K", "C_B", "c_r", "R", "sigma_r", "kappa_l", "kappa_u", "p_star", "p_prime", "zeta", "L",
+                     "gamma", "beta")
 
 
 class _OLSCommon(_GLMBound):
