@@ -265,6 +265,8 @@ class _OLSCommon(_GLMBound):
 
 class _SGDCommon(_GLMBound):
     estimator = "sgd"
+    formula_note = ("r_{ε,d} = R√π(1 + 2/expm1(ε))·Γ((d+1)/2)/Γ(d/2), expm1(ε) = e^ε − 1 (seed 002 Lemma 2.2); "
+                    "non-private part: r_∞ = R√π Γ((d+1)/2)/Γ(d/2)")
 
 
 # -- Theorem 3.1 ----------------------------------------------------------------------------------------

@@ -86,15 +86,24 @@ def greedy_min_horizon(d, alpha, p_star) -> float:
 
 
 # ------------------------------------------------------------------------------------------------
+def _gamma_ratio_sym(d):
+    """The sympy closed form Γ((d+1)/2)/Γ(d/2) (seed 002 Lemma 2.2): for display, and exact at a number d."""
+    import sympy
+
+    return sympy.gamma((d + 1) / 2) / sympy.gamma(d / 2)
+
+
 @dataclass(frozen=True)
 class Quantity:
-    """A registered quantity: its numpy and mpmath implementations, and where its interval enclosure lives."""
+    """A registered quantity: its numpy and mpmath implementations, where its interval enclosure lives, and (if it
+    has one) the sympy closed form it stands for (printed by ``bounds show``, used at numeric arguments)."""
 
     name: str
     numpy: Callable
     mpmath: Callable
     interval: str  # the prover's enclosure: key of boundcalc.rigorous.sympy_eval.QUANTITY_FUNCTIONS ("" if none)
     source: str
+    closed_form: Callable | None = None
 
     def __call__(self, *args):
         """The mpmath implementation for mpmath arguments, the numpy one otherwise (sympy's lambdify calls this)."""
@@ -105,19 +114,36 @@ class Quantity:
 
 QUANTITIES: dict[str, Quantity] = {
     "gamma_ratio": Quantity("gamma_ratio", gamma_ratio_numpy, gamma_ratio_mpmath, "",
-                            "seed 002 Lemma 2.2; docs/formulas/ldp-glm-bandits.md §1.3"),
+                            "seed 002 Lemma 2.2; docs/formulas/ldp-glm-bandits.md §1.3", _gamma_ratio_sym),
     "greedy_horizon": Quantity("greedy_horizon", greedy_horizon_numpy, greedy_horizon_mpmath, "",
                                "seed 002 Lemma C.3 (burn-in t_1 of Thm 3.1/3.3, OLS part)"),
 }
 
 
 def sympy_function(name: str):
-    """The sympy function of a registered quantity (lambdify calls ``QUANTITIES[name]``), made once per name."""
+    """The sympy function of a registered quantity, made once per name: lambdify calls ``QUANTITIES[name]`` (its
+    ``_imp_``); a quantity with a closed form prints as that form (pretty, LaTeX) and evaluates to it at numbers."""
     hit = _SYMPY.get(name)
-    if hit is None:
-        from sympy.utilities.lambdify import implemented_function
+    if hit is not None:
+        return hit
+    import sympy
 
-        hit = _SYMPY[name] = implemented_function(name, QUANTITIES[name])
+    quantity = QUANTITIES[name]
+    body: dict = {"_imp_": staticmethod(quantity), "nargs": None}
+    if quantity.closed_form is not None:
+        form = quantity.closed_form
+
+        def eval(cls, *args):  # noqa: A001 - sympy's hook
+            if all(a.is_Number for a in args):
+                return form(*args)
+            return None
+
+        body["eval"] = classmethod(eval)
+        body["_latex"] = lambda self, printer, exp=None: (
+            printer._print(form(*self.args)) if exp is None
+            else rf"\left({printer._print(form(*self.args))}\right)^{{{exp}}}")
+        body["_pretty"] = lambda self, printer: printer._print(form(*self.args))
+    hit = _SYMPY[name] = type(name, (sympy.Function,), body)
     return hit
 
 
