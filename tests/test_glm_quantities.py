@@ -208,6 +208,7 @@ def test_ols_at_delta_zero_raises_and_says_why():
     with pytest.raises(ValueError, match="needs δ > 0"):
         ols.evaluate(1e6, c, LocalDP(1.0, 0.0))
     why = ols.conditions(Context(params=c.params, budget=LocalDP(1.0, 0.0)))
-    assert any("delta_p > 0" in w and "delta_p = 0" in w for w in why)
-    assert ols.conditions(Context(params=c.params, budget=LocalDP(7.0, 0.01))) == [
-        "needs epsilon < 6.77 (epsilon = 7)"]
+    assert any("Gaussian mechanism needs δ > 0" in w and w.endswith("needs delta_p > 0 (delta_p = 0)") for w in why)
+    why = ols.conditions(Context(params=c.params, budget=LocalDP(7.0, 0.01)))
+    assert len(why) == 1 and "Gaussian calibration" in why[0] and why[0].endswith("needs epsilon < 6.77 (epsilon = 7)")
+    assert ols.conditions(Context(params=c.params, budget=LocalDP(6.7, 0.01))) == []

@@ -211,6 +211,8 @@ class _GLMBound(Bound):
     notion = "ldp"
     estimator = ""  # "ols" or "sgd"
     half_budget = False  # the multi-parameter corrected forms run the (ε/2, δ/2) mechanisms
+    # the human reading of a ``requires`` relation, shown before it when it fails (the relation is the data)
+    requires_notes: dict = {}
 
     def min_horizon(self, ctx: Context) -> float:
         """Smallest horizon at which the bound's own requirements hold (burn-ins, T ≥ 4, …)."""
@@ -221,7 +223,10 @@ class _GLMBound(Bound):
         # The budget in this bound's own notion (local DP), through the registry's conversion: an (ε, δ)-LDP
         # algorithm is central (ε, δ)-DP, so a central budget the LDP algorithm meets is fine for the upper
         # bounds; for the lower bound the user's guarantee must imply LDP (only a local budget does).
-        failing = super().conditions(ctx)  # the ``requires`` relations
+        failing = []
+        for msg in super().conditions(ctx):  # the ``requires`` relations
+            note = next((n for t, n in self.requires_notes.items() if msg.startswith(f"needs {t} (")), None)
+            failing.append(f"{note}: {msg}" if note else msg)
         if ctx.budget is not None:
             b, why = ctx.budget_for(self)
             if b is None:
@@ -254,6 +259,14 @@ class _OLSCommon(_GLMBound):
     # the Gaussian mechanism of Lemma 2.1 needs δ > 0; its classical calibration fails beyond ε ≈ 5.74–8.42
     # (sheet 1.2): ε < 6.77 is the range checked here
     requires = ("delta_p > 0", "epsilon < 6.77")
+    requires_notes = {
+        "delta_p > 0": "the OLS Gaussian mechanism needs δ > 0 (seed 002 Lemma 2.1): give an (ε, δ)-LDP budget",
+        "epsilon < 6.77": "the classical Gaussian calibration of Lemma 2.1 fails beyond ε ≈ 5.74–8.42 (sheet 1.2); "
+                          "checked here for ε < 6.77",
+        "2*epsilon < 6.77": "the classical Gaussian calibration of Lemma 2.1 fails beyond ε ≈ 5.74–8.42 (sheet 1.2); "
+                            "checked here for the budget's ε = 2·epsilon < 6.77",
+        "beta > 0": "Thm 4.1 needs β > 0 (β = 0 is left open by the paper)",
+    }
 
     def terms(self, T, ctx, budget):
         # Kept as a guard only: at δ = 0 the Gaussian mechanism (σ_{ε,0} = ∞) does not exist, so there is no value
@@ -346,6 +359,7 @@ class Thm31SGDCorrected(_SGDCommon):
     # Lemma C.2 needs α ≤ 1/e (α: the instance's failure probability delta); 1/e as its float (the relations are
     # arithmetic over names, base.requirement_relations)
     requires = ("delta <= 0.36787944117144233",)
+    requires_notes = {"delta <= 0.36787944117144233": "Lemma C.2 needs α ≤ 1/e (delta)"}
     caveats = (
         "corrected: not the paper's statement — the statement drops √(κ_u log(KT/α)) of (C.4) (ERRATA, smaller "
         "items); the constant of the maximal inequality is set to 1",
@@ -414,6 +428,8 @@ class Thm32Lower(_GLMBound):
                    "pure ε-LDP, ε ≤ 1")
     # pure ε-LDP only (δ = 0), ε ≤ 1, the instance's K = 2 (K ≥ 2 holds for every instance)
     requires = ("delta_p <= 0", "epsilon <= 1", "K <= 2")
+    requires_notes = {"delta_p <= 0": "Thm 3.2 covers pure ε-LDP algorithms only (δ = 0)",
+                      "epsilon <= 1": "Thm 3.2 needs ε ≤ 1", "K <= 2": "Thm 3.2's instance has K = 2"}
     param_notes = {"K": "a condition only: the theorem's instance has K = 2",
                    "context": "a condition only: the theorem's instance has N(0, I_d/d) contexts",
                    "d": "enters only the horizon condition T ≥ d²/(e^ε − 1)² of the proof, not the stated Ω(√T/ε)"}
@@ -568,7 +584,8 @@ class Thm41SGD(_SGDCommon):
     form = "paper"
     params = ("d", "K", "c_r", "C_B", "zeta", "L", "kappa_l", "p_prime", "delta", "gamma", "beta")
     assumptions = ("A1", "A5", "A6", "step size as in Thm 4.1 (garbled; sheet 2.4)", "probability ≥ 1 − α")
-    requires = ("beta > 0",)  # Thm 4.1 needs β > 0 (β = 0 is left open by the paper)
+    requires = ("beta > 0",)
+    requires_notes = {"beta > 0": "Thm 4.1 needs β > 0 (β = 0 is left open by the paper)"}
     caveats = (CAV_41_HALF, CAV_41, CAV_ELIM, CAV_SGD_CLIP)
 
     def min_horizon(self, ctx):
