@@ -212,3 +212,60 @@ def test_ols_at_delta_zero_raises_and_says_why():
     why = ols.conditions(Context(params=c.params, budget=LocalDP(7.0, 0.01)))
     assert len(why) == 1 and "Gaussian calibration" in why[0] and why[0].endswith("needs epsilon < 6.77 (epsilon = 7)")
     assert ols.conditions(Context(params=c.params, budget=LocalDP(6.7, 0.01))) == []
+
+
+# -- the conditions as data: each relation flips exactly at the threshold the theorem states ---------------------
+def _by_id(bid):
+    return next(x for x in glm.BOUNDS if x.id == bid)
+
+
+def threshold_failures(bound_of) -> list[str]:
+    """Each (bound, context) whose applicability is not the theorem's, from the statements (seed 002): Thm 3.2 needs
+    pure ε-LDP with ε ≤ 1, K = 2 and Gaussian contexts; the OLS bounds δ > 0 and ε < 6.77; Lemma C.2 α ≤ 1/e;
+    Thm 4.1 β > 0; the OLS burn-in T > t_1(T) (Lemma C.3) and T ≥ 4 for Lemma C.2."""
+    out = []
+    g = _ctx(K=2, context="gaussian").params
+    p = _ctx().params
+    cases = [
+        ("002-thm3.2", g, LocalDP(1.0, 0.0), True), ("002-thm3.2", g, LocalDP(1.0 + 1e-12, 0.0), False),
+        ("002-thm3.2", g, LocalDP(0.5, 1e-300), False), ("002-thm3.2", {**g, "K": 3}, LocalDP(0.5, 0.0), False),
+        ("002-thm3.2", {**g, "context": "sphere"}, LocalDP(0.5, 0.0), False),
+        ("002-thm3.1-ols", p, LocalDP(1.0, 1e-300), True), ("002-thm3.1-ols", p, LocalDP(1.0, 0.0), False),
+        ("002-thm3.1-ols", p, LocalDP(6.77 - 1e-9, 0.01), True), ("002-thm3.1-ols", p, LocalDP(6.77, 0.01), False),
+        ("002-thm4.1-ols-corrected", p, LocalDP(6.77 - 1e-9, 0.01), True),
+        ("002-thm4.1-ols-corrected", p, LocalDP(6.77, 0.01), False),
+        ("002-thm3.1-sgd-corrected", {**p, "delta": 1 / math.e}, LocalDP(1.0, 0.0), True),
+        ("002-thm3.1-sgd-corrected", {**p, "delta": math.nextafter(1 / math.e, 1)}, LocalDP(1.0, 0.0), False),
+        ("002-thm4.1-sgd", {**p, "beta": 1e-12}, LocalDP(1.0, 0.0), True),
+        ("002-thm4.1-sgd", {**p, "beta": 0.0}, LocalDP(1.0, 0.0), False),
+        ("002-thm3.3-sgd", {**p, "T": 4.0}, LocalDP(1.0, 0.0), True),
+        ("002-thm3.3-sgd", {**p, "T": 3.9}, LocalDP(1.0, 0.0), False),
+    ]
+    t1 = q.greedy_min_horizon(p["d"], p["delta"], p["p_star"])  # first integer T with T > t_1(T)
+    cases += [("002-thm3.1-ols", {**p, "T": t1}, LocalDP(1.0, 0.01), True),
+              ("002-thm3.1-ols", {**p, "T": t1 - 1}, LocalDP(1.0, 0.01), False)]
+    for bid, params, budget, applies in cases:
+        why = bound_of(bid).conditions(Context(params=dict(params), budget=budget))
+        if (not why) != applies:
+            out.append(f"{bid} at {budget}, {params.get('T')}: applies {not why}, theorem says {applies} ({why})")
+    return out
+
+
+def test_conditions_flip_at_the_stated_thresholds():
+    assert threshold_failures(_by_id) == []
+
+
+def test_threshold_mutants_rejected():
+    """Mutants: Thm 3.2's ε ≤ 1 read strictly (ε < 1), and Thm 4.1 without its β > 0 relation — each rejected."""
+    import copy
+
+    def mutated(bid, requires):
+        b = copy.copy(_by_id(bid))
+        b.requires = requires
+        b.__dict__.pop("_requirement_relations", None)
+        return b
+
+    strict = mutated("002-thm3.2", ("delta_p <= 0", "epsilon < 1", "K <= 2"))
+    assert threshold_failures(lambda bid: strict if bid == "002-thm3.2" else _by_id(bid))
+    no_beta = mutated("002-thm4.1-sgd", ())
+    assert threshold_failures(lambda bid: no_beta if bid == "002-thm4.1-sgd" else _by_id(bid))
