@@ -209,7 +209,6 @@ class _GLMBound(Bound):
     seed = "002"
     setting = "glm"
     notion = "ldp"
-    estimator = ""  # "ols" or "sgd"
     half_budget = False  # the multi-parameter corrected forms run the (ε/2, δ/2) mechanisms
     # the human reading of a ``requires`` relation, shown before it when it fails (the relation is the data)
     requires_notes: dict = {}
@@ -219,14 +218,13 @@ class _GLMBound(Bound):
         return 1.0
 
     def conditions(self, ctx: Context) -> list[str]:
-        out = []
-        # The budget in this bound's own notion (local DP), through the registry's conversion: an (ε, δ)-LDP
-        # algorithm is central (ε, δ)-DP, so a central budget the LDP algorithm meets is fine for the upper
-        # bounds; for the lower bound the user's guarantee must imply LDP (only a local budget does).
-        failing = []
+        out, failing = [], []
         for msg in super().conditions(ctx):  # the ``requires`` relations
             note = next((n for t, n in self.requires_notes.items() if msg.startswith(f"needs {t} (")), None)
             failing.append(f"{note}: {msg}" if note else msg)
+        # The budget in this bound's own notion (local DP), through the registry's conversion: an (ε, δ)-LDP
+        # algorithm is central (ε, δ)-DP, so a central budget the LDP algorithm meets is fine for the upper
+        # bounds; for the lower bound the user's guarantee must imply LDP (only a local budget does).
         if ctx.budget is not None:
             b, why = ctx.budget_for(self)
             if b is None:
@@ -255,7 +253,6 @@ _INSTANCE_SYMBOLS = ("d", "K", "C_B", "c_r", "R", "sigma_r", "kappa_l", "kappa_u
 
 
 class _OLSCommon(_GLMBound):
-    estimator = "ols"
     # the Gaussian mechanism of Lemma 2.1 needs δ > 0; its classical calibration fails beyond ε ≈ 5.74–8.42
     # (sheet 1.2): ε < 6.77 is the range checked here
     requires = ("delta_p > 0", "epsilon < 6.77")
@@ -277,7 +274,6 @@ class _OLSCommon(_GLMBound):
 
 
 class _SGDCommon(_GLMBound):
-    estimator = "sgd"
     formula_note = ("r_{ε,d} = R√π(1 + 2/expm1(ε))·Γ((d+1)/2)/Γ(d/2), expm1(ε) = e^ε − 1 (seed 002 Lemma 2.2); "
                     "non-private part: r_∞ = R√π Γ((d+1)/2)/Γ(d/2)")
 
