@@ -148,3 +148,9 @@ def sympy_function(name: str):
 
 
 _SYMPY: dict = {}
+
+
+# module-level names of the registered quantities: the generated numpy code of the bounds
+# (boundcalc/bounds/_generated_numpy.py, python -m boundcalc.bounds.codegen) imports them from here
+gamma_ratio = QUANTITIES["gamma_ratio"]
+greedy_horizon = QUANTITIES["greedy_horizon"]
