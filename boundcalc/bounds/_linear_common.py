@@ -109,6 +109,9 @@ class BaseBound(Bound):
     """Bound with a few helpers shared by the linear/contextual modules."""
 
     expected_pair_failures: dict = {}
+    # the symbols of ``expression()`` besides T: instance parameters (ctx[name]) and budget symbols in the bound's
+    # own notion: rho (zCDP; eps/alpha for an RDP budget), alpha, epsilon, delta_dp (the (eps, delta)-DP delta)
+    symbols: tuple[str, ...] = ()
     # the human reading of a ``requires`` relation, shown after it when it fails (the relation is the data)
     requires_notes: dict = {}
 
@@ -131,6 +134,20 @@ class BaseBound(Bound):
         if hasattr(budget, "alpha"):
             return float(budget.epsilon) / float(budget.alpha)
         raise TypeError(f"no rho for {budget!r}")
+
+    def symbol_values(self, ctx: Context, budget) -> dict:
+        """Values of ``symbols``: budget symbols from the budget in the bound's notion, the others from the context."""
+        out = {}
+        for n in self.symbols:
+            if n == "rho":
+                out[n] = self.rho_of(budget)
+            elif n in ("alpha", "epsilon"):
+                out[n] = float(getattr(budget, n))
+            elif n == "delta_dp":
+                out[n] = float(budget.delta)
+            else:
+                out[n] = ctx[n]
+        return out
 
     def own_budget(self, ctx: Context):
         if self.notion == "none":

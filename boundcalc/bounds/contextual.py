@@ -188,8 +188,7 @@ class _OFULPaper(BaseBound):
         T, d, rho = syms("T", "d", "rho")
         return d * sympy.log(T) * sympy.sqrt(T), d**2 * sympy.log(T) ** 2 / sympy.sqrt(rho)
 
-    def symbol_values(self, ctx, budget):
-        return {"d": ctx["d"], "rho": self.rho_of(budget)}
+    symbols = ('d', 'rho')  # the expression's symbols besides T (values: BaseBound.symbol_values)
 
 
 class AdaCOFULPaper(_OFULPaper):
@@ -263,9 +262,6 @@ class _OFULExplicit(BaseBound):
     requires = _OFUL_REQUIRES + (_LAM_GE_1,)
     requires_notes = _OFUL_NOTES
 
-    def _vals(self, ctx):
-        return ctx["d"], ctx["lam"], ctx["lam0"], ctx["C"], ctx["delta"], ctx["theta_norm"]
-
     def expression(self):
         import sympy
 
@@ -274,9 +270,7 @@ class _OFULExplicit(BaseBound):
         gamma = sympy.sqrt(T) * sympy.sqrt(2 * ell / rho * fF / (lam + sympy.Max(0, _g_sym(T, lam0, delta, d))))
         return pre * beta * sympy.sqrt(T), pre * gamma * sympy.sqrt((1 + C) * (1 + lam) * ell)
 
-    def symbol_values(self, ctx, budget):
-        d, lam, lam0, C, delta, th = self._vals(ctx)
-        return {"d": d, "lam": lam, "lam0": lam0, "C": C, "delta": delta, "theta_norm": th, "rho": self.rho_of(budget)}
+    symbols = ('d', 'lam', 'lam0', 'C', 'delta', 'theta_norm', 'rho')  # the expression's symbols besides T (values: BaseBound.symbol_values)
 
 
 _GAMMA_T_GAP = ("proof gap: the proof bounds every gamma_t by gamma_T ('gamma_t increasing'), which fails (default "
@@ -339,9 +333,10 @@ class _OFULCorrected(_OFULExplicit):
     def _kappa(C, lam):
         return (1 + C) * (1 + lam) + (1.0 if lam < 1 else 0.0)
 
-    def _sstar(self, ctx):
-        d, lam, lam0, C, delta, th = self._vals(ctx)
-        return oful_h_peak(d, lam, lam0, delta / 3, C)
+    @staticmethod
+    def _sstar(ctx):
+        """s*: the first peak of h(s) (``_linear_common.oful_h_peak``), a number of the instance (delta/3)."""
+        return oful_h_peak(ctx["d"], ctx["lam"], ctx["lam0"], ctx["delta"] / 3, ctx["C"])
 
     def expression(self):
         import sympy
@@ -421,9 +416,7 @@ class RSOFULExplicit(_OFULExplicit):
         ell, pre, beta, fF = _ofu_pieces_sym(T, d, lam, lam0, C, delta, th)
         return pre * beta * sympy.sqrt(T), sympy.Integer(0)
 
-    def symbol_values(self, ctx, budget):
-        d, lam, lam0, C, delta, th = self._vals(ctx)
-        return {"d": d, "lam": lam, "C": C, "delta": delta, "theta_norm": th}
+    symbols = ('d', 'lam', 'C', 'delta', 'theta_norm')  # the expression's symbols besides T (values: BaseBound.symbol_values)
 
 
 class OFULPaper(BaseBound):
@@ -446,8 +439,7 @@ class OFULPaper(BaseBound):
         T, d = syms("T", "d")
         return d * sympy.log(T) * sympy.sqrt(T), sympy.Integer(0)
 
-    def symbol_values(self, ctx, budget):
-        return {"d": ctx["d"]}
+    symbols = ('d',)  # the expression's symbols besides T (values: BaseBound.symbol_values)
 
 
 # ---- LinUCB with dynamic global sensitivity, seed 004 Thm 3 --------------------------------------------------
@@ -513,9 +505,7 @@ class DGSThm3(BaseBound):
         priv = 2 * self._priv_factor_sym(T) * L / (lam0 * eps) * sympy.log(1 / z) * root + 32 * sympy.log(1 / dl) / lam0
         return nonpriv, priv
 
-    def symbol_values(self, ctx, budget):
-        return {"d": ctx["d"], "lam": ctx["lam"], "L": ctx["L"], "S": ctx["S"], "zeta": ctx["zeta"],
-                "lam0": ctx["lam0"], "epsilon": float(budget.epsilon), "delta_dp": float(budget.delta)}
+    symbols = ('d', 'lam', 'L', 'S', 'zeta', 'lam0', 'epsilon', 'delta_dp')  # the expression's symbols besides T (values: BaseBound.symbol_values)
 
 
 class DGSThm3Corrected(DGSThm3):
@@ -549,8 +539,7 @@ class _LinPriv(BaseBound):
     params = ("d", "K")
     assumptions = ("public adversarial contexts, per-arm tree-mechanism statistics, eps-global DP",)
 
-    def symbol_values(self, ctx, budget):
-        return {"d": ctx["d"], "K": ctx["K"], "epsilon": float(budget.epsilon)}
+    symbols = ('d', 'K', 'epsilon')  # the expression's symbols besides T (values: BaseBound.symbol_values)
 
 
 class LinPrivClaimed(_LinPriv):

@@ -177,8 +177,7 @@ class AdaCGOPEPaper(_UpperLinear):
         lkt = sympy.log(K * T)
         return sympy.sqrt(d * T * lkt), d / sympy.sqrt(rho) * lkt ** sympy.Rational(3, 2)
 
-    def symbol_values(self, ctx, budget):
-        return {"d": ctx["d"], "K": ctx["K"], "rho": self.rho_of(budget)}
+    symbols = ('d', 'K', 'rho')  # the expression's symbols besides T (values: BaseBound.symbol_values)
 
 
 class AdaCGOPEPaperHP(_UpperLinear):
@@ -200,8 +199,7 @@ class AdaCGOPEPaperHP(_UpperLinear):
         a = sympy.log(K * sympy.log(T) / delta)
         return sympy.sqrt(d * T * a), d / sympy.sqrt(rho) * sympy.sqrt(a) * sympy.log(T)
 
-    def symbol_values(self, ctx, budget):
-        return {"d": ctx["d"], "K": ctx["K"], "rho": self.rho_of(budget), "delta": ctx["delta"]}
+    symbols = ('d', 'K', 'rho', 'delta')  # the expression's symbols besides T (values: BaseBound.symbol_values)
 
 
 def _gope_explicit_sym(T, d, K, delta):
@@ -247,8 +245,7 @@ class AdaCGOPEExplicit(_UpperLinear):
         L, Lam, F = _gope_explicit_sym(T, d, K, 1 / T)
         return 64 * sympy.sqrt(d * T * Lam) + 4 * d * (d + 1) + 2, 16 * d * L * sympy.sqrt(2 * F / rho)
 
-    def symbol_values(self, ctx, budget):
-        return {"d": ctx["d"], "K": ctx["K"], "rho": self.rho_of(budget)}
+    symbols = ('d', 'K', 'rho')  # the expression's symbols besides T (values: BaseBound.symbol_values)
 
 
 class AdaCGOPEExplicitHP(_UpperLinear):
@@ -270,8 +267,7 @@ class AdaCGOPEExplicitHP(_UpperLinear):
         L, Lam, F = _gope_explicit_sym(T, d, K, delta)
         return 64 * sympy.sqrt(d * T * Lam) + 4 * d * (d + 1), 16 * d * L * sympy.sqrt(2 * F / rho)
 
-    def symbol_values(self, ctx, budget):
-        return {"d": ctx["d"], "K": ctx["K"], "rho": self.rho_of(budget), "delta": ctx["delta"]}
+    symbols = ('d', 'K', 'rho', 'delta')  # the expression's symbols besides T (values: BaseBound.symbol_values)
 
 
 # -- non-private GOPE (rho -> infinity limit) -----------------------------------------------------------
@@ -299,8 +295,7 @@ class GOPENonPrivateExplicit(_UpperLinear):
         L, Lam, F = _gope_explicit_sym(T, d, K, 1 / T)
         return 64 * sympy.sqrt(d * T * Lam) + 4 * d * (d + 1) + 2, sympy.Integer(0)
 
-    def symbol_values(self, ctx, budget):
-        return {"d": ctx["d"], "K": ctx["K"]}
+    symbols = ('d', 'K')  # the expression's symbols besides T (values: BaseBound.symbol_values)
 
 
 class GOPENonPrivatePaper(_UpperLinear):
@@ -321,8 +316,7 @@ class GOPENonPrivatePaper(_UpperLinear):
         T, d, K = syms("T", "d", "K")
         return sympy.sqrt(d * T * sympy.log(K * T)), sympy.Integer(0)
 
-    def symbol_values(self, ctx, budget):
-        return {"d": ctx["d"], "K": ctx["K"]}
+    symbols = ('d', 'K')  # the expression's symbols besides T (values: BaseBound.symbol_values)
 
 
 # -- minimax lower bound, seed 003 Thm 9 ---------------------------------------------------------------
@@ -383,8 +377,7 @@ class Thm9(BaseBound):
         np_part = sympy.exp(-2) / 8 * d * sympy.sqrt(T)
         return np_part, sympy.Max(0, self._sym_priv_c() * d / sympy.sqrt(rho) - np_part)
 
-    def symbol_values(self, ctx, budget):
-        return {"d": ctx["d"], "rho": self.rho_of(budget)}
+    symbols = ('d', 'rho')  # the expression's symbols besides T (values: BaseBound.symbol_values)
 
 
 class Thm9Corrected(Thm9):
@@ -413,9 +406,7 @@ class _AdaR(_UpperLinear):
     notion = "rdp"
     algorithm = "AdaR-GOPE"
 
-    def symbol_values(self, ctx, budget):
-        return {"d": ctx["d"], "K": ctx["K"], "delta": ctx["delta"], "alpha": float(budget.alpha),
-                "epsilon": float(budget.epsilon)}
+    symbols = ('d', 'K', 'delta', 'alpha', 'epsilon')  # the expression's symbols besides T (values: BaseBound.symbol_values)
 
 
 class AdaRGOPEPaper(_AdaR):
@@ -488,8 +479,7 @@ class AdaRGOPEExplicitClosed(_AdaR):
         return (64 * sympy.sqrt(d * T * Lam) + 4 * d * (d + 1) + 2,
                 16 * d * L * sympy.sqrt(2 * al / ep * d * (d + 1) * Lam))
 
-    def symbol_values(self, ctx, budget):
-        return {"d": ctx["d"], "K": ctx["K"], "alpha": float(budget.alpha), "epsilon": float(budget.epsilon)}
+    symbols = ('d', 'K', 'alpha', 'epsilon')  # the expression's symbols besides T (values: BaseBound.symbol_values)
 
 
 class AdaRGOPEExplicit(_AdaR):
@@ -520,8 +510,7 @@ class AdaRGOPEExplicit(_AdaR):
         R = sympy_function("R_phases")  # a registered quantity (numpy, mpmath; the prover's enclosure)
         return R(T, d, K, 0), R(T, d, K, al / ep) - R(T, d, K, 0)
 
-    def symbol_values(self, ctx, budget):
-        return {"d": ctx["d"], "K": ctx["K"], "alpha": float(budget.alpha), "epsilon": float(budget.epsilon)}
+    symbols = ('d', 'K', 'alpha', 'epsilon')  # the expression's symbols besides T (values: BaseBound.symbol_values)
 
 
 _phase_min_reference = r_phases_float  # the scalar form (tests/test_proofs_enclosures.py uses this name)
