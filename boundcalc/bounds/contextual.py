@@ -166,7 +166,7 @@ _OFUL_NOTES = {
                                       "(context_distribution = gaussian-003 is unprojected)",
     "theta_norm <= 1.000000001": "Assumption 1 (seed 003 Sec. V-A / seed 000), ||theta*|| <= 1",
     "lam0 <= 1/d + 0.000000000001": "lam0 <= tr E[AA^T]/d <= 1/d for ||A|| <= 1",
-    _LAM_GE_1: "the proof (Eq. 25, t_(l+1)/t_l <= (1+C)(1+lambda)) needs lambda >= 1 (ERRATA 11; see the corrected form)",
+    _LAM_GE_1: "the proof (Eq. 25, t_(l+1)/t_l <= (1+C)(1+lambda)) uses lambda >= 1 (ERRATA 11; see the corrected form)",
 }
 
 
