@@ -3,8 +3,9 @@
 Each bound's applicability is checked against predicates written here from the papers' assumptions (seed 003
 Sec. V-A Assumption 1 and Thm 2's spanning actions; lam0 <= tr E[AA^T]/d <= 1/d for ||A|| <= 1; the OFUL proof's
 lambda >= 1, ERRATA 11; seed 004 Assumption 1 with L and S), on instances built to break one assumption each; and the
-prover's reading of the relations (sympy, ``base.requirement_relations``) agrees with ``conditions``. Mutants: a
-flipped relation, a dropped relation and a relation without its floating-point tolerance are rejected.
+prover's reading of the relations (sympy, ``base.requirement_relations``) agrees with ``conditions``; the declared
+``symbol_names`` are the expression's symbols. Mutants: a flipped relation, a dropped relation, a relation without its
+floating-point tolerance, and a forgotten symbol are rejected.
 """
 
 from __future__ import annotations
@@ -132,3 +133,25 @@ def test_failing_relation_is_explained(bid):
             "003-thm5-explicit": ("lambda >= 1", "lam = 0.1"),
             "004-thm3": ("||theta*|| <= S", "S = 0.5")}[bid]
     assert all(w in msg for w in want), msg
+
+
+def undeclared_symbols(bounds) -> list[str]:
+    """Bounds whose ``symbol_names`` (what symbol_values fills) differ from the expression's symbols besides T."""
+    import sympy
+
+    out = []
+    for b in bounds:
+        free = set().union(*(sympy.sympify(e).free_symbols for e in b.expression()))
+        names = {s.name for s in free} - {"T"}
+        declared = set(b.symbol_values(registry.make_context(b.setting, {}), budget_for(b)))
+        if names != declared:
+            out.append(f"{b.id}: expression {sorted(names)} vs symbol_values {sorted(declared)}")
+    return out
+
+
+def test_symbol_names_are_the_expressions_symbols(monkeypatch):
+    bounds = [b for b in registry.all_bounds() if b.setting in ("linear", "contextual")]
+    assert not undeclared_symbols(bounds)
+    b = registry.get("003-thm4-explicit-hp")
+    monkeypatch.setattr(b, "symbol_names", ("d", "K", "rho"))  # mutant: delta forgotten
+    assert undeclared_symbols([b])

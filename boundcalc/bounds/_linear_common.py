@@ -111,7 +111,7 @@ class BaseBound(Bound):
     expected_pair_failures: dict = {}
     # the symbols of ``expression()`` besides T: instance parameters (ctx[name]) and budget symbols in the bound's
     # own notion: rho (zCDP; eps/alpha for an RDP budget), alpha, epsilon, delta_dp (the (eps, delta)-DP delta)
-    symbols: tuple[str, ...] = ()
+    symbol_names: tuple[str, ...] = ()
     # the human reading of a ``requires`` relation, shown after it when it fails (the relation is the data)
     requires_notes: dict = {}
 
@@ -136,9 +136,9 @@ class BaseBound(Bound):
         raise TypeError(f"no rho for {budget!r}")
 
     def symbol_values(self, ctx: Context, budget) -> dict:
-        """Values of ``symbols``: budget symbols from the budget in the bound's notion, the others from the context."""
+        """Values of ``symbol_names``: budget symbols from the budget in the bound's notion, the others from the context."""
         out = {}
-        for n in self.symbols:
+        for n in self.symbol_names:
             if n == "rho":
                 out[n] = self.rho_of(budget)
             elif n in ("alpha", "epsilon"):

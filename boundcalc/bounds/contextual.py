@@ -188,7 +188,7 @@ class _OFULPaper(BaseBound):
         T, d, rho = syms("T", "d", "rho")
         return d * sympy.log(T) * sympy.sqrt(T), d**2 * sympy.log(T) ** 2 / sympy.sqrt(rho)
 
-    symbols = ('d', 'rho')  # the expression's symbols besides T (values: BaseBound.symbol_values)
+    symbol_names = ("d", "rho")
 
 
 class AdaCOFULPaper(_OFULPaper):
@@ -270,7 +270,7 @@ class _OFULExplicit(BaseBound):
         gamma = sympy.sqrt(T) * sympy.sqrt(2 * ell / rho * fF / (lam + sympy.Max(0, _g_sym(T, lam0, delta, d))))
         return pre * beta * sympy.sqrt(T), pre * gamma * sympy.sqrt((1 + C) * (1 + lam) * ell)
 
-    symbols = ('d', 'lam', 'lam0', 'C', 'delta', 'theta_norm', 'rho')  # the expression's symbols besides T (values: BaseBound.symbol_values)
+    symbol_names = ("d", "lam", "lam0", "C", "delta", "theta_norm", "rho")
 
 
 _GAMMA_T_GAP = ("proof gap: the proof bounds every gamma_t by gamma_T ('gamma_t increasing'), which fails (default "
@@ -416,7 +416,7 @@ class RSOFULExplicit(_OFULExplicit):
         ell, pre, beta, fF = _ofu_pieces_sym(T, d, lam, lam0, C, delta, th)
         return pre * beta * sympy.sqrt(T), sympy.Integer(0)
 
-    symbols = ('d', 'lam', 'C', 'delta', 'theta_norm')  # the expression's symbols besides T (values: BaseBound.symbol_values)
+    symbol_names = ("d", "lam", "C", "delta", "theta_norm")
 
 
 class OFULPaper(BaseBound):
@@ -439,7 +439,7 @@ class OFULPaper(BaseBound):
         T, d = syms("T", "d")
         return d * sympy.log(T) * sympy.sqrt(T), sympy.Integer(0)
 
-    symbols = ('d',)  # the expression's symbols besides T (values: BaseBound.symbol_values)
+    symbol_names = ("d",)
 
 
 # ---- LinUCB with dynamic global sensitivity, seed 004 Thm 3 --------------------------------------------------
@@ -484,7 +484,8 @@ class DGSThm3(BaseBound):
                    "sqrt(d log((1+TL^2 lam)/zeta)) + sqrt(lam) S (roughly)")
 
     # Assumption 1 of seed 004 on the instance (with floating-point tolerances)
-    requires = ("max_action_norm <= L + 0.000000001", "theta_norm <= S + 0.000000001", "lam0 <= L**2/d + 0.000000000001")
+    requires = ("max_action_norm <= L + 0.000000001", "theta_norm <= S + 0.000000001",
+                "lam0 <= L**2/d + 0.000000000001")
     requires_notes = {
         "max_action_norm <= L + 0.000000001": "Assumption 1 (seed 004), ||x|| <= L",
         "theta_norm <= S + 0.000000001": "seed 004 Thm 3, ||theta*|| <= S",
@@ -505,7 +506,7 @@ class DGSThm3(BaseBound):
         priv = 2 * self._priv_factor_sym(T) * L / (lam0 * eps) * sympy.log(1 / z) * root + 32 * sympy.log(1 / dl) / lam0
         return nonpriv, priv
 
-    symbols = ('d', 'lam', 'L', 'S', 'zeta', 'lam0', 'epsilon', 'delta_dp')  # the expression's symbols besides T (values: BaseBound.symbol_values)
+    symbol_names = ("d", "lam", "L", "S", "zeta", "lam0", "epsilon", "delta_dp")
 
 
 class DGSThm3Corrected(DGSThm3):
@@ -539,7 +540,7 @@ class _LinPriv(BaseBound):
     params = ("d", "K")
     assumptions = ("public adversarial contexts, per-arm tree-mechanism statistics, eps-global DP",)
 
-    symbols = ('d', 'K', 'epsilon')  # the expression's symbols besides T (values: BaseBound.symbol_values)
+    symbol_names = ("d", "K", "epsilon")
 
 
 class LinPrivClaimed(_LinPriv):

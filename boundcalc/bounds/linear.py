@@ -177,7 +177,7 @@ class AdaCGOPEPaper(_UpperLinear):
         lkt = sympy.log(K * T)
         return sympy.sqrt(d * T * lkt), d / sympy.sqrt(rho) * lkt ** sympy.Rational(3, 2)
 
-    symbols = ('d', 'K', 'rho')  # the expression's symbols besides T (values: BaseBound.symbol_values)
+    symbol_names = ("d", "K", "rho")
 
 
 class AdaCGOPEPaperHP(_UpperLinear):
@@ -199,7 +199,7 @@ class AdaCGOPEPaperHP(_UpperLinear):
         a = sympy.log(K * sympy.log(T) / delta)
         return sympy.sqrt(d * T * a), d / sympy.sqrt(rho) * sympy.sqrt(a) * sympy.log(T)
 
-    symbols = ('d', 'K', 'rho', 'delta')  # the expression's symbols besides T (values: BaseBound.symbol_values)
+    symbol_names = ("d", "K", "rho", "delta")
 
 
 def _gope_explicit_sym(T, d, K, delta):
@@ -245,7 +245,7 @@ class AdaCGOPEExplicit(_UpperLinear):
         L, Lam, F = _gope_explicit_sym(T, d, K, 1 / T)
         return 64 * sympy.sqrt(d * T * Lam) + 4 * d * (d + 1) + 2, 16 * d * L * sympy.sqrt(2 * F / rho)
 
-    symbols = ('d', 'K', 'rho')  # the expression's symbols besides T (values: BaseBound.symbol_values)
+    symbol_names = ("d", "K", "rho")
 
 
 class AdaCGOPEExplicitHP(_UpperLinear):
@@ -267,7 +267,7 @@ class AdaCGOPEExplicitHP(_UpperLinear):
         L, Lam, F = _gope_explicit_sym(T, d, K, delta)
         return 64 * sympy.sqrt(d * T * Lam) + 4 * d * (d + 1), 16 * d * L * sympy.sqrt(2 * F / rho)
 
-    symbols = ('d', 'K', 'rho', 'delta')  # the expression's symbols besides T (values: BaseBound.symbol_values)
+    symbol_names = ("d", "K", "rho", "delta")
 
 
 # -- non-private GOPE (rho -> infinity limit) -----------------------------------------------------------
@@ -295,7 +295,7 @@ class GOPENonPrivateExplicit(_UpperLinear):
         L, Lam, F = _gope_explicit_sym(T, d, K, 1 / T)
         return 64 * sympy.sqrt(d * T * Lam) + 4 * d * (d + 1) + 2, sympy.Integer(0)
 
-    symbols = ('d', 'K')  # the expression's symbols besides T (values: BaseBound.symbol_values)
+    symbol_names = ("d", "K")
 
 
 class GOPENonPrivatePaper(_UpperLinear):
@@ -316,7 +316,7 @@ class GOPENonPrivatePaper(_UpperLinear):
         T, d, K = syms("T", "d", "K")
         return sympy.sqrt(d * T * sympy.log(K * T)), sympy.Integer(0)
 
-    symbols = ('d', 'K')  # the expression's symbols besides T (values: BaseBound.symbol_values)
+    symbol_names = ("d", "K")
 
 
 # -- minimax lower bound, seed 003 Thm 9 ---------------------------------------------------------------
@@ -377,7 +377,7 @@ class Thm9(BaseBound):
         np_part = sympy.exp(-2) / 8 * d * sympy.sqrt(T)
         return np_part, sympy.Max(0, self._sym_priv_c() * d / sympy.sqrt(rho) - np_part)
 
-    symbols = ('d', 'rho')  # the expression's symbols besides T (values: BaseBound.symbol_values)
+    symbol_names = ("d", "rho")
 
 
 class Thm9Corrected(Thm9):
@@ -406,7 +406,7 @@ class _AdaR(_UpperLinear):
     notion = "rdp"
     algorithm = "AdaR-GOPE"
 
-    symbols = ('d', 'K', 'delta', 'alpha', 'epsilon')  # the expression's symbols besides T (values: BaseBound.symbol_values)
+    symbol_names = ("d", "K", "delta", "alpha", "epsilon")
 
 
 class AdaRGOPEPaper(_AdaR):
@@ -479,7 +479,7 @@ class AdaRGOPEExplicitClosed(_AdaR):
         return (64 * sympy.sqrt(d * T * Lam) + 4 * d * (d + 1) + 2,
                 16 * d * L * sympy.sqrt(2 * al / ep * d * (d + 1) * Lam))
 
-    symbols = ('d', 'K', 'alpha', 'epsilon')  # the expression's symbols besides T (values: BaseBound.symbol_values)
+    symbol_names = ("d", "K", "alpha", "epsilon")
 
 
 class AdaRGOPEExplicit(_AdaR):
@@ -510,7 +510,7 @@ class AdaRGOPEExplicit(_AdaR):
         R = sympy_function("R_phases")  # a registered quantity (numpy, mpmath; the prover's enclosure)
         return R(T, d, K, 0), R(T, d, K, al / ep) - R(T, d, K, 0)
 
-    symbols = ('d', 'K', 'alpha', 'epsilon')  # the expression's symbols besides T (values: BaseBound.symbol_values)
+    symbol_names = ("d", "K", "alpha", "epsilon")
 
 
 _phase_min_reference = r_phases_float  # the scalar form (tests/test_proofs_enclosures.py uses this name)
