@@ -140,10 +140,11 @@ def undeclared_symbols(bounds) -> list[str]:
     import sympy
 
     out = []
+    ctx = {s: registry.make_context(s, {}) for s in {b.setting for b in bounds}}
     for b in bounds:
         free = set().union(*(sympy.sympify(e).free_symbols for e in b.expression()))
         names = {s.name for s in free} - {"T"}
-        declared = set(b.symbol_values(registry.make_context(b.setting, {}), budget_for(b)))
+        declared = set(b.symbol_values(ctx[b.setting], budget_for(b)))
         if names != declared:
             out.append(f"{b.id}: expression {sorted(names)} vs symbol_values {sorted(declared)}")
     return out
