@@ -181,14 +181,13 @@ class _OFULPaper(BaseBound):
     assumptions = (_ASSUMPTION_1, _ASSUMPTION_2, "1-sub-Gaussian reward noise")
     requires = _OFUL_REQUIRES
     requires_notes = _OFUL_NOTES
+    symbol_names = ("d", "rho")
 
     def expression(self):
         import sympy
 
         T, d, rho = syms("T", "d", "rho")
         return d * sympy.log(T) * sympy.sqrt(T), d**2 * sympy.log(T) ** 2 / sympy.sqrt(rho)
-
-    symbol_names = ("d", "rho")
 
 
 class AdaCOFULPaper(_OFULPaper):
@@ -261,6 +260,7 @@ class _OFULExplicit(BaseBound):
     assumptions = (_ASSUMPTION_1, _ASSUMPTION_2, "lambda >= 1 (proof Step 5)")
     requires = _OFUL_REQUIRES + (_LAM_GE_1,)
     requires_notes = _OFUL_NOTES
+    symbol_names = ("d", "lam", "lam0", "C", "delta", "theta_norm", "rho")
 
     def expression(self):
         import sympy
@@ -269,8 +269,6 @@ class _OFULExplicit(BaseBound):
         ell, pre, beta, fF = _ofu_pieces_sym(T, d, lam, lam0, C, delta, th)
         gamma = sympy.sqrt(T) * sympy.sqrt(2 * ell / rho * fF / (lam + sympy.Max(0, _g_sym(T, lam0, delta, d))))
         return pre * beta * sympy.sqrt(T), pre * gamma * sympy.sqrt((1 + C) * (1 + lam) * ell)
-
-    symbol_names = ("d", "lam", "lam0", "C", "delta", "theta_norm", "rho")
 
 
 _GAMMA_T_GAP = ("proof gap: the proof bounds every gamma_t by gamma_T ('gamma_t increasing'), which fails (default "
@@ -408,6 +406,7 @@ class RSOFULExplicit(_OFULExplicit):
     caveats = ("DERIVED: non-private baseline = rho -> infinity limit (docs/formulas/zcdp-bandits.md section 0); matches OFUL up to "
                "sqrt(1+C)",)
     regime_note = "non-private: no privacy cost"
+    symbol_names = ("d", "lam", "C", "delta", "theta_norm")
 
     def expression(self):
         import sympy
@@ -415,8 +414,6 @@ class RSOFULExplicit(_OFULExplicit):
         T, d, lam, lam0, C, delta, th = syms("T", "d", "lam", "lam0", "C", "delta", "theta_norm")
         ell, pre, beta, fF = _ofu_pieces_sym(T, d, lam, lam0, C, delta, th)
         return pre * beta * sympy.sqrt(T), sympy.Integer(0)
-
-    symbol_names = ("d", "lam", "C", "delta", "theta_norm")
 
 
 class OFULPaper(BaseBound):
@@ -432,14 +429,13 @@ class OFULPaper(BaseBound):
     params = ("d",)
     assumptions = (_ASSUMPTION_1,)
     regime_note = "non-private: no privacy cost"
+    symbol_names = ("d",)
 
     def expression(self):
         import sympy
 
         T, d = syms("T", "d")
         return d * sympy.log(T) * sympy.sqrt(T), sympy.Integer(0)
-
-    symbol_names = ("d",)
 
 
 # ---- LinUCB with dynamic global sensitivity, seed 004 Thm 3 --------------------------------------------------
@@ -491,6 +487,7 @@ class DGSThm3(BaseBound):
         "theta_norm <= S + 0.000000001": "seed 004 Thm 3, ||theta*|| <= S",
         "lam0 <= L**2/d + 0.000000000001": "lam0 <= L^2/d since tr E[XX^T] <= L^2",
     }
+    symbol_names = ("d", "lam", "L", "S", "zeta", "lam0", "epsilon", "delta_dp")
 
     def _priv_factor_sym(self, T):
         import sympy
@@ -505,8 +502,6 @@ class DGSThm3(BaseBound):
         nonpriv = 2 * (sympy.sqrt(d * sympy.log((1 + T * L**2 * lam) / z)) + sympy.sqrt(lam) * S) * root
         priv = 2 * self._priv_factor_sym(T) * L / (lam0 * eps) * sympy.log(1 / z) * root + 32 * sympy.log(1 / dl) / lam0
         return nonpriv, priv
-
-    symbol_names = ("d", "lam", "L", "S", "zeta", "lam0", "epsilon", "delta_dp")
 
 
 class DGSThm3Corrected(DGSThm3):
@@ -539,7 +534,6 @@ class _LinPriv(BaseBound):
     form = "paper"
     params = ("d", "K")
     assumptions = ("public adversarial contexts, per-arm tree-mechanism statistics, eps-global DP",)
-
     symbol_names = ("d", "K", "epsilon")
 
 

@@ -169,6 +169,7 @@ class AdaCGOPEPaper(_UpperLinear):
         "(ERRATA 10)",
     )
     regime_note = "privacy cost dominates iff rho < d log^2(KT) / T (paper form); for fixed rho it is o(sqrt T)"
+    symbol_names = ("d", "K", "rho")
 
     def expression(self):
         T, d, K, rho = syms("T", "d", "K", "rho")
@@ -176,8 +177,6 @@ class AdaCGOPEPaper(_UpperLinear):
 
         lkt = sympy.log(K * T)
         return sympy.sqrt(d * T * lkt), d / sympy.sqrt(rho) * lkt ** sympy.Rational(3, 2)
-
-    symbol_names = ("d", "K", "rho")
 
 
 class AdaCGOPEPaperHP(_UpperLinear):
@@ -191,6 +190,7 @@ class AdaCGOPEPaperHP(_UpperLinear):
     params = ("d", "K", "delta")
     caveats = AdaCGOPEPaper.caveats + ("high-probability bound on R_T, not on E[R_T]",)
     regime_note = "privacy cost dominates iff rho < d log^2(T) / T (up to the log(K log T/delta) factors)"
+    symbol_names = ("d", "K", "rho", "delta")
 
     def expression(self):
         import sympy
@@ -198,8 +198,6 @@ class AdaCGOPEPaperHP(_UpperLinear):
         T, d, K, rho, delta = syms("T", "d", "K", "rho", "delta")
         a = sympy.log(K * sympy.log(T) / delta)
         return sympy.sqrt(d * T * a), d / sympy.sqrt(rho) * sympy.sqrt(a) * sympy.log(T)
-
-    symbol_names = ("d", "K", "rho", "delta")
 
 
 def _gope_explicit_sym(T, d, K, delta):
@@ -237,6 +235,7 @@ class AdaCGOPEExplicit(_UpperLinear):
         "privacy cost dominates iff 16 d L_T sqrt(2F/rho) > 64 sqrt(dT Lambda), i.e. rho < d L_T^2 F/(8 T Lambda); "
         "for fixed rho it is O(log^{3/2} T) against sqrt(T log T)"
     )
+    symbol_names = ("d", "K", "rho")
 
     def expression(self):
         import sympy
@@ -244,8 +243,6 @@ class AdaCGOPEExplicit(_UpperLinear):
         T, d, K, rho = syms("T", "d", "K", "rho")
         L, Lam, F = _gope_explicit_sym(T, d, K, 1 / T)
         return 64 * sympy.sqrt(d * T * Lam) + 4 * d * (d + 1) + 2, 16 * d * L * sympy.sqrt(2 * F / rho)
-
-    symbol_names = ("d", "K", "rho")
 
 
 class AdaCGOPEExplicitHP(_UpperLinear):
@@ -259,6 +256,7 @@ class AdaCGOPEExplicitHP(_UpperLinear):
     params = ("d", "K", "delta")
     caveats = AdaCGOPEExplicit.caveats + ("high-probability bound on R_T, not on E[R_T]",)
     regime_note = AdaCGOPEExplicit.regime_note
+    symbol_names = ("d", "K", "rho", "delta")
 
     def expression(self):
         import sympy
@@ -266,8 +264,6 @@ class AdaCGOPEExplicitHP(_UpperLinear):
         T, d, K, rho, delta = syms("T", "d", "K", "rho", "delta")
         L, Lam, F = _gope_explicit_sym(T, d, K, delta)
         return 64 * sympy.sqrt(d * T * Lam) + 4 * d * (d + 1), 16 * d * L * sympy.sqrt(2 * F / rho)
-
-    symbol_names = ("d", "K", "rho", "delta")
 
 
 # -- non-private GOPE (rho -> infinity limit) -----------------------------------------------------------
@@ -287,6 +283,7 @@ class GOPENonPrivateExplicit(_UpperLinear):
         _COMPARABILITY,
     )
     regime_note = "non-private: no privacy cost"
+    symbol_names = ("d", "K")
 
     def expression(self):
         import sympy
@@ -294,8 +291,6 @@ class GOPENonPrivateExplicit(_UpperLinear):
         T, d, K = syms("T", "d", "K")
         L, Lam, F = _gope_explicit_sym(T, d, K, 1 / T)
         return 64 * sympy.sqrt(d * T * Lam) + 4 * d * (d + 1) + 2, sympy.Integer(0)
-
-    symbol_names = ("d", "K")
 
 
 class GOPENonPrivatePaper(_UpperLinear):
@@ -309,14 +304,13 @@ class GOPENonPrivatePaper(_UpperLinear):
     form = "paper"
     caveats = ()
     regime_note = "non-private: no privacy cost"
+    symbol_names = ("d", "K")
 
     def expression(self):
         import sympy
 
         T, d, K = syms("T", "d", "K")
         return sympy.sqrt(d * T * sympy.log(K * T)), sympy.Integer(0)
-
-    symbol_names = ("d", "K")
 
 
 # -- minimax lower bound, seed 003 Thm 9 ---------------------------------------------------------------
@@ -350,6 +344,7 @@ class Thm9(BaseBound):
     threshold_const = 4 * math.exp(-0.5)
     combination = "max"  # privacy dominates iff the private term is the max (privacy cost > 0)
     regime_note = "privacy term dominates (high-privacy regime) iff rho < 4 e^{-0.5}/T ≈ 2.426/T; otherwise Omega(d sqrt T)"
+    symbol_names = ("d", "rho")
 
     def threshold_rho(self, T):
         """rho below which the private term is the larger: rho < threshold_const / T."""
@@ -377,8 +372,6 @@ class Thm9(BaseBound):
         np_part = sympy.exp(-2) / 8 * d * sympy.sqrt(T)
         return np_part, sympy.Max(0, self._sym_priv_c() * d / sympy.sqrt(rho) - np_part)
 
-    symbol_names = ("d", "rho")
-
 
 class Thm9Corrected(Thm9):
     """seed 003 Thm 9 with the constant its proof supports (ERRATA 16): e^{-2.25}/8."""
@@ -405,7 +398,6 @@ class _AdaR(_UpperLinear):
     seed = "000"
     notion = "rdp"
     algorithm = "AdaR-GOPE"
-
     symbol_names = ("d", "K", "delta", "alpha", "epsilon")
 
 
@@ -470,6 +462,7 @@ class AdaRGOPEExplicitClosed(_AdaR):
         "(64 sqrt(dT Lambda)); L_T from T_l >= 8 d 4^l log(8K/delta); 1.4-1.5x looser than 000-thm8-explicit",
     )
     regime_note = "privacy cost dominates iff eps/alpha < d^2 (d+1) L_T^2 / (8 T); O(d^2 log^{3/2} T) vs sqrt(T log T)"
+    symbol_names = ("d", "K", "alpha", "epsilon")
 
     def expression(self):
         import sympy
@@ -478,8 +471,6 @@ class AdaRGOPEExplicitClosed(_AdaR):
         L, Lam, _ = _gope_explicit_sym(T, d, K, 1 / T)
         return (64 * sympy.sqrt(d * T * Lam) + 4 * d * (d + 1) + 2,
                 16 * d * L * sympy.sqrt(2 * al / ep * d * (d + 1) * Lam))
-
-    symbol_names = ("d", "K", "alpha", "epsilon")
 
 
 class AdaRGOPEExplicit(_AdaR):
@@ -504,13 +495,12 @@ class AdaRGOPEExplicit(_AdaR):
                     "2^{3−l} T̄_l],  2T },  T̄_l = min{T, d(d+1)/2 + 8d 4^l L_l + 2d 2^l √(2 r d(d+1) L_l)},  "
                     "L_l = log(4Kl(l+1)T),  l(T) = min{L : Σ_{l≤L} 8d L_l 4^l ≥ T},  r = α/ε "
                     "(non-private part: r = 0)")
+    symbol_names = ("d", "K", "alpha", "epsilon")
 
     def expression(self):
         T, d, K, al, ep = syms("T", "d", "K", "alpha", "epsilon")
         R = sympy_function("R_phases")  # a registered quantity (numpy, mpmath; the prover's enclosure)
         return R(T, d, K, 0), R(T, d, K, al / ep) - R(T, d, K, 0)
-
-    symbol_names = ("d", "K", "alpha", "epsilon")
 
 
 _phase_min_reference = r_phases_float  # the scalar form (tests/test_proofs_enclosures.py uses this name)
