@@ -9,6 +9,7 @@ docs/errata.md items 1, 3, 4, 5, 6, 7, 11, 12, 13 and the smaller items (004 Thm
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -315,6 +316,12 @@ class AdaROFULExplicit(_OFULExplicit):
     regime_note = "privacy cost dominates until large T (e.g. d = 5, lam0 = 0.2: crossing at T ≈ 2.6e6, docs/formulas/rdp-bandits.md 3.3)"
 
 
+@functools.lru_cache(maxsize=64)
+def _s_star(d, lam, lam0, delta, C) -> float:
+    """``oful_h_peak`` once per instance (symbol_values runs at every evaluation and every ``conditions``)."""
+    return oful_h_peak(d, lam, lam0, delta, C)
+
+
 class _OFULCorrected(_OFULExplicit):
     """Corrected explicit form (ERRATA 11, 12, 13 and the tau = 0 episode):
     R_T <= 2 (C lam + 1) + pre * beta_T(delta/3) sqrt(T)  +  pre * gammabar_T sqrt(kappa l(T)),
@@ -334,7 +341,7 @@ class _OFULCorrected(_OFULExplicit):
     @staticmethod
     def _sstar(ctx):
         """s*: the first peak of h(s) (``_linear_common.oful_h_peak``), a number of the instance (delta/3)."""
-        return oful_h_peak(ctx["d"], ctx["lam"], ctx["lam0"], ctx["delta"] / 3, ctx["C"])
+        return _s_star(ctx["d"], ctx["lam"], ctx["lam0"], ctx["delta"] / 3, ctx["C"])
 
     def expression(self):
         import sympy
