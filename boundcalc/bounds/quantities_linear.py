@@ -101,6 +101,10 @@ QUANTITIES: dict[str, Quantity] = {
 }
 
 
+# module attributes under the quantities' names: the generated numpy module (bounds/codegen.py) imports them from here
+R_phases = QUANTITIES["R_phases"]
+
+
 def sympy_function(name: str):
     """The sympy function of a registered quantity (lambdify calls ``QUANTITIES[name]``), made once per name."""
     hit = _SYMPY.get(name)
