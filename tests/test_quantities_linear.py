@@ -4,7 +4,8 @@ computation at 50 digits, written here from docs/formulas/rdp-bandits.md §3.2 (
 The reference below is not the module's code: it counts the phases with the sheet's lengths T_l >= 8 d 4^l L_l
 (§2.3), takes every m = 1..l(T) + 3 and the cap 2T, in mpmath at 50 digits. Mutants (kept here, each rejected):
 the privacy term without its factor 2 under the root (a one-line slip in the numpy and in the mpmath form), and a
-dispatch that sends mpmath arguments to the float implementation (the 50-digit check sees only ~16 digits).
+dispatch that sends mpmath arguments to the float implementation (the 50-digit check sees only ~16 digits), and
+R_phases not importable by name (the generated numpy module could not carry 000-thm8-explicit).
 """
 
 from __future__ import annotations
@@ -114,3 +115,19 @@ def test_bound_uses_the_quantity_in_both_backends():
         a, c = f(*[mpmath.mpf(1e6) if n == "T" else mpmath.mpf(vals[n]) for n in names])
         assert abs(a - ref_mp(1e6, 5, 50, 0.0)) <= mpmath.mpf(10) ** -40 * a
         assert abs(a + c - ref_mp(1e6, 5, 50, 2.0)) <= mpmath.mpf(10) ** -40 * (a + c)
+
+
+def test_every_linear_and_contextual_bound_is_generated(monkeypatch):
+    """`regret` evaluates these bounds without sympy: each has a generated numpy function (bounds/codegen.py), also
+    000-thm8-explicit, whose R_phases the generated module imports by name from quantities_linear. Mutant: without
+    that module attribute the bound cannot be generated (it would be lambdified at run time, importing sympy)."""
+    from boundcalc.bounds import _generated_numpy, codegen
+
+    ids = {b.id for b in registry.all_bounds() if b.setting in ("linear", "contextual")}
+    assert ids <= set(_generated_numpy.FUNCTIONS)
+    b = registry.get("000-thm8-explicit")
+    assert base.generated_numpy(b) is not None
+    assert codegen.entry(b, 0) is not None
+    monkeypatch.delattr(Q, "R_phases")
+    with pytest.raises(ValueError):
+        codegen.entry(b, 0)
