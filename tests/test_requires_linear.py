@@ -48,6 +48,9 @@ def expected_contextual(bid: str, p: dict) -> bool:
     if b.algorithm == "LinPriv" or bid == "003-oful-paper":
         return True
     d, xmax, th, lam0 = p["d"], p["max_action_norm"], p["theta_norm"], p["lam0"]
+    if bid == "004-cor1":  # seed 004 Cor. 1 replaces Assumption 1's lam0 by the perturbation: sigma^2 <= L^2/d
+        sig = p["perturb_sigma"]
+        return xmax <= p["L"] and th <= p["S"] and 0 < sig and sig ** 2 <= p["L"] ** 2 / d
     if bid.startswith("004-"):  # seed 004 Assumption 1: ||x|| <= L, ||theta*|| <= S, so lam0 <= L^2/d
         return xmax <= p["L"] + TOL and th <= p["S"] + TOL and lam0 <= p["L"] ** 2 / d + 1e-12
     ok = xmax <= 1 + TOL and th <= 1 + TOL
