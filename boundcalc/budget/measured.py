@@ -126,6 +126,46 @@ def counterpart_of(name: str) -> Counterpart:
                        "its noise is then of order 1e-6 to 1e-12 of the rewards)")
 
 
+def chosen_counterpart(private_name: str, name: str | None, params: dict | None = None) -> Counterpart:
+    """The counterpart the user chose (``--counterpart NAME --counterpart-param k=v``; ``budget.solve(...,
+    counterpart=NAME, counterpart_params={...})``), or the named one (``counterpart_of``) when ``name`` is None.
+
+    NAME is a name ``simulate --algo`` accepts: a non-private algorithm of the private one's setting (e.g. ``GOPE``,
+    whose default ``schedule=ls`` is the Lattimore–Szepesvári schedule, the paper's experimental baseline for
+    AdaC-GOPE), or the private algorithm itself (then: at its non-private limit, budget ``NONPRIVATE_LIMIT``)."""
+    from .. import algorithms
+
+    if isinstance(name, Counterpart):
+        return name
+    cls = algorithms.lookup(private_name)
+    if name is None:
+        if params:
+            raise InputError("--counterpart-param", "used with --counterpart NAME", params)
+        return counterpart_of(cls.name)
+    if not isinstance(name, str) or not name.strip():
+        raise InputError("--counterpart", "the name of a non-private algorithm (as simulate --algo accepts)", name)
+    ccls = algorithms.lookup(name.strip())
+    if ccls.setting != cls.setting:
+        raise InputError("--counterpart", f"a {cls.setting} algorithm (the setting of {cls.name})", ccls.name)
+    params = dict(params or {})
+    if ccls.name == cls.name:
+        field_name = "rho" if cls.notion == "zcdp" else "epsilon"
+        cp = Counterpart(cls.name, tuple(sorted(params.items())), {"notion": cls.notion, field_name: NONPRIVATE_LIMIT},
+                         f"{cls.name} itself at {field_name} = {NONPRIVATE_LIMIT:g} (chosen with --counterpart)")
+    elif ccls.notion != "none":
+        raise InputError("--counterpart", f"a non-private {cls.setting} algorithm, or {cls.name} itself (at its "
+                         "non-private limit)", ccls.name)
+    else:
+        cp = Counterpart(ccls.name, tuple(sorted(params.items())), None,
+                         f"{ccls.name}" + "".join(f" --param {k}={v}" for k, v in sorted(params.items()))
+                         + " (chosen with --counterpart)")
+    try:  # bad parameters: InputError now, not after the first private runs
+        build_counterpart(cp, cls.name)
+    except InputError as exc:
+        raise InputError("--counterpart-param", f"parameters {cp.name} accepts ({exc.allowed})", exc.got) from None
+    return cp
+
+
 def default_algorithms(setting: str, notion) -> list[str]:
     """The private algorithms of ``setting`` with a named non-private counterpart whose notion can meet ``notion``."""
     from .. import algorithms
@@ -272,6 +312,15 @@ def batch_seed(seed: int, k: int) -> int:
     return int(np.random.SeedSequence([int(seed), int(k)]).generate_state(1, np.uint64)[0] % np.uint64(2**53))
 
 
+def counterpart_seed(seed: int, k: int) -> int:
+    """The engine seed of the counterpart's batch k under independent pairing: from SeedSequence([seed, k, 1]), a
+    stream independent of every private batch's (``batch_seed``)."""
+    return int(np.random.SeedSequence([int(seed), int(k), 1]).generate_state(1, np.uint64)[0] % np.uint64(2**53))
+
+
+PAIRINGS = ("independent", "common")
+
+
 def batch_sizes(runs: int, max_runs: int) -> list[int]:
     """Batch sizes: ``runs``, then each batch doubles the total, capped at ``max_runs`` in all."""
     out, total = [runs], runs
@@ -283,50 +332,77 @@ def batch_sizes(runs: int, max_runs: int) -> list[int]:
 
 
 class PairedSimulator:
-    """Private runs at any budget paired with cached counterpart runs, batch by batch (the same batch seeds).
+    """Private runs at any budget beside cached counterpart runs, batch by batch.
 
     ``make_private(b)`` builds the private algorithm at user budget b; ``counterpart`` the non-private one;
-    ``env`` the instance. ``final(b, k)``/``final_np(k)`` are the final regrets of batch k (cached)."""
+    ``env`` the instance. ``final(b, k)``/``np_batch(k)`` are the final regrets of batch k (cached).
+
+    ``pairing="independent"`` (the default): the counterpart's batches draw from their own seeds
+    (``counterpart_seed``), independent of the private runs, and one fresh set of counterpart batches serves every
+    fresh-seed confirmation (private batch k ≥ CONFIRM_OFFSET pairs with counterpart batch
+    CONFIRM_OFFSET + k mod CONFIRM_OFFSET); every run is then independent of every other, whatever the block sizes,
+    so each run is its own cluster and the blocks can be large (fast). ``pairing="common"``: the counterpart's
+    batch k uses the private batch's seed and blocks (common random numbers); the blocks are then the clusters."""
 
     def __init__(self, make_private: Callable[[float], Any], counterpart, env, T: int, seed: int, runs: int,
-                 max_runs: int, executor=None, block_runs: int = 50, checkpoints=None):
+                 max_runs: int, executor=None, block_runs: int = 50, checkpoints=None, pairing: str = "independent",
+                 np_block_runs: int | None = None):
         from ..montecarlo.engine import log_checkpoints
 
+        if pairing not in PAIRINGS:
+            raise InputError("pairing", " or ".join(PAIRINGS), pairing)
         self.make_private, self.counterpart, self.env = make_private, counterpart, env
         self.T, self.seed, self.executor, self.block_runs = int(T), int(seed), executor, int(block_runs)
+        self.pairing = pairing
+        self.np_block_runs = int(block_runs if pairing == "common" or np_block_runs is None else np_block_runs)
         cps = log_checkpoints(T) if checkpoints is None else np.asarray(checkpoints)
         self.checkpoints = np.unique(np.append(cps, int(0.9 * T))) if T >= 20 else cps
         self.sizes = batch_sizes(runs, max_runs)
         self._np: dict[int, Any] = {}
         self._priv: dict[tuple[float, int], Any] = {}
         self.seconds = 0.0
+        self.np_seconds = 0.0
         self.run_count = 0
+        self.np_run_count = 0
 
-    def _run(self, alg, k: int, runs: int):
+    def _run(self, alg, engine_seed: int, runs: int, block_runs: int):
         from .. import montecarlo
 
         t0 = time.perf_counter()
-        res = montecarlo.run(alg, self.env, self.T, runs, seed=batch_seed(self.seed, k), checkpoints=self.checkpoints,
-                             block_runs=self.block_runs, executor=self.executor)
+        res = montecarlo.run(alg, self.env, self.T, runs, seed=engine_seed, checkpoints=self.checkpoints,
+                             block_runs=block_runs, executor=self.executor)
         self.last_seconds = time.perf_counter() - t0
         self.seconds += self.last_seconds
         self.run_count += runs
         return res
 
+    def np_key(self, k: int) -> int:
+        """The counterpart batch that private batch k is compared with."""
+        if self.pairing == "common" or k < CONFIRM_OFFSET:
+            return k
+        return CONFIRM_OFFSET + k % CONFIRM_OFFSET
+
     def np_batch(self, k: int, runs: int):
-        if k not in self._np:
-            self._np[k] = self._run(self.counterpart, k, runs)
-            self.np_seconds = getattr(self, "np_seconds", 0.0) + self.last_seconds
-        return self._np[k]
+        key = self.np_key(k)
+        if key not in self._np:
+            s = batch_seed(self.seed, key) if self.pairing == "common" else counterpart_seed(self.seed, key)
+            self._np[key] = self._run(self.counterpart, s, runs, self.np_block_runs)
+            self.np_seconds += self.last_seconds
+            self.np_run_count += runs
+        return self._np[key]
 
     def priv_batch(self, b: float, k: int, runs: int):
         key = (float(b), k)
         if key not in self._priv:
-            self._priv[key] = self._run(self.make_private(b), k, runs)
+            self._priv[key] = self._run(self.make_private(b), batch_seed(self.seed, k), runs, self.block_runs)
         return self._priv[key]
 
     def clusters(self, batches: list[tuple[int, int]]) -> np.ndarray:
-        """One label per run: (batch, engine block) — the independent units (a block's runs share a Generator)."""
+        """One label per run, the independent units of the intervals: under independent pairing every run (all runs
+        are independent); under common pairing (batch, engine block) — a block's private and counterpart runs
+        share a Generator."""
+        if getattr(self, "pairing", "independent") == "independent":
+            return np.concatenate([k * 10**7 + np.arange(r) for k, r in batches])
         return np.concatenate([k * 10**7 + np.arange(r) // self.block_runs for k, r in batches])
 
     def finals(self, b: float, batches: list[tuple[int, int]]):
@@ -396,13 +472,18 @@ def search(algorithm: str, instance, T, kind: str, value: float, notion=None, qu
            runs: int = 50, max_runs: int = 800, seed: int = 0, executor=None, start: float | None = None,
            rel_width: float = 1.25, params: dict | None = None, progress: Callable[[dict], None] | None = None,
            block_runs: int | None = None, limits: tuple[float, float] = BUDGET_LIMITS,
-           confirm: bool = True) -> MeasuredAnswer:
+           confirm: bool = True, counterpart=None, counterpart_params: dict | None = None,
+           pairing: str = "independent") -> MeasuredAnswer:
     """The smallest user budget at which ``algorithm`` meets the measured target on ``instance`` (module docstring).
 
     ``instance``: an object with ``make_env()`` and ``setting`` (boundcalc.envs.spec.Instance) or an environment;
     ``kind``/``value``: ``overhead`` x or ``regret`` R; ``quantile``: None (the mean) or q in (0, 1); ``runs``: the
     first batch; ``max_runs``: the most runs at one budget; ``progress(event)`` is called after every decision
-    (keys: stage, budget, runs, status, estimate, ci, elapsed, estimate_seconds)."""
+    (keys: stage, budget, runs, status, estimate, ci, elapsed, estimate_seconds); ``counterpart``: a name
+    ``simulate --algo`` accepts (with ``counterpart_params``), default the named one (``chosen_counterpart``);
+    ``pairing``: ``independent`` (default) or ``common`` (``PairedSimulator``); ``block_runs``: runs per engine
+    block (default: 50 under independent pairing — a speed setting only; max(1, runs // 20) under common pairing,
+    where the blocks are the clusters)."""
     from .. import validate as v
     from .notions import UserNotion
 
@@ -418,11 +499,19 @@ def search(algorithm: str, instance, T, kind: str, value: float, notion=None, qu
     runs = v.count("--runs", runs, minimum=2)
     max_runs = max(v.count("--max-runs", max_runs, minimum=2), runs)
     cls, make = _private_factory(algorithm, notion, params)
-    cp = counterpart_of(cls.name)
+    cp = chosen_counterpart(cls.name, counterpart, counterpart_params)
     ans = MeasuredAnswer(algorithm=cls.name, counterpart=cp.as_dict(), status="")
-    if block_runs is None:  # at least ~20 independent clusters in the first batch (the overhead's interval units)
-        block_runs = max(1, runs // 20)
-    sim = PairedSimulator(make, build_counterpart(cp, cls.name), env, T, seed, runs, max_runs, executor, block_runs)
+    if pairing not in PAIRINGS:
+        raise InputError("pairing", " or ".join(PAIRINGS), pairing)
+    if block_runs is None:
+        from ..montecarlo.engine import DEFAULT_BLOCK_RUNS
+
+        # independent pairing: every run is its own cluster, the block size only sets the speed (the engines
+        # vectorise across a block's runs); common pairing: at least ~20 clusters in the first batch
+        block_runs = DEFAULT_BLOCK_RUNS if pairing == "independent" else max(1, runs // 20)
+    sim = PairedSimulator(make, build_counterpart(cp, cls.name), env, T, seed, runs, max_runs, executor, block_runs,
+                          pairing=pairing)
+    ans.counterpart["pairing"] = pairing
     boot_rng = np.random.default_rng(np.random.SeedSequence([int(seed), 7]))
     t_start = time.perf_counter()
     state = {"evals": 0}
@@ -537,7 +626,7 @@ def _measure_at(ans: MeasuredAnswer, sim: PairedSimulator, b: float, kind, value
 
     keys = sorted(k for (bb, k) in sim._priv if bb == float(b))
     P = [sim._priv[(float(b), k)] for k in keys]
-    N = [sim._np[k] for k in keys]
+    N = [sim.np_batch(k, x.regret.shape[0]) for k, x in zip(keys, P)]
     p = np.concatenate([x.regret for x in P])
     n = np.concatenate([x.regret for x in N])
     cl = sim.clusters([(k, x.regret.shape[0]) for k, x in zip(keys, P)])
@@ -594,11 +683,15 @@ def solve_measured(setting: str | None, T, target, notion=None, instance=None, p
                    algos: list[str] | None = None, quantile: float | None = None, runs: int = 50,
                    max_runs: int = 800, seed: int = 0, executor=None, delta: float = 1e-6,
                    prior_quantile: float = 0.9, progress=None, with_bounds: bool = True,
-                   rel_width: float = 1.25, block_runs: int | None = None) -> MeasuredPlan:
+                   rel_width: float = 1.25, block_runs: int | None = None, counterpart: str | None = None,
+                   counterpart_params: dict | None = None, pairing: str = "independent") -> MeasuredPlan:
     """``budget.solve(..., by="simulation")``: measured answers per algorithm on ``instance`` (or on ``instances``
     draws of ``prior``), the bound-based answer of each algorithm beside (``with_bounds``) and the lower limit.
-    ``block_runs``: runs per engine block, the clusters of the overhead's interval (default max(1, runs // 20):
-    larger blocks run faster — the engine vectorises across a block's runs — but give fewer clusters)."""
+    ``block_runs``: runs per engine block (``search``: a speed setting under independent pairing; the clusters of the
+    overhead's interval under common pairing).
+    ``counterpart`` (with ``counterpart_params``): the non-private algorithm every private one is compared with, a name
+    ``simulate --algo`` accepts (``chosen_counterpart``; default: each algorithm's named counterpart);
+    ``pairing``: ``independent`` (default) or ``common`` (``PairedSimulator``)."""
     from .. import validate as v
     from .notions import UserNotion
     from .solve import Target
@@ -645,7 +738,8 @@ def solve_measured(setting: str | None, T, target, notion=None, instance=None, p
         row = []
         for nm in names:
             row.append(search(nm, inst, T, kind, target.value, notion, quantile, runs, max_runs, seed, executor,
-                              progress=progress, rel_width=rel_width, block_runs=block_runs))
+                              progress=progress, rel_width=rel_width, block_runs=block_runs,
+                              counterpart=counterpart, counterpart_params=counterpart_params, pairing=pairing))
         all_answers.append(row)
     plan = MeasuredPlan(setting=setting, T=int(T), target={"kind": kind, "value": target.value},
                         notion={"name": notion.name, "alpha": notion.alpha, "delta": notion.delta},
