@@ -426,3 +426,20 @@ def test_chosen_counterpart_is_what_is_simulated(monkeypatch):
         r = _cli(["--setting", "finite", "--T", "300", "--means", "0.9,0.5", "--max-overhead", "3", "--algo",
                   "DP-KLUCB", "--runs", "4", "--max-runs", "4", *args])
         assert r.exit_code == 2 and flag in r.stderr and len(r.stderr.strip().splitlines()) == 1, (args, r.stderr)
+
+
+def test_bound_answers_unchanged_by_the_simulation_mode():
+    """--by bound is today's answer: the JSON of `budget --by bound` equals that of `budget` without --by (no instance,
+    no simulation option: bound by default) apart from the inputs echo, and its value is budget.solve's (by="bound")
+    at the same inputs, computed here by the library."""
+    from boundcalc.budget import solve
+    from boundcalc.budget.notions import UserNotion
+
+    base = ["--setting", "finite", "--max-overhead", "1", "--T", "1e5", "--notion", "epsilon", "--json"]
+    a, b = _cli(base), _cli([*base, "--by", "bound"])
+    assert a.exit_code == 0 and b.exit_code == 0, a.output + b.output
+    oa, ob = json.loads(a.stdout), json.loads(b.stdout)
+    oa.pop("inputs"), ob.pop("inputs")
+    assert oa == ob and ob.get("by", "bound") == "bound"
+    plan = solve("finite", 1e5, Target("overhead", 1.0), UserNotion("epsilon"), by="bound")
+    assert ob["value"] == pytest.approx(plan.value, rel=1e-12)
