@@ -19,25 +19,32 @@ at which, with 95% confidence, one of
 
 holds (``Reg`` is the pseudo-regret the Monte Carlo engine records at T).
 
-**What is shared between A and N (common random numbers, honestly).** Runs come in *batches*; batch k is a
-``montecarlo.run`` with the seed ``batch_seed(seed, k)``, so block i of batch k of A and block i of batch k of N
-draw from the *same* Generator (``SeedSequence(batch_seed).spawn(n_blocks)[i]``). Exact reward tapes are not
-shared: the algorithms draw sufficient statistics (Binomial counts of an episode, hierarchical stretches), so the
-two consume the same stream in different ways after their first differing decision, and the correlation between
-the paired runs is whatever remains (often small). The pairing is therefore a *variance-reduction attempt*, not an
-assumption of the interval: run i of A and run i of N form a pair; pairs of different engine blocks are
-independent, and every interval below is valid for any dependence *within* a block (see Intervals). N does not
-depend on b, so its batches are simulated once and paired with A's batches at every budget (the same seeds).
+**Pairing (``pairing``).** Runs come in *batches*; the private batch k at budget b is a ``montecarlo.run`` with the
+seed ``batch_seed(seed, k)``. N does not depend on b, so its batches are simulated once and compared with A's
+batches at every budget.
 
-**Intervals (95%, two-sided).** The runs of one engine block share a Generator, and the private and counterpart
-runs of a block draw from the same one, so run i of A may depend on run j ≠ i of N within a block; blocks are
-independent (different SeedSequence children). The blocks are therefore the units of the overhead's interval:
-``block_runs`` defaults to max(1, runs // 20) (≥ 20 clusters in the first batch). Mean overhead: the cluster-robust
-delta method for a ratio of means (``cluster_overhead``: Var(r̂) ≈ B/(B−1) Σ_b (P_b − r̂ N_b)² / (Σ N_b)², half-width
-t_{0.975,B−1} √Var; with one run per block it is the paired delta method of ``budget.check.paired_overhead``). Mean
-regret: Student-t. Quantile of the regret: the distribution-free order-statistic interval [X_(l), X_(u)] with
-l, u from Binomial(R, q) (Hahn & Meeker, *Statistical Intervals*, §5.2). Quantile overhead: the paired percentile
-bootstrap of Q_q(p)/Q_q(n) − 1 resampling whole blocks (2000 resamples, Generator seeded from ``seed``).
+- ``independent`` (the default): N's batch k draws from ``counterpart_seed(seed, k)``, a stream independent of every
+  private batch, and one fresh set of N batches serves all the fresh-seed confirmations. Every run is then
+  independent of every other run (the engine's runs within a block draw distinct variates of one Generator), so
+  each run is its own unit of the intervals and the engine blocks can be as large as is fast (default 50: the
+  engines vectorise across a block's runs; IMED at T = 1e6 costs ≈ 1 s per run in blocks of 1 and 0.08 s in blocks of
+  50). Common random numbers would only help through a correlation between A's and N's runs; A and N draw sufficient
+  statistics (Binomial counts of an episode, hierarchical stretches), not exact reward tapes, so their streams
+  diverge after their first differing decision, and on the 10-armed question the paired final regrets of DP-IMED and
+  IMED are uncorrelated (benchmarks/RESULTS_budget_measured.md).
+- ``common``: N's batch k uses A's seed and blocks, so block i of A and block i of N draw from the *same* Generator
+  (``SeedSequence(batch_seed).spawn(n_blocks)[i]``). Run i of A may then depend on run j ≠ i of N within a block, and
+  the blocks are the units of the intervals (``block_runs`` defaults to max(1, runs // 20): ≥ 20 clusters in the first
+  batch).
+
+**Intervals (95%, two-sided).** Units: every run (independent pairing) or every engine block (common pairing); run
+i of A and run i of N form a pair, and the pairs of different units are independent. Mean overhead: the
+cluster-robust delta method for a ratio of means (``cluster_overhead``: Var(r̂) ≈ B/(B−1) Σ_b (P_b − r̂ N_b)² / (Σ N_b)²,
+half-width t_{0.975,B−1} √Var; with one run per unit it is the paired delta method of
+``budget.check.paired_overhead``, valid for independent pairs whatever the dependence within a pair). Mean regret:
+Student-t. Quantile of the regret: the distribution-free order-statistic interval [X_(l), X_(u)] with l, u from
+Binomial(R, q) (Hahn & Meeker, *Statistical Intervals*, §5.2). Quantile overhead: the paired percentile bootstrap of
+Q_q(p)/Q_q(n) − 1 resampling whole units (2000 resamples, Generator seeded from ``seed``).
 
 **Decision at a budget.** *met* when the interval lies at or below the target, *missed* when it lies above,
 *ambiguous* when it straddles it; an ambiguous budget gets more runs (the next batch doubles the total) until it is
