@@ -640,8 +640,10 @@ def _measure_at(ans: MeasuredAnswer, sim: PairedSimulator, b: float, kind, value
     gap = min_positive_gap(sim.env)
     ans.measure = assess(p[:, -1], n[:, -1], kind, value, quantile, rng=rng, clusters=cl)
     est, lo, hi = cluster_overhead(p[:, -1], n[:, -1], cl)
-    ans.overhead = {"value": est, "ci": [lo, hi], "method": "95% cluster-robust delta method (engine blocks as "
-                    "clusters), runs paired by seed"}
+    ans.overhead = {"value": est, "ci": [lo, hi], "method": (
+        "95% delta method for the ratio of means, the counterpart on independent seeds (each run its own unit)"
+        if getattr(sim, "pairing", "independent") == "independent" else
+        "95% cluster-robust delta method (engine blocks as clusters), runs paired by seed (common pairing)")}
     ans.regret = regret_distribution(p, sim.checkpoints, gap)
     ans.regret_nonprivate = regret_distribution(n, sim.checkpoints, gap)
     from scipy.stats import t as student
