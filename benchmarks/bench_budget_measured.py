@@ -42,7 +42,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2, help="local worker processes (--executor processes); 1: in-process")
     ap.add_argument("--counterpart", default=None, help="a non-private algorithm name (default: the named one)")
     ap.add_argument("--counterpart-param", action="append", default=[], help="k=v, repeatable")
-    ap.add_argument("--pairing", default="independent", choices=("independent", "common"))
+    ap.add_argument("--pairing", default=None, choices=("independent", "common"), help="default: the setting's")
     a = ap.parse_args()
 
     from boundcalc.budget import Target, solve

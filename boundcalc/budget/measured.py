@@ -23,7 +23,7 @@ holds (``Reg`` is the pseudo-regret the Monte Carlo engine records at T).
 seed ``batch_seed(seed, k)``. N does not depend on b, so its batches are simulated once and compared with A's
 batches at every budget.
 
-- ``independent`` (the default): N's batch k draws from ``counterpart_seed(seed, k)``, a stream independent of every
+- ``independent`` (the default in the finite setting, ``DEFAULT_PAIRING``): N's batch k draws from ``counterpart_seed(seed, k)``, a stream independent of every
   private batch, and one fresh set of N batches serves all the fresh-seed confirmations. Every run is then
   independent of every other run (the engine's runs within a block draw distinct variates of one Generator), so
   each run is its own unit of the intervals and the engine blocks can be as large as is fast (default 50: the
@@ -32,7 +32,8 @@ batches at every budget.
   statistics (Binomial counts of an episode, hierarchical stretches), not exact reward tapes, so their streams
   diverge after their first differing decision, and on the 10-armed question the paired final regrets of DP-IMED and
   IMED are uncorrelated (benchmarks/RESULTS_budget_measured.md).
-- ``common``: N's batch k uses A's seed and blocks, so block i of A and block i of N draw from the *same* Generator
+- ``common`` (the default in the other settings, where the paired runs do correlate: AdaC-GOPE and GOPE-limit on
+  the linear question): N's batch k uses A's seed and blocks, so block i of A and block i of N draw from the *same* Generator
   (``SeedSequence(batch_seed).spawn(n_blocks)[i]``). Run i of A may then depend on run j ≠ i of N within a block, and
   the blocks are the units of the intervals (``block_runs`` defaults to max(1, runs // 20): ≥ 20 clusters in the first
   batch).
@@ -326,6 +327,12 @@ def counterpart_seed(seed: int, k: int) -> int:
 
 
 PAIRINGS = ("independent", "common")
+# The default pairing per setting (benchmarks/RESULTS_budget_measured.md): finite — independent (the paired final
+# regrets of DP-IMED and IMED are uncorrelated, and IMED's stretch engine is 4–12× slower in the small blocks common
+# pairing needs); linear, contextual, GLM — common (AdaC-GOPE's and GOPE-limit's paired runs correlate: the
+# overhead's interval at ρ = 0.01, 160 runs, is ≈ 30% narrower under common pairing, and their episode engines are
+# cheap in small blocks).
+DEFAULT_PAIRING = {"finite": "independent", "linear": "common", "contextual": "common", "glm": "common"}
 
 
 def batch_sizes(runs: int, max_runs: int) -> list[int]:
@@ -480,7 +487,7 @@ def search(algorithm: str, instance, T, kind: str, value: float, notion=None, qu
            rel_width: float = 1.25, params: dict | None = None, progress: Callable[[dict], None] | None = None,
            block_runs: int | None = None, limits: tuple[float, float] = BUDGET_LIMITS,
            confirm: bool = True, counterpart=None, counterpart_params: dict | None = None,
-           pairing: str = "independent") -> MeasuredAnswer:
+           pairing: str | None = None) -> MeasuredAnswer:
     """The smallest user budget at which ``algorithm`` meets the measured target on ``instance`` (module docstring).
 
     ``instance``: an object with ``make_env()`` and ``setting`` (boundcalc.envs.spec.Instance) or an environment;
@@ -488,7 +495,7 @@ def search(algorithm: str, instance, T, kind: str, value: float, notion=None, qu
     first batch; ``max_runs``: the most runs at one budget; ``progress(event)`` is called after every decision
     (keys: stage, budget, runs, status, estimate, ci, elapsed, estimate_seconds); ``counterpart``: a name
     ``simulate --algo`` accepts (with ``counterpart_params``), default the named one (``chosen_counterpart``);
-    ``pairing``: ``independent`` (default) or ``common`` (``PairedSimulator``); ``block_runs``: runs per engine
+    ``pairing``: ``independent`` or ``common`` (``PairedSimulator``; default ``DEFAULT_PAIRING[setting]``); ``block_runs``: runs per engine
     block (default: 50 under independent pairing — a speed setting only; max(1, runs // 20) under common pairing,
     where the blocks are the clusters)."""
     from .. import validate as v
@@ -508,6 +515,7 @@ def search(algorithm: str, instance, T, kind: str, value: float, notion=None, qu
     cls, make = _private_factory(algorithm, notion, params)
     cp = chosen_counterpart(cls.name, counterpart, counterpart_params)
     ans = MeasuredAnswer(algorithm=cls.name, counterpart=cp.as_dict(), status="")
+    pairing = DEFAULT_PAIRING.get(setting, "common") if pairing is None else pairing
     if pairing not in PAIRINGS:
         raise InputError("pairing", " or ".join(PAIRINGS), pairing)
     if block_runs is None:
@@ -693,14 +701,14 @@ def solve_measured(setting: str | None, T, target, notion=None, instance=None, p
                    max_runs: int = 800, seed: int = 0, executor=None, delta: float = 1e-6,
                    prior_quantile: float = 0.9, progress=None, with_bounds: bool = True,
                    rel_width: float = 1.25, block_runs: int | None = None, counterpart: str | None = None,
-                   counterpart_params: dict | None = None, pairing: str = "independent") -> MeasuredPlan:
+                   counterpart_params: dict | None = None, pairing: str | None = None) -> MeasuredPlan:
     """``budget.solve(..., by="simulation")``: measured answers per algorithm on ``instance`` (or on ``instances``
     draws of ``prior``), the bound-based answer of each algorithm beside (``with_bounds``) and the lower limit.
     ``block_runs``: runs per engine block (``search``: a speed setting under independent pairing; the clusters of the
     overhead's interval under common pairing).
     ``counterpart`` (with ``counterpart_params``): the non-private algorithm every private one is compared with, a name
     ``simulate --algo`` accepts (``chosen_counterpart``; default: each algorithm's named counterpart);
-    ``pairing``: ``independent`` (default) or ``common`` (``PairedSimulator``)."""
+    ``pairing``: ``independent`` or ``common`` (``PairedSimulator``; default ``DEFAULT_PAIRING[setting]``)."""
     from .. import validate as v
     from .notions import UserNotion
     from .solve import Target

@@ -386,9 +386,9 @@ def register(app: typer.Typer) -> None:
                                "counterpart (docs/budget.md).")] = None,
         counterpart_param: Annotated[Optional[List[str]], typer.Option("--counterpart-param", help="--by simulation: "
                                      "a parameter name=value of --counterpart (repeatable), as simulate --param.")] = None,
-        pairing: Annotated[Optional[str], typer.Option("--pairing", help="--by simulation: independent (default: the "
-                           "counterpart on its own seeds, large blocks) or common (on the private runs' seeds, the "
-                           "engine blocks as clusters).")] = None,
+        pairing: Annotated[Optional[str], typer.Option("--pairing", help="--by simulation: independent (the "
+                           "counterpart on its own seeds, large blocks; default in the finite setting) or common (on "
+                           "the private runs' seeds, the engine blocks as clusters; default otherwise).")] = None,
         executor: Annotated[Optional[str], typer.Option("--executor", help="--by simulation: where the blocks of runs "
                             "are computed: in-process, processes, dask-local or dask.")] = None,
         workers: Annotated[Optional[str], typer.Option("--workers", help="Workers of --executor processes or "
@@ -543,7 +543,7 @@ def register(app: typer.Typer) -> None:
                 instance=inst_used if drawn is None else None, prior=drawn,
                 instances=None if drawn is None else len(drawn.instances),
                 prior_quantile=None if drawn is None else drawn.quantile, block_runs=br, counterpart=counterpart,
-                counterpart_params=cp_params, pairing=pairing or "independent",
+                counterpart_params=cp_params, pairing=pairing,
                 inputs={"setting": setting, "T": Ts, "notion": {"name": un.name, "alpha": un.alpha,
                                                                 "delta": un.delta},
                         "target": {"kind": target.kind, "value": target.value}, "delta": d_priv,

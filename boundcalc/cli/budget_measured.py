@@ -119,7 +119,7 @@ def rows_of(plan) -> list[dict]:
 def run(setting, T, target, notion, overrides, *, algos, quantile, runs, max_runs, seed, executor_plan, delta,
         json_out, plot, plot_dist, report, inputs, values_used, instance=None, prior=None, instances=1,
         click_ctx=None, prior_quantile=None, block_runs=None, counterpart=None, counterpart_params=None,
-        pairing="independent"):
+        pairing=None):
     from ..budget.measured import solve_measured
     from ..errors import InputError
     from . import executor_options
