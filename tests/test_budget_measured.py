@@ -428,7 +428,7 @@ def test_chosen_counterpart_is_what_is_simulated(monkeypatch):
         assert r.exit_code == 2 and flag in r.stderr and len(r.stderr.strip().splitlines()) == 1, (args, r.stderr)
 
 
-def test_bound_answers_unchanged_by_the_simulation_mode():
+def test_bound_answers_unchanged_by_the_simulation_mode(monkeypatch):
     """--by bound is today's answer: the JSON of `budget --by bound` equals that of `budget` without --by (no instance,
     no simulation option: bound by default) apart from the inputs echo, and its value is budget.solve's (by="bound")
     at the same inputs, computed here by the library."""
@@ -443,3 +443,17 @@ def test_bound_answers_unchanged_by_the_simulation_mode():
     assert oa == ob and ob.get("by", "bound") == "bound"
     plan = solve("finite", 1e5, Target("overhead", 1.0), UserNotion("epsilon"), by="bound")
     assert ob["value"] == pytest.approx(plan.value, rel=1e-12)
+    # mutant: the CLI's bound path answers something else (its solver's value moved by 1%); the check rejects it
+    import boundcalc.budget as B
+
+    real = B.solve
+
+    def moved(*a, **k):
+        p = real(*a, **k)
+        if getattr(p, "value", None) is not None:
+            p.value *= 1.01
+        return p
+
+    monkeypatch.setattr(B, "solve", moved)
+    om = json.loads(_cli([*base, "--by", "bound"]).stdout)
+    assert om["value"] != pytest.approx(plan.value, rel=1e-12)
