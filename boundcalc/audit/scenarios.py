@@ -66,6 +66,31 @@ class FirstDecision(Scenario):
         alg.simulate(env, probe.T, runs, rng, np.array([probe.T]))
         return env.actions()[:, probe.T - 1] == 0
 
+    def instance_probe(self, alg, instance, rng):
+        """The same first decision on the user's finite instance (``--means``, ``--instance`` …): K = the instance's
+        arms, m initial pulls each, T = K m + 1; the table's rows 2..T are drawn once, before any run, from the
+        instance (row t, arm a ~ Bernoulli(mean_a), the reward tape a user of that instance would hold; ``rng`` from
+        the audit's seed), and row 0 is the changed row of the design, (1, 0, x_2, …) in D and (0, 1, x_2, …) in D'
+        (one user's rewards differ: seed 001 §2 Table DP). Event: arm 0 is pulled at step T (direction D>D'). The
+        decision is no longer at its median under D, so the bound is weaker than the designed probe's, but it is a
+        valid lower bound on the ε achieved on neighbouring inputs of the user's instance."""
+        if instance is None or getattr(instance, "setting", None) != "finite" or instance.means is None:
+            return None, "the audit of a finite algorithm takes a finite instance with means"
+        if (instance.family or "bernoulli") != "bernoulli":
+            return None, (f"the instance's rewards are {instance.family}, not in [0, 1]: the table's sensitivity "
+                          "(one reward in [0, 1]) would not be that of the algorithm's claim")
+        mu = np.asarray(instance.means, dtype=float)
+        K = mu.size
+        m = int(self.fixed.get("n1", self.initial_pulls))
+        T = K * m + 1
+        D = (rng.random((T, K)) < mu).astype(float)
+        D[0, :2] = (1.0, 0.0)
+        Dp = D.copy()
+        Dp[0, :2] = (0.0, 1.0)
+        return Probe("first decision on the instance", f"arm 0 is pulled at step {T}", "D>D'", D, Dp, T,
+                     {"changed_row": 0, "K": K, "initial_pulls_per_arm": m, "rows": "drawn from the instance's means",
+                      "instance": instance.label}), ""
+
 
 class DPSEElimination(Scenario):
     """DP-SE: the elimination at the end of epoch 1 (R_1 pulls of each of two arms, one Laplace release each).
