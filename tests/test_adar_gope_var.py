@@ -120,6 +120,28 @@ def test_schedule_is_adac_gopes():
         assert np.array_equal(a.counts(ell, env.d, env.K, des), c.counts(ell, env.d, env.K, des))
 
 
+def test_adar_schedule_is_adar_gope_at_alpha_over_eps_one_over_rho():
+    """schedule='adar' (the name's reading): AdaR-GOPE's phases (seed 000 Eq. 8) with alpha/eps = 1/rho, here
+    AdaR-GOPE at alpha = 3, eps = 3 rho; the noise stays N(0, 2/rho) per sum; fast path = reference exactly."""
+    from boundcalc.algorithms.linear import AdaRGOPE
+    from boundcalc.errors import InputError
+
+    env = _table_env(0, 10)
+    rho = 0.05
+    v, ar, ac = AdaRGOPEVar(rho=rho, schedule="adar"), AdaRGOPE(alpha=3.0, eps=3.0 * rho), AdaCGOPE(rho=rho)
+    des = v.design(env, np.arange(env.K))
+    for ell in (1, 2, 6):
+        assert np.array_equal(v.counts(ell, env.d, env.K, des), ar.counts(ell, env.d, env.K, des))
+        assert not np.array_equal(v.counts(ell, env.d, env.K, des), ac.counts(ell, env.d, env.K, des))
+    assert v.noise_variance(1, 2, 4, des) == pytest.approx(2 / rho)
+    alg = AdaRGOPEVar(rho=2.0, delta=0.5, schedule="adar")
+    assert all(_compare(alg, alg, range(4)))
+    with pytest.raises(InputError):
+        AdaRGOPEVar(rho=1.0, schedule="x")
+    with pytest.raises(InputError):
+        AdaRGOPEVar(rho=0.0)
+
+
 # -- audit ----------------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("mutant,mult", [("none", 1.0), ("noise-halved", 0.5)])
 def test_audit_scenario_probabilities(mutant, mult):
@@ -265,3 +287,50 @@ def test_adapter_runs_adap_ucb_at_sqrt_2rho():
     assert ad.build(ctx, PureDP(0.7)).epsilon == pytest.approx(0.7)
     var = _adapters()["AdaR-GOPE-Var"].build(_ctx("linear", 0.08), ZCDP(0.08))
     assert isinstance(var, AdaRGOPEVar) and var.rho == 0.08
+
+
+# -- worksheet 003, App. H Figure 5 ------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def fig5_run(tmp_path_factory):
+    from boundcalc import experiments
+    from boundcalc.experiments.base import Runner
+
+    out = tmp_path_factory.mktemp("fig5")
+    r = Runner(experiments.get("003"), mode="fast", out=str(out))
+    res = r.run_experiment("fig5")
+    res.out = out
+    return res
+
+
+@pytest.mark.parametrize("schedule, seed_shift, equal", [("adar", 0, True), ("adac", 0, False), ("adar", 1, False)],
+                         ids=["same-setup", "mutant-schedule", "mutant-seed"])
+def test_fig5_numbers_equal_a_direct_library_call(fig5_run, schedule, seed_shift, equal):
+    """The reported final mean of AdaR-GOPE-Var (AdaR-GOPE's phases) at rho = 0.001 is montecarlo.run with the recorded
+    seed on the Sec. VII instance rebuilt here (10 unit actions and theta* of the linear default context, N(0, 1)
+    rewards, delta = 1e-3); the other schedule or another seed gives another number."""
+    from boundcalc import montecarlo
+    from boundcalc.bounds import registry
+    from boundcalc.envs.linear import LinearEnv
+    from boundcalc.figures import MIN_PLOT_CHECKPOINTS
+
+    sim = [s for s in fig5_run.simulations if s.label == "fig5/var-adar/rho=0.001"][0]
+    assert sim.algorithm == "AdaR-GOPE-Var" and sim.params["schedule"] == "adar" and sim.params["rho"] == 0.001
+    ctx = registry.make_context("linear", {})
+    env = LinearEnv(ctx["actions"], ctx["theta"], noise="gaussian", sigma=1.0)
+    cps = montecarlo.log_checkpoints(sim.T, n=MIN_PLOT_CHECKPOINTS, start=10)
+    res = montecarlo.run(AdaRGOPEVar(0.001, delta=1e-3, schedule=schedule), env, sim.T, sim.runs,
+                         seed=sim.seed + seed_shift, checkpoints=cps)
+    assert (float(res.mean()[-1]) == sim.final_mean) is equal
+
+
+def test_fig5_draws_the_figure_with_table2_bounds_and_judges_the_claim(fig5_run):
+    from pathlib import Path
+
+    assert [Path(f).name for f in fig5_run.figures] == ["fig5.png"]
+    assert (fig5_run.out / "fig5.png").stat().st_size > 20_000
+    bids = {c.bound_id for c in fig5_run.comparisons}
+    assert bids == {"003-thm4-paper", "003-table2-hanna-eq17"}
+    assert len(fig5_run.figure_claims) == 2 and all("App. H" in c.source for c in fig5_run.figure_claims)
+    d_table = [t for t in fig5_run.tables if "quadratic in d" in t.title][0]
+    ratios = [float(row[-1]) for row in d_table.rows]
+    assert ratios == sorted(ratios) and ratios[-1] > ratios[0]  # the d² term outgrows the linear one

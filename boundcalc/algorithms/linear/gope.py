@@ -369,6 +369,11 @@ class AdaRGOPEVar(AdaCGOPE):
     attached is Hanna et al. 2022 Eq. 17 as seed 003 Table II converts it (boundcalc.bounds.converted, with
     a proof-gap caveat). Approximate designs: the schedule follows AdaC-GOPE (d -> g(pi)); the noise does not
     depend on the design beyond its support.
+
+    ``schedule``: App. H says that only Step 4 changes, so the default ``"adac"`` keeps AdaC-GOPE's phases; the name
+    (AdaR-GOPE-Var) also reads as AdaR-GOPE (seed 000 Alg. 3) at the zCDP noise variance 2/rho, whose phases
+    (seed 000 Eq. 8, alpha/eps -> 1/rho) carry d(d+1) where AdaC-GOPE's carry f(d, delta): ``"adar"``. The paper
+    does not say which ran in its Figure 5; worksheet 003 runs both.
     """
 
     name = "AdaR-GOPE-Var"
@@ -376,8 +381,22 @@ class AdaRGOPEVar(AdaCGOPE):
     notion = "zcdp"
     bound_ids = ("003-table2-hanna-eq17",)
 
-    def __init__(self, rho: float, delta: float = 1e-3, design_tol: float = 1e-6, noise_mult: float = 1.0):
+    def __init__(self, rho: float, delta: float = 1e-3, schedule: str = "adac", design_tol: float = 1e-6,
+                 noise_mult: float = 1.0):
         super().__init__(rho, delta, "paper", design_tol, noise_mult)
+        if schedule not in ("adac", "adar"):
+            raise InputError("schedule", "one of adac, adar", schedule)
+        self.schedule = schedule
+        # schedule="adar": the other reading of the name, AdaR-GOPE (seed 000 Alg. 3, Eq. 8) at the zCDP variance,
+        # i.e. alpha/eps = 1/rho (its noise 2 alpha/eps is then 2/rho): phases with d(d+1) in the privacy term
+        self._adar = AdaRGOPE(alpha=2.0, eps=2.0 * self.rho, delta=self.delta, design_tol=self.design_tol)
+
+    def counts(self, ell, d, K, design):
+        """T_l(a): AdaC-GOPE's ceil(c_l pi(a)) (seed 003 Eq. 4; App. H changes Step 4 only), or with
+        ``schedule="adar"`` AdaR-GOPE's Eq. 8 (seed 000) with alpha/eps = 1/rho."""
+        if self.schedule == "adar":
+            return self._adar.counts(ell, d, K, design)
+        return super().counts(ell, d, K, design)
 
     def noise_variance(self, ell, d, K, design):
         """Variance 2/rho of the noise on each support action's reward sum (seed 003 App. H, App. E-C2)."""
