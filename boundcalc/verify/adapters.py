@@ -184,6 +184,14 @@ def _glm_assumptions(ctx, env, row):
 
 
 # -- algorithms built from a bound's context ---------------------------------------------------------------------
+def _pure_or_zcdp_eps(b) -> float:
+    """The epsilon an eps-DP algorithm runs at for budget ``b``: b.epsilon, or sqrt(2 rho) for a rho-zCDP budget (an
+    eps-DP mechanism is eps^2/2-zCDP, Bun & Steinke 2016 Prop. 3.3; seed 003 Table II's conversion)."""
+    if getattr(b, "notion", None) == "zcdp":
+        return math.sqrt(2.0 * float(b.rho))
+    return b.epsilon
+
+
 def _dgs(c, b):
     """LinUCB-DGS (seed 004 Algs. 1-2) with the contextual instance's lam, L, S, zeta and lam0."""
     from ..algorithms.contextual import linucb
@@ -206,14 +214,6 @@ def _ldp_sgd(c, b):
 def _dpse_beta(ctx):
     b = ctx.get("dpse_beta", "1/T")
     return None if b == "1/T" else float(b)
-
-
-def _pure_or_zcdp_eps(b) -> float:
-    """The epsilon an eps-DP algorithm runs at for budget ``b``: b.epsilon, or sqrt(2 rho) for a rho-zCDP budget (an
-    eps-DP mechanism is eps^2/2-zCDP, Bun & Steinke 2016 Prop. 3.3; seed 003 Table II's conversion)."""
-    if getattr(b, "notion", None) == "zcdp":
-        return math.sqrt(2.0 * float(b.rho))
-    return b.epsilon
 
 
 def _adapters() -> dict[str, Adapter]:
