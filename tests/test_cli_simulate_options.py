@@ -151,7 +151,8 @@ CASES.update({
 # --save-instance, --prior: tests/test_instance.py)
 OTHER = {"--processes", "--save", "--progress", "--plot", "--json", "--executor", "--workers", "--scheduler",
          "--save-instance", "--prior",
-         "--plot-dist", "--log-y"}  # tests/test_regret_distribution.py
+         "--plot-dist", "--log-y",  # tests/test_regret_distribution.py
+         "--bounds-file", "--algorithms-file"}  # tests/test_plugin_algorithms.py (a user's bound and algorithm)
 
 
 def _table(res: Results):

@@ -360,6 +360,7 @@ REACH: dict[str, dict[str, Any]] = {
         "--prior-param": Diff([*LIN, "--prior", "sphere", "--instances", "3"], ["--prior-param", "radius=0.5"]),
         "--explain": Custom(_text_differs(["regret", *REG_F], ["--explain"])),
         "--bounds-file": Elsewhere("tests/test_plugins.py::test_cli_regret_evaluates_the_example"),
+        "--algorithms-file": Elsewhere("tests/test_plugin_algorithms.py::test_cli_regret_check_simulates_the_plugin"),
         "--json": JSON_EXEMPT,
     },
     "budget": {
@@ -465,7 +466,8 @@ REACH: dict[str, dict[str, Any]] = {
         "--json": JSON_EXEMPT,
     },
     "simulate": {},  # filled below from tests/test_cli_simulate_options.py and tests/test_mutants_issue17.py
-    "algorithms": {"--json": JSON_EXEMPT},
+    "algorithms": {"--json": JSON_EXEMPT,
+                   "--algorithms-file": Elsewhere("tests/test_plugin_algorithms.py::test_cli_algorithms_lists_the_plugin")},
     "verify": {
         "--paper": Diff(["--list", "--paper", "004"], ["--paper", "002"]),
         "--claim": Diff(["--claim", "004-sum-log-base"], ["--claim", "004-positivity"]),
@@ -535,6 +537,7 @@ REACH: dict[str, dict[str, Any]] = {
         "--best-mean": Diff(["--algo", "DP-SE", "--trials", "100", "--K", "4", "--gaps", "0.3"], ["--best-mean", "0.8"]),
         "--noise": Diff(["--algo", "AdaC-GOPE", "--rho", "1", "--trials", "100"], ["--noise", "gaussian"]),
         "--prior": Elsewhere(REFUSED),
+        "--algorithms-file": Elsewhere("tests/test_plugin_algorithms.py::test_cli_audit_runs_the_plugin_scenario"),
         "--json": JSON_EXEMPT,
     },
     "bounds": {
@@ -593,6 +596,8 @@ _SIM_OTHER = {
     "--prior": REFUSED,  # refused with one line: a prior is for regret and budget
     "--plot-dist": "tests/test_regret_distribution.py::test_simulate_plot_dist_and_log_y",
     "--log-y": "tests/test_regret_distribution.py::test_simulate_plot_dist_and_log_y",
+    "--bounds-file": "tests/test_plugin_algorithms.py::test_cli_simulate_bounds_file_overlays_a_users_bound",
+    "--algorithms-file": "tests/test_plugin_algorithms.py::test_cli_simulate_runs_the_plugin",
 }
 
 

@@ -39,9 +39,58 @@ _BUDGET_KWARGS = {"zcdp": ("rho",), "rdp": ("alpha", "eps"), "approx": ("eps", "
                   "ldp": ("eps", "delta")}
 
 
-def by_setting() -> dict[str, dict[str, type]]:
-    """{setting: {name: class}} for every setting package."""
+# Algorithms registered from outside the package (boundcalc.algorithms.plugins: --algorithms-file, entry points).
+_PLUGINS: dict[str, type] = {}
+
+
+def builtin_by_setting() -> dict[str, dict[str, type]]:
+    """{setting: {name: class}} of the package's own algorithms."""
     return {s: dict(importlib.import_module(f"{__name__}.{s}").ALGORITHMS) for s in SETTINGS}
+
+
+def by_setting() -> dict[str, dict[str, type]]:
+    """{setting: {name: class}} for every setting package, then the plugin algorithms (docs/plugins.md)."""
+    out = builtin_by_setting()
+    for name, cls in plugin_algorithms().items():
+        out[cls.setting][name] = cls
+    return out
+
+
+def add_plugin_algorithms(classes, origin: str, check_only: bool = False) -> None:
+    """Register plugin algorithm classes (checked by ``plugins.check_class``), all or none: a name already taken
+    (built-in or plugin, compared as ``lookup`` does) is a PluginError naming ``origin``."""
+    from ..bounds.declared import PluginError
+
+    taken = {_key(n): "a built-in algorithm" for algs in builtin_by_setting().values() for n in algs}
+    taken.update({_key(n): f"an algorithm of plugin {getattr(c, 'plugin_origin', '?')}" for n, c in _PLUGINS.items()})
+    for c in classes:
+        if _key(c.name) in taken:
+            raise PluginError(origin, f"algorithm name {c.name!r} is already {taken[_key(c.name)]}; choose another name")
+        taken[_key(c.name)] = f"an algorithm of plugin {origin}"
+    if check_only:
+        return
+    for c in classes:
+        if not getattr(c, "plugin_origin", None):
+            c.plugin_origin = origin
+        _PLUGINS[c.name] = c
+
+
+def clear_plugin_algorithms() -> None:
+    _PLUGINS.clear()
+
+
+def plugin_algorithms() -> dict[str, type]:
+    """{name: class} of the plugin algorithms (installed packages' entry points loaded on first use)."""
+    from . import plugins
+
+    plugins.load_entry_points()
+    return dict(_PLUGINS)
+
+
+def is_plugin(alg) -> bool:
+    """Whether ``alg`` (class or instance) is a plugin algorithm."""
+    cls = alg if isinstance(alg, type) else type(alg)
+    return _PLUGINS.get(getattr(cls, "name", None)) is cls
 
 
 def all_algorithms() -> dict[str, type]:
@@ -84,7 +133,7 @@ def granularity(alg, env=None, T=None) -> str:
     if g:
         return g
     name = getattr(alg, "name", "")
-    if name in _PER_STEP:
+    if name in _PER_STEP or is_plugin(alg):  # a plugin that does not say: the per-step limits apply
         return "step"
     if name in _CHUNKED:
         return "chunk"
@@ -180,5 +229,5 @@ def params_of(alg) -> dict[str, Any]:
     return out
 
 
-__all__ = ["SETTINGS", "NOTION_FLAGS", "by_setting", "all_algorithms", "lookup", "granularity", "build",
+__all__ = ["add_plugin_algorithms", "plugin_algorithms", "is_plugin", "builtin_by_setting", "SETTINGS", "NOTION_FLAGS", "by_setting", "all_algorithms", "lookup", "granularity", "build",
            "budget_kwargs", "tunable_params", "constructor_params", "params_of", "guarantee"]

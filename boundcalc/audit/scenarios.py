@@ -453,11 +453,68 @@ for _s in LOCAL_SCENARIOS:
     SCENARIOS[_s.algo] = _s
 
 
+# Default audit budget of a plugin algorithm that declares none (as the built-in finite scenarios').
+_PLUGIN_DEFAULT_BUDGET = {"pure": {"epsilon": 1.0}, "zcdp": {"rho": 1.0}, "rdp": {"alpha": 2.0, "rdp_epsilon": 2.0}}
+
+
+def plugin_scenario(cls) -> Scenario:
+    """The scenario of a plugin algorithm class from its ``audit_scenario`` hook (docs/plugins.md): "first-decision"
+    (the design of :class:`FirstDecision`, finite-armed, with ``audit_budget`` / ``audit_fixed``) or a Scenario
+    subclass of its own. A plugin that declares none, or whose declaration does not fit, raises a one-line
+    PluginError "cannot audit: …" naming the plugin."""
+    from ..algorithms import constructor_params
+    from ..bounds.declared import PluginError
+
+    origin = f"{getattr(cls, 'plugin_origin', '') or 'plugin'} [algorithm {cls.name!r}]"
+    hook = getattr(cls, "audit_scenario", None)
+    if cls.notion == "none":
+        raise PluginError(origin, "cannot audit: the algorithm is non-private (notion 'none'); there is no claim to audit")
+    if hook is None:
+        raise PluginError(origin, "cannot audit: the plugin declares no audit_scenario (the neighbouring inputs and "
+                                  "the event to count): set audit_scenario = 'first-decision' (finite-armed: two arms, "
+                                  "one private release per arm, then the first decision) or a "
+                                  "boundcalc.audit.base.Scenario subclass")
+    if hook == "first-decision":
+        if cls.setting != "finite":
+            raise PluginError(origin, f"cannot audit: audit_scenario 'first-decision' is for finite-armed algorithms "
+                                      f"(this one is {cls.setting}); give a boundcalc.audit.base.Scenario subclass")
+        budget = dict(getattr(cls, "audit_budget", None) or _PLUGIN_DEFAULT_BUDGET[cls.notion])
+        noisy = "noise_mult" in constructor_params(cls)  # the mutants scale the privacy noise
+        attrs = {"algo": cls.name, "default_budget": budget, "fixed": dict(getattr(cls, "audit_fixed", None) or {}),
+                 "mutants": ("noise-halved", "no-noise") if noisy else (),
+                 "__doc__": f"{cls.name} (plugin): " + (FirstDecision.__doc__ or "")}
+        return type(cls.__name__ + "Audit", (FirstDecision,), attrs)()
+    sc = hook()
+    if not sc.algo:
+        sc.algo = cls.name
+    if sc.algo != cls.name:
+        raise PluginError(origin, f"cannot audit: its audit_scenario audits {sc.algo!r}, not {cls.name!r}")
+    return sc
+
+
+def all_scenarios() -> dict[str, Scenario]:
+    """The built-in scenarios, then those of the plugin algorithms that declare one."""
+    from ..algorithms import plugin_algorithms
+    from ..bounds.declared import PluginError
+
+    out = dict(SCENARIOS)
+    for name, cls in plugin_algorithms().items():
+        if getattr(cls, "audit_scenario", None) is not None:
+            try:
+                out[name] = plugin_scenario(cls)
+            except PluginError:
+                continue  # --list shows what can be audited; `audit --algo` names the problem
+    return out
+
+
 def lookup(name: str) -> Scenario:
     """The scenario of an algorithm (names as in ``boundcalc.algorithms.lookup``)."""
+    from ..algorithms import is_plugin
     from ..algorithms import lookup as alg_lookup
 
     cls = alg_lookup(name)
+    if is_plugin(cls):
+        return plugin_scenario(cls)
     if cls.name not in SCENARIOS:
         raise InputError("--algo", "an auditable algorithm: " + ", ".join(SCENARIOS), name)
     return SCENARIOS[cls.name]

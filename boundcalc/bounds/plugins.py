@@ -23,6 +23,7 @@ from .declared import PluginError, from_mapping
 
 ENTRY_POINT_GROUP = "boundcalc.bounds"
 _LOADED_FILES: dict[str, tuple[Bound, ...]] = {}
+_MODULES: dict[str, object] = {}  # Python plugin files imported so far (absolute path -> module)
 _ENTRY_POINTS_DONE = False
 
 
@@ -49,19 +50,39 @@ def read_bounds_file(path: str) -> list[Bound]:
             raise PluginError(origin, "no [[bound]] table")
         return [from_mapping(t, origin) for t in tables]
     if path.endswith(".py"):
-        name = "boundcalc_plugin_" + "".join(c if c.isalnum() else "_" for c in os.path.abspath(path))
-        try:
-            spec = importlib.util.spec_from_file_location(name, path)
-            mod = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(mod)
-        except PluginError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - any failure of the user's module is its problem
-            raise PluginError(origin, f"the module failed to import ({type(exc).__name__}: {exc})") from None
+        mod = import_module_file(path)
         if not hasattr(mod, "BOUNDS"):
             raise PluginError(origin, "the module defines no list BOUNDS")
         return _as_bounds(mod.BOUNDS, origin)
     raise PluginError(origin, "a bounds file must end in .toml or .py")
+
+
+def import_module_file(path: str):
+    """The Python plugin module at ``path``, imported once per process (cached by absolute path), also in
+    ``sys.modules`` under a name made from its path (so that its classes pickle to forked worker processes). A
+    module that fails to import is a PluginError naming the file; it is not cached (a fixed file can be retried)."""
+    origin = str(path)
+    if not os.path.isfile(path):
+        raise PluginError(origin, "no such file (or not a regular file)")
+    key = os.path.abspath(path)
+    if key in _MODULES:
+        return _MODULES[key]
+    name = "boundcalc_plugin_" + "".join(c if c.isalnum() else "_" for c in key)
+    try:
+        spec = importlib.util.spec_from_file_location(name, path)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+    except PluginError:
+        sys.modules.pop(name, None)
+        raise
+    except BaseException as exc:  # noqa: BLE001 - any failure of the user's module is its problem (SystemExit too)
+        sys.modules.pop(name, None)
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        raise PluginError(origin, f"the module failed to import ({type(exc).__name__}: {exc})") from None
+    _MODULES[key] = mod
+    return mod
 
 
 def _as_bounds(items, origin: str) -> list[Bound]:
@@ -128,5 +149,8 @@ def reset() -> None:
     from . import registry
 
     _LOADED_FILES.clear()
+    for mod in _MODULES.values():
+        sys.modules.pop(getattr(mod, "__name__", ""), None)
+    _MODULES.clear()
     _ENTRY_POINTS_DONE = False
     registry.clear_plugin_bounds()

@@ -49,7 +49,7 @@ def add_plugin_bounds(bounds, origin: str) -> None:
             raise PluginError(origin, f"bound id {b.id!r} is already {taken[b.id]}; choose another id")
         taken[b.id] = f"a bound of plugin {origin}"
     for b in bounds:
-        if not getattr(b, "origin", None):
+        if getattr(b, "origin", None) in (None, "", "<declared>"):  # a DeclaredBound built in a .py plugin
             b.origin = origin
     _PLUGINS.extend(bounds)
 

@@ -12,15 +12,16 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from . import common, instance_options
+from . import common, instance_options, plugin_options
 from .common import command, console, emit_json, fmt, kv_table
 
 
 def _list(json_out: bool) -> None:
-    from ..audit import SCENARIOS, mutants
+    from ..audit import mutants
+    from ..audit.scenarios import all_scenarios
 
     rows = []
-    for name, sc in SCENARIOS.items():
+    for name, sc in all_scenarios().items():
         rows.append({"algorithm": name, "notion": sc.notion, "mutants": list(mutants.applicable(sc)),
                      "default_budget": dict(sc.default_budget), "default_trials": sc.default_trials,
                      "default_delta": sc.default_delta(), "fixed_params": dict(sc.fixed),
@@ -86,11 +87,13 @@ def register(app: typer.Typer) -> None:
         best_mean: instance_options.BestMeanOpt = None,
         noise: instance_options.NoiseOpt = None,
         prior: instance_options.PriorOpt = None,
+        algorithms_file: plugin_options.AlgorithmsFileOpt = None,
         json_out: common.JsonOpt = False,
     ):
         """Empirical privacy audit: a lower bound on the ε an algorithm achieves, beside the claimed ε."""
         from ..errors import InputError
 
+        plugin_options.load_algorithms(algorithms_file)  # a user's algorithm with its audit_scenario (docs/plugins.md)
         confidence = common.alias(ctx, "audit", "--confidence", confidence_old, level)
         if list_:
             return _list(json_out)

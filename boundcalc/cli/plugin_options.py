@@ -26,3 +26,25 @@ def load(paths) -> None:
         if not exc.origin.startswith("entry point"):
             raise PluginError(exc.origin, exc.problem, label="--bounds-file") from None
         raise
+
+
+AlgorithmsFileOpt = Annotated[Optional[list[str]], typer.Option(
+    "--algorithms-file", metavar="FILE.py",
+    help="Add the algorithms of FILE.py (its list ALGORITHMS, and its BOUNDS if it defines them); repeatable. "
+         "See docs/plugins.md.")]
+
+
+def load_algorithms(paths) -> None:
+    """Register the algorithms (and the bounds) of every ``--algorithms-file`` (a bad file: one-line error naming it,
+    exit 2; the built-in algorithms unchanged)."""
+    if not paths:
+        return
+    from ..algorithms import plugins
+    from ..bounds.declared import PluginError
+
+    try:
+        plugins.load_algorithms_files(paths)
+    except PluginError as exc:
+        if not exc.origin.startswith("entry point"):
+            raise PluginError(exc.origin, exc.problem, label="--algorithms-file") from None
+        raise

@@ -497,6 +497,7 @@ def register(app: typer.Typer) -> None:
         prior_param: instance_options.PriorParamOpt = None,
         prior_seed: instance_options.PriorSeedOpt = None,
         bounds_file: plugin_options.BoundsFileOpt = None,
+        algorithms_file: plugin_options.AlgorithmsFileOpt = None,
         json_out: common.JsonOpt = False,
     ):
         """Every regret bound that applies to a setting, budget and horizon."""
@@ -507,6 +508,7 @@ def register(app: typer.Typer) -> None:
         if setting not in SETTINGS:
             raise InputError("--setting", "one of " + ", ".join(SETTINGS), setting)
         plugin_options.load(bounds_file)
+        plugin_options.load_algorithms(algorithms_file)  # --check simulates a user's algorithm against its bounds
         from ..verify.regret_check import DEFAULT_CHECK_T
 
         T_text = T if T is not None else (str(DEFAULT_CHECK_T[setting]) if check else "1e6")

@@ -6,7 +6,7 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from . import common, executor_options, instance_options
+from . import common, executor_options, instance_options, plugin_options
 from . import simulate_output
 from .common import command
 
@@ -323,6 +323,8 @@ def register(app: typer.Typer) -> None:
         best_mean: instance_options.BestMeanOpt = None,
         noise: instance_options.NoiseOpt = None,
         prior: instance_options.PriorOpt = None,
+        bounds_file: plugin_options.BoundsFileOpt = None,
+        algorithms_file: plugin_options.AlgorithmsFileOpt = None,
         json_out: common.JsonOpt = False,
     ):
         """Monte Carlo pseudo-regret of one or several algorithms (finite, linear, contextual or GLM): table at
@@ -333,6 +335,8 @@ def register(app: typer.Typer) -> None:
         from ..figures import MIN_PLOT_CHECKPOINTS
         from ..montecarlo import engine, log_checkpoints, run_many
 
+        plugin_options.load(bounds_file)  # a user's bounds: drawn beside the simulation by --plot
+        plugin_options.load_algorithms(algorithms_file)  # a user's algorithms (docs/plugins.md)
         Tn = validate.horizon("--T", T)
         R = validate.count("--runs", runs, maximum=1e9)
         sd = validate.count("--seed", seed, minimum=0, maximum=2**63 - 1)
@@ -474,18 +478,19 @@ def register(app: typer.Typer) -> None:
 
     @app.command("algorithms")
     @command
-    def algorithms(json_out: common.JsonOpt = False):
+    def algorithms(algorithms_file: plugin_options.AlgorithmsFileOpt = None, json_out: common.JsonOpt = False):
         """List the implemented algorithms of every setting with their source, privacy notion, the privacy
-        guarantee they really have, and their bounds."""
+        guarantee they really have, and their bounds (plugin algorithms too: --algorithms-file, entry points)."""
         from .. import algorithms as registry
 
+        plugin_options.load_algorithms(algorithms_file)
         rows = []
         for setting, algs in registry.by_setting().items():
             for n, c in algs.items():
                 rows.append({"name": n, "setting": setting, "source": c.source, "notion": c.notion,
                              "budget": registry.NOTION_FLAGS.get(c.notion, ""), "guarantee": registry.guarantee(c),
                              "simulation": registry.granularity(c), "params": registry.tunable_params(c),
-                             "bound_ids": list(c.bound_ids)})
+                             "bound_ids": list(c.bound_ids), "plugin": getattr(c, "plugin_origin", None) or None})
         if json_out:
             common.emit_json("algorithms", {}, value=len(rows), algorithms=rows)
             return

@@ -216,7 +216,49 @@ def _dpse_beta(ctx):
     return None if b == "1/T" else float(b)
 
 
+_SETTING_ENVS = {"finite": _finite_env, "linear": _linear_env, "contextual": _contextual_env, "glm": _glm_env}
+
+
+def plugin_adapter(cls) -> Adapter:
+    """The adapter of a plugin algorithm class (docs/plugins.md): built by its ``from_context(ctx, budget)`` when it
+    defines one, else with the budget and its default parameters; the environment of the setting's bound context
+    (as for the built-in algorithms); the assumptions: the plugin's ``check_assumptions(ctx, env)`` when defined
+    (else rewards in [0, 1] for a finite-armed one), and the bound's own declared assumptions (``conditions``),
+    whichever fails first named."""
+    from .. import algorithms as registry
+
+    def build(ctx, budget):
+        hook = getattr(cls, "from_context", None)
+        if callable(hook):
+            return hook(ctx, budget)
+        return registry.build(cls, budget)
+
+    def assumptions(ctx, env, row):
+        probs = [f"the bound's assumption {c}" for c in row.get("conditions_failed", ())]
+        hook = getattr(cls, "check_assumptions", None)
+        if callable(hook):
+            met, note = hook(ctx, env)
+        elif cls.setting == "finite":
+            met, note = _finite_assumptions(ctx, env, row)
+        else:
+            met, note = True, f"{cls.name} (plugin) declares no assumption check on the environment"
+        if not met:
+            probs.append(note)
+        return _join(probs, note)
+
+    return Adapter(build, _SETTING_ENVS[cls.setting], assumptions)
+
+
 def _adapters() -> dict[str, Adapter]:
+    out = _builtin_adapters()
+    from ..algorithms import plugin_algorithms
+
+    for name, cls in plugin_algorithms().items():
+        out[name] = plugin_adapter(cls)
+    return out
+
+
+def _builtin_adapters() -> dict[str, Adapter]:
     from ..algorithms import finite as fa
     from ..algorithms.contextual import oful
     from ..algorithms.linear import gope

@@ -73,6 +73,9 @@ def upper_curves(alg, env, t, budget) -> tuple[list[BoundCurve], list[str]]:
     known = {x.id for x in registry.all_bounds()}
     ids = [i for i in getattr(alg, "bound_ids", ()) if i in known] or [
         b.id for b in registry.select(alg.setting, kind="upper") if b.algorithm == alg.name]
+    # a plugin's bound for this algorithm (--bounds-file, entry points) is drawn beside the registered ones
+    ids += [b.id for b in registry.plugin_bounds() if b.is_upper and b.setting == alg.setting
+            and b.algorithm == alg.name and b.id not in ids]
     if not ids:
         return [], [f"no upper bound registered for {alg.name}"]
     ad = _adapters()[alg.name]

@@ -1,0 +1,1 @@
+../../my_plugin.py
