@@ -90,13 +90,13 @@ class Table2AzizeBasuThm12(_Converted):
     kind = "upper-minimax"
     form = "paper"
     params = ("K",)
-    assumptions = ("rewards in [0, 1]", "AdaP-UCB run at ε = √(2ρ) (the conversion to ρ-zCDP)")
+    assumptions = ("rewards in [0, 1]", "AdaP-UCB run at ε = √(2ρ) (the conversion to ρ-zCDP)",
+                   "the algorithm of Azize & Basu 2022 Thm 12 is taken to be AdaP-UCB (the row parallels seed 003 Thm 11 "
+                   "for AdaC-UCB; seed 003 names only the theorem)")
     requires = ("K >= 2",)
     caveats = (
         "paper form: constants hidden in O(·) set to 1",
         _CONVERSION,
-        "scaling not shown: the algorithm of Azize & Basu 2022 Thm 12 is taken to be AdaP-UCB (the row parallels "
-        "seed 003 Thm 11 for AdaC-UCB); seed 003 names only the theorem",
     )
     regime_note = "privacy cost K ln T/√ρ against K √(ln T/ρ) for AdaC-UCB (003-thm11-paper): seed 003 Table II"
 
