@@ -16,14 +16,17 @@ The conversion is the one of an ε-DP algorithm run at ε = √(2ρ), which is �
 finite-armed bounds is log T per arm against √(log T) for AdaC-UCB (seed 003 Thm 10 / 11), and of the linear one
 d² log²(KT) against d log^{3/2}(KT) for AdaC-GOPE (seed 003 Thm 4): the comparison of seed 003 App. E-C.
 
-New bounds are declared once: ``expression()`` (sympy) + ``symbol_values`` + ``requires``; the numpy ``terms`` and
-``conditions`` are derived by the base class (boundcalc.bounds.base).
+New bounds are declared once: ``expression()`` (sympy) + ``requires``; the numpy ``terms``, the symbols' values and
+``conditions`` are derived by the setting's base classes (finite._Finite: the registered per-arm quantity H_inv of
+boundcalc.bounds.quantities; _linear_common.BaseBound: ``symbol_names``).
 """
 
 from __future__ import annotations
 
+from ._linear_common import BaseBound
 from .base import Bound
-from .finite import H_inv
+from .finite import _Finite
+from .linear import _ASSUMPTION_1, _ASSUMPTION_1_NOTES, _ASSUMPTION_1_REQUIRES
 
 _CONVERSION = ("scaling not shown: seed 003 Table II prints this converted form without its derivation from the "
                "pure-DP statement (ε = √(2ρ) makes an ε-DP algorithm ρ-zCDP, Bun–Steinke 2016 Prop. 3.3); evaluated "
@@ -36,17 +39,14 @@ def _syms(*names):
     return [sympy.Symbol(n, positive=True) for n in names]
 
 
-class _Converted(Bound):
-    seed = "003"
-    notion = "zcdp"
-
-
-class Table2AzizeBasuThm7(_Converted):
+class Table2AzizeBasuThm7(_Finite):
     """seed 003 Table II, row finite-armed (problem-dependent), right column: Azize & Basu 2022 Thm 7 (AdaP-UCB)
     converted to ρ-zCDP: Reg_T ≤ Σ_{a:Δ_a>0} (8β log(T)/Δ_a + 8 √(β/ρ) log(T)); β is AdaP-UCB's optimism
     parameter (``alpha_adap``, > 3 in Azize & Basu 2022 Thm 7)."""
 
     id = "003-table2-azize-basu-thm7"
+    seed = "003"
+    notion = "zcdp"
     title = "AdaP-UCB regret converted to ρ-zCDP, Σ (8β ln T/Δ_a + 8√(β/ρ) ln T) (seed 003 Table II)"
     algorithm = "AdaP-UCB"
     setting = "finite"
@@ -70,19 +70,17 @@ class Table2AzizeBasuThm7(_Converted):
 
         b, Hi, n, rho, T = _syms("alpha_adap", "H_inv", "n_sub", "rho", "T")
         L = sympy.log(T)
+        # H_inv = Σ_{a:Δ_a>0} 1/Δ_a (registered quantity), n_sub = #{a : Δ_a > 0}
         return 8 * b * Hi * L, n * 8 * sympy.sqrt(b / rho) * L
 
-    def symbol_values(self, ctx, budget):
-        # H_inv = Σ_{a:Δ_a>0} 1/Δ_a, n_sub = #{a : Δ_a > 0}
-        return {"alpha_adap": float(ctx["alpha_adap"]), "H_inv": H_inv(ctx), "n_sub": float(ctx["n_sub"]),
-                "rho": float(budget.rho)}
 
-
-class Table2AzizeBasuThm12(_Converted):
+class Table2AzizeBasuThm12(_Finite):
     """seed 003 Table II, row finite-armed (minimax), right column: Azize & Basu 2022 Thm 12 converted to
     ρ-zCDP: O(√(K T log T)) + O((K/√ρ) log T), hidden constants set to 1."""
 
     id = "003-table2-azize-basu-thm12"
+    seed = "003"
+    notion = "zcdp"
     title = "Azize–Basu 2022 minimax regret converted to ρ-zCDP, O(√(KT ln T)) + O(K ln T/√ρ) (seed 003 Table II)"
     algorithm = "AdaP-UCB"
     setting = "finite"
@@ -107,11 +105,8 @@ class Table2AzizeBasuThm12(_Converted):
         L = sympy.log(T)
         return sympy.sqrt(K * T * L), K / sympy.sqrt(rho) * L
 
-    def symbol_values(self, ctx, budget):
-        return {"K": float(ctx["K"]), "rho": float(budget.rho)}
 
-
-class Table2HannaEq17(_Converted):
+class Table2HannaEq17(BaseBound):
     """seed 003 Table II, row linear bandits, right column: Hanna, Girgis, Fragouli & Diggavi 2022 (arXiv
     2207.03445) Eq. 17 converted to ρ-zCDP: O(√(d T log(KT))) + O((d²/√ρ) log²(KT)), hidden constants set to 1.
 
@@ -120,6 +115,8 @@ class Table2HannaEq17(_Converted):
     AdaR-GOPE-Var itself (see the caveats)."""
 
     id = "003-table2-hanna-eq17"
+    seed = "003"
+    notion = "zcdp"
     title = "Hanna et al. 2022 linear regret converted to ρ-zCDP, O(√(dT ln KT)) + O(d² ln²(KT)/√ρ) (seed 003 Table II)"
     algorithm = "AdaR-GOPE-Var"
     setting = "linear"
@@ -127,9 +124,10 @@ class Table2HannaEq17(_Converted):
     kind = "upper-minimax"
     form = "paper"
     params = ("d", "K")
-    assumptions = ("Assumption 1 (seed 003 Sec. V-A): ||a||_2 <= 1, |r_t| <= 1, ||theta*||_2 <= 1",
-                   "actions span R^d")
-    requires = ("max_action_norm <= 1.000000001", "theta_norm <= 1.000000001", "rank >= d")
+    assumptions = (_ASSUMPTION_1, "actions span R^d")
+    requires = _ASSUMPTION_1_REQUIRES
+    requires_notes = _ASSUMPTION_1_NOTES
+    symbol_names = ("d", "K", "rho")
     caveats = (
         "paper form: constants hidden in O(·) set to 1",
         _CONVERSION,
@@ -146,9 +144,6 @@ class Table2HannaEq17(_Converted):
         d, K, rho, T = _syms("d", "K", "rho", "T")
         lkt = sympy.log(K * T)
         return sympy.sqrt(d * T * lkt), d**2 / sympy.sqrt(rho) * lkt**2
-
-    def symbol_values(self, ctx, budget):
-        return {"d": float(ctx["d"]), "K": float(ctx["K"]), "rho": float(budget.rho)}
 
 
 BOUNDS: list[Bound] = [Table2AzizeBasuThm7(), Table2AzizeBasuThm12(), Table2HannaEq17()]
