@@ -254,10 +254,10 @@ _INIT_ONE = ("init_n='one': the initial release then carries the noise of one re
              "default 'half' it carries twice that noise and the first decision says little about the rest")
 
 # ---------------------------------------------------------------------------------------------------------------
-# linear: phased elimination with G-optimal design (AdaC-GOPE, AdaR-GOPE)
+# linear: phased elimination with G-optimal design (AdaC-GOPE, AdaR-GOPE, AdaR-GOPE-Var)
 # ---------------------------------------------------------------------------------------------------------------
 class PhaseOneElimination(Scenario):
-    """AdaC-GOPE / AdaR-GOPE with the actions e_1, e_2 (d = 2, ||a|| = 1, Assumption 1; rewards in [−1, 1]).
+    """AdaC-GOPE / AdaR-GOPE / AdaR-GOPE-Var with the actions e_1, e_2 (d = 2, ||a|| = 1, Assumption 1; rewards in [−1, 1]).
 
     The G-optimal design puts weight 1/2 on each, so phase 1 plays e_1 for n rounds (rows 0..n−1) then e_2 for n
     rounds; e_2 is eliminated when theta~_1 − theta~_2 > 2 beta_1 = 1. The changed row 0 (played by e_1 first:
@@ -474,6 +474,7 @@ for _s in (DPSEElimination(),
            type("AdaCGOPEAudit", (PhaseOneElimination,), {"algo": "AdaC-GOPE", "default_budget": {"rho": 1.0}})(),
            type("AdaRGOPEAudit", (PhaseOneElimination,), {"algo": "AdaR-GOPE",
                                                            "default_budget": {"alpha": 2.0, "rdp_epsilon": 2.0}})(),
+           type("AdaRGOPEVarAudit", (PhaseOneElimination,), {"algo": "AdaR-GOPE-Var", "default_budget": {"rho": 1.0}})(),
            type("AdaCOFULAudit", (FirstSwitch,), {"algo": "AdaC-OFUL", "default_budget": {"rho": 1.0}})(),
            type("AdaROFULAudit", (FirstSwitch,), {"algo": "AdaR-OFUL",
                                                    "default_budget": {"alpha": 2.0, "rdp_epsilon": 2.0}})(),

@@ -105,6 +105,8 @@ _NAMED = {
                   "limit of seed 003 Algorithm 2; docs/formulas/zcdp-bandits.md §0, non-private baselines)"),
     "AdaR-GOPE": ("GOPE-limit", (), "GOPE with the private algorithm's own schedule without noise "
                   "(docs/formulas/zcdp-bandits.md §0, non-private baselines)"),
+    "AdaR-GOPE-Var": ("GOPE-limit", (), "GOPE with AdaC-GOPE's own schedule without noise (AdaR-GOPE-Var keeps "
+                      "AdaC-GOPE's phases, seed 003 App. H; docs/formulas/zcdp-bandits.md §0, non-private baselines)"),
     "DP-KLUCB": ("KL-UCB", (), "KL-UCB (seed 001's non-private baseline)"),
     "DP-IMED": ("IMED", (), "IMED (seed 001's non-private baseline)"),
     "AdaP-UCB": ("UCB", (), "UCB"),
