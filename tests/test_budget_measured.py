@@ -457,3 +457,94 @@ def test_bound_answers_unchanged_by_the_simulation_mode(monkeypatch):
     monkeypatch.setattr(B, "solve", moved)
     om = json.loads(_cli([*base, "--by", "bound"]).stdout)
     assert om["value"] != pytest.approx(plan.value, rel=1e-12)
+
+
+# -- the linear setting: AdaC-GOPE against GOPE-limit, ρ-zCDP, common pairing (the linear default) -----------------
+LIN_T = 20_000
+LIN_TARGET = 0.1  # mean overhead <= 10%
+LIN_SEARCH = dict(runs=40, max_runs=160, seed=4)
+LIN_FRESH_SEED = 271_828  # the independent simulation's engine seed (disjoint from the search's, asserted below)
+LIN_FRESH_RUNS = 300
+
+
+def _lin_env():
+    """K = 5 actions and θ* on the unit circle (d = 2), drawn from seed 1 (gaps 0.24 … 1.9), N(0, 1) reward noise."""
+    from boundcalc.envs.linear import LinearEnv, unit_sphere
+
+    rng = np.random.default_rng(1)
+    return LinearEnv(unit_sphere(rng, 5, 2), unit_sphere(rng, 1, 2)[0])
+
+
+def _lin_independent_overhead(rho, seed=LIN_FRESH_SEED, runs=LIN_FRESH_RUNS):
+    """Overhead of AdaC-GOPE at ρ against GOPE-limit on fresh seeds, by direct montecarlo.run calls (not the search's
+    simulator or confirmation code): common random numbers as the linear default pairs them — both algorithms at the
+    same engine seed with blocks of one run, so run i of each draws from the same Generator (child i of the seed) and
+    the pairs are independent of each other. Ratio of means and its paired delta-method interval written out here."""
+    from boundcalc.privacy import ZCDP
+
+    env = _lin_env()
+    p = montecarlo.run(build("AdaC-GOPE", ZCDP(rho)), env, LIN_T, runs, seed=seed, block_runs=1).regret[:, -1]
+    n = montecarlo.run(build("GOPE-limit"), env, LIN_T, runs, seed=seed, block_runs=1).regret[:, -1]
+    r = p.mean() / n.mean()
+    cov = np.cov(p, n)
+    var = (cov[0, 0] - 2 * r * cov[0, 1] + r * r * cov[1, 1]) / (runs * n.mean() ** 2)
+    half = 1.96 * math.sqrt(var)
+    return r - 1, r - 1 - half, r - 1 + half
+
+
+def _lin_search_seeds(answer_seed):
+    """Every engine seed the search can have used: its batches and its fresh-seed confirmation batches."""
+    ks = range(len(M.batch_sizes(LIN_SEARCH["runs"], LIN_SEARCH["max_runs"])))
+    return {M.batch_seed(answer_seed, j * M.CONFIRM_OFFSET + k) for j in range(0, 10) for k in ks}
+
+
+def test_linear_measured_answer_holds_on_fresh_seeds_and_misses_at_half(monkeypatch):
+    """AdaC-GOPE (ρ-zCDP) against GOPE-limit on a K = 5, d = 2 instance at T = 2e4, target: mean overhead <= 10%.
+
+    Power: the overhead falls slowly, ≈ ρ^-1/2 (pilot, 200 runs: 0.125 at ρ = 0.05, 0.089 at 0.1, 0.062 at 0.2), so
+    at b/2 it is ≈ √2 ≈ 1.4× its value at b. The search stops within rel_width = 1.25 of where it last decided
+    'missed', so the overhead at b/2 is at least that at 1.25 b*/2 (b*: overhead 0.10), ≈ 0.10 × (1/0.625)^0.5 ≈
+    0.126: 0.026 above the target. The regrets are nearly deterministic at this T (the phase lengths c_ℓ are fixed
+    by ρ; only the phase at which an action is eliminated is random): on the fresh seeds at b ≈ 0.087 AdaC-GOPE's
+    final regret is the same in all 300 runs and GOPE-limit's differs in 3 of 300, so the fresh interval's half-width
+    is ≈ 6e-4 (overhead 0.096 at b, 0.136 at b/2): the margin at b/2 is ≈ 100 standard errors (power ≈ 1), and
+    at b the ≈ 0.004 left below the target is ≈ 12 of them. What this checks is where the search lands (the budget's
+    path to the algorithm, the bracket and bisection, common pairing), not the intervals' coverage, which needs an
+    instance with spread regrets (K = 20, d = 3 at this T: per-run sd ≈ 0.26 in overhead units, thousands of runs).
+
+    Mutants rejected: the search returning 2b (then its b/2 is the true answer, where the target is met: not missed);
+    the search simulating the private algorithm at 4× the budget it reports (a miscalibrated ρ — the noise and the
+    privacy term of the phase lengths as at 4ρ, during the search only): its answer ≈ b/4 misses the target on the
+    fresh seeds."""
+    env = _lin_env()
+    ans = M.search("AdaC-GOPE", env, LIN_T, "overhead", LIN_TARGET, **LIN_SEARCH)
+    assert ans.status == "met", ans.reason
+    assert ans.counterpart["name"] == "GOPE-limit" and ans.counterpart["pairing"] == "common"
+    b = ans.budget
+    lo, hi = ans.interval
+    assert lo < b and hi == b
+    assert LIN_FRESH_SEED not in _lin_search_seeds(LIN_SEARCH["seed"])
+    est, ci_lo, ci_hi = _lin_independent_overhead(b)
+    assert ci_hi <= LIN_TARGET, (b, est, ci_lo, ci_hi)  # met at b on independent seeds
+    est2, lo2, hi2 = _lin_independent_overhead(b / 2)
+    assert lo2 > LIN_TARGET, (b / 2, est2, lo2, hi2)  # clearly missed at b/2
+    assert ans.measure["status"] == "met" and ans.measure["ci"][1] <= LIN_TARGET
+
+    # mutant 1: the search answers 2b; the check 'missed at half' then looks at b, where the target is met
+    assert not ci_lo > LIN_TARGET
+
+    # mutant 2: the private algorithm run at 4× the budget during the search only (halved noise and shorter phases)
+    from boundcalc.privacy import ZCDP
+
+    real_factory = M._private_factory
+
+    def at_four_times(name, notion, params):
+        cls, make = real_factory(name, notion, params)
+        return cls, (lambda rho: build("AdaC-GOPE", ZCDP(4 * rho)))
+
+    monkeypatch.setattr(M, "_private_factory", at_four_times)
+    bad = M.search("AdaC-GOPE", env, LIN_T, "overhead", LIN_TARGET, **LIN_SEARCH)
+    monkeypatch.undo()
+    assert bad.status == "met" and bad.budget < b / 2
+    _, _, bad_hi = _lin_independent_overhead(bad.budget)
+    assert not bad_hi <= LIN_TARGET  # the 'met at b on fresh seeds' check rejects it
