@@ -135,3 +135,23 @@ def test_eq9_with_finite_support_arms_recomputed_here():
     with np.errstate(all="ignore"):
         bad = sum(np.float64(ms - m) / np.float64(D.d_eps_inf_finite(s, w, ms, eps)) for (s, w), m in zip(arms, means))
     assert not np.isfinite(bad)
+
+
+# -- through `boundcalc kl-inf --epsilon` ------------------------------------------------------------------------------
+def test_kl_inf_command_epsilon():
+    import json
+
+    from typer.testing import CliRunner
+
+    from boundcalc.cli.app import app
+
+    r = CliRunner().invoke(app, ["kl-inf", "--mu-star", "0.7", "--support", "0,0.5,0.8", "--weights", "0.3,0.4,0.3",
+                                 "--epsilon", "0.5", "--json"])
+    assert r.exit_code == 0, r.output
+    got = json.loads(r.stdout)["d_eps_inf"]
+    assert got == pytest.approx(direct([0, 0.5, 0.8], [0.3, 0.4, 0.3], 0.7, 0.5), rel=2e-5)
+    r = CliRunner().invoke(app, ["kl-inf", "--mu-star", "0.7", "--mu", "0.3", "--epsilon", "0.1", "--json"])
+    assert json.loads(r.stdout)["d_eps_inf"] == pytest.approx(float(info.d_epsilon(0.3, 0.7, 0.1)), rel=1e-12)
+    r = CliRunner().invoke(app, ["kl-inf", "--mu-star", "0.7", "--support", "0,1", "--weights", "0.5,0.5",
+                                 "--epsilon", "0.5", "--digits", "51"])
+    assert r.exit_code == 2

@@ -268,6 +268,9 @@ REACH: dict[str, dict[str, Any]] = {
                           ["--weights", "0.5,0.3,0.2"],
                           lambda o: _approx(o["value"], float(_info().kl_inf_finite([0, 0.5, 1], [0.5, 0.3, 0.2], 0.7)),
                                             1e-9)),
+        "--epsilon": Diff(["--mu-star", "0.7", "--support", "0,0.5,1", "--weights", "0.2,0.3,0.5"], ["--epsilon", "0.5"],
+                          lambda o: _approx(o["d_eps_inf"], __import__("boundcalc.info.d_eps_inf", fromlist=["x"])
+                                            .d_eps_inf_finite([0, 0.5, 1], [0.2, 0.3, 0.5], 0.7, 0.5), 1e-12)),
         "--digits": Diff(KLINF, ["--digits", "30"]),
         "--symbolic": Diff(KLINF, ["--symbolic"]),
         "--json": JSON_EXEMPT,
