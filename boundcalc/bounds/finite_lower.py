@@ -12,6 +12,11 @@ import numpy as np
 from .base import Bound
 
 
+def _bernoulli_means(ctx):
+    """The means when the arms are the instance's Bernoulli arms (no ``ctx["arms"]``), else None."""
+    return None if ctx.get("arms") else np.asarray(ctx["means"], float)
+
+
 def arm_distributions(ctx):
     """The arms' reward laws as (support, weights) pairs: ``ctx["arms"]`` when given (finitely supported laws on
     [0, 1], e.g. set by the Python API), else Bernoulli(μ_a) from the instance's means."""
@@ -23,15 +28,26 @@ def arm_distributions(ctx):
 
 def H_kl_inf(ctx) -> float:
     """Σ_{a: Δ_a > 0} Δ_a / KL_inf(ν_a, μ*) (seed 001 Eq. 3, Lai–Robbins; Honda–Takemura KL_inf on [0, 1])."""
-    from ..info import kl_inf_finite
+    from ..info import kl_bernoulli, kl_inf_finite
 
+    m = _bernoulli_means(ctx)
+    if m is not None:  # Bernoulli arms: KL_inf(Ber μ, μ*) = kl(μ, μ*) (seed 001 Eq. 3)
+        ms = m.max()
+        sub = m < ms
+        return float(np.sum((ms - m[sub]) / kl_bernoulli(m[sub], ms)))
     return _sum_over_arms(ctx, lambda s, w, ms: float(kl_inf_finite(s, w, ms)))
 
 
 def H_eps_inf(ctx, eps) -> float:
     """Σ_{a: Δ_a > 0} Δ_a / d_{ε,inf}(ν_a, μ*) (seed 001 Eq. 9), M_a = all distributions on [0, 1]."""
+    from ..info import d_epsilon
     from ..info.d_eps_inf import d_eps_inf_finite
 
+    m = _bernoulli_means(ctx)
+    if m is not None:  # Bernoulli arms: d_ε,inf(Ber μ, μ*) = d_ε(μ, μ*) (closed form, seed 001 Eq. 8; the general
+        ms = m.max()  # routine agrees: tests/test_d_eps_inf.py::test_bernoulli_equals_closed_form)
+        sub = m < ms
+        return float(np.sum((ms - m[sub]) / d_epsilon(m[sub], ms, eps)))
     return _sum_over_arms(ctx, lambda s, w, ms: d_eps_inf_finite(s, w, ms, eps))
 
 

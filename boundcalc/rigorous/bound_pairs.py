@@ -124,6 +124,12 @@ def total_expression(bound):
         ren = {s: sympy.Symbol(f"H_min__c{c:g}", positive=True) for s in np_part.free_symbols | priv.free_symbols
                if s.name == "H_min"}
         np_part, priv = np_part.xreplace(ren), priv.xreplace(ren)
+    # seed 001 Eq. 9 (bounds/finite_lower.py) on the pair boxes' Bernoulli instances: d_eps,inf = d_eps and
+    # KL_inf = kl, so its per-arm sums are H_eps and H_kl (common terms then cancel as for Thm 3.1)
+    ren = {s: sympy.Symbol(s.name[:-4], positive=True) for s in np_part.free_symbols | priv.free_symbols
+           if s.name in ("H_eps_inf", "H_kl_inf")}
+    if ren:
+        np_part, priv = np_part.xreplace(ren), priv.xreplace(ren)
     mx = _max_rewrite(np_part, priv)
     if mx is not None:
         return mx
@@ -187,9 +193,11 @@ def finite_symbol_intervals(b: dict, needed: set) -> dict:
     for name in needed:
         if name in env:
             continue
-        if name == "H_kl":
+        if name in ("H_kl", "H_kl_inf"):  # H_kl_inf: KL_inf = kl for Bernoulli arms (seed 001 Eq. 3)
             env[name] = tot(en.gap_over_kl_range(a, ms) for a in arms)
-        elif name == "H_eps":
+        elif name in ("H_eps", "H_eps_inf"):
+            # H_eps_inf (seed 001 Eq. 9, bounds/finite_lower.py): the pair boxes are Bernoulli instances (means only),
+            # where d_eps,inf = d_eps (tests/test_d_eps_inf.py::test_bernoulli_equals_closed_form)
             env[name] = tot(en.gap_over_d_eps_range(a, ms, eps) for a in arms)
         elif name.startswith("H_min__c") or name == "H_min":
             # Delta/min(kl, c eps Delta) = max(Delta/kl, 1/(c eps)): both monotone (ranges exact)
@@ -241,9 +249,9 @@ def finite_symbol_values_mp(p: dict, needed: set) -> dict:
     for name in needed:
         if name in env:
             continue
-        if name == "H_kl":
+        if name in ("H_kl", "H_kl_inf"):
             env[name] = mpmath.fsum(g / kl_bernoulli_mp(a, ms) for a, g in zip(arms, gaps))
-        elif name == "H_eps":
+        elif name in ("H_eps", "H_eps_inf"):
             env[name] = mpmath.fsum(g / d_eps_definition_mp(a, ms, eps) for a, g in zip(arms, gaps))
         elif name.startswith("H_min__c") or name == "H_min":
             c = float(name[len("H_min__c"):]) if name != "H_min" else 1.0
