@@ -91,7 +91,7 @@ class Eq9(Bound):
         "not recoverable from the text; here R and Q range over all distributions on [0, 1]",
         "for Bernoulli arms d_ε,inf = d_ε and the bound equals 001-thm3.1 (tests/test_d_eps_inf.py)",
     )
-    regime_note = "non-private part: Lai–Robbins with KL_inf (seed 001 Eq. 3); ε → ∞: the Lai–Robbins constant Σ Δ_a/KL_inf (seed 001 Eq. 3); ε → 0: ≈ (#suboptimal arms)/ε"
+    regime_note = "non-private part: the Lai–Robbins constant Σ Δ_a/KL_inf (seed 001 Eq. 3), reached as ε → ∞; ε → 0: ≈ (#suboptimal arms)/ε"
 
     def expression(self):
         import sympy
