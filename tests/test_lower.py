@@ -208,3 +208,19 @@ def test_cli_json_matches_library(tmp_path):
 def test_cli_bad_input_is_one_line(argv):
     r = runner.invoke(app, ["lower", *argv])
     assert r.exit_code == 2, r.output
+
+
+def test_extreme_inputs_give_infinities_not_warnings():
+    import warnings
+
+    a = Instance("finite", means=(1e308, -1e308), family="gaussian", sigma=1.0)
+    b = Instance("finite", means=(-1e308, 1e308), family="gaussian", sigma=1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rep = kd.lower_bound_report(a, b, 1e308, 1e18)
+        rep2 = kd.lower_bound_report(a, b, 1e308, 1e18, pulls=[1e18, 0.0])
+    assert rep["kl_bound_used"] == math.inf and rep["best_sum_lower"] == 0.0  # KL = ∞: no information
+    assert rep2["best_sum_lower"] == 0.0
+    # mutant: T·c/4·exp(−KL) with c = ∞ and KL = ∞ is nan (the guard is what keeps the output a number)
+    with np.errstate(all="ignore"):
+        assert math.isnan(1e18 * math.inf / 4 * math.exp(-math.inf))

@@ -250,7 +250,7 @@ def implied_lower_bound(m1, m2, T, kl) -> dict:
     S = g1 == 0
     pos = g1[~S]
     c = 0.0 if pos.size == 0 else float(min(pos.min(), g2[S].min()))
-    total = T * c / 4 * math.exp(-kl)
+    total = 0.0 if math.isinf(kl) or c == 0 else T * c / 4 * math.exp(-kl)  # KL = ∞: no information, bound 0
     return {"c": c, "sum_lower": total, "max_lower": total / 2}
 
 
@@ -261,6 +261,11 @@ def lower_bound_report(inst, alt, rho, T, pulls=None, variance=None) -> dict:
     the lower bound on Reg(ν) + Reg(ν') and on max(Reg(ν), Reg(ν')) for every ρ-Interactive zCDP policy
     (with ``pulls``: for the policies with those expected pull counts under ν).
     """
+    with np.errstate(over="ignore", invalid="ignore"):  # extreme inputs (|μ| ~ 1e308, ρ ~ 1e308) give ∞, not warnings
+        return _report(inst, alt, rho, T, pulls, variance)
+
+
+def _report(inst, alt, rho, T, pulls, variance) -> dict:
     kind, m1, m2, sigma = _check_pair(inst, alt)
     T = float(T)
     t = np.asarray(arm_tv(kind, m1, m2, sigma), float)
