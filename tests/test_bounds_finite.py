@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from scipy.optimize import minimize_scalar
 
-from boundcalc.bounds import finite
+from boundcalc.bounds import finite, quantities
 from boundcalc.bounds.base import Context
 from boundcalc.errors import InputError
 from boundcalc.privacy import RDP, ZCDP, PureDP
@@ -173,7 +173,7 @@ def test_dpse_explicit_dominates_direct_epoch_sum(means, eps):
 
 def test_dpse_last_epoch():
     # first e with 2^-e < Δ: Δ = 0.5 -> e = 2, Δ = 0.3 -> 2, Δ = 0.25 -> 3, Δ = 0.05 -> 5
-    np.testing.assert_array_equal(finite.dpse_last_epoch([0.5, 0.3, 0.25, 0.05]), [2, 2, 3, 5])
+    np.testing.assert_array_equal(quantities.dpse_last_epoch([0.5, 0.3, 0.25, 0.05]), [2, 2, 3, 5])
 
 
 # ==================================================================================================

@@ -221,13 +221,18 @@ def lambdified(bound: Bound, backend: str = "numpy"):
     hit = _LAMBDIFIED.get(key)
     if hit is not None and hit[0] is bound:
         return hit[1], hit[2]
+    gen = generated_numpy(bound) if backend == "numpy" else None  # issue 15: no sympy import in a fresh `regret`
+    if gen is not None:
+        _LAMBDIFIED[key] = (bound, gen[0], gen[1])
+        return gen
     import sympy
 
     a, b = (sympy.sympify(x) for x in bound.expression())
     syms = sorted((a.free_symbols | b.free_symbols), key=lambda s: s.name)
     if not any(s.name == "T" for s in syms):
         syms.append(sympy.Symbol("T", positive=True))
-    f = sympy.lambdify(syms, [a, b], modules=backend)
+    # dummify: a symbol named like a function of the namespace (``gamma``, ``beta``) must not hide the function
+    f = sympy.lambdify(syms, [a, b], modules=backend, dummify=True)
     names = tuple(s.name for s in syms)
     _LAMBDIFIED[key] = (bound, f, names)
     return f, names
@@ -296,7 +301,7 @@ def failing_requirements(bound: Bound, ctx: Context) -> list[str]:
             out.append(f"needs {text} ({', '.join(missing)} not given)")
             continue
         env = {**_MATH, **{n: vals[n] for n in names}}
-        ok = bool(_OPS[op](eval(lhs, {"__builtins__": {}}, env), eval(rhs, {"__builtins__": {}}, env)))  # noqa: S307
+        ok = bool(_OPS[op](_arith(lhs, env), _arith(rhs, env)))
         if not ok:
             shown = ", ".join(f"{n} = {vals[n]:g}" for n in names)
             out.append(f"needs {text} ({shown})")
@@ -304,3 +309,54 @@ def failing_requirements(bound: Bound, ctx: Context) -> list[str]:
 
 
 _MATH = {"log": np.log, "sqrt": np.sqrt, "exp": np.exp, "min": min, "max": max}
+
+
+def _arith(text: str, env: dict) -> float:
+    """The value of an arithmetic text (numbers, names of ``env``, + - * / **, unary -, calls of _MATH) by
+    walking its syntax tree: the package's own requirement texts, never Python evaluation."""
+    import ast
+    import operator
+
+    binops = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+              ast.Pow: operator.pow}
+
+    def walk(node):
+        if isinstance(node, ast.Expression):
+            return walk(node.body)
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+            return float(node.value)
+        if isinstance(node, ast.Name) and node.id in env:
+            return env[node.id]
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            x = walk(node.operand)
+            return -x if isinstance(node.op, ast.USub) else x
+        if isinstance(node, ast.BinOp) and type(node.op) in binops:
+            return binops[type(node.op)](walk(node.left), walk(node.right))
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _MATH
+                and not node.keywords):
+            return _MATH[node.func.id](*[walk(a) for a in node.args])
+        raise ValueError(f"requirement side {text!r}: {type(node).__name__} is not arithmetic over known names")
+
+    return walk(ast.parse(text, mode="eval"))
+
+
+def generated_numpy(bound: Bound):
+    """(function, argument names) of ``bound`` from boundcalc/bounds/_generated_numpy.py, or None.
+
+    The module (written by ``python -m boundcalc.bounds.codegen``) holds the source sympy's numpy lambdify gives
+    each built-in bound's expression. It is used only for the built-in class with its own expression (same module,
+    class and defining function, no per-instance ``expression``): a plugin or a patched bound is lambdified.
+    """
+    try:
+        from . import _generated_numpy
+    except ImportError:
+        return None
+    hit = _generated_numpy.FUNCTIONS.get(bound.id)
+    if hit is None:
+        return None
+    module, qualname, owner, names, f = hit
+    cls = type(bound)
+    if (cls.__module__, cls.__qualname__, cls.expression.__qualname__) != (module, qualname, owner) \
+            or "expression" in vars(bound):
+        return None
+    return f, names

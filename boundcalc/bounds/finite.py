@@ -10,22 +10,25 @@ Sources (formula sheets in docs/formulas, overridden by docs/errata.md; seed tex
 
 Asymptotic bounds (kind ``*-asymptotic``) are evaluated as (constant)·ln T: the constant of the liminf /
 limsup statement times ln T, the o(ln T) remainder dropped. Per-arm sums appear in the sympy expressions
-as numeric summary symbols (documented in each ``symbol_values``), e.g. ``H_kl = Σ_{a:Δ_a>0} Δ_a/kl(μ_a, μ*)``;
-every T-dependence and every constant is explicit in the expression.
+as symbols, e.g. ``H_kl = Σ_{a:Δ_a>0} Δ_a/kl(μ_a, μ*)``: registered quantities of boundcalc.bounds.quantities (numpy,
+mpmath and interval implementations, each with its source); every T-dependence and every constant is explicit in
+the expression.
+
+One definition (issue 15): each bound declares its sympy ``expression()`` and its assumptions on scalars as
+``requires`` relations; the numbers (``terms``) are the lambdified expression (``base.Bound.terms``) with the values of
+``_Finite.symbol_values`` (registered quantities, the own budget, scalar instance parameters).
 """
 
 from __future__ import annotations
 
-from abc import abstractmethod
-
-import math
+import re
 
 import numpy as np
 
 from .. import validate as v
 from ..errors import InputError
-from ..info import d_epsilon, kl_bernoulli
-from .base import Bound, Context
+from . import quantities
+from .base import Bound, Context, failing_requirements, lambdified
 
 # The default instance: seed 001 §5 / App. G (Sajed & Sheffet 2019 environment μ2), which is also the
 # finite-armed environment of seed 003 Sec. VII. Algorithm parameters carry the papers' defaults, except
@@ -54,7 +57,7 @@ KEY_USES: dict = {}
 # instance
 # --------------------------------------------------------------------------------------------------
 def derive(params: dict) -> dict:
-    """Validate a finite-armed instance and add K, mu_star, Delta, Delta_min, n_sub, unique_best, eps_a.
+    """Validate a finite-armed instance and add K, mu_star, mu_min, Delta, Delta_min, n_sub, unique_best, eps_a.
 
     ``K`` given with the default means: the μ2 pattern with K arms, means evenly spaced from 0.75 to 0.25
     (μ2 itself is this pattern with K = 5); ``K`` given with explicit means must equal their number.
@@ -97,6 +100,7 @@ def derive(params: dict) -> dict:
     sub = gaps > 0
     p["K"] = K
     p["mu_star"] = mu_star
+    p["mu_min"] = float(means.min())
     p["Delta"] = [float(g) for g in gaps]
     p["n_sub"] = int(sub.sum())
     p["Delta_min"] = float(gaps[sub].min()) if sub.any() else 0.0
@@ -116,27 +120,9 @@ def _is_default_means(raw) -> bool:
 
 def _eps_threshold(means, mu_star):
     """ε_a = logit(μ*) − logit(μ_a): d_ε(μ_a, μ*) = kl iff ε ≥ ε_a (seed 001 Eq. 8); 0 for optimal arms."""
-    try:
-        from ..info import epsilon_threshold  # provided by boundcalc.info once exported
+    from ..info import epsilon_threshold
 
-        return np.asarray(epsilon_threshold(np.asarray(means, float), mu_star), dtype=float)
-    except ImportError:
-        m = np.asarray(means, float)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out = np.abs((np.log(mu_star) - np.log1p(-mu_star)) - (np.log(m) - np.log1p(-m)))
-        return np.where(m == mu_star, 0.0, np.where(np.isnan(out), np.inf, out))
-
-
-def _arrays(ctx: Context):
-    means = np.asarray(ctx["means"], dtype=float)
-    mu_star = float(means.max())
-    gaps = mu_star - means
-    sub = gaps > 0
-    return means[sub], mu_star, gaps[sub]
-
-
-def _lnT(T):
-    return np.log(np.asarray(T, dtype=float))
+    return np.asarray(epsilon_threshold(np.asarray(means, float), mu_star), dtype=float)
 
 
 def _sym(*names):
@@ -151,56 +137,63 @@ def _Tsym():
     return sympy.Symbol("T", positive=True)
 
 
-# -- per-arm summary quantities (numbers that the sympy expressions take as symbols) ----------------
-def H_kl(ctx) -> float:
-    """Σ_{a:Δ_a>0} Δ_a / kl(μ_a, μ*): the Lai–Robbins constant (seed 001 Eq. 3)."""
-    m, ms, g = _arrays(ctx)
-    return float(np.sum(g / kl_bernoulli(m, ms)))
+# the own budget's parameters as the expressions' symbols: symbol -> attribute of the budget
+_BUDGET_SYMBOLS = {"pure": {"epsilon": "epsilon"}, "zcdp": {"rho": "rho"},
+                   "rdp": {"alpha_rdp": "alpha", "epsilon_rdp": "epsilon"}}
 
-
-def H_eps(ctx, eps) -> float:
-    """Σ_{a:Δ_a>0} Δ_a / d_ε(μ_a, μ*) = LB_ε(ν): the constant of seed 001 Thm 3.1 (Eq. 5)."""
-    m, ms, g = _arrays(ctx)
-    return float(np.sum(g / d_epsilon(m, ms, eps)))
-
-
-def H_min(ctx, c_eps) -> float:
-    """Σ_{a:Δ_a>0} Δ_a / min{kl(μ_a, μ*), c·ε·Δ_a} (seed 001 Eq. 7 with c·ε = ``c_eps``)."""
-    m, ms, g = _arrays(ctx)
-    return float(np.sum(g / np.minimum(kl_bernoulli(m, ms), c_eps * g)))
-
-
-def H_inv(ctx) -> float:
-    """Σ_{a:Δ_a>0} 1/Δ_a."""
-    _, _, g = _arrays(ctx)
-    return float(np.sum(1.0 / g))
-
-
-def _means_open(ctx, what="this asymptotic kl / d_ε bound") -> list[str]:
-    means = np.asarray(ctx["means"], float)
-    bad = means[(means <= 0) | (means >= 1)]
-    if bad.size:
-        return [f"means must lie in the open interval (0, 1) for {what} (got {bad[0]:g})"]
-    return []
-
-
-def _unique_best(ctx) -> list[str]:
-    means = np.asarray(ctx["means"], float)
-    n = int(np.sum(means == means.max()))
-    return [] if n == 1 else [f"needs a unique best arm (got {n} arms with mean μ* = {means.max():g})"]
-
-
-def _some_suboptimal(ctx) -> list[str]:
-    _, _, g = _arrays(ctx)
-    return [] if g.size else ["no suboptimal arm: every arm is optimal (regret is 0)"]
+# how ``conditions`` words a failing ``requires`` relation ({values}: the names' values, e.g. "beta_adac = 1")
+_READABLE = {
+    "mu_min > 0": "needs means in the open interval (0, 1): smallest mean > 0 ({values})",
+    "mu_star < 1": "needs means in the open interval (0, 1): largest mean < 1 ({values})",
+    "n_best < 2": "needs a unique best arm ({values} arms with the largest mean)",
+    "n_sub >= 1": "no suboptimal arm: every arm is optimal, regret is 0 ({values})",
+    "beta_adac > 3": "needs β > 3 ({values})",
+    "beta_adar > 3": "needs β > 3 ({values})",
+    "alpha_adap > 3": "needs α > 3 ({values})",
+    "K > 1": "needs K > 1 arms ({values})",
+    "rho <= 1": "needs ρ ≤ 1 ({values}); for ρ > 1 only the non-private term holds",
+}
+_MEANS_OPEN = ("mu_min > 0", "mu_star < 1")  # Bernoulli means in (0, 1): kl and d_ε finite
 
 
 class _Finite(Bound):
+    """A finite-armed bound: ``expression()`` and ``requires`` declared; values and conditions derived here."""
+
     setting = "finite"
     params = ("means",)
 
-    def _eps(self, budget) -> float:
-        return float(budget.epsilon)
+    def symbol_values(self, ctx, budget):
+        """Values of the expression's symbols: the own budget's parameters (ε; ρ; α_rdp, ε_rdp), the registered
+        quantities of the instance's arms (boundcalc.bounds.quantities: H_kl, H_eps, … with this bound's ε and
+        constant ``c``) and scalar instance parameters (K, β, α, …)."""
+        names = [n for n in lambdified(self, "numpy")[1] if n != "T"]
+        out = {}
+        if budget is not None:
+            out.update({s: float(getattr(budget, a)) for s, a in _BUDGET_SYMBOLS.get(self.notion, {}).items()})
+        qnames = [n for n in names if n in quantities.QUANTITIES]
+        if qnames:
+            arms = quantities.arms_numpy(ctx["means"], ctx["K"])
+            out.update(quantities.values(qnames, arms, epsilon=out.get("epsilon"), c=getattr(self, "c", None)))
+        out.update({n: float(ctx[n]) for n in names if n not in out})
+        return {n: out[n] for n in names}
+
+    def conditions(self, ctx):
+        """Each failing ``requires`` relation, worded by ``_READABLE``.
+
+        Relations on instance parameters only are checked without the budget (no conversion computed). A budget
+        with no conversion to the bound's notion is not this bound's budget: relations on the budget are then
+        skipped like those of an absent budget (the missing conversion is reported by the caller)."""
+        if self.notion != "none" and ctx.budget is not None:
+            used = set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", " ".join(self.requires)))
+            if not used & set(_BUDGET_SYMBOLS.get(self.notion, {})) or ctx.budget_for(self)[0] is None:
+                ctx = Context(params=ctx.params, budget=None, instance_name=ctx.instance_name)
+        out = []
+        for r in failing_requirements(self, ctx):
+            text = next((t for t in self.requires if r.startswith(f"needs {t} (")), None)
+            if text in _READABLE:
+                r = _READABLE[text].format(values=r[len(f"needs {text} ("):-1])
+            out.append(r)
+        return out
 
 
 # ==================================================================================================
@@ -220,21 +213,13 @@ class LaiRobbins(_Finite):
     assumptions = ("Bernoulli arms with means in (0, 1)", "consistent policy (Reg_T = o(T^s) for all s > 0)")
     caveats = ("asymptotic: evaluated as (Σ_a Δ_a/kl(μ_a, μ*))·ln T, the liminf constant times ln T",)
     regime_note = "non-private: the ε → ∞ limit of seed 001 Thm 3.1"
-
-    def conditions(self, ctx):
-        return _means_open(ctx)
-
-    def terms(self, T, ctx, budget):
-        return H_kl(ctx) * _lnT(T), np.zeros_like(T)
+    requires = _MEANS_OPEN
 
     def expression(self):
         import sympy
 
         (Hk,) = _sym("H_kl")
         return Hk * sympy.log(_Tsym()), sympy.Integer(0)
-
-    def symbol_values(self, ctx, budget):
-        return {"H_kl": H_kl(ctx)}  # H_kl = Σ_{a:Δ_a>0} Δ_a/kl(μ_a, μ*)
 
 
 class Thm31(_Finite):
@@ -260,15 +245,7 @@ class Thm31(_Finite):
         "privacy is free (LB_ε = Lai–Robbins constant) iff ε ≥ max_a ε_a, ε_a = logit(μ*) − logit(μ_a) "
         "(seed 001 Eq. 8); for ε → 0, LB_ε ≈ (#suboptimal arms)/ε"
     )
-
-    def conditions(self, ctx):
-        return _means_open(ctx)
-
-    def terms(self, T, ctx, budget):
-        e = self._eps(budget)
-        L = _lnT(T)
-        hk, he = H_kl(ctx), H_eps(ctx, e)
-        return hk * L, (he - hk) * L
+    requires = _MEANS_OPEN
 
     def expression(self):
         import sympy
@@ -276,10 +253,6 @@ class Thm31(_Finite):
         Hk, He = _sym("H_kl", "H_eps")
         L = sympy.log(_Tsym())
         return Hk * L, (He - Hk) * L
-
-    def symbol_values(self, ctx, budget):
-        # H_eps = Σ_{a:Δ_a>0} Δ_a/d_ε(μ_a, μ*) (per-arm sum as a number), H_kl = Σ Δ_a/kl(μ_a, μ*)
-        return {"H_kl": H_kl(ctx), "H_eps": H_eps(ctx, self._eps(budget))}
 
 
 class Eq7(_Finite):
@@ -295,6 +268,7 @@ class Eq7(_Finite):
         "policy ε-global DP and consistent over the class of Bernoulli bandits",
     )
     regime_note = "privacy matters for arm a iff c·ε·Δ_a < kl(μ_a, μ*)"
+    requires = _MEANS_OPEN
 
     def __init__(self, c: float):
         self.c = float(c)
@@ -312,37 +286,19 @@ class Eq7(_Finite):
             "correct (ERRATA #15): Thm 3.1 ≥ Eq. 7 for c ∈ {1, 6}",
         )
 
-    def conditions(self, ctx):
-        return _means_open(ctx)
-
-    def terms(self, T, ctx, budget):
-        e = self._eps(budget)
-        L = _lnT(T)
-        hk, hc = H_kl(ctx), H_min(ctx, self.c * e)
-        return hk * L, (hc - hk) * L
-
     def expression(self):
         import sympy
 
-        Hk, Hc = _sym("H_kl", "H_min")
+        Hk, Hc = _sym("H_kl", "H_min")  # H_min with this bound's c (symbol_values passes self.c)
         L = sympy.log(_Tsym())
         return Hk * L, (Hc - Hk) * L
-
-    def symbol_values(self, ctx, budget):
-        # H_min = Σ_{a:Δ_a>0} Δ_a / min{kl(μ_a, μ*), c·ε·Δ_a} with this bound's c
-        return {"H_kl": H_kl(ctx), "H_min": H_min(ctx, self.c * self._eps(budget))}
 
 
 class _InvGapsPlusKOverEps(_Finite):
     """(Σ_{a:Δ_a>0} 1/Δ_a + K/ε)·ln T: the shape shared by Shariff–Sheffet's lower bound and DP-SE's upper
     bound in paper form (formula sheet 001 §3.3 and §7.1, as cited in seed 001 §1 and §5; constants set to 1)."""
 
-    def conditions(self, ctx):
-        return _some_suboptimal(ctx)
-
-    def terms(self, T, ctx, budget):
-        L = _lnT(T)
-        return H_inv(ctx) * L, ctx["K"] / self._eps(budget) * L
+    requires = ("n_sub >= 1",)
 
     def expression(self):
         import sympy
@@ -350,9 +306,6 @@ class _InvGapsPlusKOverEps(_Finite):
         Hi, K, eps = _sym("H_inv", "K", "epsilon")
         L = sympy.log(_Tsym())
         return Hi * L, K / eps * L
-
-    def symbol_values(self, ctx, budget):
-        return {"H_inv": H_inv(ctx), "K": float(ctx["K"]), "epsilon": self._eps(budget)}  # H_inv = Σ 1/Δ_a
 
 
 class ShariffSheffet(_InvGapsPlusKOverEps):
@@ -392,6 +345,7 @@ class Thm43(_Finite):
         "geometric batches of ratio α > 1 (Eq. 14), α = alpha_batch",
     )
     regime_note = "as seed 001 Thm 3.1: privacy is free iff ε ≥ max_a ε_a"
+    requires = _MEANS_OPEN + ("n_best < 2",)
 
     def __init__(self, algo: str):
         self.algorithm = algo
@@ -406,28 +360,12 @@ class Thm43(_Finite):
             "unique optimal arm",
         )
 
-    def conditions(self, ctx):
-        return _means_open(ctx) + _unique_best(ctx)
-
-    def terms(self, T, ctx, budget):
-        a = float(ctx["alpha_batch"])
-        L = _lnT(T)
-        hk, he = H_kl(ctx), H_eps(ctx, self._eps(budget))
-        return a * hk * L, a * (he - hk) * L
-
     def expression(self):
         import sympy
 
         a, Hk, He = _sym("alpha_batch", "H_kl", "H_eps")
         L = sympy.log(_Tsym())
         return a * Hk * L, a * (He - Hk) * L
-
-    def symbol_values(self, ctx, budget):
-        return {
-            "alpha_batch": float(ctx["alpha_batch"]),
-            "H_kl": H_kl(ctx),
-            "H_eps": H_eps(ctx, self._eps(budget)),  # Σ_{a:Δ_a>0} Δ_a/d_ε(μ_a, μ*)
-        }
 
 
 class AdaPUCB(_Finite):
@@ -445,21 +383,7 @@ class AdaPUCB(_Finite):
     assumptions = ("rewards in [0, 1]", "optimism parameter α > 3 (alpha_adap)")
     caveats = ("non-private part = the ε → ∞ limit Σ_a (16α ln T/Δ_a + α/(α−3))",)
     regime_note = "privacy matters for arm a iff ε < Δ_a"
-
-    def conditions(self, ctx):
-        a = float(ctx["alpha_adap"])
-        return ([] if a > 3 else [f"needs α > 3 (alpha_adap = {a:g})"]) + _some_suboptimal(ctx)
-
-    def _sums(self, ctx, eps):
-        _, _, g = _arrays(ctx)
-        return float(np.sum(1.0 / g)), float(np.sum(1.0 / np.minimum(g, eps)))
-
-    def terms(self, T, ctx, budget):
-        a = float(ctx["alpha_adap"])
-        hi, hm = self._sums(ctx, self._eps(budget))
-        L = _lnT(T)
-        n = ctx["n_sub"]
-        return 16 * a * hi * L + n * a / (a - 3), 16 * a * (hm - hi) * L
+    requires = ("alpha_adap > 3", "n_sub >= 1")
 
     def expression(self):
         import sympy
@@ -467,11 +391,6 @@ class AdaPUCB(_Finite):
         a, Hi, Hm, n = _sym("alpha_adap", "H_inv", "H_min_eps", "n_sub")
         L = sympy.log(_Tsym())
         return 16 * a * Hi * L + n * a / (a - 3), 16 * a * (Hm - Hi) * L
-
-    def symbol_values(self, ctx, budget):
-        hi, hm = self._sums(ctx, self._eps(budget))
-        # H_inv = Σ 1/Δ_a, H_min_eps = Σ 1/min{Δ_a, ε}, n_sub = #{a : Δ_a > 0}
-        return {"alpha_adap": float(ctx["alpha_adap"]), "H_inv": hi, "H_min_eps": hm, "n_sub": float(ctx["n_sub"])}
 
 
 class AdaPKLUCB(_Finite):
@@ -494,31 +413,14 @@ class AdaPKLUCB(_Finite):
         "UNCERTAIN (sheet): additive α/(α−3) read as per arm (inside the sum)",
     )
     regime_note = "privacy matters for arm a iff C2·ε·Δ_a < kl(μ_a, μ*)"
-
-    def conditions(self, ctx):
-        a = float(ctx["alpha_adap"])
-        return ([] if a > 3 else [f"needs α > 3 (alpha_adap = {a:g})"]) + _means_open(ctx)
-
-    def terms(self, T, ctx, budget):
-        a = float(ctx["alpha_adap"])
-        L = _lnT(T)
-        hk, hc = H_kl(ctx), H_min(ctx, self._eps(budget))
-        return hk * L + ctx["n_sub"] * a / (a - 3), (hc - hk) * L
+    requires = ("alpha_adap > 3",) + _MEANS_OPEN
 
     def expression(self):
         import sympy
 
-        a, Hk, Hc, n = _sym("alpha_adap", "H_kl", "H_min", "n_sub")
+        a, Hk, Hc, n = _sym("alpha_adap", "H_kl", "H_min", "n_sub")  # H_min with c = C2 = 1
         L = sympy.log(_Tsym())
         return Hk * L + n * a / (a - 3), (Hc - Hk) * L
-
-    def symbol_values(self, ctx, budget):
-        return {
-            "alpha_adap": float(ctx["alpha_adap"]),
-            "H_kl": H_kl(ctx),
-            "H_min": H_min(ctx, self._eps(budget)),  # Σ Δ_a/min{kl(μ_a, μ*), ε·Δ_a}
-            "n_sub": float(ctx["n_sub"]),
-        }
 
 
 class DPSEPaper(_InvGapsPlusKOverEps):
@@ -535,16 +437,6 @@ class DPSEPaper(_InvGapsPlusKOverEps):
     assumptions = ("rewards in [0, 1]", "confidence β = 1/T")
     caveats = ("paper form: constants hidden in O(·) set to 1",)
     regime_note = "privacy matters when K/ε exceeds Σ_a 1/Δ_a"
-
-
-def dpse_last_epoch(gaps):
-    """e_a = ⌊log2(1/Δ_a)⌋ + 1: the first epoch with Δ_e = 2^{-e} < Δ_a (arm a is gone after it)."""
-    g = np.asarray(gaps, float)
-    e = np.floor(np.log2(1.0 / g)) + 1
-    # guard against rounding in log2 at exact powers of two: need 2^{-e} < Δ ≤ 2^{-(e-1)}
-    e = np.where(2.0 ** (-(e - 1)) < g, e - 1, e)
-    e = np.where(2.0 ** (-e) >= g, e + 1, e)
-    return e
 
 
 class DPSEExplicit(_Finite):
@@ -578,33 +470,18 @@ class DPSEExplicit(_Finite):
         "Sajed & Sheffet use max or sum inside R_e (max used; the bound bounds max by the sum)",
     )
     regime_note = "privacy cost Σ_a 32 ln(4K e_a²/β)/ε vs non-private (512/3) Σ_a ln(8K e_a²/β)/Δ_a"
+    requires = ("n_sub >= 1",)
 
     def conditions(self, ctx):
-        out = _some_suboptimal(ctx)
+        # dpse_beta is the string "1/T" or a number: not a relation on scalars, so it stays code
+        out = super().conditions(ctx)
         if ctx["dpse_beta"] != "1/T":
             out.append(f"explicit DP-SE form is registered for β = 1/T only (got dpse_beta = {ctx['dpse_beta']!r})")
         return out
 
-    def _sums(self, ctx):
-        _, _, g = _arrays(ctx)
-        e = dpse_last_epoch(g)
-        K = float(ctx["K"])
-        S1 = float(np.sum(np.log(8 * K * e**2) / g))  # Σ ln(8K e_a²)/Δ_a
-        S2 = float(np.sum(np.log(4 * K * e**2)))  # Σ ln(4K e_a²)
-        Hi = float(np.sum(1.0 / g))
-        S3 = float(np.sum(e * g))  # Σ e_a Δ_a
-        return S1, S2, Hi, S3, float(g.size), float(np.max(g))
-
-    def terms(self, T, ctx, budget):
-        # β = 1/T: ln(8K e²/β) = ln(8K e²) + ln T, and T·Δ_max·β·π²/12 = Δ_max·π²/12
-        S1, S2, Hi, S3, n, dmax = self._sums(ctx)
-        eps = self._eps(budget)
-        L = _lnT(T)
-        nonpriv = (512.0 / 3.0) * (S1 + Hi * L) + S3 + dmax * (math.pi**2 / 12)
-        priv = 32.0 / eps * (S2 + n * L)
-        return nonpriv, priv
-
     def expression(self):
+        # β = 1/T: ln(8K e²/β) = ln(8K e²) + ln T, and T·Δ_max·β·π²/12 = Δ_max·π²/12; S_1, S_2, S_3, H_inv, n_sub,
+        # Delta_max are registered quantities (boundcalc.bounds.quantities)
         import sympy
 
         T = _Tsym()
@@ -614,24 +491,15 @@ class DPSEExplicit(_Finite):
         priv = 32 / eps * (S2 + n * L)
         return nonpriv, priv
 
-    def symbol_values(self, ctx, budget):
-        """S_1 = Σ_a ln(8K e_a²)/Δ_a, S_2 = Σ_a ln(4K e_a²), S_3 = Σ_a e_a Δ_a, H_inv = Σ_a 1/Δ_a (a suboptimal)."""
-        S1, S2, Hi, S3, n, dmax = self._sums(ctx)
-        return {"S_1": S1, "S_2": S2, "S_3": S3, "H_inv": Hi, "n_sub": n, "epsilon": self._eps(budget),
-                "Delta_max": dmax}
-
 
 # ==================================================================================================
 # seeds 003 and 000: AdaC-UCB (ρ-zCDP) and AdaR-UCB ((α, ε)-RDP) share their bounds' shape; the budget
 # enters only through r = 1/ρ (seed 003 Thm 10, 11) or r = α/ε (seed 000 Thm 5, Cor. 6).
 # ==================================================================================================
 class _AdaUCB(_Finite):
-    """Common part of the AdaC-UCB / AdaR-UCB bounds: the optimism β (``beta_key``) and r(budget)."""
+    """Common part of the AdaC-UCB / AdaR-UCB bounds: the optimism β (``beta_key``) and r(budget) = 1/ρ or α/ε."""
 
     beta_key = ""
-
-    def _r(self, budget) -> float:
-        return 1.0 / float(budget.rho) if self.notion == "zcdp" else float(budget.alpha) / float(budget.epsilon)
 
     def _r_sym(self):
         if self.notion == "zcdp":
@@ -640,31 +508,12 @@ class _AdaUCB(_Finite):
         a, e = _sym("alpha_rdp", "epsilon_rdp")
         return a / e
 
-    def _r_values(self, budget) -> dict:
-        if self.notion == "zcdp":
-            return {"rho": float(budget.rho)}
-        return {"alpha_rdp": float(budget.alpha), "epsilon_rdp": float(budget.epsilon)}
-
-    def _beta(self, ctx) -> float:
-        return float(ctx[self.beta_key])
-
-    def _beta_ok(self, ctx) -> list[str]:
-        b = self._beta(ctx)
-        return [] if b > 3 else [f"needs β > 3 ({self.beta_key} = {b:g})"]
-
 
 class _AdaUCBGapDependent(_AdaUCB):
     """Σ_{a:Δ_a>0} (8β ln T/Δ_a + 8√(β r)·√(ln T) + 2β/(β−3))  (seed 003 Thm 10 / seed 000 Thm 5)."""
 
     kind = "upper-problem-dependent"
     form = "exact"
-
-    def conditions(self, ctx):
-        return self._beta_ok(ctx) + _some_suboptimal(ctx)
-
-    def terms(self, T, ctx, budget):
-        b, L, n = self._beta(ctx), _lnT(T), ctx["n_sub"]
-        return 8 * b * H_inv(ctx) * L + n * 2 * b / (b - 3), n * 8 * np.sqrt(b * self._r(budget)) * np.sqrt(L)
 
     def expression(self):
         import sympy
@@ -673,10 +522,6 @@ class _AdaUCBGapDependent(_AdaUCB):
         L = sympy.log(_Tsym())
         return 8 * b * Hi * L + n * 2 * b / (b - 3), n * 8 * sympy.sqrt(b * self._r_sym()) * sympy.sqrt(L)
 
-    def symbol_values(self, ctx, budget):  # H_inv = Σ_{a:Δ_a>0} 1/Δ_a
-        return {self.beta_key: self._beta(ctx), "H_inv": H_inv(ctx), "n_sub": float(ctx["n_sub"]),
-                **self._r_values(budget)}
-
 
 class _AdaUCBMinimaxPaper(_AdaUCB):
     """O(√(K T ln T)) + O(K √(r ln T)) with the hidden constants set to 1 (seed 003 Thm 11 / seed 000 Cor. 6)."""
@@ -684,13 +529,7 @@ class _AdaUCBMinimaxPaper(_AdaUCB):
     kind = "upper-minimax"
     form = "paper"
     params = ("K",)
-
-    def conditions(self, ctx):
-        return [] if ctx["K"] > 1 else ["needs K > 1 arms"]
-
-    def terms(self, T, ctx, budget):
-        K, L = float(ctx["K"]), _lnT(T)
-        return np.sqrt(K * T * L), K * np.sqrt(self._r(budget) * L)
+    requires = ("K > 1",)
 
     def expression(self):
         import sympy
@@ -700,9 +539,6 @@ class _AdaUCBMinimaxPaper(_AdaUCB):
         L = sympy.log(T)
         return sympy.sqrt(K * T * L), K * sympy.sqrt(self._r_sym() * L)
 
-    def symbol_values(self, ctx, budget):
-        return {"K": float(ctx["K"]), **self._r_values(budget)}
-
 
 class _AdaUCBMinimaxExplicit(_AdaUCB):
     """4√(2βKT ln T) + 8K√(β r ln T) + (additive term of the subclass) (seed 003 Thm 11 proof / seed 000 Cor. 6)."""
@@ -710,24 +546,9 @@ class _AdaUCBMinimaxExplicit(_AdaUCB):
     kind = "upper-minimax"
     form = "explicit"
 
-    @abstractmethod
-    def additive(self, ctx) -> float:
-        """The β-dependent additive term of the non-private part."""
-
-    @abstractmethod
     def additive_sym(self):
-        """sympy form of ``additive``."""
-
-    @abstractmethod
-    def additive_values(self, ctx) -> dict:
-        """Values of the symbols of ``additive_sym``."""
-
-    def conditions(self, ctx):
-        return self._beta_ok(ctx) + ([] if ctx["K"] > 1 else ["needs K > 1 arms"])
-
-    def terms(self, T, ctx, budget):
-        K, b, L = float(ctx["K"]), self._beta(ctx), _lnT(T)
-        return 4 * np.sqrt(2 * b * K * T * L) + self.additive(ctx), 8 * K * np.sqrt(b * self._r(budget) * L)
+        """sympy form of the β-dependent additive term of the non-private part (set by the subclass)."""
+        raise NotImplementedError
 
     def expression(self):
         import sympy
@@ -737,10 +558,6 @@ class _AdaUCBMinimaxExplicit(_AdaUCB):
         L = sympy.log(T)
         return (4 * sympy.sqrt(2 * b * K * T * L) + self.additive_sym(),
                 8 * K * sympy.sqrt(b * self._r_sym() * L))
-
-    def symbol_values(self, ctx, budget):
-        return {"K": float(ctx["K"]), self.beta_key: self._beta(ctx), **self.additive_values(ctx),
-                **self._r_values(budget)}
 
 
 # ==================================================================================================
@@ -769,6 +586,7 @@ class Thm10(_AdaUCBGapDependent):
         "→ 0 as T → ∞ (seed 003 Table II)"
     )
     beta_key = "beta_adac"
+    requires = ("beta_adac > 3", "n_sub >= 1")
 
 
 class Thm11Paper(_AdaUCBMinimaxPaper):
@@ -809,17 +627,11 @@ class Thm11Explicit(_AdaUCBMinimaxExplicit):
     )
     regime_note = "privacy cost 8K√(β ln T/ρ) is o(√(T ln T)): negligible for large T (seed 003 Table I)"
     beta_key = "beta_adac"
-
-    def additive(self, ctx):
-        b = self._beta(ctx)
-        return 3 * b / (b - 3) * float(np.sum(ctx["Delta"]))
+    requires = ("beta_adac > 3", "K > 1")
 
     def additive_sym(self):
-        b, sd = _sym(self.beta_key, "sum_Delta")
+        b, sd = _sym(self.beta_key, "sum_Delta")  # sum_Delta = Σ_a Δ_a, a registered quantity
         return 3 * b / (b - 3) * sd
-
-    def additive_values(self, ctx):
-        return {"sum_Delta": float(np.sum(ctx["Delta"]))}
 
 
 class Thm17(_Finite):
@@ -845,22 +657,7 @@ class Thm17(_Finite):
     regime_note = "privacy term dominates iff ρ·T < (27/124)² ≈ 0.0474 (docs/formulas/zcdp-bandits.md §5.2)"
     # max-type: the private term √((K−1)/ρ)/124 is the larger one iff the privacy cost is > 0
     combination = "max"
-
-    def conditions(self, ctx):
-        out = [] if ctx["K"] > 1 else ["needs K > 1 arms"]
-        b = ctx.budget
-        if b is not None:
-            own, why = ctx.budget_for(self)
-            if own is not None and own.rho > 1:
-                out.append(f"needs ρ ≤ 1 (got ρ = {own.rho:g}); for ρ > 1 only the non-private term holds")
-        return out
-
-    def terms(self, T, ctx, budget):
-        K = float(ctx["K"])
-        npv = np.sqrt(T * (K - 1)) / 27
-        pv = np.sqrt((K - 1) / budget.rho) / 124
-        x = pv - npv
-        return npv, np.where(x > 0, x, 0.0)
+    requires = ("K > 1", "rho <= 1")  # T ≥ K − 1 is per horizon: not checked (caveat)
 
     def expression(self):
         import sympy
@@ -870,9 +667,6 @@ class Thm17(_Finite):
         npv = sympy.sqrt(T * (K - 1)) / 27
         x = sympy.sqrt((K - 1) / rho) / 124 - npv
         return npv, sympy.Piecewise((x, x > 0), (0, True))
-
-    def symbol_values(self, ctx, budget):
-        return {"K": float(ctx["K"]), "rho": float(budget.rho)}
 
 
 # ==================================================================================================
@@ -901,6 +695,7 @@ class Thm5RDP(_AdaUCBGapDependent):
         "(seed 000 §4 'RDP for almost free')"
     )
     beta_key = "beta_adar"
+    requires = ("beta_adar > 3", "n_sub >= 1")
 
 
 class Cor6Paper(_AdaUCBMinimaxPaper):
@@ -943,17 +738,11 @@ class Cor6Explicit(_AdaUCBMinimaxExplicit):
     )
     regime_note = "privacy cost 8K√(β(α/ε) ln T) is o(√(T ln T))"
     beta_key = "beta_adar"
-
-    def additive(self, ctx):
-        b = self._beta(ctx)
-        return 2 * b * float(ctx["K"]) / (b - 3)
+    requires = ("beta_adar > 3", "K > 1")
 
     def additive_sym(self):
         b, K = _sym(self.beta_key, "K")
         return 2 * b * K / (b - 3)
-
-    def additive_values(self, ctx):
-        return {}
 
 
 BOUNDS: list[Bound] = [

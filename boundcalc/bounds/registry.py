@@ -15,11 +15,13 @@ from ..errors import InputError
 from .base import Bound, Context, check_metadata
 
 SETTING_MODULES = {s: f"boundcalc.bounds.{s}" for s in ("finite", "linear", "contextual", "glm")}
-# Further modules of bounds per setting (each exposes ``BOUNDS``), added after the setting module's own bounds.
-EXTRA_MODULES: dict[str, tuple[str, ...]] = {"finite": ("boundcalc.bounds.finite_lower",)}
+# further bound modules (issue 16), each a BOUNDS list of one setting: setting -> module names
+EXTRA_MODULES: dict[str, tuple[str, ...]] = {"contextual": ("boundcalc.bounds.contextual_extra",),
+                                              "finite": ("boundcalc.bounds.finite_lower",)}
 
 
 def _setting_bounds(setting: str) -> list:
+    """The setting module's BOUNDS, then those of its EXTRA_MODULES."""
     out = list(setting_module(setting).BOUNDS)
     for m in EXTRA_MODULES.get(setting, ()):
         out.extend(importlib.import_module(m).BOUNDS)

@@ -6,7 +6,9 @@ on the box (N boxes)", "counterexample at …" (re-checked at 50 digits) or "und
 function without an interval enclosure (the tails), a bound whose symbols are code, or ``--method grid`` gives
 the grid: "no counterexample on N points", "counterexample at …" or "undecided: …" — never "proven". An ``==``
 is proven within a stated relative tolerance unless it is an identity; a box partly outside the domain of
-sqrt/log/a power/a denominator gives "proven where defined; outside the domain of …" (docs/verify.md).
+sqrt/log/a power/a denominator gives "proven where defined; outside the domain of …", and a box partly outside the
+assumptions of a bound called gives "proven where the assumptions of ID hold; assumption '…' of ID fails where …"
+(or "outside the assumptions" on the whole box) (docs/verify.md).
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ def register(app: typer.Typer) -> None:
 
         Verdicts. Proof (outward-rounded interval arithmetic over a cover of the box by sub-boxes): "proven on the box (N boxes)", "counterexample at ..." (re-checked with mpmath at 50 digits) or "undecided on k boxes" (the effort limit; the boxes are listed in --json, and the grid then looks for a counterexample). Grid (the tails have no enclosure, or --method grid): "no counterexample on N points", "counterexample at ..." or "undecided: k grid points fail in float ..." (failures not confirmed at 50 digits). A grid never proves.
 
-        == is proven within a relative tolerance of 1e-9 and says so ("proven within a relative tolerance of 1e-09"), unless both sides are the same expression (exact); a point where the sides differ at 50 digits is a counterexample. Where part of the box lies outside the domain of sqrt, log, a real power or a denominator, the verdict says so ("proven where defined ...; outside the domain of sqrt where x < 0 (99% of the box)"). Limits: 2000 characters, 400 nodes, depth 40, 10 parameters, constants up to 1e308, exponents up to 1000; --max-seconds holds inside evaluations. See docs/verify.md.
+        == is proven within a relative tolerance of 1e-9 and says so ("proven within a relative tolerance of 1e-09"), unless both sides are the same expression (exact); a point where the sides differ at 50 digits is a counterexample. Where part of the box lies outside the domain of sqrt, log, a real power or a denominator, the verdict says so ("proven where defined ...; outside the domain of sqrt where x < 0 (99% of the box)"); likewise outside a bound's assumptions ("proven where the assumptions of my-linear-ub hold ...; assumption 'T >= 2' of my-linear-ub fails where T < 2 (10% of the box)"; "outside the assumptions" when one fails on the whole box). Limits: 2000 characters, 400 nodes, depth 40, 10 parameters, constants up to 1e308, exponents up to 1000; --max-seconds holds inside evaluations. See docs/verify.md.
         """
         from .. import validate
         from ..errors import InputError
@@ -78,6 +80,7 @@ def register(app: typer.Typer) -> None:
                 fields["seconds"] = round(out.seconds, 4)
             fields["word"] = out.word
             fields["domain_gaps"] = [g.to_json() for g in out.domain_gaps]
+            fields["assumption_gaps"] = [g.to_json() for g in out.assumption_gaps]
             if out.equality is not None:
                 fields["equality"] = out.equality
             if out.grid is not None:
@@ -100,6 +103,8 @@ def register(app: typer.Typer) -> None:
             rows.append(("smallest margin", common.fmt(out.min_margin)))
         for g in out.domain_gaps:
             rows.append(("domain", g.text()))
+        for g in out.assumption_gaps:
+            rows.append(("assumption", g.text()))
         if out.equality is not None:
             rows.append(("==", "exact (an identity)" if out.equality.get("kind") == "exact" else
                          f"within a relative tolerance of {out.equality['tolerance']:g}"))
@@ -110,6 +115,7 @@ def register(app: typer.Typer) -> None:
         con = common.console()
         caption = ("proof: outward-rounded interval arithmetic on every box of a cover" if out.method == "proof" else
                    "margin = normalised (rhs − lhs); a grid never proves" if out.method == "grid" else
+                   "an assumption of a bound fails at every point of the box" if out.method == "assumptions" else
                    "no point of the box is in the expression's domain")
         con.print(common.kv_table("check", rows, caption=caption))
         for note in out.notes:

@@ -7,7 +7,10 @@ box by interval arithmetic, see docs/verify.md); ``--max-seconds`` caps each pro
 writes the verdicts per paper with their evidence and figures. ``--json`` prints one JSON object: ``claims``
 (each with ``method``, ``boxes`` for proofs / ``points`` for grids, ``counterexample``, ``verdict``, ``finding``,
 evidence) and
-``value`` = how many statements survived as printed. The mathematics is imported inside the command.
+``value`` = how many statements survived as printed. ``--bounds-file FILE`` adds a user's bounds: each forms a
+lower <= upper pair claim with every comparable built-in bound (``<built-in>-le-<plugin>`` for a plugin upper bound,
+``<built-in>-ge-<plugin>`` for a plugin lower bound, listed under the built-in's paper), proven where the
+assumptions of both hold. The mathematics is imported inside the command.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from . import common
+from . import common, plugin_options
 from .common import command
 
 _STYLE = {"holds": "green", "no counterexample": "green", "typo": "yellow", "proof gap": "yellow",
@@ -90,12 +93,16 @@ def register(app: typer.Typer) -> None:
         details: Annotated[bool, typer.Option("--details", help="Print every claim with its evidence (default: a "
                                                                "summary by paper and verdict, and the claims that do "
                                                                "not hold as printed).")] = False,
+        bounds_file: plugin_options.BoundsFileOpt = None,
         json_out: common.JsonOpt = False,
     ):
         """Check the papers' claims (every ERRATA item and sheet check): verdict, method and evidence."""
         from ..errors import InputError
         from ..verify import claims as cl
+        from ..verify.claims import pairs as plugin_pairs
 
+        plugin_options.load(bounds_file)
+        plugin_pairs.refresh_plugin_pairs()  # each plugin bound against the built-in bounds it pairs with
         if report is not None:
             from ..verify import report as rep
 

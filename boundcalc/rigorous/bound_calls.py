@@ -17,9 +17,14 @@ symbol has an interval:
 The 50-digit point value (to re-check a counterexample) uses the same mapping in mpmath
 (``finite_symbol_values_mp`` with d_eps from its definition).
 
-Assumptions: a bound's ``conditions`` are code, not formulas. ``check_conditions`` evaluates them at every
-corner of the keywords' ranges over the box (they are thresholds on single parameters: ρ ≤ 1, K > 1, α > 3 …);
-a failure at a corner is ``NotEnclosable`` (the grid then skips the points outside the assumptions).
+Assumptions as data (issue 15): :func:`assumption_relations` gives every relation of a bound in one list — the
+``requires`` texts of the built-in bounds (``bounds.base.requirement_relations``) and the ``assumptions`` of a declared
+(plugin) bound (``DeclaredBound.assumption_relations``). ``BoundCall.relations`` holds them with, for each name, where
+its value comes from (:meth:`BoundCall.name_source`: a keyword of the call, or the instance's value);
+boundcalc.verify.assumptions evaluates them by interval arithmetic over the box, sub-box by sub-box. Only a bound
+whose ``conditions`` is code beyond those relations (a built-in not yet converted) still has that code evaluated
+at every corner of the keywords' ranges (``check_conditions``; a failure at a corner is ``NotEnclosable`` and the
+grid then skips the points outside the assumptions).
 """
 
 from __future__ import annotations
@@ -78,12 +83,32 @@ class BoundCall:
     symbols: dict = field(default_factory=dict)
     expression: object = None
     has_conditions: bool = False
+    relations: tuple = ()  # ((text, sympy relation), ...): the bound's assumptions as data (assumption_relations)
+    sources: dict = field(default_factory=dict)  # relation name -> ("keyword", kw) | ("instance", value) | ("code", None)
+
+    def name_source(self, name: str):
+        """Where a relation's name takes its value: ("keyword", keyword of the call), ("instance", float: the default
+        instance's value, when the call overrides no instance parameter) or ("code", None) (computed by the bound's
+        code from the context at the keywords' values: a symbol of the budget, or an instance value that an instance
+        keyword may change, such as the rank of the actions with d=)."""
+        return self.sources.get(name, ("code", None))
+
+    def code_value(self, name: str, keyword_values: dict) -> float:
+        """The value of a name computed by code, in the registry context at ``keyword_values``."""
+        from ..bounds import base, registry
+
+        b = registry.get(self.bid)
+        vals = base.requirement_values(b, _context(b, keyword_values))
+        if name not in vals:
+            raise NotEnclosable(f"{self.bid}: the name {name} of its assumptions has no value")
+        return vals[name]
 
     def check_conditions(self, keyword_ranges: dict) -> None:
-        """Evaluate the bound's assumptions at every corner of the keyword ranges (NotEnclosable on a failure)."""
+        """Evaluate the bound's assumptions that are code (``conditions`` beyond its relations) at every corner of
+        the keyword ranges (NotEnclosable on a failure). The relations are left to boundcalc.verify.assumptions."""
         if not self.has_conditions:
             return
-        from ..bounds import registry
+        from ..bounds import base, registry
         from ..errors import InputError
 
         b = registry.get(self.bid)
@@ -93,6 +118,8 @@ class BoundCall:
             vals = dict(zip(names, corner))
             try:
                 ctx = _context(b, vals)
+                if b.requires and base.failing_requirements(b, ctx):
+                    continue  # outside a relation here: the relations are evaluated over the box, not at corners
                 bad = b.conditions(ctx)
             except (InputError, ValueError) as exc:
                 raise NotEnclosable(f"{self.bid} at {vals}: {exc}") from None
@@ -223,9 +250,45 @@ def bound_call(bid: str, keys) -> BoundCall:
             env.update({k: v for k, v in bp.finite_symbol_values_mp(arms, finite_needed).items() if k in finite_needed})
         return f_mp(*(env[t.name] for t in syms))
 
-    has_cond = type(b).conditions is not Bound.conditions
+    from ..bounds.declared import DeclaredBound
+
+    # a declared bound's conditions are exactly its assumptions (relations); a built-in's base conditions are its
+    # ``requires``: only code beyond the relations is evaluated at corners
+    has_cond = type(b).conditions is not Bound.conditions and not isinstance(b, DeclaredBound)
+    rels = assumption_relations(b)
+    inst_vals = {k: float(v) for k, v in default_ctx.params.items() if _is_number(v) and not isinstance(v, bool)}
+    sources: dict = {}
+    for _, rel in rels:
+        for s in rel.free_symbols:
+            n = s.name
+            if n == "T":
+                sources[n] = ("keyword", "T")
+            elif n in sym_to_budget:
+                sources[n] = ("keyword", sym_to_budget[n])
+            elif n in kw_of:
+                sources[n] = ("keyword", kw_of[n])
+            elif n in inst_vals and not inst_keys:
+                sources[n] = ("instance", inst_vals[n])
+            else:  # computed by code, or an instance value that the call's instance keywords may change (rank with d=)
+                sources[n] = ("code", None)
     return BoundCall(bid=bid, keys=keys, interval=interval, mp=mp, symbols=source, expression=expr,
-                     has_conditions=has_cond)
+                     has_conditions=has_cond, relations=tuple(rels), sources=sources)
+
+
+def assumption_relations(b) -> list:
+    """Every assumption of the bound ``b`` that is data, as (text, sympy relation) pairs, in one list: the
+    ``requires`` of a built-in bound (``bounds.base.requirement_relations``: relations over scalar context parameters
+    and the symbols of ``symbol_values``) and the ``assumptions`` of a declared bound
+    (``DeclaredBound.assumption_relations``: relations over T, the instance parameters and the budget symbols)."""
+    from ..bounds.base import requirement_relations
+
+    out = []
+    if getattr(b, "requires", ()):
+        out += list(zip(b.requires, requirement_relations(b)))
+    rels = getattr(b, "assumption_relations", None)
+    if rels:
+        out += list(zip(b.assumptions, rels))
+    return out
 
 
 def _is_number(v) -> bool:

@@ -9,7 +9,8 @@ Two things are handled explicitly (they are numbers computed from the instance i
 * finite-armed per-arm sums (boundcalc/bounds/finite.py): H_kl = sum Delta_a/kl(mu_a, mu*), H_eps = sum
   Delta_a/d_eps, H_min = sum Delta_a/min(kl, c eps Delta_a) (c of the bound: 6 or 1 for seed 001 Eq. 7),
   H_inv, H_min_eps = sum 1/min(Delta_a, eps), n_sub, K, sum_Delta, Delta_max and DP-SE's S_1, S_2, S_3 with
-  e_a = floor(log2(1/Delta_a)) + 1. The box has one coordinate per arm: mu_star and mu_1 … mu_{K-1}
+  e_a = floor(log2(1/Delta_a)) + 1: the registered quantities of boundcalc.bounds.quantities (their interval
+  and mpmath implementations; the registry evaluates the numpy ones). The box has one coordinate per arm: mu_star and mu_1 … mu_{K-1}
   (each suboptimal arm's range lies below mu_star's, so the gaps are positive and the best arm unique);
   these sums are enclosed from the arms' intervals with ``enclosures``.
 * the max-type lower bounds (seed 003 Thm 9, Thm 17) split as np + max(0, priv - np): rewritten to
@@ -25,13 +26,9 @@ the registry evaluates them.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
-from . import enclosures as en
-from . import interval as iv
-from .claims import Claim, d_eps_definition_mp
-from .interval import Interval
+from .claims import Claim
 from .prover import ProofResult
 
 # natural parameter ranges (each bound's assumptions hold on them)
@@ -125,7 +122,7 @@ def total_expression(bound):
                if s.name == "H_min"}
         np_part, priv = np_part.xreplace(ren), priv.xreplace(ren)
     # seed 001 Eq. 9 (bounds/finite_lower.py) on the pair boxes' Bernoulli instances: d_eps,inf = d_eps and
-    # KL_inf = kl, so its per-arm sums are H_eps and H_kl (common terms then cancel as for Thm 3.1)
+    # KL_inf = kl (tests/test_d_eps_inf.py), so its per-arm sums are the quantities H_eps and H_kl
     ren = {s: sympy.Symbol(s.name[:-4], positive=True) for s in np_part.free_symbols | priv.free_symbols
            if s.name in ("H_eps_inf", "H_kl_inf")}
     if ren:
@@ -142,7 +139,12 @@ def margin_expression(lower, upper, lower_scale: float = 1.0):
     lower_total = total_expression(lower)
     if lower_scale != 1:
         lower_total = sympy.Float(lower_scale) * lower_total
-    return _expand(total_expression(upper) - lower_total)
+    upper_total = total_expression(upper)
+    # one symbol per name: a declared bound's symbols are real, a built-in's often positive (T, rho, d, K)
+    by_name = {s.name: s for s in lower_total.free_symbols}
+    upper_total = upper_total.xreplace({s: by_name[s.name] for s in upper_total.free_symbols
+                                        if s.name in by_name and s != by_name[s.name]})
+    return _expand(upper_total - lower_total)
 
 
 def _expand(expr):
@@ -161,119 +163,36 @@ def _arms(b: dict):
     return sorted((k for k in b if k.startswith("mu_") and k != "mu_star"), key=lambda s: int(s[3:]))
 
 
-def finite_symbol_intervals(b: dict, needed: set) -> dict:
-    """Enclosures of the finite module's summary symbols over the box ``b`` (see the module docstring)."""
+def _finite_symbols(b: dict, needed: set, backend: str) -> dict:
+    """The finite module's summary symbols at the box / point ``b`` from the registered quantities
+    (boundcalc.bounds.quantities, one implementation per backend); ``H_min__c<c>`` is H_min with that c."""
+    from ..bounds import quantities as qs
+
     env = dict(b)
-    ms = b["mu_star"]
-    arms = [b[k] for k in _arms(b)]
-    gaps = [ms - a for a in arms]
-    n = len(arms)
+    names = _arms(b)
+    make = qs.arms_interval if backend == "interval" else qs.arms_mpmath
+    arms = make(b["mu_star"], [b[k] for k in names], len(names) + 1)  # the box's best arm is unique
     eps = b.get("epsilon")
-
-    def tot(terms):
-        out = Interval(0.0)
-        for t in terms:
-            out = out + t
-        return out
-
-    def e_of(v: float) -> float:
-        """e = floor(log2(1/v)) + 1, i.e. the integer with 2^-e < v <= 2^-(e-1); exact float comparisons."""
-        if v <= 0:
-            return math.inf
-        e = math.floor(-math.log2(v)) + 1
-        while 2.0 ** (-(e - 1)) < v:
-            e -= 1
-        while 2.0 ** (-e) >= v:
-            e += 1
-        return float(e)
-
-    def epoch(g):  # e_a = floor(log2(1/Delta_a)) + 1 (seed 001 DP-SE; finite.dpse_last_epoch), nonincreasing
-        return Interval(e_of(g.hi), e_of(g.lo))
-
     for name in needed:
         if name in env:
             continue
-        if name in ("H_kl", "H_kl_inf"):  # H_kl_inf: KL_inf = kl for Bernoulli arms (seed 001 Eq. 3)
-            env[name] = tot(en.gap_over_kl_range(a, ms) for a in arms)
-        elif name in ("H_eps", "H_eps_inf"):
-            # H_eps_inf (seed 001 Eq. 9, bounds/finite_lower.py): the pair boxes are Bernoulli instances (means only),
-            # where d_eps,inf = d_eps (tests/test_d_eps_inf.py::test_bernoulli_equals_closed_form)
-            env[name] = tot(en.gap_over_d_eps_range(a, ms, eps) for a in arms)
-        elif name.startswith("H_min__c") or name == "H_min":
-            # Delta/min(kl, c eps Delta) = max(Delta/kl, 1/(c eps)): both monotone (ranges exact)
-            c = float(name[len("H_min__c"):]) if name != "H_min" else 1.0
-            env[name] = tot(iv.imax(en.gap_over_kl_range(a, ms), (Interval(c) * eps).reciprocal()) for a in arms)
-        elif name == "H_inv":
-            env[name] = tot(g.reciprocal() for g in gaps)
-        elif name == "H_min_eps":
-            env[name] = tot(iv.imin(g, eps).reciprocal() for g in gaps)
-        elif name == "n_sub":
-            env[name] = Interval(float(n))
-        elif name == "K":
-            env[name] = Interval(float(n + 1))
-        elif name == "sum_Delta":
-            env[name] = tot(gaps)
-        elif name == "Delta_max":
-            env[name] = iv.imax(*gaps)
-        elif name in ("S_1", "S_2", "S_3"):
-            K = Interval(float(n + 1))
-            es = [epoch(g) for g in gaps]
-            env["S_1"] = tot(iv.log(8 * K * e * e) / g for e, g in zip(es, gaps))
-            env["S_2"] = tot(iv.log(4 * K * e * e) for e in es)
-            env["S_3"] = tot(e * g for e, g in zip(es, gaps))
+        if name == "K":
+            env[name] = arms.K
+        elif name.startswith("H_min__c"):
+            env[name] = qs.evaluate("H_min", arms, backend, epsilon=eps, c=float(name[len("H_min__c"):]))
+        elif name in qs.QUANTITIES:
+            env[name] = qs.evaluate(name, arms, backend, epsilon=eps)
     return env
+
+
+def finite_symbol_intervals(b: dict, needed: set) -> dict:
+    """Enclosures of the finite module's summary symbols over the box ``b`` (see the module docstring)."""
+    return _finite_symbols(b, needed, "interval")
 
 
 def finite_symbol_values_mp(p: dict, needed: set) -> dict:
     """The same summary symbols at a point, in mpmath (d_eps from its definition, Eq. 6)."""
-    import mpmath
-
-    from ..info import kl_bernoulli_mp
-
-    env = dict(p)
-    ms = p["mu_star"]
-    arms = [p[k] for k in _arms(p)]
-    gaps = [ms - a for a in arms]
-    n = len(arms)
-    eps = p.get("epsilon")
-
-    def epoch(g):
-        e = mpmath.floor(mpmath.log(1 / g, 2)) + 1
-        while mpmath.mpf(2) ** (-(e - 1)) < g:
-            e -= 1
-        while mpmath.mpf(2) ** (-e) >= g:
-            e += 1
-        return e
-
-    K = mpmath.mpf(n + 1)
-    for name in needed:
-        if name in env:
-            continue
-        if name in ("H_kl", "H_kl_inf"):
-            env[name] = mpmath.fsum(g / kl_bernoulli_mp(a, ms) for a, g in zip(arms, gaps))
-        elif name in ("H_eps", "H_eps_inf"):
-            env[name] = mpmath.fsum(g / d_eps_definition_mp(a, ms, eps) for a, g in zip(arms, gaps))
-        elif name.startswith("H_min__c") or name == "H_min":
-            c = float(name[len("H_min__c"):]) if name != "H_min" else 1.0
-            env[name] = mpmath.fsum(g / min(kl_bernoulli_mp(a, ms), c * eps * g) for a, g in zip(arms, gaps))
-        elif name == "H_inv":
-            env[name] = mpmath.fsum(1 / g for g in gaps)
-        elif name == "H_min_eps":
-            env[name] = mpmath.fsum(1 / min(g, eps) for g in gaps)
-        elif name == "n_sub":
-            env[name] = mpmath.mpf(n)
-        elif name == "K":
-            env[name] = K
-        elif name == "sum_Delta":
-            env[name] = mpmath.fsum(gaps)
-        elif name == "Delta_max":
-            env[name] = max(gaps)
-        elif name in ("S_1", "S_2", "S_3"):
-            es = [epoch(g) for g in gaps]
-            env["S_1"] = mpmath.fsum(mpmath.log(8 * K * e**2) / g for e, g in zip(es, gaps))
-            env["S_2"] = mpmath.fsum(mpmath.log(4 * K * e**2) for e in es)
-            env["S_3"] = mpmath.fsum(e * g for e, g in zip(es, gaps))
-    return env
+    return _finite_symbols(p, needed, "mpmath")
 
 
 # ----------------------------------------------------------------------------------------------------

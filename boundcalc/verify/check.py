@@ -11,6 +11,11 @@ One parse (boundcalc.verify.expression, the whitelist walk) feeds both methods:
 * **grid** (``--method grid``, or a function without an enclosure — the Laplace/binomial/private tails — or a
   bound whose symbols are computed by code): "no counterexample on N points" or "counterexample at …".
 
+The assumptions of the bounds called (relations as data: boundcalc.verify.assumptions) are evaluated over the box by
+interval arithmetic first: a part of the box outside them is named with its share ("proven where the assumptions of
+ID hold; assumption 'T >= 2' of ID fails where T < 2 (10% of the box)") and dropped from the proof; a box entirely
+outside them is "outside the assumptions".
+
 Before a proof a small grid (``VALIDATE_POINTS``) runs the same evaluators, so that arguments outside a
 quantity's domain give the same one-line errors as the grid (the enclosures themselves only cover the points
 where every function is defined). Integer parameters (counts, d, K) are proven on their real interval, which
@@ -25,6 +30,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..rigorous.prover import boxes_text
+from . import assumptions as _assumptions
 
 METHODS = ("auto", "proof", "grid")
 VALIDATE_POINTS = 256
@@ -62,6 +68,7 @@ class CheckOutcome:
     grid: Any = None  # GridResult
     domain_gaps: list = field(default_factory=list)  # DomainGap: parts of the box outside a function's domain
     equality: dict | None = None  # how == was decided: {"tolerance", "kind": "relative" | "exact", ...}
+    assumption_gaps: list = field(default_factory=list)  # assumptions.AssumptionGap: a bound's assumption failing
 
 
 def enclosure_obstacles(p) -> tuple[list[str], dict]:
@@ -557,11 +564,21 @@ def run(text: str, box: str | None, method: str = "auto", points: int = 4096, ma
     box_iv = {v: dom.range(v) for v in p.variables}
     try:
         _check_bound_assumptions(pieces, calls, box_iv)
+        with limit(max_seconds):
+            assumed = _assumptions.analyse(pieces, calls, box_iv, seconds=min(1.0, max_seconds / 4))
+    except TimeLimit:
+        notes.append("the analysis of the bounds' assumptions reached the time limit; sampled on a grid instead")
+        return _grid_outcome(p, dom, points, notes, max_seconds=max_seconds, gaps=gaps)
     except ValueError as exc:  # NotEnclosable
         if method == "proof":
             raise InputError("--method", f"grid for this box (no proof: {exc})", "proof") from None
         notes.append(f"no proof possible: {exc}; sampled on a grid instead")
         return _grid_outcome(p, dom, points, notes, max_seconds=max_seconds, gaps=gaps)
+    if assumed.everywhere:
+        bad = assumed.everywhere
+        return CheckOutcome(method="assumptions", word="outside the assumptions",
+                            verdict="outside the assumptions on the whole box: " + _gap_suffix(bad), parsed=p,
+                            domain=dom, notes=notes, domain_gaps=gaps, assumption_gaps=assumed.gaps)
     pieces, identities = _split_identities(pieces)
     if identities:
         what = "comparisons are identities" if identities > 1 else "comparison is an identity"
@@ -570,11 +587,12 @@ def run(text: str, box: str | None, method: str = "auto", points: int = 4096, ma
         return CheckOutcome(method="proof", word="proven", verdict="proven on the box (an identity: both sides are the "
                             "same expression)", parsed=p, domain=dom, boxes=0, seconds=0.0, notes=notes,
                             domain_gaps=gaps, equality={"identities": identities, "tolerance": 0.0, "kind": "exact"})
-    constraint = _domain_constraint(p, gaps, fns) if gaps else None
-    r = _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, p.integers, constraint)
+    constraint = _and_constraints(_domain_constraint(p, gaps, fns) if gaps else None, assumed.constraint())
+    r = _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, p.integers, constraint, assumed.clipper())
     if calls:
         notes.append("bounds enclosed through their sympy expressions (" + ", ".join(sorted({c.bid for c in calls.values()}))
-                     + "); their assumptions were checked at the corners of the keyword ranges")
+                     + ")" + _assumption_note(calls, assumed))
+    allgaps = list(gaps) + list(assumed.gaps)  # the verdict names both kinds of gap (a domain, an assumption)
     if p.integers:
         notes.append("integer parameters (" + ", ".join(p.integers) + ") proven on their real intervals")
     tol_eq = any(op == "==" for op, _, _ in pieces)
@@ -591,36 +609,41 @@ def run(text: str, box: str | None, method: str = "auto", points: int = 4096, ma
                     + f" (the sides of == differ by {cex['difference_50_digits']} (relative) at 50 digits; they agree "
                     f"within the relative tolerance {EQ_TOL:g} on the whole box)",
                     parsed=p, domain=dom, boxes=r.boxes, counterexample=cex, seconds=r.seconds, notes=notes, proof=r,
-                    domain_gaps=gaps, equality=dict(eq_info, exact=False))
+                    domain_gaps=gaps, equality=dict(eq_info, exact=False), assumption_gaps=assumed.gaps)
             eq_info.update(points_checked_at_50_digits=len(pts), exact=None)
             notes.append(f"== proven within a relative tolerance of {EQ_TOL:g}: |lhs - rhs| <= {EQ_TOL:g} "
                          f"max(1, |lhs|, |rhs|) on the whole box; at {len(pts)} points (centre, corners) the sides agree to 1e-40 "
                          "at 50 digits (not a proof of exact equality)")
-        word, where = _proven_words(bool(gaps), tol_eq)
-        verdict = f"{where} ({boxes_text(r.boxes)})" + ("; " + _gap_suffix(gaps) if gaps else "")
+        word, where = _assumption_words(*_proven_words(bool(gaps), tol_eq), assumed.bounds_with_gaps())
+        verdict = f"{where} ({boxes_text(r.boxes)})" + ("; " + _gap_suffix(allgaps) if allgaps else "")
         if r.outside:
-            notes.append(f"{boxes_text(r.outside)} of the cover lie entirely outside the domain")
+            notes.append(f"{boxes_text(r.outside)} of the cover lie entirely outside the domain"
+                         + (" or the assumptions" if assumed.gaps else ""))
         return CheckOutcome(method="proof", word=word, verdict=verdict, parsed=p, domain=dom, boxes=r.boxes,
-                            seconds=r.seconds, notes=notes, proof=r, domain_gaps=gaps, equality=eq_info)
+                            seconds=r.seconds, notes=notes, proof=r, domain_gaps=gaps, equality=eq_info,
+                            assumption_gaps=assumed.gaps)
     if r.verdict == "counterexample":
         pt = r.counterexample["point"]
         cex = dict(pt, margin=r.counterexample["value_float"], margin_50_digits=r.counterexample["value"])
+        if assumed.gaps:
+            notes.append("the counterexample lies inside the assumptions of every bound; " + _gap_suffix(assumed.gaps))
         return CheckOutcome(method="proof", word="counterexample", verdict="counterexample at " + _fmt_point(pt),
                             parsed=p, domain=dom, boxes=r.boxes, counterexample=cex, seconds=r.seconds, notes=notes,
-                            proof=r, domain_gaps=gaps, equality=eq_info)
+                            proof=r, domain_gaps=gaps, equality=eq_info, assumption_gaps=assumed.gaps)
     # undecided: the grid may still find a counterexample (confirmed at 50 digits)
     g = _grid_outcome(p, dom, points, list(notes), proof=r, max_seconds=max_seconds, gaps=gaps)
+    g.assumption_gaps = assumed.gaps
     if g.counterexample is not None:
         g.notes.append(f"the proof was undecided on {boxes_text(r.n_undecided)} ({r.reason}); the grid found the counterexample")
         return g
     notes.append(f"the proof stopped at its limit ({r.reason}); " + (
         f"the grid found no counterexample on {g.points} points"
         if g.verdict == f"no counterexample on {g.points} points" else f"the grid: {g.verdict}"))
-    verdict = f"undecided on {boxes_text(r.n_undecided)}" + ("; " + _gap_suffix(gaps) if gaps else "")
+    verdict = f"undecided on {boxes_text(r.n_undecided)}" + ("; " + _gap_suffix(allgaps) if allgaps else "")
     return CheckOutcome(method="proof", word="undecided", verdict=verdict, parsed=p,
                         domain=dom, boxes=r.boxes, undecided=r.undecided, n_undecided=r.n_undecided,
                         seconds=r.seconds, notes=notes, proof=r, grid=g.grid, points=None, domain_gaps=gaps,
-                        equality=eq_info or g.equality)
+                        equality=eq_info or g.equality, assumption_gaps=assumed.gaps)
 
 
 def limits() -> dict:
@@ -657,6 +680,46 @@ def _proven_words(gaps: bool, tolerance: bool) -> tuple[str, str]:
     return word, where
 
 
+def _assumption_words(word: str, where: str, bounds) -> tuple[str, str]:
+    """The words of ``_proven_words`` when part of the box is outside the assumptions of ``bounds``: "proven where
+    the assumptions hold" ("proven where the assumptions of my-linear-ub hold", "proven where defined and where the
+    assumptions of … hold", "proven within a relative tolerance of 1e-09 where the assumptions of … hold")."""
+    if not bounds:
+        return word, where
+    whose = " and ".join(bounds)
+    if where.endswith(" on the box"):
+        where = where[: -len(" on the box")]
+    joint = " and" if "where defined" in where else ""
+    return word + (" and the assumptions hold" if "where defined" in word else " where the assumptions hold"), \
+        f"{where}{joint} where the assumptions of {whose} hold"
+
+
+def _and_constraints(*cs):
+    """One prover constraint (c >= 0 inside) from several (None: no constraint): their minimum."""
+    cs = [c for c in cs if c is not None]
+    if not cs:
+        return None
+    if len(cs) == 1:
+        return cs[0]
+    from ..rigorous.interval import imin
+
+    return lambda b: imin(*(c(b) for c in cs))
+
+
+def _assumption_note(calls, assumed) -> str:
+    """The note on the bounds' assumptions: relations evaluated over the box, code at the corners."""
+    rel = sorted({c.bid for c in calls.values() if c.relations})
+    code = sorted({c.bid for c in calls.values() if c.has_conditions})
+    parts = []
+    if rel:
+        held = len(assumed.checked) - len(assumed.gaps)
+        parts.append(f"the assumptions of {', '.join(rel)} evaluated by interval arithmetic over the box "
+                     f"({held} of {len(assumed.checked)} hold on the whole box)")
+    if code:
+        parts.append(f"the conditions of {', '.join(code)} (code) checked at the corners of the keyword ranges")
+    return ("; " + "; ".join(parts)) if parts else ""
+
+
 def _split_identities(pieces):
     """Drop the == comparisons whose sides are the same expression (sympy's canonical form of lhs - rhs is 0): those
     hold exactly, with no tolerance. Returns (the other pieces, how many were dropped)."""
@@ -669,9 +732,11 @@ def _split_identities(pieces):
     return out, n
 
 
-def _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, integers, constraint=None):
+def _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, integers, constraint=None, clip=None):
     """Prove each comparison separately (its own strictness), within one time budget; one ProofResult back:
-    proven if every piece is, the first counterexample, else undecided with every piece's boxes left."""
+    proven if every piece is, the first counterexample, else undecided with every piece's boxes left. ``clip``
+    (assumptions.Analysis.clipper) shrinks each sub-box to the part inside the assumptions before the margin is
+    enclosed."""
     import time
 
     from ..rigorous.claims import comparisons_claim
@@ -684,6 +749,8 @@ def _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, integers, const
         claim = comparisons_claim([piece], box_iv, functions={n: c.interval for n, c in calls.items()},
                                   mp_functions={n: c.mp for n, c in calls.items()}, eq_tol=EQ_TOL)
         claim.constraint = constraint
+        if clip is not None:
+            claim.margin = (lambda m: (lambda b: m(clip(b))))(claim.margin)
         left = max(max_seconds - (time.perf_counter() - t0), 1e-3)
         with where_defined(), limit(left + 0.5):
             r = claim.prove(None, max_seconds=left, max_boxes=max_boxes)

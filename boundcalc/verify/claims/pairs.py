@@ -68,12 +68,29 @@ def _pair_box(dom, lower, upper) -> dict:
     return box
 
 
-def _proof_parts(lower, upper):
+def _proof_parts(lower, upper, assumptions: bool = False):
+    """The proof of a pair; with ``assumptions`` (a pair with a plugin bound) the assumptions of both bounds, as
+    data, are evaluated over the box (boundcalc.verify.assumptions.over_box) and the proof covers the part of the box
+    where they hold (the label names each failing assumption); a box entirely outside them is not proven."""
     def parts(dom):
         from ...rigorous import bound_pairs as bp
+        from ...rigorous.prover import UNDECIDED, ProofResult
 
-        c = bp.pair_claim(lower, upper, _pair_box(dom, lower, upper))
-        return [(f"{lower.id} <= {upper.id}", lambda **lim: c.prove(None, **lim))]
+        box = _pair_box(dom, lower, upper)
+        c = bp.pair_claim(lower, upper, box)
+        label = f"{lower.id} <= {upper.id}"
+        if assumptions:
+            from .. import assumptions as asm
+
+            an = asm.over_box((lower, upper), c.box)
+            if an.everywhere:  # _outside_assumptions answers first; kept for a direct call
+                why = "outside the assumptions on the whole box: " + "; ".join(g.text() for g in an.everywhere)
+                return [(label, lambda **lim: ProofResult(claim=c.name, verdict=UNDECIDED, box=dict(c.box), boxes=0,
+                                                          reason=why))]
+            c.constraint = an.constraint()
+            if an.gaps:
+                label += " where the assumptions hold (" + "; ".join(g.text() for g in an.gaps) + ")"
+        return [(label, lambda **lim: c.prove(None, **lim))]
 
     return parts
 
@@ -120,7 +137,8 @@ def _grid(lower, upper, notion):
                                               **({"delta": p["delta"]} if "delta" in p else {})), budget=budget)
                 cache[key] = ctx
             ctx = cache[key]
-            if lower.conditions(ctx) or upper.conditions(ctx):
+            at_T = Context(params=dict(ctx.params, T=p["T"]), budget=ctx.budget)  # assumptions over T (T >= 2)
+            if lower.conditions(at_T) or upper.conditions(at_T):
                 out[i] = np.nan  # outside the assumptions: not evaluated
                 continue
             out[i] = _registry_value(upper, p["T"], ctx) - _registry_value(lower, p["T"], ctx)
@@ -136,18 +154,39 @@ def _grid(lower, upper, notion):
                       text=f"{lower.id} ≤ {upper.id} (registry values)")
 
 
-def _register(lower, upper):
+def _outside_assumptions(ev, lower, upper):
+    """The evaluator ``ev`` of a plugin pair, answering "not checkable numerically" when an assumption of either
+    bound fails on the whole box (nothing to prove or sample there)."""
+    def wrapped(dom):
+        from .. import assumptions as asm
+        from .registry import Result
+
+        an = asm.over_box((lower, upper), _pair_box(dom, lower, upper))
+        if an.everywhere:
+            why = "outside the assumptions on the whole box: " + "; ".join(g.text() for g in an.everywhere)
+            return Result(verdict="not checkable numerically", measured=why, finding=why,
+                          evidence={"assumption_gaps": [g.to_json() for g in an.everywhere]})
+        return ev(dom)
+
+    return wrapped
+
+
+def _register(lower, upper, cid: str | None = None):
+    """Register the pair's claim (id ``cid``, default ``<upper>-ge-<lower>``; its first three characters are the
+    paper the claim is listed under)."""
     from ...rigorous import bound_pairs as bp
 
+    cid = cid or claim_id(lower, upper)
+    plugin = cid != claim_id(lower, upper)
     notion = bp.common_notion(lower, upper)
-    paper = upper.seed
+    paper = cid[:3]
     sheet = SHEETS.get(paper, "")
     sources = [lower.source, upper.source, f"docs/formulas/{sheet} (formula index)"]
     if notion is None:
         why = (f"{lower.id} is a lower bound for {lower.notion} algorithms and {upper.id} an upper bound for "
                f"{upper.notion} algorithms: no user budget makes both apply (no conversion between the notions "
                "in that direction), so the pair compares nothing")
-        claim(claim_id(lower, upper), f"registered pair {lower.id} ≤ {upper.id}",
+        claim(cid, f"registered pair {lower.id} ≤ {upper.id}",
               f"{lower.id} ≤ {upper.id} (registered lower and upper bounds, {lower.setting} setting)", sources,
               "not checkable numerically", evaluator=not_checkable(why), method="none",
               note="registered lower ≤ upper pair (rigorous.bound_pairs.registered_pairs)")
@@ -156,26 +195,78 @@ def _register(lower, upper):
         if lower.setting == "finite" else "; d and K real intervals (so every integer value)"
     params = _params(lower, upper, notion)
     grid = _grid(lower, upper, notion)
-    claim(claim_id(lower, upper), f"registered pair {lower.id} ≤ {upper.id}",
+    where = " where the assumptions of both hold (their relations, as data, over the box)" if plugin else ""
+
+    def wrap(ev):
+        return _outside_assumptions(ev, lower, upper) if plugin else ev
+
+    claim(cid, f"{'plugin' if plugin else 'registered'} pair {lower.id} ≤ {upper.id}",
           f"{lower.id} ({lower.source}) ≤ {upper.id} ({upper.source}) for every instance, budget ({notion}) and "
-          f"horizon of the box, both as registered (nonprivate + privacy cost){arms}",
+          f"horizon of the box{where}, both as registered (nonprivate + privacy cost){arms}",
           sources, "holds",
-          evaluators={"proof": proof_evaluator(_proof_parts(lower, upper), grid=grid, what=(
+          evaluators={"proof": wrap(proof_evaluator(_proof_parts(lower, upper, plugin), grid=grid, what=(
               "proven on the box with the registered sympy expressions (boundcalc bounds show); finite-armed "
               "per-arm sums through the kl / d_eps enclosures. Not proven: that the registry's float code equals "
-              "those expressions (tests/test_proofs.py checks it at points; the grid method uses the float code)")),
-              "grid": grid},
+              "those expressions (tests/test_proofs.py checks it at points; the grid method uses the float code)"))),
+              "grid": wrap(grid)},
           params=params, note="registered lower ≤ upper pair (rigorous.bound_pairs.registered_pairs)")
 
 
 def register_all() -> list[str]:
+    """The pairs of built-in bounds (a plugin bound's pairs: :func:`refresh_plugin_pairs`)."""
+    from ...bounds import registry
     from ...rigorous import bound_pairs as bp
 
+    plugin_ids = {b.id for b in registry.plugin_bounds()}
     ids = []
     for lower, upper in bp.registered_pairs():
+        if lower.id in plugin_ids or upper.id in plugin_ids:
+            continue
         _register(lower, upper)
         ids.append(claim_id(lower, upper))
     return ids
 
 
 PAIR_CLAIMS = register_all()
+PLUGIN_CLAIMS: list[str] = []  # the pair claims of the plugin bounds registered now (refresh_plugin_pairs)
+
+
+def plugin_claim_id(builtin, plugin) -> str:
+    """``<built-in id>-le-<plugin id>`` (plugin upper) or ``<built-in id>-ge-<plugin id>`` (plugin lower): listed
+    under the built-in bound's paper."""
+    return f"{builtin.id}-{'le' if plugin.kind.startswith('upper') else 'ge'}-{plugin.id}"
+
+
+def refresh_plugin_pairs() -> list[str]:
+    """Register a claim for every plugin bound (``--bounds-file``, entry points) and every built-in bound it forms a
+    lower <= upper pair with (bound_pairs.comparable: same setting, no "paper" form, minimax with minimax), after
+    removing the claims of plugins no longer registered. Two plugin bounds are not paired (no paper to list them
+    under). Returns the ids registered."""
+    from ...bounds import registry
+    from ...rigorous import bound_pairs as bp
+    from .registry import CLAIM_PAPERS, CLAIMS
+
+    for cid in PLUGIN_CLAIMS:
+        CLAIMS.pop(cid, None)
+        CLAIM_PAPERS.pop(cid, None)
+    PLUGIN_CLAIMS.clear()
+    plugins = registry.plugin_bounds()
+    plugin_ids = {b.id for b in plugins}
+    for p in plugins:
+        if p.setting not in ("finite", "linear"):
+            continue  # no natural pair box in the other settings (bound_pairs.default_box)
+        for b in registry.select(setting=p.setting):
+            if b.id in plugin_ids:
+                continue
+            if p.kind.startswith("upper") and b.kind.startswith("lower"):
+                lower, upper = b, p
+            elif p.kind.startswith("lower") and b.kind.startswith("upper"):
+                lower, upper = p, b
+            else:
+                continue
+            if not bp.comparable(lower, upper):
+                continue
+            cid = plugin_claim_id(b, p)
+            _register(lower, upper, cid)
+            PLUGIN_CLAIMS.append(cid)
+    return list(PLUGIN_CLAIMS)

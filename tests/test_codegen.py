@@ -1,0 +1,63 @@
+"""boundcalc/bounds/_generated_numpy.py is current, and base.lambdified uses it only where it applies (issue 15).
+
+The generated module holds the numpy source sympy's lambdify gives every built-in bound's expression, so that
+``regret`` need not import sympy; if a bound's expression changes and the module is not regenerated
+(``python -m boundcalc.bounds.codegen``), ``regret`` would evaluate the old formula: the first test fails then.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from boundcalc.bounds import _generated_numpy, base, codegen, registry
+
+
+@lru_cache(maxsize=1)
+def generated_now() -> str:
+    return codegen.generate()
+
+
+def test_generated_module_is_current_for_every_builtin_bound():
+    assert codegen.TARGET.read_text(encoding="utf-8") == generated_now(), (
+        "boundcalc/bounds/_generated_numpy.py is stale: run  python -m boundcalc.bounds.codegen")
+
+
+def test_every_finite_bound_is_generated():
+    ids = {b.id for b in registry.select(setting="finite")}
+    assert ids <= set(_generated_numpy.FUNCTIONS)
+
+
+def test_mutant_changed_expression_makes_the_module_stale(monkeypatch):
+    """A bound's expression changed in the class (here 003-thm17's privacy term × 2): generate() differs from the
+    file, and base.lambdified no longer takes the generated function for it (the class's expression is not the
+    recorded one), so the value follows the changed expression."""
+    b = registry.get("003-thm17")
+    orig = type(b).expression
+
+    def expression(self):
+        a, p = orig(self)
+        return a, 2 * p
+
+    monkeypatch.setattr(type(b), "expression", expression)
+    monkeypatch.setattr(base, "_LAMBDIFIED", {})
+    assert codegen.generate() != codegen.TARGET.read_text(encoding="utf-8")
+    assert base.generated_numpy(b) is None
+    f, names = base.lambdified(b, "numpy")
+    args = {"K": 5.0, "rho": 1e-4, "T": np.array([10.0])}
+    np.testing.assert_allclose(f(*[args[n] for n in names])[1], 2 * _generated_numpy.FUNCTIONS[b.id][4](
+        *[args[n] for n in _generated_numpy.FUNCTIONS[b.id][3]])[1], rtol=1e-15)
+
+
+def test_generated_function_used_for_builtin_not_for_patched_instance(monkeypatch):
+    b = registry.get("001-thm3.1")
+    f, names = base.generated_numpy(b)
+    assert f is _generated_numpy.FUNCTIONS[b.id][4] and names == ("H_eps", "H_kl", "T")
+    monkeypatch.setattr(b, "expression", lambda: type(b).expression(b))
+    assert base.generated_numpy(b) is None
+
+
+def test_check_flag(capsys, monkeypatch):
+    monkeypatch.setattr(codegen, "generate", generated_now)
+    assert codegen.main(["--check"]) == 0 and "current" in capsys.readouterr().out
