@@ -270,6 +270,9 @@ REACH: dict[str, dict[str, Any]] = {
                           ["--weights", "0.5,0.3,0.2"],
                           lambda o: _approx(o["value"], float(_info().kl_inf_finite([0, 0.5, 1], [0.5, 0.3, 0.2], 0.7)),
                                             1e-9)),
+        "--epsilon": Diff(["--mu-star", "0.7", "--support", "0,0.5,1", "--weights", "0.2,0.3,0.5"], ["--epsilon", "0.5"],
+                          lambda o: _approx(o["d_eps_inf"], __import__("boundcalc.info.d_eps_inf", fromlist=["x"])
+                                            .d_eps_inf_finite([0, 0.5, 1], [0.2, 0.3, 0.5], 0.7, 0.5), 1e-12)),
         "--digits": Diff(KLINF, ["--digits", "30"]),
         "--symbolic": Diff(KLINF, ["--symbolic"]),
         "--json": JSON_EXEMPT,
@@ -629,6 +632,47 @@ def _simulate_entries():
 
 
 REACH["simulate"] = _simulate_entries()
+
+
+# `lower` (issue 16 item 4): the finite means forms are Diffs checked against the library; the file forms and
+# --setting linear have their own test (two instance files)
+LOWER = ["--rho", "0.05", "--means", "0.5,0.4", "--alt-means", "0.5,0.6", "--T", "200"]
+
+
+def _lower_lib(means=(0.5, 0.4), alt=(0.5, 0.6), rho=0.05, T=200, family=None, sigma=None, **kw):
+    from boundcalc.envs.spec import Instance
+    from boundcalc.lower import lower_bound_report
+
+    fam = {} if family is None else {"family": family, "sigma": sigma}
+    return lower_bound_report(Instance("finite", means=means, **fam), Instance("finite", means=alt, **fam), rho, T,
+                              **kw)
+
+
+REACH["lower"] = {
+    "--rho": Diff(LOWER, ["--rho", "0.5"],
+                  lambda o: _approx(o["kl_bound_private"], _lower_lib(rho=0.5)["kl_bound_private"], 1e-9)),
+    "--T": Diff(LOWER, ["--T", "500"],
+                lambda o: _approx(o["kl_bound_private"], _lower_lib(T=500)["kl_bound_private"], 1e-9)),
+    "--means": Diff(LOWER, ["--means", "0.5,0.3"],
+                    lambda o: _approx(o["kl_bound_private"], _lower_lib(means=(0.5, 0.3))["kl_bound_private"], 1e-9)),
+    "--alt-means": Diff(LOWER, ["--alt-means", "0.5,0.9"],
+                        lambda o: _approx(o["best_sum_lower"], _lower_lib(alt=(0.5, 0.9))["best_sum_lower"], 1e-9)),
+    "--family": Diff(LOWER, ["--family", "gaussian"],
+                     lambda o: _approx(o["kl_bound_private"],
+                                       _lower_lib(family="gaussian", sigma=1.0)["kl_bound_private"], 1e-9)),
+    "--sigma": Diff([*LOWER, "--family", "gaussian"], ["--sigma", "0.2"],
+                    lambda o: _approx(o["kl_bound_private"],
+                                      _lower_lib(family="gaussian", sigma=0.2)["kl_bound_private"], 1e-9)),
+    "--pulls": Diff(LOWER, ["--pulls", "150,50"],
+                    lambda o: _approx(o["kl_bound_private"], _lower_lib(pulls=[150, 50])["kl_bound_private"], 1e-9)),
+    "--variance": Diff([*LOWER, "--pulls", "150,50"], ["--variance", "7"],
+                       lambda o: _approx(o["kl_bound_private"],
+                                         _lower_lib(pulls=[150, 50], variance=7.0)["kl_bound_private"], 1e-9)),
+    "--setting": Elsewhere("tests/test_lower.py::test_cli_json_matches_library"),
+    "--instance": Elsewhere("tests/test_lower.py::test_cli_json_matches_library"),
+    "--alt": Elsewhere("tests/test_lower.py::test_cli_json_matches_library"),
+    "--json": JSON_EXEMPT,
+}
 
 
 # -- running an entry ------------------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ SETTING_MODULES = {s: f"boundcalc.bounds.{s}" for s in ("finite", "linear", "con
 # settings (seed 003 Table II's converted bounds, boundcalc.bounds.converted: finite and linear), each bound's
 # ``setting`` says where it belongs
 EXTRA_MODULES: dict[str, tuple[str, ...]] = {"contextual": ("boundcalc.bounds.contextual_extra",),
-                                             "finite": ("boundcalc.bounds.converted",),
+                                             "finite": ("boundcalc.bounds.converted", "boundcalc.bounds.finite_lower"),
                                              "linear": ("boundcalc.bounds.converted",)}
 
 
