@@ -38,7 +38,8 @@ def _group_ids(config, items):
     was split over both workers: each module-scoped fixture (the worksheets' fast runs, every claim of the verifier)
     was built once per worker, twice the work. Append the suffix here where xdist's did not reach the id (nothing
     happens where it did: on pytest < 9)."""
-    if not (getattr(config.option, "loadgroup", False) or getattr(config, "workerinput", {}).get("boundcalc_loadgroup")):
+    worker = getattr(config, "workerinput", {})
+    if not (getattr(config.option, "loadgroup", False) or worker.get("boundcalc_loadgroup")):
         return
     for it in items:
         names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
