@@ -1,11 +1,11 @@
 """The suite's pytest-xdist grouping (tests/conftest.py) holds: under ``-n 2`` a test marked ``xdist_group`` and a test
 using a module-scoped fixture of its own module carry their group in the node id, which is what xdist's ``loadgroup``
 scheduler groups by. Under pytest 9 xdist's own renaming is lost (it sets ``item._nodeid``, pytest 9 keeps
-``item._id``): every group was split over both workers and its module fixtures (the worksheets' fast runs, every claim of the
-verifier) built once per worker. Without xdist there is nothing to check (skipped).
+``item._id``): every group was split over both workers and its module fixtures (the worksheets' fast runs, every
+claim of the verifier) built once per worker. Without xdist there is nothing to check (skipped).
 
-Mutant (checked by hand, 2026-11-26): the conftest before this test (no ``_group_ids``, no
-``pytest_configure_node``) fails both tests under ``-n 2``; it passed the whole suite meanwhile, at twice the work for each shared fixture."""
+Mutant (checked by hand, 2026-11-26): the conftest before this test (no ``_group_ids``, no ``pytest_configure_node``)
+fails both tests under ``-n 2``; it passed the whole suite meanwhile, at twice the work for each shared fixture."""
 
 import pytest
 
