@@ -22,7 +22,8 @@ def pytest_configure_node(node):
 
 
 # the longest group (the worksheets: ~4 minutes on one worker) first, so the other worker runs the rest meanwhile
-# instead of idling at the end; the order is the same in every worker (xdist needs that)
+# instead of idling at the end; the order is the same in every worker (xdist needs that). Under loadgroup xdist itself
+# hands out the groups with the most tests first (--loadscope-reorder, its default): each worker starts on a group.
 FIRST = ("test_worksheets.py",)
 
 
