@@ -898,6 +898,8 @@ def test_exemptions_have_a_reason(cmd, opt, entry):
     assert len(entry.reason) > 20
 
 
+# one xdist worker for the tests that run Diff bases: _BASE_CACHE (per process) then runs each shared base once
+@pytest.mark.xdist_group("option-reach-bases")
 @pytest.mark.parametrize("cmd,opt,entry", list(_entries((Diff, Spy, Custom))))
 def test_option_reaches_its_destination(cmd, opt, entry, tmp_path):
     if isinstance(entry, Diff):
@@ -922,6 +924,7 @@ def _mutant_entries():
             yield p
 
 
+@pytest.mark.xdist_group("option-reach-bases")
 @pytest.mark.parametrize("cmd,opt,entry", list(_mutant_entries()))
 def test_dropped_option_is_caught(cmd, opt, entry, tmp_path):
     """The mutant: the command's callback receives the base invocation's value of ``opt`` instead of the changed
