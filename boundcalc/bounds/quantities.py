@@ -62,6 +62,7 @@ class Quantity:
     source: str = ""
     closed_form: Callable | None = None  # the sympy closed form it stands for (display, numbers), if any
     no_interval: str = ""  # why there is no interval implementation (when ``interval`` is None)
+    formula: str = ""  # the defining formula with its source, when the numpy docstring does not start with it
 
     @property
     def doc(self) -> str:
@@ -69,7 +70,9 @@ class Quantity:
 
     @property
     def summary(self) -> str:
-        """The defining formula: the first line of the numpy implementation's docstring."""
+        """The defining formula: ``formula``, else the first paragraph of the numpy implementation's docstring."""
+        if self.formula:
+            return self.formula
         return " ".join(self.doc.split("\n\n")[0].split())
 
     def signature(self) -> str:

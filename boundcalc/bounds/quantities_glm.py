@@ -165,10 +165,13 @@ QUANTITIES: dict[str, Quantity] = {
     "gamma_ratio": register(Quantity("gamma_ratio", gamma_ratio_numpy, gamma_ratio_mpmath, gamma_ratio_interval,
                                      setting="glm", args=("d",),
                                      source="seed 002 Lemma 2.2; docs/formulas/ldp-glm-bandits.md §1.3",
-                                     closed_form=_gamma_ratio_sym)),
+                                     closed_form=_gamma_ratio_sym,
+                                     formula="Γ((d+1)/2)/Γ(d/2) (seed 002 Lemma 2.2)")),
     "greedy_horizon": register(Quantity("greedy_horizon", greedy_horizon_numpy, greedy_horizon_mpmath,
                                         greedy_horizon_interval, setting="glm", args=("d", "alpha", "p_star"),
-                                        source="seed 002 Lemma C.3 (burn-in t_1 of Thm 3.1/3.3, OLS part)")),
+                                        source="seed 002 Lemma C.3 (burn-in t_1 of Thm 3.1/3.3, OLS part)",
+                                        formula="T* = t_1(T*), t_1(T) = 8(d log 9 + log(T/α))/p_*² (seed 002 "
+                                        "Lemma C.3): the OLS bounds need T > T*")),
 }
 
 

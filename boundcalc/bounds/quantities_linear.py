@@ -87,7 +87,10 @@ def r_phases_interval(T, D, K, R):
 R_PHASES_SOURCE = "seed 000 Thm 8 (proof App. C.3 Steps 3-5, Eq. 8); docs/formulas/rdp-bandits.md §3.2"
 QUANTITIES: dict[str, Quantity] = {
     "R_phases": register(Quantity("R_phases", r_phases_numpy, r_phases_mpmath, r_phases_interval, setting="linear",
-                                  args=("T", "d", "K", "r"), source=R_PHASES_SOURCE)),
+                                  args=("T", "d", "K", "r"), source=R_PHASES_SOURCE,
+                                  formula="explicit AdaR-GOPE regret: min over the elimination phase m of T·2^{2-m} + "
+                                  "Σ_{l≤m} 2^{3-l} Tb_l, capped by 2T, δ = 1/T, r = α/ε (seed 000 Thm 8; "
+                                  "docs/formulas/rdp-bandits.md §3.2)")),
 }
 
 
