@@ -188,12 +188,12 @@ def sympy_function(name: str):
     if quantity.closed_form is not None:
         form = quantity.closed_form
 
-        def eval(cls, *args):  # noqa: A001 - sympy's hook
+        def at_numbers(cls, *args):  # sympy's ``eval`` hook
             if all(a.is_Number for a in args):
                 return form(*args)
             return None
 
-        body["eval"] = classmethod(eval)
+        body["eval"] = classmethod(at_numbers)
         body["_latex"] = lambda self, printer, exp=None: (
             printer._print(form(*self.args)) if exp is None
             else rf"\left({printer._print(form(*self.args))}\right)^{{{exp}}}")
