@@ -94,7 +94,7 @@ def test_mutants_rejected(monkeypatch):
     assert not numpy_ok(Q.r_phases_numpy)
     monkeypatch.undo()
     assert not mpmath_ok(mutate(Q.r_phases_mpmath, "mpmath.sqrt(2 * r * d", "mpmath.sqrt(r * d"))
-    floats_only = Q.Quantity("R_phases", Q.r_phases_numpy, Q.r_phases_numpy, "R_phases", "mutant")
+    floats_only = Q.Quantity("R_phases", Q.r_phases_numpy, Q.r_phases_numpy, None, setting="linear", args=("T", "d", "K", "r"))
     assert not mpmath_ok(floats_only)
 
 
@@ -119,8 +119,9 @@ def test_bound_uses_the_quantity_in_both_backends():
 
 def test_every_linear_and_contextual_bound_is_generated(monkeypatch):
     """`regret` evaluates these bounds without sympy: each has a generated numpy function (bounds/codegen.py), also
-    000-thm8-explicit, whose R_phases the generated module imports by name from quantities_linear. Mutant: without
-    that module attribute the bound cannot be generated (it would be lambdified at run time, importing sympy)."""
+    000-thm8-explicit, whose R_phases the generated module imports by name from the registry module
+    (boundcalc.bounds.quantities, its module ``__getattr__``). Mutant: without that lookup the bound cannot be
+    generated (it would be lambdified at run time, importing sympy)."""
     from boundcalc.bounds import _generated_numpy, codegen
 
     ids = {b.id for b in registry.all_bounds() if b.setting in ("linear", "contextual")}
@@ -128,6 +129,8 @@ def test_every_linear_and_contextual_bound_is_generated(monkeypatch):
     b = registry.get("000-thm8-explicit")
     assert base.generated_numpy(b) is not None
     assert codegen.entry(b, 0) is not None
-    monkeypatch.delattr(Q, "R_phases")
+    from boundcalc.bounds import quantities
+
+    monkeypatch.delattr(quantities, "__getattr__")
     with pytest.raises(ValueError):
         codegen.entry(b, 0)

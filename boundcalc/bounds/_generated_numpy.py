@@ -5,8 +5,8 @@ expression, keyed by bound id (see boundcalc/bounds/codegen.py); boundcalc.bound
 """
 
 # the names of the namespace sympy.lambdify(modules="numpy") evaluates its code in
-from boundcalc.bounds.quantities_glm import gamma_ratio
-from boundcalc.bounds.quantities_linear import R_phases
+from boundcalc.bounds.quantities import R_phases
+from boundcalc.bounds.quantities import gamma_ratio
 from functools import reduce
 from numpy import equal
 from numpy import exp

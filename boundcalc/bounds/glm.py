@@ -252,6 +252,10 @@ _INSTANCE_SYMBOLS = ("d", "K", "C_B", "c_r", "R", "sigma_r", "kappa_l", "kappa_u
                      "gamma", "beta")
 
 
+# T > t_1(T) = 8(d log 9 + log(T/α))/p_*² with α the instance's delta (seed 002 Lemma C.3)
+GREEDY_BURN_IN = "T > 8*(d*log(9) + log(T/delta))/p_star**2"
+
+
 class _OLSCommon(_GLMBound):
     # the Gaussian mechanism of Lemma 2.1 needs δ > 0; its classical calibration fails beyond ε ≈ 5.74–8.42
     # (sheet 1.2): ε < 6.77 is the range checked here
@@ -296,9 +300,11 @@ class Thm31OLS(_OLSCommon):
     assumptions = ("A2 (upper diversity κ_u)", "A3 (greedy lower diversity κ_l, p_*)", "linear link μ(z) = z",
                    "c̃ = 2σ_{ε,δ}(4√d + 2 log(2T/α))", "probability ≥ 1 − α")
     caveats = (CAV_OLS_PRIVACY, CAV_NET, CAV_PRODUCT, CAV_CTILDE)
-
-    def min_horizon(self, ctx):
-        return q.greedy_min_horizon(ctx["d"], ctx["delta"], ctx["p_star"])
+    # the horizon as data: T > t_1(T) (Lemma C.3), i.e. T > greedy_horizon(d, α, p_*) for T ≥ 1 (t_1(1) > 1, so
+    # T = 1 lies between the two roots of T = t_1(T)); checked per horizon (base.failing_requirements)
+    requires = _OLSCommon.requires + (GREEDY_BURN_IN,)
+    requires_notes = {**_OLSCommon.requires_notes,
+                      GREEDY_BURN_IN: "the burn-in of Lemma C.3: T > t_1(T) (T > greedy_horizon(d, α, p_*))"}
 
     def expression(self):
         import sympy
@@ -325,9 +331,8 @@ class Thm31SGD(_SGDCommon):
     assumptions = ("A1 (link: L-Lipschitz, μ' ≥ ζ)", "A2", "A3", "η_t = c'd/(κ_l ζ p_* t), c' > 1",
                    "probability ≥ 1 − α")
     caveats = (CAV_SGD_DROP, CAV_SGD_STEP, CAV_SGD_CLIP, CAV_NET)
-
-    def min_horizon(self, ctx):
-        return math.floor(math.e * ctx["delta"]) + 1.0  # log log(T/α) > 0
+    requires = ("T > exp(1)*delta",)  # log log(T/α) > 0, α = delta
+    requires_notes = {"T > exp(1)*delta": "log log(T/α) > 0 needs T > eα"}
 
     def expression(self):
         import sympy
@@ -354,16 +359,13 @@ class Thm31SGDCorrected(_SGDCommon):
     assumptions = ("A1", "A2 (subgaussian proxy κ_u/d)", "A3", "α ≤ 1/e, T ≥ 4 (Lemma C.2)", "probability ≥ 1 − α")
     # Lemma C.2 needs α ≤ 1/e (α: the instance's failure probability delta); 1/e as its float (the relations are
     # arithmetic over names, base.requirement_relations)
-    requires = ("delta <= 0.36787944117144233",)
-    requires_notes = {"delta <= 0.36787944117144233": "Lemma C.2 needs α ≤ 1/e (delta)"}
+    requires = ("delta <= 0.36787944117144233", "T >= 4")
+    requires_notes = {"delta <= 0.36787944117144233": "Lemma C.2 needs α ≤ 1/e (delta)", "T >= 4": "Lemma C.2 needs T ≥ 4"}
     caveats = (
         "corrected: not the paper's statement — the statement drops √(κ_u log(KT/α)) of (C.4) (ERRATA, smaller "
         "items); the constant of the maximal inequality is set to 1",
         CAV_SGD_STEP, CAV_SGD_CLIP, CAV_NET,
     )
-
-    def min_horizon(self, ctx):
-        return 4.0
 
     def expression(self):
         import sympy
@@ -495,9 +497,8 @@ class Thm33SGD(_SGDCommon):
     params = ("d", "c_r", "C_B", "zeta", "L", "kappa_l", "p_star", "delta", "gamma", "beta")
     assumptions = ("A1", "A2", "A3", "A4 ((γ, β)-margin)", "probability ≥ 1 − α")
     caveats = (CAV_SGD_STEP, CAV_SGD_CLIP, CAV_NET)
-
-    def min_horizon(self, ctx):
-        return 4.0
+    requires = ("T >= 4",)
+    requires_notes = {"T >= 4": "Lemma C.2 needs T ≥ 4"}
 
     def expression(self):
         import sympy
@@ -580,12 +581,10 @@ class Thm41SGD(_SGDCommon):
     form = "paper"
     params = ("d", "K", "c_r", "C_B", "zeta", "L", "kappa_l", "p_prime", "delta", "gamma", "beta")
     assumptions = ("A1", "A5", "A6", "step size as in Thm 4.1 (garbled; sheet 2.4)", "probability ≥ 1 − α")
-    requires = ("beta > 0",)
-    requires_notes = {"beta > 0": "Thm 4.1 needs β > 0 (β = 0 is left open by the paper)"}
+    requires = ("beta > 0", "T >= 3")
+    requires_notes = {"beta > 0": "Thm 4.1 needs β > 0 (β = 0 is left open by the paper)",
+                      "T >= 3": "log(TK log T/α) > 0 needs log T > 0"}
     caveats = (CAV_41_HALF, CAV_41, CAV_ELIM, CAV_SGD_CLIP)
-
-    def min_horizon(self, ctx):
-        return 3.0  # log(TK log T/α) > 0 needs log T > 0
 
     def expression(self):
         import sympy

@@ -3,8 +3,8 @@
 A bound's ``expression()`` uses such a quantity as a sympy function (``sympy_function(name)``); sympy's lambdify
 then calls the registered implementation: the numpy one for numpy arguments (vectorised over T) and the mpmath one
 for mpmath arguments (any precision, under ``mpmath.workdps``). The interval enclosure the prover uses is
-registered under the same name on the prover side (``QUANTITY_FUNCTIONS`` of boundcalc.rigorous.sympy_eval; the
-bounds package does not import the prover).
+the quantity's ``interval`` implementation (written in boundcalc.rigorous.sympy_eval, imported when called); all
+three sit in the one registry of boundcalc.bounds.quantities (``quantities.get("R_phases")``).
 
 Quantities, each with its source:
 
@@ -20,10 +20,9 @@ Quantities, each with its source:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Callable
-
 import numpy as np
+
+from .quantities import Quantity, register
 
 
 # ------------------------------------------------------------------------------------------------
@@ -77,36 +76,30 @@ def r_phases_mpmath(T, d, K, r):
     return min(cands)
 
 
-# ------------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Quantity:
-    """A non-closed-form quantity: its numpy and mpmath implementations, and where its interval enclosure lives."""
+def r_phases_interval(T, D, K, R):
+    """R_phases over a box (seed 000 Thm 8; docs/formulas/rdp-bandits.md §3.2): the prover's enclosure, written with
+    the interval evaluator in boundcalc.rigorous.sympy_eval (non-decreasing in T and r, d and K fixed integers)."""
+    from ..rigorous.sympy_eval import _r_phases
 
-    name: str
-    numpy: Callable
-    mpmath: Callable
-    interval: str  # the prover's enclosure: key of boundcalc.rigorous.sympy_eval.QUANTITY_FUNCTIONS
-    source: str
-
-    def __call__(self, *args):
-        """The mpmath implementation for mpmath arguments, the numpy one otherwise (sympy's lambdify calls this)."""
-        if any(type(a).__module__.startswith("mpmath") for a in args):
-            return self.mpmath(*args)
-        return self.numpy(*args)
+    return _r_phases(T, D, K, R)
 
 
+R_PHASES_SOURCE = "seed 000 Thm 8 (proof App. C.3 Steps 3-5, Eq. 8); docs/formulas/rdp-bandits.md §3.2"
 QUANTITIES: dict[str, Quantity] = {
-    "R_phases": Quantity("R_phases", r_phases_numpy, r_phases_mpmath, "R_phases",
-                         "seed 000 Thm 8 (proof App. C.3 Steps 3-5, Eq. 8); docs/formulas/rdp-bandits.md §3.2"),
+    "R_phases": register(Quantity("R_phases", r_phases_numpy, r_phases_mpmath, r_phases_interval, setting="linear",
+                                  args=("T", "d", "K", "r"), source=R_PHASES_SOURCE,
+                                  formula="explicit AdaR-GOPE regret: min over the elimination phase m of T·2^{2-m} + "
+                                  "Σ_{l≤m} 2^{3-l} Tb_l, capped by 2T, δ = 1/T, r = α/ε (seed 000 Thm 8; "
+                                  "docs/formulas/rdp-bandits.md §3.2)")),
 }
 
 
-# module attributes under the quantities' names: the generated numpy module (bounds/codegen.py) imports them from here
+# module attributes under the quantities' names (the generated numpy module imports them via boundcalc.bounds.quantities)
 R_phases = QUANTITIES["R_phases"]
 
 
 def sympy_function(name: str):
-    """The sympy function of a registered quantity (lambdify calls ``QUANTITIES[name]``), made once per name."""
+    """The sympy function of a registered quantity (lambdify calls the registered ``Quantity``), made once per name."""
     hit = _SYMPY.get(name)
     if hit is None:
         from sympy.utilities.lambdify import implemented_function
