@@ -63,6 +63,10 @@ FINITE = {
     "K": ("number of arms (optimal ones included)", "integer ≥ 2"),
     "mu_star": ("largest arm mean μ*", "(0, 1) for Bernoulli arms"),
     "mu_min": ("smallest arm mean", "(0, 1) for Bernoulli arms"),
+    "H_kl_inf": ("Σ_{a:Δ_a>0} Δ_a/KL_inf(ν_a, μ*): the Lai–Robbins constant for arms on [0, 1] (seed 001 Eq. 3; "
+                 "computed by boundcalc.bounds.finite_lower)", "> 0"),
+    "H_eps_inf": ("Σ_{a:Δ_a>0} Δ_a/d_{ε,inf}(ν_a, μ*) (seed 001 Eq. 9; computed by boundcalc.bounds.finite_lower)",
+                  "> 0"),
     "n_best": ("number of arms with mean μ*", "integer ≥ 1"),
     "n_sub": ("number of suboptimal arms #{a : Δ_a > 0}", "integer ≥ 0"),
     "Delta_min": ("smallest positive gap Δ_a = μ* − μ_a", "(0, 1)"),
