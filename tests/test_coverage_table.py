@@ -132,6 +132,13 @@ def problems(text: str, reg: dict, pending=PENDING, missing=MISSING) -> list[str
             errs.append(f"{r['item']}: status {r['status']} without a reason")
         if r["status"] == "missing" and r["item"] not in missing:
             errs.append(f"{r['item']}: 'missing' but not in the allowed list")
+    body = text[text.index("\n## "):] if "\n## " in text else text
+    for line in body.splitlines():  # tokens in the prose under the tables (the legend above them is exempt)
+        if line.startswith("| "):
+            continue
+        for kind, name in TOKEN.findall(line):
+            if not exists(kind, name, reg) and f"{kind}:{name}" not in pending:
+                errs.append(f"prose: {kind}:{name} does not exist")
     for item in missing:
         if item not in seen:
             errs.append(f"{item}: in the allowed missing list but no row")
