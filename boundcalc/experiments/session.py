@@ -34,7 +34,8 @@ class Session:
     """A worksheet run: the Runner plus what is shown as it goes (``echo``) and a progress bar (``progress``)."""
 
     def __init__(self, worksheet: Worksheet | str, mode: str = "fast", out: str | None = None, seed: int = 0,
-                 step_cap: int | None = None, echo: bool = True, progress: bool = False, console=None):
+                 step_cap: int | None = None, echo: bool = True, progress: bool = False, console=None,
+                 data: dict[str, str] | None = None):
         from . import get
 
         self.ws = get(worksheet) if isinstance(worksheet, str) else worksheet
@@ -43,7 +44,8 @@ class Session:
         self._task = None
         self._console = console
         cb = self._progress if progress else None
-        self.runner = Runner(self.ws, mode=mode, out=out, seed=seed, step_cap=step_cap, on_progress=cb)
+        self.runner = Runner(self.ws, mode=mode, out=out, seed=seed, step_cap=step_cap, on_progress=cb,
+                             data=data)
         self.claim_verdicts: list[Any] = []
         self.timings: dict[str, float] = {}
         self._claims_run = False
