@@ -205,7 +205,11 @@ def check_data(data: dict[str, str] | None) -> dict[str, str]:
     for name, path in (data or {}).items():
         if name not in NAMES:
             raise InputError("--data", "NAME=PATH with NAME one of " + ", ".join(NAMES), f"{name}={path}")
-        if not str(path).strip() or not os.path.exists(path):
+        try:
+            ok = bool(str(path).strip()) and os.path.exists(path)
+        except (ValueError, OSError):  # a NUL byte, a name too long
+            ok = False
+        if not ok:
             raise InputError("--data", f"{name}=PATH with an existing path (docs/real_data.md)", f"{name}={path}")
         out[name] = str(path)
     return out
