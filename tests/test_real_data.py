@@ -329,10 +329,10 @@ def test_autoloan_experiment_equals_direct_calls(loan_file, tmp_path):
         direct = montecarlo.run(ws002.logistic_algorithm(s.algorithm, eps, env), env, s.T, s.runs, seed=s.seed,
                                 checkpoints=montecarlo.log_checkpoints(s.T, n=MIN_PLOT_CHECKPOINTS, start=10))
         assert direct.mean()[-1] == pytest.approx(s.final_mean, rel=1e-12)
-        if s.algorithm == "LDP-SGD":  # mutant: LDP-SGD without the file's ζ (the default ζ of a unit ball) differs
+        if s.algorithm == "LDP-SGD":  # mutant: LDP-SGD with the unit-ball C_B = 1, not the file's C_B, differs
             from boundcalc.algorithms.glm import LDPSGD
 
-            other = montecarlo.run(LDPSGD(eps, C_B=env.C_B), env, s.T, s.runs, seed=s.seed,
+            other = montecarlo.run(LDPSGD(eps, C_B=1.0, zeta=env.zeta), env, s.T, s.runs, seed=s.seed,
                                    checkpoints=montecarlo.log_checkpoints(s.T, n=MIN_PLOT_CHECKPOINTS, start=10))
             assert other.mean()[-1] != pytest.approx(s.final_mean, rel=1e-12)
     assert res.figure_claims and res.figure_claims[0].source.startswith("seed 002 App. F, Figure F.1")
