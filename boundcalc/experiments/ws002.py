@@ -220,7 +220,7 @@ demand with θ* fitted to the file, LDP-SGD against LDP-GLOC at ε ∈ {1, 5}. R
         Experiment("logistic", "Logistic path of LDP-SGD at scale (synthetic)", "seed 002 App. F (synthetic stand-in)",
                    """d = 2, K = 10 contexts Unif(S^1), Bernoulli rewards with mean σ(x^T θ*) (instance ldp-logistic),
 LDP-SGD against LDP-GLOC at ε ∈ {1, 5}: the non-linear link that Figure F.1 runs only on real data.""",
-                   {"fast": {"T": 1_000, "runs": 3}, "full": {"T": 10**5, "runs": 10}}, run_logistic),
+                   {"fast": {"T": 500, "runs": 3}, "full": {"T": 10**5, "runs": 10}}, run_logistic),
     ],
     not_reproduced=[
         "Appendix F, Figure F.1 (On-Line Auto Lending data, CPRM-12-001): the data set cannot be downloaded here. "
