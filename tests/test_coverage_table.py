@@ -34,6 +34,7 @@ PENDING = {
     "py:boundcalc.lower.group_privacy_kl": "t16-lower",
     "py:boundcalc.lower.thm6_kl_bound": "t16-lower",
     "py:boundcalc.lower.optimal_transport": "t16-lower",
+    "py:boundcalc.lower.product_kl_bound": "t16-lower",
     "py:boundcalc.lower.thm8_kl_bound": "t16-lower",
     "py:boundcalc.lower.thm15_f_divergence_bound": "t16-lower",
     "py:boundcalc.lower.group_privacy_renyi": "t16-lower",
