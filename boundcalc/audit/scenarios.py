@@ -365,7 +365,13 @@ class TreeSigns(Scenario):
     A^{-1} b + eta_t (LinUCB-DGS). Event: arm 0 is pulled at every step 2..T (direction D>D').
     For LinUCB-DGS the ridge lambda = 64 keeps A_t = lambda + t − 1 close to lambda, so the change of r_1 moves
     theta_hat_t by 2/(lambda + t − 1), almost the Delta_t = 2L/lambda the noise is calibrated to (t <= T is far below
-    the switch 32 ln(1/delta')/lambda0 of the paper's schedule): the calibration is nearly tight here."""
+    the switch 32 ln(1/delta')/lambda0 of the paper's schedule): the calibration is nearly tight here.
+    LinUCB-DGS with ``perturb_sigma`` (seed 004 Cor. 1: the algorithm sees x + z, z ~ N(0, sigma^2), projected onto
+    |x| <= L) is audited on the same inputs with exploration width alpha = 0: every score is x~ theta^p, so step 1 is a
+    tie (theta^p_1 = 0) won by arm 0 and later steps play arm 0 iff theta^p (x~_0 − x~_1) > 0, i.e. iff theta^p > 0
+    while x~_0 > x~_1 (for sigma well below 1); b = x~_0 r_1 with |x~_0| <= 1, so the change of r_1 is again within
+    the calibrated sensitivity. For the unperturbed algorithm alpha = 0 and alpha = 1 play the same arms (both arms
+    have |x| = 1, hence the same width)."""
 
     T = 8
     default_trials = 100000
@@ -418,9 +424,11 @@ class LinUCBDGSAudit(TreeSigns):
     mutants = ("noise-halved", "fresh-tree")
     default_budget = {"epsilon": 1.0, "delta": 1e-3}
     default_trials = 200000  # the fresh-tree violation is small (population ε ≈ 1.35 against 1): 12/12 seeds caught
-    fixed = {"alpha": 1.0, "lam": 64.0}
-    why_fixed = ("a constant exploration width alpha = 1 and ridge lambda = 64 (so that the calibrated sensitivity "
-                 "2L/lambda is nearly the exact one)")
+    fixed = {"alpha": 0.0, "lam": 64.0}
+    tunable = ("perturb_sigma",)  # seed 004 Cor. 1's context perturbation (see TreeSigns)
+    why_fixed = ("exploration width alpha = 0 (the arm played is the sign of the private estimate; with two arms of "
+                 "norm 1 any constant width plays the same arms) and ridge lambda = 64 (so that the calibrated "
+                 "sensitivity 2L/lambda is nearly the exact one)")
 
     def default_delta(self) -> float:
         return float(self.default_budget["delta"])

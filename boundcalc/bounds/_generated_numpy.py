@@ -5,10 +5,11 @@ expression, keyed by bound id (see boundcalc/bounds/codegen.py); boundcalc.bound
 """
 
 # the names of the namespace sympy.lambdify(modules="numpy") evaluates its code in
+from boundcalc.bounds.quantities_glm import gamma_ratio
 from functools import reduce
-from math import gamma
 from numpy import equal
 from numpy import exp
+from numpy import expm1
 from numpy import floor
 from numpy import less
 from numpy import log
@@ -146,13 +147,13 @@ def _f42(C_B, K, T, alpha, d, delta_p, epsilon, kappa_l, p_star, sigma_r):
     return [C_B*sqrt(T)*d*sigma_r*sqrt((d + log(T/alpha))*log(K*T/alpha))/(kappa_l*p_star), 2*sqrt(2)*C_B*sqrt(T)*d*sqrt((d + log(T/alpha))*log(K*T/alpha))*sqrt(log((5/4)/delta_p))/(epsilon*kappa_l*p_star)]
 
 def _f43(R, T, alpha, d, epsilon, kappa_l, p_star, zeta):
-    return [sqrt(pi)*R*sqrt(T)*sqrt(d)*log(log(T/alpha))*gamma((1/2)*d + 1/2)/(kappa_l*p_star*zeta*gamma((1/2)*d)), 2*sqrt(pi)*R*sqrt(T)*sqrt(d)*log(log(T/alpha))*gamma((1/2)*d + 1/2)/(kappa_l*p_star*zeta*(exp(epsilon) - 1)*gamma((1/2)*d))]
+    return [sqrt(pi)*R*sqrt(T)*sqrt(d)*gamma_ratio(d)*log(log(T/alpha))/(kappa_l*p_star*zeta), 2*sqrt(pi)*R*sqrt(T)*sqrt(d)*gamma_ratio(d)*log(log(T/alpha))/(kappa_l*p_star*zeta*expm1(epsilon))]
 
 def _f44(K, R, T, alpha, c_r, d, epsilon, kappa_l, kappa_u, p_star, zeta):
-    return [(1/2)*sqrt(pi)*R*sqrt(T)*sqrt(d)*sqrt(kappa_u)*sqrt(624*log(log(T)/alpha) + 1)*sqrt(log(K*T/alpha))*gamma((1/2)*d + 1/2)/(kappa_l*p_star*zeta*gamma((1/2)*d)) + 2*c_r, sqrt(pi)*R*sqrt(T)*sqrt(d)*sqrt(kappa_u)*sqrt(624*log(log(T)/alpha) + 1)*sqrt(log(K*T/alpha))*gamma((1/2)*d + 1/2)/(kappa_l*p_star*zeta*(exp(epsilon) - 1)*gamma((1/2)*d))]
+    return [(1/2)*sqrt(pi)*R*sqrt(T)*sqrt(d)*sqrt(kappa_u)*sqrt(624*log(log(T)/alpha) + 1)*gamma_ratio(d)*sqrt(log(K*T/alpha))/(kappa_l*p_star*zeta) + 2*c_r, sqrt(pi)*R*sqrt(T)*sqrt(d)*sqrt(kappa_u)*sqrt(624*log(log(T)/alpha) + 1)*gamma_ratio(d)*sqrt(log(K*T/alpha))/(kappa_l*p_star*zeta*expm1(epsilon))]
 
 def _f45(K, L, R, T, alpha, c_r, d, epsilon, kappa_l, kappa_u, p_star, zeta):
-    return [2*sqrt(2)*sqrt(pi)*L*R*sqrt(T)*sqrt(d)*sqrt(kappa_u)*sqrt((624*log(log(T)/alpha) + 1)*log(2*K*T/alpha))*gamma((1/2)*d + 1/2)/(kappa_l*p_star*zeta*gamma((1/2)*d)) + 6*c_r, 4*sqrt(2)*sqrt(pi)*L*R*sqrt(T)*sqrt(d)*sqrt(kappa_u)*sqrt((624*log(log(T)/alpha) + 1)*log(2*K*T/alpha))*gamma((1/2)*d + 1/2)/(kappa_l*p_star*zeta*(exp(epsilon) - 1)*gamma((1/2)*d))]
+    return [2*sqrt(2)*sqrt(pi)*L*R*sqrt(T)*sqrt(d)*sqrt(kappa_u)*sqrt((624*log(log(T)/alpha) + 1)*log(2*K*T/alpha))*gamma_ratio(d)/(kappa_l*p_star*zeta) + 6*c_r, 4*sqrt(2)*sqrt(pi)*L*R*sqrt(T)*sqrt(d)*sqrt(kappa_u)*sqrt((624*log(log(T)/alpha) + 1)*log(2*K*T/alpha))*gamma_ratio(d)/(kappa_l*p_star*zeta*expm1(epsilon))]
 
 def _f46(T, epsilon):
     return [0, sqrt(T)/epsilon]
@@ -161,7 +162,7 @@ def _f47(C_B, T, alpha, beta, d, delta_p, epsilon, gamma, kappa_l, p_star, sigma
     return [C_B*gamma*(C_B**2*d*sigma_r*sqrt(d + log(T/alpha))/(kappa_l*p_star))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan), C_B*gamma*(C_B*d*sqrt(d + log(T/alpha))*(C_B*sigma_r + 2*sqrt(2)*sqrt(log((5/4)/delta_p))/epsilon)/(kappa_l*p_star))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan) - C_B*gamma*(C_B**2*d*sigma_r*sqrt(d + log(T/alpha))/(kappa_l*p_star))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan)]
 
 def _f48(C_B, L, R, T, alpha, beta, d, epsilon, gamma, kappa_l, p_star, zeta):
-    return [C_B*L*gamma*(sqrt(pi)*C_B*L*R*d*sqrt(log(log(T)/alpha))*gamma((1/2)*d + 1/2)/(kappa_l*p_star*zeta*gamma((1/2)*d)))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan), C_B*L*gamma*(C_B*L*d*(sqrt(pi)*R*gamma((1/2)*d + 1/2)/gamma((1/2)*d) + 2*sqrt(pi)*R*gamma((1/2)*d + 1/2)/((exp(epsilon) - 1)*gamma((1/2)*d)))*sqrt(log(log(T)/alpha))/(kappa_l*p_star*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan) - C_B*L*gamma*(sqrt(pi)*C_B*L*R*d*sqrt(log(log(T)/alpha))*gamma((1/2)*d + 1/2)/(kappa_l*p_star*zeta*gamma((1/2)*d)))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan)]
+    return [C_B*L*gamma*(sqrt(pi)*C_B*L*R*d*gamma_ratio(d)*sqrt(log(log(T)/alpha))/(kappa_l*p_star*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan), C_B*L*gamma*(C_B*L*d*(sqrt(pi)*R*gamma_ratio(d) + 2*sqrt(pi)*R*gamma_ratio(d)/expm1(epsilon))*sqrt(log(log(T)/alpha))/(kappa_l*p_star*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan) - C_B*L*gamma*(sqrt(pi)*C_B*L*R*d*gamma_ratio(d)*sqrt(log(log(T)/alpha))/(kappa_l*p_star*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan)]
 
 def _f49(C_B, K, T, alpha, beta, d, delta_p, epsilon, gamma, kappa_l, p_prime, sigma_r):
     return [C_B*gamma*(C_B**2*K*sigma_r*sqrt(d + log(K*T/alpha))/(kappa_l*p_prime))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan), C_B*gamma*(C_B*K*sqrt(d + log(K*T/alpha))*(C_B*sigma_r + 2*sqrt(2)*sqrt(log((5/4)/delta_p))/epsilon)/(kappa_l*p_prime))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan) - C_B*gamma*(C_B**2*K*sigma_r*sqrt(d + log(K*T/alpha))/(kappa_l*p_prime))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan)]
@@ -170,10 +171,10 @@ def _f50(C_B, K, T, alpha, beta, d, delta_p, epsilon, gamma, kappa_l, p_prime, s
     return [C_B*gamma*(C_B**2*K*sigma_r*sqrt(d + log(K*T/alpha))/(kappa_l*p_prime))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan), C_B*gamma*(C_B*K*sqrt(d + log(K*T/alpha))*(C_B*sigma_r + 2*sqrt(2)*sqrt(log((5/4)/delta_p))/epsilon)/(kappa_l*p_prime))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan) - C_B*gamma*(C_B**2*K*sigma_r*sqrt(d + log(K*T/alpha))/(kappa_l*p_prime))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan)]
 
 def _f51(C_B, K, L, R, T, alpha, beta, d, epsilon, gamma, kappa_l, p_prime, zeta):
-    return [C_B*L*gamma*(sqrt(pi)*C_B*K*L*R*sqrt(log(K*T*log(T)/alpha))*gamma((1/2)*d + 1/2)/(kappa_l*p_prime*zeta*gamma((1/2)*d)))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan), C_B*L*gamma*(C_B*K*L*(sqrt(pi)*R*gamma((1/2)*d + 1/2)/gamma((1/2)*d) + 2*sqrt(pi)*R*gamma((1/2)*d + 1/2)/((exp(epsilon) - 1)*gamma((1/2)*d)))*sqrt(log(K*T*log(T)/alpha))/(kappa_l*p_prime*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan) - C_B*L*gamma*(sqrt(pi)*C_B*K*L*R*sqrt(log(K*T*log(T)/alpha))*gamma((1/2)*d + 1/2)/(kappa_l*p_prime*zeta*gamma((1/2)*d)))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan)]
+    return [C_B*L*gamma*(sqrt(pi)*C_B*K*L*R*gamma_ratio(d)*sqrt(log(K*T*log(T)/alpha))/(kappa_l*p_prime*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan), C_B*L*gamma*(C_B*K*L*(sqrt(pi)*R*gamma_ratio(d) + 2*sqrt(pi)*R*gamma_ratio(d)/expm1(epsilon))*sqrt(log(K*T*log(T)/alpha))/(kappa_l*p_prime*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan) - C_B*L*gamma*(sqrt(pi)*C_B*K*L*R*gamma_ratio(d)*sqrt(log(K*T*log(T)/alpha))/(kappa_l*p_prime*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan)]
 
 def _f52(C_B, K, L, R, T, alpha, beta, d, epsilon, gamma, kappa_l, p_prime, zeta):
-    return [C_B*L*gamma*(sqrt(pi)*C_B*K*L*R*sqrt(log(K*T*log(T)/alpha))*gamma((1/2)*d + 1/2)/(kappa_l*p_prime*zeta*gamma((1/2)*d)))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan), C_B*L*gamma*(C_B*K*L*(sqrt(pi)*R*gamma((1/2)*d + 1/2)/gamma((1/2)*d) + 2*sqrt(pi)*R*gamma((1/2)*d + 1/2)/((exp(epsilon) - 1)*gamma((1/2)*d)))*sqrt(log(K*T*log(T)/alpha))/(kappa_l*p_prime*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan) - C_B*L*gamma*(sqrt(pi)*C_B*K*L*R*sqrt(log(K*T*log(T)/alpha))*gamma((1/2)*d + 1/2)/(kappa_l*p_prime*zeta*gamma((1/2)*d)))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan)]
+    return [C_B*L*gamma*(sqrt(pi)*C_B*K*L*R*gamma_ratio(d)*sqrt(log(K*T*log(T)/alpha))/(kappa_l*p_prime*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan), C_B*L*gamma*(C_B*K*L*(sqrt(pi)*R*gamma_ratio(d) + 2*sqrt(pi)*R*gamma_ratio(d)/expm1(epsilon))*sqrt(log(K*T*log(T)/alpha))/(kappa_l*p_prime*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan) - C_B*L*gamma*(sqrt(pi)*C_B*K*L*R*gamma_ratio(d)*sqrt(log(K*T*log(T)/alpha))/(kappa_l*p_prime*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan)]
 
 
 # bound id -> (module, class, expression's qualified name, argument names, function)

@@ -231,7 +231,8 @@ def lambdified(bound: Bound, backend: str = "numpy"):
     syms = sorted((a.free_symbols | b.free_symbols), key=lambda s: s.name)
     if not any(s.name == "T" for s in syms):
         syms.append(sympy.Symbol("T", positive=True))
-    f = sympy.lambdify(syms, [a, b], modules=backend)
+    # dummify: a symbol named like a function of the namespace (``gamma``, ``beta``) must not hide the function
+    f = sympy.lambdify(syms, [a, b], modules=backend, dummify=True)
     names = tuple(s.name for s in syms)
     _LAMBDIFIED[key] = (bound, f, names)
     return f, names

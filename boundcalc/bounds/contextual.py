@@ -49,6 +49,9 @@ DEFAULT_INSTANCE = {
     "L": 1.0,  # seed 004: ||x|| <= L
     "S": 1.0,  # seed 004: ||theta*|| <= S
     "zeta": 0.05,  # seed 004: failure probability of the regret statement
+    # seed 004 Cor. 1: std of the N(0, sigma^2 I) context perturbation (LinUCB-DGS perturb_sigma; ours, the paper
+    # leaves sigma free; only 004-cor1 reads it)
+    "perturb_sigma": 0.1,
 }
 CONTEXT_DISTRIBUTIONS = ("gaussian-003-projected", "gaussian-003")
 # What a machine can do: d x d matrices per run in --check and the bounds; K contexts of dimension d per round.
@@ -100,6 +103,7 @@ def derive(params: dict) -> dict:
         p[k] = v.positive(k, p.get(k, DEFAULT_INSTANCE[k]))
     p["delta"] = v.open_unit("delta", p.get("delta", 1e-3))
     p["zeta"] = v.open_unit("zeta", p.get("zeta", 0.05))
+    p["perturb_sigma"] = v.positive("perturb_sigma", p.get("perturb_sigma", 0.1))
     dist = p.get("context_distribution", "gaussian-003-projected")
     if dist not in CONTEXT_DISTRIBUTIONS:
         raise InputError("context_distribution", "one of " + ", ".join(CONTEXT_DISTRIBUTIONS) + " (or give --actions)",

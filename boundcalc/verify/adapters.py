@@ -143,6 +143,40 @@ def _dgs_assumptions(ctx, env, row):
                         f"|r| <= 1, lambda0 = {ctx['lam0']:.4g} <= lambda_min(E xx^T) = {env.lambda0:.4g}")
 
 
+def perturbed_lambda0(env, sigma: float, L: float, vectors: int = 40000, seed: int = 12345) -> float:
+    """Monte Carlo estimate of lambda_min(E[x~ x~^T]) for x~ = x + sigma z projected onto ||x~|| <= L, x a context of
+    ``env`` (every vector of ``vectors // K`` decision sets; seeded): the lambda0 seed 004 Cor. 1 needs >= sigma^2."""
+    from ..algorithms.contextual.linucb import perturb_contexts
+
+    rng = np.random.default_rng(seed)
+    n = max(1, vectors // int(env.K))
+    X = np.asarray(env.contexts(rng, (n,)), dtype=float).reshape(-1, int(env.d))
+    Y = perturb_contexts(X, rng.standard_normal(X.shape), float(sigma), float(L))
+    return float(np.linalg.eigvalsh(Y.T @ Y / Y.shape[0])[0])
+
+
+def _cor1_assumptions(ctx, env, row):
+    """seed 004 Cor. 1: ||x|| <= L, ||theta*|| <= S, |r| <= 1 for the contexts before perturbation (no distributional
+    assumption), and lambda_min of the perturbed (projected) contexts' second moment >= sigma^2 (the corollary's
+    lambda0 >= Omega(sigma^2) with constant 1; estimated by Monte Carlo)."""
+    L, S, sig = float(ctx["L"]), float(ctx["S"]), float(ctx["perturb_sigma"])
+    probs = []
+    if env.max_context_norm > L + 1e-9:
+        probs.append(f"Cor. 1 (seed 004) needs ||x|| <= {L:g}; the contexts have sup ||x|| = {env.max_context_norm:.4g}")
+    th = float(np.linalg.norm(env.theta))
+    if th > S + 1e-9:
+        probs.append(f"Cor. 1 (seed 004) needs ||theta*|| <= {S:g} (got {th:.4g})")
+    if env.noise != "rademacher":
+        probs.append(f"Cor. 1 (seed 004) needs |r| <= 1; the rewards are N(<theta*, x>, {env.sigma:g}^2)")
+    lam0 = perturbed_lambda0(env, sig, L) if env.max_context_norm <= L + 1e-9 else float("nan")
+    if not lam0 >= sig**2:
+        probs.append(f"the perturbed contexts' lambda_min(E x~x~^T) ≈ {lam0:.4g} (Monte Carlo) is below sigma^2 = "
+                     f"{sig**2:.4g}, the lambda0 Cor. 1 uses")
+    return _join(probs, f"Cor. 1 of seed 004 applies: sup ||x|| = {env.max_context_norm:.4g} <= L = {L:g}, ||theta*|| "
+                        f"<= S = {S:g}, |r| <= 1; contexts perturbed by N(0, {sig:g}^2 I) and projected, lambda_min(E "
+                        f"x~x~^T) ≈ {lam0:.4g} >= sigma^2 = {sig**2:.4g} (Monte Carlo)")
+
+
 def _margin_refuted(ctx, env, n: int = 20000, seed: int = 12345) -> str:
     """Monte Carlo test of A4 ((γ, β)-margin, seed 002): P(Δ ≤ h) ≤ γ h^β on a grid of h; returns the refuting
     evidence (empty if not refuted). Δ = gap between the best and second-best mean reward of a decision set; the
@@ -189,6 +223,21 @@ def _dgs(c, b):
     from ..algorithms.contextual import linucb
 
     return linucb.LinUCBDGS(b.epsilon, b.delta, lam=c["lam"], L=c["L"], S=c["S"], zeta=c["zeta"], lambda0=c["lam0"])
+
+
+def _dgs_perturbed(c, b):
+    """LinUCB-DGS with seed 004 Cor. 1's context perturbation N(0, sigma^2 I) (sigma = the context's perturb_sigma);
+    lambda0 left to the algorithm, which then uses sigma^2 (Cor. 1)."""
+    from ..algorithms.contextual import linucb
+
+    return linucb.LinUCBDGS(b.epsilon, b.delta, lam=c["lam"], L=c["L"], S=c["S"], zeta=c["zeta"],
+                            perturb_sigma=c["perturb_sigma"])
+
+
+def bound_adapters() -> dict[str, Adapter]:
+    """Adapters of single bounds whose algorithm runs with an option its other bounds do not assume (checked before
+    the algorithm's adapter): seed 004 Cor. 1 runs LinUCB-DGS with perturbed contexts."""
+    return {"004-cor1": Adapter(_dgs_perturbed, _contextual_env, _cor1_assumptions)}
 
 
 def _ldp_ols(c, b):
@@ -393,6 +442,13 @@ def context_for(alg, env, budget=None) -> tuple[dict | None, str]:
             over["C"] = p["C"]
         if name == "LinUCB-DGS":  # its delta is the privacy delta (the budget's); zeta is its failure probability
             over.update(L=p["L"], S=p["S"], zeta=p["zeta"])
+            if p.get("perturb_sigma"):  # seed 004 Cor. 1: described by 004-cor1's adapter
+                over["perturb_sigma"] = p["perturb_sigma"]
+                ad = bound_adapters()["004-cor1"]
+                if alg.lambda0 is not None and not _same(alg.lambda0, p["perturb_sigma"] ** 2):
+                    return None, (f"LinUCB-DGS's lambda0 = {alg.lambda0!r} with perturbed contexts: seed 004 Cor. 1 "
+                                  "uses sigma^2")
+                p["lambda0"] = alg.lambda0_used(env)
         else:
             over["delta"] = p["delta"]  # the OFUL family's confidence (seeds 003 / 000)
     elif s == "glm":
@@ -407,6 +463,8 @@ def context_for(alg, env, budget=None) -> tuple[dict | None, str]:
     except (InputError, ValueError) as exc:
         return None, f"the bounds' context of {env.name} could not be built ({exc})"
     p2 = _effective_params(alg2, env2)
+    if getattr(alg2, "perturb_sigma", 0):
+        p2["lambda0"] = alg2.lambda0_used(env2)
     diff = sorted(k for k in set(p) | set(p2) if not _same(p.get(k), p2.get(k)))
     if diff:
         return None, (f"{name}'s " + ", ".join(f"{k} = {p.get(k)!r}" for k in diff) + " differ from what the bounds' "
