@@ -165,6 +165,14 @@ def test_table_covers_every_paper(text):
         assert item in {r["item"] for r in rows(text)}, item
 
 
+def test_count_line_matches_the_rows(text):
+    m = re.search(r"\*\*Count\*\*: (\d+) rows — (\d+) runs, (\d+) partial, (\d+) not runnable, (\d+) missing", text)
+    assert m, "the count line"
+    rs = rows(text)
+    by = {k: sum(r["status"] == k for r in rs) for k in ("runs", "partial", "not runnable", "missing")}
+    assert [int(g) for g in m.groups()] == [len(rs), by["runs"], by["partial"], by["not runnable"], by["missing"]]
+
+
 def test_pending_ids_are_those_of_other_branches(reg):
     # a pending id that is not in the table is a stale entry
     text = DOC.read_text(encoding="utf-8")
