@@ -26,6 +26,7 @@ import numpy as np
 from ..envs.glm import GLMEnv
 from ..errors import InputError
 
+# column names as the authors' public script reads them (github.com/liangzp/LDP-Bandit, seed 002 footnote 1)
 NUMERIC = ("Primary_FICO", "Term", "Amount_Approved", "onemonth", "Competition_rate")
 CATEGORICAL = "CarType"
 OUTCOME = "apply"
