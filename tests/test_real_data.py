@@ -178,6 +178,7 @@ def test_tfidf_by_hand():
     pairs = np.array([[10, 1], [10, 1], [10, 2], [20, 2], [30, 3]])
     ids, M = lastfm.tfidf(pairs)
     assert ids.tolist() == [10, 20, 30]
+    M = M.toarray()
     # artist 10: tf(tag1) = 2/3, tf(tag2) = 1/3; idf(tag1) = ln(3/1), idf(tag2) = ln(3/2), idf(tag3) = ln 3
     want = np.array([[2 / 3 * math.log(3), 1 / 3 * math.log(1.5), 0.0],
                      [0.0, math.log(1.5), 0.0],
@@ -185,15 +186,24 @@ def test_tfidf_by_hand():
     np.testing.assert_allclose(M, want)
 
 
-def test_pca_scores_are_the_principal_projections():
+@pytest.mark.parametrize("dense_max", [lastfm.DENSE_MAX, 0])
+def test_pca_scores_are_the_principal_projections(dense_max, monkeypatch):
+    """Both paths (dense SVD; sparse implicit centring with svds, forced by DENSE_MAX = 0) against eigh of C^T C."""
+    from scipy import sparse
+
+    monkeypatch.setattr(lastfm, "DENSE_MAX", dense_max)
     rng = np.random.default_rng(0)
-    M = rng.standard_normal((40, 6)) @ rng.standard_normal((6, 6))
+    M = sparse.random(60, 12, density=0.3, random_state=1, format="csr")
     S = lastfm.pca(M, 3)
-    C = M - M.mean(axis=0)
+    C = M.toarray() - M.toarray().mean(axis=0)
     w, V = np.linalg.eigh(C.T @ C)
     ref = C @ V[:, ::-1][:, :3]
-    np.testing.assert_allclose(np.abs(S), np.abs(ref), atol=1e-9)  # the same axes up to sign
-    assert lastfm.pca(M[:2], 3)[:, 2:].tolist() == [[0.0], [0.0]]  # rank < d: zero-padded
+    np.testing.assert_allclose(np.abs(S), np.abs(ref), atol=1e-8)  # the same axes up to sign
+    # mutant: without centring the leading axis differs
+    U, s_, _ = np.linalg.svd(M.toarray(), full_matrices=False)
+    assert not np.allclose(np.abs(U[:, :1] * s_[:1]), np.abs(ref[:, :1]), atol=1e-3)
+    D = rng.standard_normal((2, 3))
+    assert lastfm.pca(D, 3)[:, 2:].tolist() == [[0.0], [0.0]]  # rank < d: zero-padded
 
 
 def test_loader_reads_the_files(lfm_dir):
