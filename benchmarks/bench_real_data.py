@@ -117,7 +117,7 @@ def main(argv: list[str]) -> None:
            f"Machine: {platform.machine()}, Python {platform.python_version()}; 1-minute load average: "
            f"{Path('/proc/loadavg').read_text().split()[0] if Path('/proc/loadavg').exists() else '?'}. The files are "
            "synthetic, of the published sizes (the data sets cannot be downloaded here): the times are the cost, the "
-           "verdicts say nothing about the papers' data.", "",
+           "verdicts say nothing about the papers' data. An experiment's time includes loading its file again.", "",
            "| what | seconds | scale | note |", "|---|---|---|---|"]
     out += [f"| {a} | {b:.1f} | {c} | {d} |" for a, b, c, d in rows]
     RESULTS.write_text("\n".join(out) + "\n")
