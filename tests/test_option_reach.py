@@ -202,6 +202,8 @@ REG_F = ["--setting", "finite", "--rho", "0.1"]
 REG_C = ["--setting", "contextual", "--rho", "0.1", "--param", "lam=1"]
 BUD = ["--setting", "linear", "--max-overhead", "0.1"]
 BUD_F = ["--setting", "finite", "--max-overhead", "0.5"]
+BUD_SIM = ["budget", "--setting", "finite", "--T", "300", "--means", "0.9,0.5", "--max-overhead", "3", "--algo",
+           "DP-KLUCB", "--runs", "10", "--max-runs", "20"]  # a small --by simulation search
 EP_UCB = ["--algo", "adac-ucb", "--rho", "1"]
 EP_GOPE = ["--algo", "adac-gope", "--rho", "1"]
 EP_KL = ["--algo", "dp-klucb", "--epsilon", "1"]
@@ -439,6 +441,14 @@ REACH: dict[str, dict[str, Any]] = {
         "--scheduler": Exempt("--by simulation hands it to cli.executor_options.plan_executor, as simulate does "
                               "(tests/test_mutants_issue17.py::test_executor_options_reach_the_executor)"),
         "--report": Elsewhere("tests/test_budget_report.py::test_rendered_numbers_equal_the_json"),
+        "--counterpart": Spy([*BUD_SIM, "--counterpart", "UCB"], "boundcalc.budget.measured:solve_measured",
+                             lambda c: bool(c) and _kw(c, "counterpart")[-1] == "UCB"),
+        "--counterpart-param": Spy([*BUD_SIM, "--counterpart", "UCB", "--counterpart-param", "c=0.5"],
+                                   "boundcalc.budget.measured:solve_measured",
+                                   lambda c: bool(c) and _kw(c, "counterpart_params")[-1] == {"c": 0.5},
+                                   base=[*BUD_SIM, "--counterpart", "UCB"]),
+        "--pairing": Spy([*BUD_SIM, "--pairing", "common"], "boundcalc.budget.measured:solve_measured",
+                         lambda c: bool(c) and _kw(c, "pairing")[-1] == "common"),
     },
     "episodes": {
         "--algo": Diff(EP_UCB, ["--algo", "adac-gope"], _episodes_lib("adac-gope", rho=1.0)),

@@ -6,6 +6,7 @@ expression, keyed by bound id (see boundcalc/bounds/codegen.py); boundcalc.bound
 
 # the names of the namespace sympy.lambdify(modules="numpy") evaluates its code in
 from boundcalc.bounds.quantities_glm import gamma_ratio
+from boundcalc.bounds.quantities_linear import R_phases
 from functools import reduce
 from numpy import equal
 from numpy import exp
@@ -97,6 +98,9 @@ def _f24(K, T, alpha, d, delta, epsilon):
 
 def _f25(K, T, alpha, d, delta, epsilon):
     return [sqrt(T)*sqrt(d)*sqrt(log(K*log(T)/delta)), sqrt(alpha)*d**2*sqrt(log(T)*log(K*log(T)/delta))/sqrt(epsilon)]
+
+def _f26(K, T, alpha, d, epsilon):
+    return [R_phases(T, d, K, 0), -R_phases(T, d, K, 0) + R_phases(T, d, K, alpha/epsilon)]
 
 def _f27(K, T, alpha, d, epsilon):
     return [64*sqrt(T)*sqrt(d)*sqrt(log(4*K*T*(floor(log((3/8)*T/(d*log(8*K*T)) + 4)/log(4)) + 1)*floor(log((3/8)*T/(d*log(8*K*T)) + 4)/log(4)))) + 4*d*(d + 1) + 2, 16*sqrt(2)*sqrt(alpha)*d**(3/2)*sqrt(d + 1)*sqrt(log(4*K*T*(floor(log((3/8)*T/(d*log(8*K*T)) + 4)/log(4)) + 1)*floor(log((3/8)*T/(d*log(8*K*T)) + 4)/log(4))))*floor(log((3/8)*T/(d*log(8*K*T)) + 4)/log(4))/sqrt(epsilon)]
@@ -205,6 +209,7 @@ FUNCTIONS = {
     '003-thm9-corrected': ('boundcalc.bounds.linear', 'Thm9Corrected', 'Thm9.expression', ('T', 'd', 'rho'), _f23),
     '000-thm8-paper': ('boundcalc.bounds.linear', 'AdaRGOPEPaper', 'AdaRGOPEPaper.expression', ('K', 'T', 'alpha', 'd', 'delta', 'epsilon'), _f24),
     '000-thm8-paper-main': ('boundcalc.bounds.linear', 'AdaRGOPEPaperMain', 'AdaRGOPEPaperMain.expression', ('K', 'T', 'alpha', 'd', 'delta', 'epsilon'), _f25),
+    '000-thm8-explicit': ('boundcalc.bounds.linear', 'AdaRGOPEExplicit', 'AdaRGOPEExplicit.expression', ('K', 'T', 'alpha', 'd', 'epsilon'), _f26),
     '000-thm8-explicit-closed': ('boundcalc.bounds.linear', 'AdaRGOPEExplicitClosed', 'AdaRGOPEExplicitClosed.expression', ('K', 'T', 'alpha', 'd', 'epsilon'), _f27),
     '003-gope-explicit': ('boundcalc.bounds.linear', 'GOPENonPrivateExplicit', 'GOPENonPrivateExplicit.expression', ('K', 'T', 'd'), _f28),
     '003-gope-paper': ('boundcalc.bounds.linear', 'GOPENonPrivatePaper', 'GOPENonPrivatePaper.expression', ('K', 'T', 'd'), _f29),

@@ -15,15 +15,19 @@ from ..errors import InputError
 from .base import Bound, Context, check_metadata
 
 SETTING_MODULES = {s: f"boundcalc.bounds.{s}" for s in ("finite", "linear", "contextual", "glm")}
-# further bound modules (issue 16), each a BOUNDS list of one setting: setting -> module names
-EXTRA_MODULES: dict[str, tuple[str, ...]] = {"contextual": ("boundcalc.bounds.contextual_extra",)}
+# further bound modules (issue 16), each a BOUNDS list: setting -> module names; a module may hold bounds of several
+# settings (seed 003 Table II's converted bounds, boundcalc.bounds.converted: finite and linear), each bound's
+# ``setting`` says where it belongs
+EXTRA_MODULES: dict[str, tuple[str, ...]] = {"contextual": ("boundcalc.bounds.contextual_extra",),
+                                             "finite": ("boundcalc.bounds.converted",),
+                                             "linear": ("boundcalc.bounds.converted",)}
 
 
 def _setting_bounds(setting: str) -> list:
-    """The setting module's BOUNDS, then those of its EXTRA_MODULES."""
+    """The setting module's BOUNDS, then those of its EXTRA_MODULES in that setting."""
     out = list(setting_module(setting).BOUNDS)
     for m in EXTRA_MODULES.get(setting, ()):
-        out.extend(importlib.import_module(m).BOUNDS)
+        out.extend(b for b in importlib.import_module(m).BOUNDS if b.setting == setting)
     return out
 
 

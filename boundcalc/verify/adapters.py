@@ -218,6 +218,14 @@ def _glm_assumptions(ctx, env, row):
 
 
 # -- algorithms built from a bound's context ---------------------------------------------------------------------
+def _pure_or_zcdp_eps(b) -> float:
+    """The epsilon an eps-DP algorithm runs at for budget ``b``: b.epsilon, or sqrt(2 rho) for a rho-zCDP budget (an
+    eps-DP mechanism is eps^2/2-zCDP, Bun & Steinke 2016 Prop. 3.3; seed 003 Table II's conversion)."""
+    if getattr(b, "notion", None) == "zcdp":
+        return math.sqrt(2.0 * float(b.rho))
+    return b.epsilon
+
+
 def _dgs(c, b):
     """LinUCB-DGS (seed 004 Algs. 1-2) with the contextual instance's lam, L, S, zeta and lam0."""
     from ..algorithms.contextual import linucb
@@ -312,7 +320,9 @@ def _builtin_adapters() -> dict[str, Adapter]:
     return {
         "DP-KLUCB": Adapter(lambda c, b: fa.DPKLUCB(b.epsilon, alpha=c["alpha_batch"]), _finite_env, F),
         "DP-IMED": Adapter(lambda c, b: fa.DPIMED(b.epsilon, alpha=c["alpha_batch"]), _finite_env, F),
-        "AdaP-UCB": Adapter(lambda c, b: fa.AdaPUCB(b.epsilon, beta=c["alpha_adap"]), _finite_env, F),
+        # a rho-zCDP budget (seed 003 Table II's converted bounds): AdaP-UCB at eps = sqrt(2 rho), which is rho-zCDP
+        # (eps-DP => eps^2/2-zCDP, Bun-Steinke 2016 Prop. 3.3)
+        "AdaP-UCB": Adapter(lambda c, b: fa.AdaPUCB(_pure_or_zcdp_eps(b), beta=c["alpha_adap"]), _finite_env, F),
         "AdaP-KLUCB": Adapter(lambda c, b: fa.AdaPKLUCB(b.epsilon, beta=c["alpha_adap"]), _finite_env, F),
         "DP-SE": Adapter(lambda c, b: fa.DPSE(b.epsilon, beta=_dpse_beta(c)), _finite_env, F),
         "AdaC-UCB": Adapter(lambda c, b: fa.AdaCUCB(b.rho, beta=c["beta_adac"]), _finite_env, F),
@@ -321,6 +331,7 @@ def _builtin_adapters() -> dict[str, Adapter]:
         "GOPE-limit": Adapter(lambda c, b: gope.GOPELimit(delta=c["delta"]), _linear_env, Lin),
         "AdaC-GOPE": Adapter(lambda c, b: gope.AdaCGOPE(b.rho, delta=c["delta"]), _linear_env, Lin),
         "AdaR-GOPE": Adapter(lambda c, b: gope.AdaRGOPE(b.alpha, b.epsilon, delta=c["delta"]), _linear_env, Lin),
+        "AdaR-GOPE-Var": Adapter(lambda c, b: gope.AdaRGOPEVar(b.rho, delta=c["delta"]), _linear_env, Lin),
         "RS-OFUL": Adapter(lambda c, b: oful.RSOFUL(**_of(c)), _contextual_env, Ctx),
         "OFUL": Adapter(lambda c, b: oful.OFUL(lam=c["lam"], delta=c["delta"], S=c["theta_norm"]), _contextual_env, Ctx),
         "AdaC-OFUL": Adapter(lambda c, b: oful.AdaCOFUL(b.rho, **_of(c)), _contextual_env, Ctx),
