@@ -572,6 +572,8 @@ REACH: dict[str, dict[str, Any]] = {
                      lambda c: bool(c) and c[-1][1].get("out") == "/tmp/boundcalc-ws-x"),
         "--seed": _ws(["--seed", "12"], lambda c: bool(c) and c[-1][1].get("seed") == 12),
         "--step-cap": _ws(["--step-cap", "500"], lambda c: bool(c) and c[-1][1].get("step_cap") == 500),
+        "--data": _ws(["--data", f"autoloan={__file__}"],
+                      lambda c: bool(c) and c[-1][1].get("data") == {"autoloan": __file__}),
         "--json": JSON_EXEMPT,
     },
 }

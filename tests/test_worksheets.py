@@ -118,7 +118,8 @@ def test_cli_fast_writes_report_and_figures(cli_runs, name):
     assert {e["id"] for e in data["experiments"]} == {e.id for e in ws.experiments}
     assert js["timings"]["total"] > 0 and set(js["timings"]) >= {e.id for e in ws.experiments} | {"claims"}
     for e in data["experiments"]:
-        assert e["simulations"], e["id"]
+        # the real-data experiments (boundcalc.data) run only with the user's file; without it they say so
+        assert e["simulations"] or any(n.startswith("Not run:") for n in e["notes"]), e["id"]
         for s in e["simulations"]:
             assert np.isfinite(s["final_mean"]) and s["runs"] >= 1 and s["seed"] == derived_seed(0, name, s["label"])
 

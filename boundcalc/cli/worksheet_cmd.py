@@ -65,6 +65,10 @@ def register(app: typer.Typer) -> None:
             "--step-cap", help="The largest horizon simulated for an algorithm that loops over every step (today's "
                                "per-step engine: its curve stops there; full mode default 1e5, fast mode none); 0 "
                                "lifts the cap.")] = None,
+        data: Annotated[Optional[list[str]], typer.Option(
+            "--data", help="A real-data file for the experiments that need one, NAME=PATH (repeatable): "
+                           "autoloan=CPRM-12-001 CSV (worksheet 002, Figure F.1), lastfm=HetRec 2011 Last.fm "
+                           "directory (worksheet 004, Figure 1(b)); formats in docs/real_data.md.")] = None,
         json_out: common.JsonOpt = False,
     ):
         """Run one paper's worksheet: simulate its experiments, draw its figures with the registered bounds on the same axes, judge the paper's claims, and write report.md, results.json and the figures into --out.
@@ -81,10 +85,22 @@ def register(app: typer.Typer) -> None:
         cap = None if step_cap is None else validate.count("--step-cap", step_cap, minimum=0)
         from ..progress import on_terminal
 
+        from ..errors import InputError
+
+        files = {}
+        for item in data or []:
+            key, sep, path = str(item).partition("=")
+            if not sep:
+                raise InputError("--data", "NAME=PATH (autoloan=FILE.csv, lastfm=DIR)", item)
+            files[key.strip()] = path.strip()
+        from ..experiments.base import check_data
+
+        files = check_data(files)
         session = Session(ws, mode=mode, out=out, seed=seed_v, step_cap=cap, echo=False,
-                          progress=on_terminal())
+                          progress=on_terminal(), data=files)
         rep = session.run_all()
-        inputs = {"name": ws.name, "mode": mode, "out": out, "seed": seed_v, "step_cap": session.runner.step_cap}
+        inputs = {"name": ws.name, "mode": mode, "out": out, "seed": seed_v, "step_cap": session.runner.step_cap,
+                  "data": files}
         if json_out:
             common.emit_json("worksheet run", inputs, **rep.summary())
             return

@@ -38,13 +38,13 @@ def get(name: str):
 
 
 def run(name: str, mode: str = "fast", out: str | None = None, seed: int = 0, step_cap: int | None = None,
-        echo: bool = False, progress: bool = False):
+        echo: bool = False, progress: bool = False, data: dict[str, str] | None = None):
     """Run every experiment of worksheet ``name`` and its claims; write report.md and results.json. Returns the
-    Report."""
+    Report. ``data``: the user's real-data files ({"autoloan": CSV, "lastfm": directory}; docs/real_data.md)."""
     from .session import Session
 
     return Session(name, mode=mode, out=out, seed=seed, step_cap=step_cap, echo=echo,
-                   progress=progress).run_all()
+                   progress=progress, data=data).run_all()
 
 
 __all__ = ["MODULES", "names", "get", "run", "all_worksheets"]

@@ -197,6 +197,24 @@ def check_out_dir(out: str, option: str = "--out") -> str:
     return path
 
 
+def check_data(data: dict[str, str] | None) -> dict[str, str]:
+    """The real-data files by name (boundcalc.data.NAMES), each an existing path; InputError otherwise."""
+    from ..data import NAMES
+
+    out = {}
+    for name, path in (data or {}).items():
+        if name not in NAMES:
+            raise InputError("--data", "NAME=PATH with NAME one of " + ", ".join(NAMES), f"{name}={path}")
+        try:
+            ok = bool(str(path).strip()) and os.path.exists(path)
+        except (ValueError, OSError):  # a NUL byte, a name too long
+            ok = False
+        if not ok:
+            raise InputError("--data", f"{name}=PATH with an existing path (docs/real_data.md)", f"{name}={path}")
+        out[name] = str(path)
+    return out
+
+
 def derived_seed(base: int, *parts: str) -> int:
     """A seed for one simulation from the worksheet seed and its (worksheet, experiment, label) path: stable across
     runs, processes and Python versions (CRC-32, not hash())."""
@@ -208,10 +226,13 @@ class Runner:
 
     ``step_cap``: the largest T simulated for a per-step algorithm (None: FULL_STEP_CAP in full mode, no cap in fast
     mode, whose scales are small; 0: no cap). ``on_progress(done, total, what)`` is called as simulations finish.
+    ``data``: the user's real-data files by name ({"autoloan": CSV, "lastfm": directory}; boundcalc.data,
+    docs/real_data.md); the real-data experiments read theirs from it and say so in the report when it is absent.
     """
 
     def __init__(self, worksheet: Worksheet, mode: str = "fast", out: str | None = None, seed: int = 0,
-                 step_cap: float | None = None, on_progress: Callable[[int, int, str], None] | None = None):
+                 step_cap: float | None = None, on_progress: Callable[[int, int, str], None] | None = None,
+                 data: dict[str, str] | None = None):
         if mode not in MODES:
             raise InputError("mode", "--fast or --full", mode)
         self.ws = worksheet
@@ -225,6 +246,7 @@ class Runner:
         self.step_cap = int(step_cap)
         self.out = check_out_dir(out if out is not None else default_out(worksheet, mode))
         self.on_progress = on_progress
+        self.data = check_data(data)
         self.results: dict[str, ExperimentResult] = {}
         self.current: ExperimentResult | None = None
         self._done = 0

@@ -34,7 +34,8 @@ class Session:
     """A worksheet run: the Runner plus what is shown as it goes (``echo``) and a progress bar (``progress``)."""
 
     def __init__(self, worksheet: Worksheet | str, mode: str = "fast", out: str | None = None, seed: int = 0,
-                 step_cap: int | None = None, echo: bool = True, progress: bool = False, console=None):
+                 step_cap: int | None = None, echo: bool = True, progress: bool = False, console=None,
+                 data: dict[str, str] | None = None):
         from . import get
 
         self.ws = get(worksheet) if isinstance(worksheet, str) else worksheet
@@ -43,7 +44,8 @@ class Session:
         self._task = None
         self._console = console
         cb = self._progress if progress else None
-        self.runner = Runner(self.ws, mode=mode, out=out, seed=seed, step_cap=step_cap, on_progress=cb)
+        self.runner = Runner(self.ws, mode=mode, out=out, seed=seed, step_cap=step_cap, on_progress=cb,
+                             data=data)
         self.claim_verdicts: list[Any] = []
         self.timings: dict[str, float] = {}
         self._claims_run = False
@@ -151,7 +153,8 @@ class Session:
 
 
 def parse_args(argv: list[str] | None = None) -> dict:
-    """--fast (default) | --full, --out DIR, --seed N, --step-cap T; unknown arguments are ignored."""
+    """--fast (default) | --full, --out DIR, --seed N, --step-cap T, --data NAME=PATH (repeatable); unknown arguments
+    are ignored."""
     p = argparse.ArgumentParser(add_help=True)
     g = p.add_mutually_exclusive_group()
     g.add_argument("--fast", dest="mode", action="store_const", const="fast")
@@ -159,8 +162,11 @@ def parse_args(argv: list[str] | None = None) -> dict:
     p.add_argument("--out", default=None)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--step-cap", type=float, default=None)
+    p.add_argument("--data", action="append", default=[])
     args, _unknown = p.parse_known_args(sys.argv[1:] if argv is None else argv)
-    return {"mode": args.mode or "fast", "out": args.out, "seed": args.seed, "step_cap": args.step_cap}
+    data = dict(item.partition("=")[::2] for item in args.data)
+    return {"mode": args.mode or "fast", "out": args.out, "seed": args.seed, "step_cap": args.step_cap,
+            "data": data}
 
 
 def start(name: str, argv: list[str] | None = None) -> Session:
