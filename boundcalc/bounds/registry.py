@@ -15,6 +15,16 @@ from ..errors import InputError
 from .base import Bound, Context, check_metadata
 
 SETTING_MODULES = {s: f"boundcalc.bounds.{s}" for s in ("finite", "linear", "contextual", "glm")}
+# Modules of bounds across settings (their ``BOUNDS`` join each bound's setting): the baselines' published bounds.
+EXTRA_MODULES = ("boundcalc.bounds.baselines",)
+
+
+def _setting_bounds(setting: str) -> list[Bound]:
+    """The setting module's bounds, then those of EXTRA_MODULES in that setting."""
+    out = list(setting_module(setting).BOUNDS)
+    for m in EXTRA_MODULES:
+        out.extend(b for b in importlib.import_module(m).BOUNDS if b.setting == setting)
+    return out
 
 
 def setting_module(setting: str):
@@ -63,7 +73,7 @@ def all_bounds() -> tuple[Bound, ...]:
 def _builtin_bounds() -> tuple[Bound, ...]:
     out: list[Bound] = []
     for s in SETTING_MODULES:
-        out.extend(setting_module(s).BOUNDS)
+        out.extend(_setting_bounds(s))
     ids = [b.id for b in out]
     dup = {i for i in ids if ids.count(i) > 1}
     assert not dup, f"duplicate bound ids: {dup}"
@@ -82,7 +92,7 @@ def get(bound_id: str) -> Bound:
 def select(setting: str | None = None, notion: str | None = None, kind: str | None = None) -> list[Bound]:
     """Filter the registry; ``kind`` matches a prefix ('upper', 'lower', 'upper-minimax', …)."""
     if setting:  # import only that setting's module (CLI start-up)
-        res = list(setting_module(setting).BOUNDS)
+        res = _setting_bounds(setting)
         for b in res:
             check_metadata(b)
         res += [b for b in plugin_bounds() if b.setting == setting]

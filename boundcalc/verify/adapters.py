@@ -203,6 +203,47 @@ def _ldp_sgd(c, b):
     return ldp.LDPSGD(b.epsilon, C_B=c["C_B"], c_r=c["c_r"], kappa_l=c["kappa_l"], p_star=c["p_star"], zeta=c["zeta"])
 
 
+def _linucb(c, b):
+    """Non-private LinUCB (seed 004 Sec. 4 baseline) with the contextual instance's lam, L, S, zeta."""
+    from ..algorithms.contextual import linucb
+
+    return linucb.LinUCB(lam=c["lam"], L=c["L"], S=c["S"], zeta=c["zeta"])
+
+
+def _private_linucb(c, b):
+    """Private LinUCB (Neel & Roth 2018) in its eps-DP calibration (sensitivity='strict'): the bound is stated for an
+    eps-DP algorithm; the paper calibration (seed 004's runs) is not eps-DP (linucb.PrivateLinUCB.privacy_epsilon)."""
+    from ..algorithms.contextual import linucb
+
+    return linucb.PrivateLinUCB(b.epsilon, lam=c["lam"], L=c["L"], S=c["S"], zeta=c["zeta"], sensitivity="strict")
+
+
+def _linucb_assumptions(ctx, env, row):
+    probs = _contextual_common(ctx, env, float(ctx["L"]), float(ctx["S"]), "LinUCB's bound")
+    probs = [p for p in probs if "lambda0" not in p]  # lambda0 enters LinUCB-DGS only
+    return _join(probs, f"||x|| <= L (sup ||x|| = {env.max_context_norm:.4g}), ||theta*|| <= S, +-1 rewards")
+
+
+def _ldp_baseline(cls_name):
+    def build(c, b):
+        from ..algorithms.glm import baselines
+
+        return getattr(baselines, cls_name)(b.epsilon, b.delta, C_B=c["C_B"], c_r=c["c_r"])
+
+    return build
+
+
+def _zheng_assumptions(ctx, env, row):
+    probs = []
+    if env.max_abs_reward > float(ctx["c_r"]) + 1e-12:
+        probs.append(f"|r| <= c_r = {ctx['c_r']:g} fails (sup |r| = {env.max_abs_reward:.4g})")
+    if env.C_B > 1 + 1e-12:
+        probs.append(f"Zheng et al. 2020 need ||x|| <= 1 (contexts {env.contexts_kind}, C_B = {env.C_B:.4g})")
+    if float(np.linalg.norm(env.theta)) > 1 + 1e-12:
+        probs.append("||theta*|| <= 1 fails")
+    return _join(probs, f"bounded rewards (sup |r| = {env.max_abs_reward:.4g}), ||x|| <= 1, ||theta*|| <= 1")
+
+
 def _dpse_beta(ctx):
     b = ctx.get("dpse_beta", "1/T")
     return None if b == "1/T" else float(b)
@@ -279,6 +320,17 @@ def _builtin_adapters() -> dict[str, Adapter]:
         "LinUCB-DGS": Adapter(_dgs, _contextual_env, _dgs_assumptions),
         "LDP-OLS": Adapter(_ldp_ols, _glm_env, _glm_assumptions),
         "LDP-SGD": Adapter(_ldp_sgd, _glm_env, _glm_assumptions),
+        # baselines (bounds/baselines.py): UCB1 with c = 2 (Auer et al. 2002 Thm 1), KL-UCB with c = 3 (Garivier &
+        # Cappé 2011 Thm 1), IMED, Lazy-DP-TS; LinUCB and Private-LinUCB (its eps-DP 'strict' calibration) with the
+        # instance's lam, L, S, zeta; Zheng et al.'s LDP-UCB / LDP-GLOC
+        "UCB": Adapter(lambda c, b: fa.UCB(c=2.0), _finite_env, F),
+        "KL-UCB": Adapter(lambda c, b: fa.KLUCB(c=3.0), _finite_env, F),
+        "IMED": Adapter(lambda c, b: fa.IMED(), _finite_env, F),
+        "Lazy-DP-TS": Adapter(lambda c, b: fa.LazyDPTS(b.epsilon), _finite_env, F),
+        "LinUCB": Adapter(_linucb, _contextual_env, _linucb_assumptions),
+        "Private-LinUCB": Adapter(_private_linucb, _contextual_env, _linucb_assumptions),
+        "LDP-UCB": Adapter(_ldp_baseline("LDPUCB"), _glm_env, _zheng_assumptions),
+        "LDP-GLOC": Adapter(_ldp_baseline("LDPGLOC"), _glm_env, _zheng_assumptions),
     }
 
 
@@ -391,8 +443,8 @@ def context_for(alg, env, budget=None) -> tuple[dict | None, str]:
         over.update(lam=p["lam"], lam0=p.get("lambda0", "instance"))
         if "C" in p:
             over["C"] = p["C"]
-        if name == "LinUCB-DGS":  # its delta is the privacy delta (the budget's); zeta is its failure probability
-            over.update(L=p["L"], S=p["S"], zeta=p["zeta"])
+        if name in ("LinUCB-DGS", "LinUCB", "Private-LinUCB"):  # zeta: their failure probability (DGS: delta is
+            over.update(L=p["L"], S=p["S"], zeta=p["zeta"])           # the privacy delta, the budget's)
         else:
             over["delta"] = p["delta"]  # the OFUL family's confidence (seeds 003 / 000)
     elif s == "glm":
