@@ -38,6 +38,7 @@ CHANGE = {
         "alpha_adap": (["--param", "alpha_adap=4"], {"alpha_adap"}),
         "beta_adac": (["--param", "beta_adac=4"], {"beta_adac"}),
         "beta_adar": (["--param", "beta_adar=4"], {"beta_adar"}),
+        "klucb_c": (["--param", "klucb_c=4"], {"klucb_c"}),
     },
     "linear": {
         "d": (["--d", "4"], {"d"}),

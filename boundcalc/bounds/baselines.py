@@ -81,8 +81,12 @@ class KLUCBGarivierCappe(_Finite):
     notion = "none"
     kind = "upper-asymptotic"
     form = "exact"
-    assumptions = ("Bernoulli arms with means in (0, 1)", "exploration function ln t + c ln ln t with c = 3")
-    requires = ("mu_min > 0", "mu_star < 1")
+    params = ("means", "klucb_c")
+    param_notes = {"klucb_c": "a condition only: the theorem's exploration function has c = 3 (c >= 3 here)"}
+    assumptions = ("Bernoulli arms with means in (0, 1)",
+                   "exploration function ln t + c ln ln t with c >= 3 (klucb_c; Thm 1 states c = 3, a larger c only "
+                   "adds to the o(ln T) term)")
+    requires = ("mu_min > 0", "mu_star < 1", "klucb_c >= 3")
     caveats = (_ASYMPTOTIC,)
 
     def expression(self):

@@ -84,7 +84,7 @@ def builtin_bounds():
 
     out = []
     for setting in registry.SETTING_MODULES:
-        out.extend(registry.setting_module(setting).BOUNDS)
+        out.extend(registry._setting_bounds(setting))  # the setting module's, then EXTRA_MODULES' (baselines)
     return out
 
 
