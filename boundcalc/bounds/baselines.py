@@ -11,7 +11,7 @@ paper publishes, in the form the seeds quote where they quote one:
   - IMED: Honda & Takemura 2015, "Non-asymptotic analysis of a new bandit algorithm for semi-bounded rewards"
     (JMLR 16), asymptotic optimality (D_inf = kl for Bernoulli arms), the non-private benchmark of seed 001 §5;
   - Lazy-DP-TS: Hu & Hegde 2022, "Near-optimal Thompson sampling-based algorithms for differentially private
-    stochastic bandits" (UAI 2022), O(Σ_a ln T / min{Δ_a, ε}) as docs/formulas/eps-global-dp-bernoulli.md §7.3
+    stochastic bandits" (UAI 2022), O(Σ_a ln T / min{Δ_a, ε}) as docs/formulas/eps-global-dp-bernoulli.md §7 (item 7.3)
     states it (a secondary summary; the O(·) constant set to 1);
 * contextual:
   - OFUL: Abbasi-Yadkori, Pál & Szepesvári 2011, "Improved Algorithms for Linear Stochastic Bandits", Thm 3;
@@ -99,7 +99,7 @@ class KLUCBGarivierCappe(_Finite):
 class IMEDHondaTakemura(_Finite):
     """IMED, Honda & Takemura 2015 ("Non-asymptotic analysis of a new bandit algorithm for semi-bounded rewards",
     JMLR 16): asymptotically optimal, limsup_T E[R_T] / ln T ≤ Σ_{a:Δ_a>0} Δ_a / D_inf(F_a, μ*), with D_inf = kl
-    for Bernoulli arms (docs/formulas/eps-global-dp-bernoulli.md §7.4; the non-private benchmark of seed 001 §5),
+    for Bernoulli arms (docs/formulas/eps-global-dp-bernoulli.md §7 (item 7.4); the non-private benchmark of seed 001 §5),
     evaluated as H_kl · ln T."""
 
     id = "imed-honda-takemura2015"
@@ -107,7 +107,7 @@ class IMEDHondaTakemura(_Finite):
     algorithm = "IMED"
     seed = "ext"
     source = ("Honda & Takemura 2015, Non-asymptotic analysis of a new bandit algorithm for semi-bounded rewards "
-              "(JMLR 16), asymptotic optimality of IMED; D_inf = kl for Bernoulli arms (sheet 001 §7.4)")
+              "(JMLR 16), the Theorem on IMED's asymptotic optimality; D_inf = kl for Bernoulli arms (sheet 001 §7.4)")
     notion = "none"
     kind = "upper-asymptotic"
     form = "exact"
@@ -125,7 +125,7 @@ class IMEDHondaTakemura(_Finite):
 class LazyDPTSHuHegde(_Finite):
     """Lazy-DP-TS, Hu & Hegde 2022 ("Near-optimal Thompson sampling-based algorithms for differentially private
     stochastic bandits", UAI 2022): ε-global DP with regret O(Σ_{a:Δ_a>0} ln T / min{Δ_a, ε})
-    (docs/formulas/eps-global-dp-bernoulli.md §7.3; seed 001 §1 cites it among the O(Σ ln T/Δ + ln T/ε) bounds).
+    (docs/formulas/eps-global-dp-bernoulli.md §7 (item 7.3); seed 001 §1 cites it among the O(Σ ln T/Δ + ln T/ε) bounds).
     Paper form, constant 1: Σ ln T / min{Δ_a, ε}, split as the non-private Σ ln T/Δ_a plus the cost of privacy
     Σ ln T (1/min{Δ_a, ε} − 1/Δ_a)."""
 
@@ -134,7 +134,7 @@ class LazyDPTSHuHegde(_Finite):
     algorithm = "Lazy-DP-TS"
     seed = "ext"
     source = ("Hu & Hegde 2022, Near-optimal Thompson sampling-based algorithms for differentially private "
-              "stochastic bandits (UAI 2022), regret theorem as summarised in sheet 001 §7.3")
+              "stochastic bandits (UAI 2022), the regret Theorem as summarised in sheet 001 §7.3")
     notion = "pure"
     kind = "upper-problem-dependent"
     form = "paper"
@@ -250,8 +250,8 @@ class PrivateLinUCBNeelRoth(_ContextualBaseline):
     title = "Private LinUCB regret (Neel & Roth 2018) as seeds 004/000 quote it, O-form"
     algorithm = "Private-LinUCB"
     seed = "004"
-    source = ("seed 004 §1 / §3.3 (Neel & Roth 2018 added regret Õ(log^2.5 T √T/ε)); seed 000 Remark 3 "
-              "(non-private part Õ(d√T))")
+    source = ("Neel & Roth 2018 Thm 5 as seed 004 §1 / §3.3 quote its added regret Õ(log^2.5 T √T/ε) and seed 000 "
+              "Remark 3 its non-private part Õ(d√T)")
     notion = "pure"
     kind = "upper-minimax"
     form = "paper"
@@ -303,7 +303,7 @@ class LDPUCBZheng(_Zheng2020):
     id = "ldp-ucb-zheng2020-paper"
     title = "LDP-UCB regret (Zheng et al. 2020) as seed 002 Table 1.1 quotes it, O-form"
     algorithm = "LDP-UCB"
-    source = "seed 002 Table 1.1 row 1 (Zheng et al. 2020, LDP-UCB)"
+    source = "seed 002 Table 1.1 row 1 (the regret Theorem of Zheng et al. 2020 for LDP-UCB, as quoted)"
 
 
 class LDPGLOCZheng(_Zheng2020):
@@ -311,7 +311,7 @@ class LDPGLOCZheng(_Zheng2020):
     id = "ldp-gloc-zheng2020-paper"
     title = "LDP-GLOC regret (Zheng et al. 2020) as seed 002 Table 1.1 quotes it, O-form"
     algorithm = "LDP-GLOC"
-    source = "seed 002 Table 1.1 row 1 (Zheng et al. 2020, LDP-GLOC)"
+    source = "seed 002 Table 1.1 row 1 (the regret Theorem of Zheng et al. 2020 for LDP-GLOC, as quoted)"
 
 
 BOUNDS = [UCB1Auer(), KLUCBGarivierCappe(), IMEDHondaTakemura(), LazyDPTSHuHegde(), OFULAbbasiYadkori(),
