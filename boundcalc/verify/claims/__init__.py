@@ -36,3 +36,4 @@ from . import dgs  # noqa: E402,F401
 from . import dgs_privacy  # noqa: E402,F401
 from . import audit  # noqa: E402,F401  (privacy claims checked by the empirical audit)
 from . import pairs  # noqa: E402,F401  (every registered lower <= upper pair)
+from . import coverage  # noqa: E402,F401  (confidence sets: Monte Carlo coverage, issue 16)
