@@ -190,3 +190,25 @@ def test_private_linucb_paper_calibration_is_outside_the_assumptions():
     ad = A._adapters()["LinUCB"]
     met, note = ad.assumptions(ctx, ad.env(ctx), {"algorithm": "LinUCB"})
     assert met is True, note
+
+
+def test_overlay_draws_the_baselines_bounds_or_says_why():
+    """simulate --plot's overlay (verify/overlay.py): each baseline's bound beside its curve on the papers' instances,
+    or the reason it is not drawn (KL-UCB's practical c = 0, OFUL's λ = 0.1 < 1)."""
+    from boundcalc.envs import make_named_env
+    from boundcalc.verify import overlay
+
+    t = np.geomspace(10, 1e3, 5)
+    for name, b, env, bid in (("UCB", None, "mu2", "ucb1-auer2002-thm1"), ("IMED", None, "mu2", "imed-honda-takemura2015"),
+                              ("Lazy-DP-TS", PureDP(1.0), "mu2", "lazy-dp-ts-hu-hegde2022-paper"),
+                              ("LinUCB", None, "zcdp-contextual-bounded", "linucb-seed004-thm3-nonprivate")):
+        curves, notes = overlay.bound_curves(algs.build(name, b), make_named_env(env), t, b)
+        up = [c for c in curves if c.kind == "upper"]
+        assert [c.bound_id for c in up] == [bid], (name, notes)
+        ctx = registry.make_context(registry.get(bid).setting, {} if env != "mu2" else {"means": [0.75, 0.625, 0.5, 0.375, 0.25]}, b)
+        if name != "LinUCB":
+            np.testing.assert_allclose(up[0].values, registry.get(bid).evaluate(t, ctx).value, rtol=1e-12)
+    _, notes = overlay.bound_curves(algs.build("KL-UCB"), make_named_env("mu2"), t, None)
+    assert any("klucb_c >= 3" in n for n in notes)
+    _, notes = overlay.bound_curves(algs.build("OFUL"), make_named_env("zcdp-contextual-bounded"), t, None)
+    assert any("lam >= 1" in n for n in notes)

@@ -2,7 +2,7 @@
 
 * seed 003 Thm 14 (AdaC-OFUL, ρ-zCDP) and seed 000 Thm 17 (AdaR-OFUL, (α, ε)-RDP): with probability 1 − O(δ)
   (the proof's union of E1, E2, E3: 1 − 3δ, ERRATA 13), for all t, ‖θ̃_t − θ*‖_{V_t} ≤ β̃_t = β_t + γ_t/√t — with the
-  explicit β_t, γ_t/√t of docs/formulas/zcdp-bandits.md §4.2 / rdp-bandits.md 2.4 as the algorithms compute them
+  explicit β_t, γ_t/√t of docs/formulas/zcdp-bandits.md §4.2 / rdp-bandits.md §2.4 as the algorithms compute them
   (``RSOFUL.beta`` and ``RSOFUL.gamma_over_sqrt``: the actual number of noise vectors, the max(0, ·) safeguard of the
   denominator). Assumption 2 (i.i.d. contexts, ‖A‖ = 1, Var[(zᵀA)²] ≤ λ0²/(8 log 4k)) cannot hold for d ≥ 2
   (ERRATA 1), so the instance inside the assumptions is d = 1: every arm's context ±1 with probability 1/2
@@ -146,10 +146,10 @@ claim("003-thm14-coverage", "Thm 14: private least-squares confidence set of Ada
 claim("000-thm17-coverage", "Thm 17: private least-squares confidence set of AdaR-OFUL, Monte Carlo coverage",
       "with probability 1 − O(δ) (the proof: 1 − 3δ), for all t ≤ T, ‖θ̃_t − θ*‖_{V_t} ≤ β_t + γ_t/√t (explicit "
       "β_t, γ_t of the sheet, as AdaR-OFUL computes them) — on d = 1, contexts ±1 (inside Assumptions 1–2)",
-      ["seed 000 Thm 17 (App. D.1)", "ERRATA 1", f"{RDP} §6"], "no counterexample",
+      ["seed 000 Thm 17 (App. D.1)", "ERRATA 1", f"{RDP} §3.3"], "no counterexample",
       evaluator=_oful_claim_evaluator(_adar, "seed 000 Thm 17",
                                       lambda dom: f"α = {dom.value('alpha'):g}, ε = {dom.value('epsilon'):g}"),
-      method="monte-carlo", sheet_checks=(f"{RDP} §6",),
+      method="monte-carlo", sheet_checks=(f"{RDP} §3.3",),
       params=_COMMON + (positive("alpha", 2.0), positive("epsilon", 0.05), unit("delta", 0.05, open_ends=True)),
       note="Assumption 2 cannot hold for d ≥ 2 (ERRATA 1): d = 1 is the only dimension inside the assumptions")
 
