@@ -17,7 +17,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
 import time
+
+
+def _cpu() -> float:
+    """CPU seconds (user + system) of this process and of its finished children (the worker processes)."""
+    s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
 
 
 def main() -> None:
@@ -31,6 +39,10 @@ def main() -> None:
     ap.add_argument("--quantile", type=float, default=None)
     ap.add_argument("--block-runs", type=int, default=None)
     ap.add_argument("--verify", action="store_true")
+    ap.add_argument("--workers", type=int, default=2, help="local worker processes (--executor processes); 1: in-process")
+    ap.add_argument("--counterpart", default=None, help="a non-private algorithm name (default: the named one)")
+    ap.add_argument("--counterpart-param", action="append", default=[], help="k=v, repeatable")
+    ap.add_argument("--pairing", default=None, choices=("independent", "common"), help="default: the setting's")
     a = ap.parse_args()
 
     from boundcalc.budget import Target, solve
@@ -49,15 +61,27 @@ def main() -> None:
               f"[{ev['ci'][0]:.4g}, {ev['ci'][1]:.4g}] ({ev['runs']} runs, {ev['elapsed']:.0f} s; estimate "
               f"{ev['estimate_seconds']:.0f} s)", flush=True)
 
-    t0 = time.perf_counter()
-    plan = solve(inst.setting, T, target, notion, instance=inst, algos=algos, runs=a.runs, max_runs=a.max_runs, quantile=a.quantile,
-                 block_runs=a.block_runs,
-                 seed=a.seed, progress=progress)
-    secs = time.perf_counter() - t0
+    from boundcalc.montecarlo import executors as EX
+
+    cp_params = {}
+    for kv in a.counterpart_param:
+        k, v = kv.split("=", 1)
+        cp_params[k] = v
+    t0, c0 = time.perf_counter(), _cpu()
+    ex = EX.LocalProcesses(a.workers) if a.workers > 1 else None
+    try:
+        plan = solve(inst.setting, T, target, notion, instance=inst, algos=algos, runs=a.runs, max_runs=a.max_runs,
+                     quantile=a.quantile, block_runs=a.block_runs, seed=a.seed, progress=progress, executor=ex,
+                     counterpart=a.counterpart, counterpart_params=cp_params or None, pairing=a.pairing)
+    finally:
+        if ex is not None:
+            ex.close()
+    secs, cpu = time.perf_counter() - t0, _cpu() - c0
     ans = plan.answers[0][0]
     print(json.dumps({"question": a.question, "T": T, "algorithm": ans.algorithm, "counterpart": ans.counterpart,
                       "status": ans.status, "value": plan.value, "interval": ans.interval,
                       "overhead": ans.overhead, "runs_used": ans.runs_used, "seconds": round(secs, 1),
+                      "cpu_seconds": round(cpu, 1), "workers": a.workers, "load_average": list(os.getloadavg()),
                       "estimate_seconds": ans.estimate_seconds, "bound": plan.bound,
                       "lower_limit": plan.lower_limit, "notes": ans.notes}, default=str, indent=1))
     if a.verify and ans.budget:
@@ -68,8 +92,11 @@ def main() -> None:
 
         env = inst.make_env()
         un = UserNotion(notion)
-        cp = M.build_counterpart(M.counterpart_of(ans.algorithm), ans.algorithm)
-        n = montecarlo.run(cp, env, T, a.max_runs, seed=424242).regret[:, -1]
+        c = ans.counterpart
+        cp = M.build_counterpart(M.Counterpart(c["name"], tuple(c["params"].items()), c["budget"], c["how"]),
+                                 ans.algorithm)
+        # the counterpart on other seeds than the private runs: every run independent, run-level intervals valid
+        n = montecarlo.run(cp, env, T, a.max_runs, seed=434343).regret[:, -1]
         for b in (ans.budget, ans.budget / 2):
             own, _ = calibrate_upper(un.budget(b), M._private_factory(ans.algorithm, un, None)[0].notion)
             p = montecarlo.run(build(ans.algorithm, own), env, T, a.max_runs, seed=424242).regret[:, -1]

@@ -14,13 +14,63 @@ def pytest_configure(config):
         config.option.dist = "loadgroup"
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """Tell each xdist worker the controller's mode: a worker reads ``loadgroup`` from the options before
+    pytest_configure above turned "load" into "loadgroup", so it would not mark the groups (``_group_ids``)."""
+    node.workerinput["boundcalc_loadgroup"] = node.config.getvalue("dist") == "loadgroup"
+
+
 # the longest group (the worksheets: ~4 minutes on one worker) first, so the other worker runs the rest meanwhile
-# instead of idling at the end; the order is the same in every worker (xdist needs that)
+# instead of idling at the end; the order is the same in every worker (xdist needs that). Under loadgroup xdist itself
+# hands out the groups with the most tests first (--loadscope-reorder, its default): each worker starts on a group.
 FIRST = ("test_worksheets.py",)
 
 
+@pytest.hookimpl(trylast=True)  # after xdist's own hook (in each worker)
 def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda it: it.path.name not in FIRST)  # stable: the order within each part is kept
+    _group_ids(config, items)
+
+
+def _group_ids(config, items):
+    """xdist's ``loadgroup`` groups by an ``@group`` suffix its worker hook appends to each node id by setting
+    ``item._nodeid``; pytest 9 keeps the id in ``item._id`` (a ``NodeId``), so that assignment is lost and every group
+    was split over both workers: each module-scoped fixture (the worksheets' fast runs, every claim of the verifier)
+    was built once per worker, twice the work. Append the suffix here where xdist's did not reach the id (nothing
+    happens where it did: on pytest < 9)."""
+    worker = getattr(config, "workerinput", {})
+    if not (getattr(config.option, "loadgroup", False) or worker.get("boundcalc_loadgroup")):
+        return
+    for it in items:
+        names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                        for m in it.iter_markers("xdist_group")})
+        if not names or it.nodeid.rfind("@") > it.nodeid.rfind("]"):
+            continue
+        new = f"{it.nodeid}@{'_'.join(names)}"
+        if hasattr(it, "_id"):
+            from _pytest.nodeid import NodeId
+
+            it._id = NodeId.parse(new)
+        else:
+            it._nodeid = new
+        assert it.nodeid == new, "pytest stores node ids elsewhere: tests/conftest.py must follow"
+
+
+def pytest_itemcollected(item):
+    """A test that uses a module-scoped fixture defined in its own module joins that module's ``xdist_group`` (unless
+    it has one): under ``loadgroup`` the fixture is then built once, on one worker, instead of once per worker that
+    happens to receive one of its tests (test_budget_report's decision report, ~20 s, was built twice). The module's
+    other tests are still spread over both workers. (Marked here, at collection, before xdist's worker reads the
+    marks into the node ids in its collection hook.)"""
+    if item.get_closest_marker("xdist_group") is not None or getattr(item, "_fixtureinfo", None) is None:
+        return
+    mod = getattr(getattr(item, "module", None), "__name__", None)
+    for defs in item._fixtureinfo.name2fixturedefs.values():
+        fd = defs[-1]
+        if fd.scope == "module" and getattr(fd.func, "__module__", None) == mod:
+            item.add_marker(pytest.mark.xdist_group(f"module-fixture:{item.path.name}"))
+            return
 
 
 def _as_from_a_shell():

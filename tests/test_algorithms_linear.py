@@ -184,7 +184,7 @@ def test_regret_below_upper_bound(name, bound_id, budget):
 
 
 def test_registry_and_metadata():
-    assert set(ALGORITHMS) == {"GOPE", "GOPE-limit", "AdaC-GOPE", "AdaR-GOPE"}
+    assert set(ALGORITHMS) == {"GOPE", "GOPE-limit", "AdaC-GOPE", "AdaR-GOPE", "AdaR-GOPE-Var"}
     for cls in ALGORITHMS.values():
         assert cls.setting == "linear" and cls.source and cls.bound_ids
 

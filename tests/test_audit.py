@@ -544,3 +544,64 @@ def test_lazy_dp_ts_scenario_against_the_reference(mutant):
         top_D = np.mean(sc.event(alg, pr, pr.D, 4000, np.random.default_rng(3))[:, 1] >= 44)
         top_Dp = np.mean(sc.event(alg, pr, pr.Dp, 4000, np.random.default_rng(4))[:, 1] >= 44)
         assert top_D > 0.05 and top_Dp < top_D / 10
+
+
+# -- the user's instance (issue 14 §1: audit takes the instance options of every command) ----------------------------
+def _instance_counts_by_hand(name, means, seed, trials, eps):
+    """The instance probe computed here: rows drawn from Bernoulli(means) with the generator of SeedSequence([seed, 1])
+    (uniforms below the means), the changed row 0 = (1, 0, …) in D and (0, 1, …) in D', T = K + 1 (one initial pull
+    per arm), the algorithm run directly on each table (streams SeedSequence([seed, 2, j])), event: arm 0 at step T."""
+    from boundcalc.algorithms import build
+    from boundcalc.envs.table import FiniteTableEnv
+    from boundcalc.privacy import PureDP
+
+    mu = np.asarray(means)
+    K, T = mu.size, mu.size + 1
+    u = np.random.default_rng(np.random.SeedSequence([seed, 1])).random((T, K))
+    D = (u < mu).astype(float)
+    out = []
+    for j, row0 in enumerate(((1.0, 0.0), (0.0, 1.0))):
+        tab = D.copy()
+        tab[0, :2] = row0
+        env = FiniteTableEnv(tab)
+        (ss,) = np.random.SeedSequence([seed, 2, j]).spawn(1)
+        build(name, PureDP(eps)).simulate(env, T, trials, np.random.default_rng(ss), np.array([T]))
+        out.append(int(np.count_nonzero(env.actions()[:, T - 1] == 0)))
+    return out
+
+
+def test_audit_simulates_the_users_finite_instance(monkeypatch):
+    """audit --means: the first-decision probe on tables drawn from the instance runs beside the designed probes; its
+    counts equal the computation above; the designed verdict is unchanged. Mutant: an audit that keeps the designed
+    2-arm table (ignores the instance) gives other counts (and K = 2), which the check rejects. A scenario that cannot
+    take an instance says why in the JSON."""
+    means = [0.8, 0.7, 0.45, 0.3]
+    args = ["audit", "--algo", "DP-IMED", "--trials", "400", "--seed", "3", "--json"]
+    r = runner.invoke(app, [*args, "--means", ",".join(map(str, means))])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    ia = out["instance_audit"]
+    want = _instance_counts_by_hand("DP-IMED", means, 3, 400, 1.0)
+    assert ia["used"] and ia["event"]["design"]["K"] == 4 and [ia["event"]["count_D"], ia["event"]["count_Dprime"]] == want
+    plain = json.loads(runner.invoke(app, args).stdout)
+    assert plain["instance_audit"] is None and plain["epsilon_lower"] == out["epsilon_lower"]
+    assert "audited as well on neighbouring tables drawn from it" in out["instance_note"]
+
+    from boundcalc.audit import scenarios
+
+    real = scenarios.FirstDecision.instance_probe
+
+    def ignores(self, alg, instance, rng):  # mutant: the designed table, not the instance's
+        pr, why = real(self, alg, instance, rng)
+        d = self.probes(alg)[0]
+        return scenarios.Probe(pr.name, pr.event.replace(str(pr.T), str(d.T)), pr.direction, d.D, d.Dp, d.T,
+                               {**pr.details, "K": 2}), why
+
+    monkeypatch.setattr(scenarios.FirstDecision, "instance_probe", ignores)
+    bad = json.loads(runner.invoke(app, [*args, "--means", ",".join(map(str, means))]).stdout)["instance_audit"]
+    assert not (bad["event"]["design"]["K"] == 4 and [bad["event"]["count_D"], bad["event"]["count_Dprime"]] == want)
+    monkeypatch.undo()
+    g = json.loads(runner.invoke(app, ["audit", "--algo", "AdaC-GOPE", "--rho", "1", "--trials", "100", "--K", "5",
+                                       "--d", "2", "--json"]).stdout)
+    assert g["instance_audit"]["used"] is False and "median" in g["instance_audit"]["reason"]
+    assert "not simulated by this audit" in g["instance_note"] and len(g["instance"]["actions"]) == 5

@@ -60,3 +60,27 @@ def test_failing_requirements_rejects_a_mutant_that_ignores_the_operator(monkeyp
 @pytest.mark.parametrize("b", [b for b in registry.all_bounds() if b.requires], ids=lambda b: b.id)
 def test_every_declared_requirement_parses(b):
     assert len(base.requirement_relations(b)) == len(b.requires)
+
+
+class _Shadow(_Toy):
+    """A symbol named ``gamma`` beside the gamma function Γ(d): lambdify must not let one hide the other."""
+
+    id = "toy-shadow"
+    requires = ()
+
+    def expression(self):
+        import sympy
+
+        g, d, T = sympy.symbols("gamma d T", positive=True)
+        return g * sympy.sqrt(T), sympy.gamma(d)
+
+    def symbol_values(self, ctx, budget):
+        return {"gamma": 2.0, "d": 5.0}
+
+
+@pytest.mark.parametrize("backend", ["numpy", "mpmath"])
+def test_a_symbol_named_like_a_function_does_not_hide_it(backend):
+    f, names = base.lambdified(_Shadow(), backend)
+    vals = {"gamma": 2.0, "d": 5.0, "T": 4.0}
+    a, b = f(*[vals[n] for n in names])
+    assert float(a) == 4.0 and float(b) == math.gamma(5.0)  # Γ(5) = 24; the shadowed version calls 2.0(5.0)

@@ -76,7 +76,7 @@ class FakeSim:
     depend on (seed, k) only (paired as the real simulator pairs them)."""
 
     def __init__(self, make_private, counterpart, env, T, seed, runs, max_runs, executor=None, block_runs=50,
-                 checkpoints=None):
+                 checkpoints=None, pairing="independent", np_block_runs=None):
         self.seed, self.env = seed, env
         self.sizes = M.batch_sizes(runs, max_runs)
         self.checkpoints = np.array([T // 2, T])
@@ -85,6 +85,9 @@ class FakeSim:
 
     def clusters(self, batches):
         return _REAL_SIM.clusters(self, batches)
+
+    def np_batch(self, k, runs):
+        return self._np[k]
 
     def _draw(self, b, k, runs):
         rng = np.random.default_rng([self.seed, k])
@@ -133,29 +136,42 @@ def test_point_estimate_search_is_rejected(monkeypatch):
     assert _wrong_answers(monkeypatch, point) > 0.1
 
 
-def test_counterpart_runs_share_the_private_runs_seeds():
-    """Run i of the private algorithm and run i of its counterpart come from the same batch seed: the cached
-    counterpart batch equals a direct montecarlo.run of KL-UCB at batch_seed(seed, k), bit for bit."""
+def test_counterpart_runs_are_on_their_own_seeds_and_simulated_once():
+    """Independent pairing (the default): the counterpart's batch k equals a direct montecarlo.run of KL-UCB at
+    counterpart_seed(seed, k), bit for bit, a seed no private batch uses; it is simulated once per batch (the same
+    object at every budget) and once for all fresh-seed confirmations. Common pairing: the private batch's seed."""
     env = BernoulliEnv(MEANS)
     cp = M.counterpart_of("DP-KLUCB")
     sim = M.PairedSimulator(lambda b: build("DP-KLUCB", PureDP(b)), M.build_counterpart(cp, "DP-KLUCB"), env, 500,
-                            seed=5, runs=20, max_runs=40)
+                            seed=5, runs=20, max_runs=40, block_runs=7)
     p, n, P, N = sim.finals(1.0, [(0, 20), (1, 20)])
     for k, res_p, res_n in zip((0, 1), P, N):
-        assert res_p.seed == res_n.seed == M.batch_seed(5, k)
-        direct = montecarlo.run(build("KL-UCB"), env, 500, 20, seed=M.batch_seed(5, k), checkpoints=sim.checkpoints)
+        assert res_p.seed == M.batch_seed(5, k) and res_n.seed == M.counterpart_seed(5, k) != res_p.seed
+        direct = montecarlo.run(build("KL-UCB"), env, 500, 20, seed=np.random.SeedSequence([5, k, 1]).generate_state(
+            1, np.uint64)[0] % np.uint64(2**53), checkpoints=sim.checkpoints, block_runs=7)
         assert np.array_equal(direct.regret, res_n.regret)
-    assert M.batch_seed(5, 0) != M.batch_seed(5, 1)
+    _, _, _, N2 = sim.finals(2.0, [(0, 20), (1, 20)])
+    assert all(a is b for a, b in zip(N, N2)) and sim.np_run_count == 40  # once, whatever the budget
+    c1, c2 = M.CONFIRM_OFFSET, 2 * M.CONFIRM_OFFSET  # two confirmations share one fresh counterpart batch
+    _, _, Pc1, Nc1 = sim.finals(1.0, [(c1, 20)])
+    _, _, Pc2, Nc2 = sim.finals(2.0, [(c2, 20)])
+    assert Nc1[0] is Nc2[0] and Nc1[0].seed not in (N[0].seed, N[1].seed) and Pc1[0].seed != Pc2[0].seed
+    # every run its own cluster: the runs are independent whatever the block size
+    assert np.unique(sim.clusters([(0, 20), (1, 20)])).size == 40
+    common = M.PairedSimulator(sim.make_private, sim.counterpart, env, 500, seed=5, runs=20, max_runs=40,
+                               block_runs=7, pairing="common")
+    _, _, Pm, Nm = common.finals(1.0, [(0, 20)])
+    assert Pm[0].seed == Nm[0].seed == M.batch_seed(5, 0) and np.unique(common.clusters([(0, 20)])).size == 3
 
-    class Unpaired(M.PairedSimulator):  # mutant: the counterpart on other seeds than the private runs
+    class SharedSeed(M.PairedSimulator):  # mutant: the counterpart on the private runs' seeds under independent pairing
         def np_batch(self, k, runs):
             if k not in self._np:
-                self._np[k] = self._run(self.counterpart, k + 1, runs)
+                self._np[k] = self._run(self.counterpart, M.batch_seed(self.seed, k), runs, self.block_runs)
             return self._np[k]
 
-    sim2 = Unpaired(sim.make_private, sim.counterpart, env, 500, seed=5, runs=20, max_runs=40)
+    sim2 = SharedSeed(sim.make_private, sim.counterpart, env, 500, seed=5, runs=20, max_runs=40)
     _, _, P2, N2 = sim2.finals(1.0, [(0, 20)])
-    assert P2[0].seed != N2[0].seed  # the check above rejects it
+    assert not (N2[0].seed == M.counterpart_seed(5, 0) != P2[0].seed)  # the check above rejects it
 
 
 def test_counterparts_are_names_simulate_accepts():
@@ -351,17 +367,184 @@ def test_instance_file_gives_the_same_instance_as_regret(tmp_path):
     assert ob["by"] == "simulation" and ob["instance"] == json.loads(r.stdout)["instance"]
 
 
-def test_cli_block_runs_and_plot_dist_reach(tmp_path):
-    """--block-runs reaches the search (JSON inputs and the clusters: 10 runs in blocks of 5 give 2 clusters, a t
-    interval with 1 degree of freedom, wider than with blocks of 1); --plot-dist writes the distribution figure."""
+def test_cli_block_runs_and_plot_dist_reach(tmp_path, monkeypatch):
+    """--block-runs reaches the engine (every private and counterpart montecarlo.run of the search gets it: the block
+    size is a speed setting under independent pairing); --plot-dist writes the distribution figure."""
     base = ["--setting", "finite", "--T", "300", "--means", "0.9,0.5", "--max-overhead", "3", "--algo", "DP-KLUCB",
             "--runs", "10", "--max-runs", "10", "--json"]
     pd = tmp_path / "dist.png"
+    seen = []
+    real = montecarlo.run
+
+    def spy(*a, **k):
+        seen.append(k.get("block_runs"))
+        return real(*a, **k)
+
+    monkeypatch.setattr(montecarlo, "run", spy)
     a = _cli([*base, "--block-runs", "5", "--plot-dist", str(pd)])
-    b = _cli([*base, "--block-runs", "1"])
+    assert a.exit_code == 0, a.output
+    oa = json.loads(a.stdout)
+    assert oa["inputs"]["block_runs"] == 5 and seen and set(seen) == {5}
+    seen.clear()
+    b = _cli(base)
+    assert b.exit_code == 0 and set(seen) == {50}  # the default
+    assert pd.stat().st_size > 1000
+
+
+def test_chosen_counterpart_is_what_is_simulated(monkeypatch):
+    """budget.solve(..., counterpart="UCB", counterpart_params={"c": 0.5}): the first decision's overhead equals the
+    one computed here from direct montecarlo.run calls of DP-KLUCB (at batch_seed) and of UCB(c = 0.5) (at
+    counterpart_seed), ratio of means written out; the row names the counterpart. Mutant: the option dropped on its
+    way (the named KL-UCB simulated instead) gives another overhead, which the check rejects."""
+    from boundcalc.budget import solve
+    from boundcalc.envs.spec import Instance
+
+    inst = Instance("finite", means=(0.9, 0.5))
+    T_, seed = 300, 3
+
+    def first(**kw):
+        plan = solve("finite", T_, Target("overhead", 3.0), "epsilon", instance=inst, algos=["DP-KLUCB"], runs=10,
+                     max_runs=10, seed=seed, by="simulation", **kw)
+        a = plan.answers[0][0]
+        return a, a.evaluations[0]
+
+    a, ev = first(counterpart="UCB", counterpart_params={"c": 0.5})
+    assert a.counterpart["name"] == "UCB" and a.counterpart["params"] == {"c": 0.5} and ev["runs"] == 10
+    cps = M.PairedSimulator(None, None, None, T_, seed, 10, 10).checkpoints
+    p = montecarlo.run(build("DP-KLUCB", PureDP(ev["budget"])), inst.make_env(), T_, 10, seed=M.batch_seed(seed, 0),
+                       checkpoints=cps).regret[:, -1]
+    n = montecarlo.run(build("UCB", None, {"c": 0.5}), inst.make_env(), T_, 10, seed=M.counterpart_seed(seed, 0),
+                       checkpoints=cps).regret[:, -1]
+    want = p.mean() / n.mean() - 1
+    assert ev["estimate"] == pytest.approx(want, rel=1e-12)
+    _, ev_drop = first()  # mutant: the counterpart option dropped
+    assert ev_drop["estimate"] != pytest.approx(want, rel=1e-6)
+    # bad input: one line, exit 2
+    for args, flag in ((["--counterpart", "OFUL"], "--counterpart"), (["--counterpart", "DP-IMED"], "--counterpart"),
+                       (["--counterpart", "UCB", "--counterpart-param", "zz=1"], "--counterpart-param"),
+                       (["--counterpart-param", "c=1"], "--counterpart-param"), (["--pairing", "x"], "--pairing")):
+        r = _cli(["--setting", "finite", "--T", "300", "--means", "0.9,0.5", "--max-overhead", "3", "--algo",
+                  "DP-KLUCB", "--runs", "4", "--max-runs", "4", *args])
+        assert r.exit_code == 2 and flag in r.stderr and len(r.stderr.strip().splitlines()) == 1, (args, r.stderr)
+
+
+def test_bound_answers_unchanged_by_the_simulation_mode(monkeypatch):
+    """--by bound is today's answer: the JSON of `budget --by bound` equals that of `budget` without --by (no instance,
+    no simulation option: bound by default) apart from the inputs echo, and its value is budget.solve's (by="bound")
+    at the same inputs, computed here by the library."""
+    from boundcalc.budget import solve
+    from boundcalc.budget.notions import UserNotion
+
+    base = ["--setting", "finite", "--max-overhead", "1", "--T", "1e5", "--notion", "epsilon", "--json"]
+    a, b = _cli(base), _cli([*base, "--by", "bound"])
     assert a.exit_code == 0 and b.exit_code == 0, a.output + b.output
     oa, ob = json.loads(a.stdout), json.loads(b.stdout)
-    assert oa["inputs"]["block_runs"] == 5 and ob["inputs"]["block_runs"] == 1
-    ea, eb = oa["rows"][0]["evaluations"][0], ob["rows"][0]["evaluations"][0]
-    assert ea["ci"][1] - ea["ci"][0] > eb["ci"][1] - eb["ci"][0]
-    assert pd.stat().st_size > 1000
+    oa.pop("inputs"), ob.pop("inputs")
+    assert oa == ob and ob.get("by", "bound") == "bound"
+    plan = solve("finite", 1e5, Target("overhead", 1.0), UserNotion("epsilon"), by="bound")
+    assert ob["value"] == pytest.approx(plan.value, rel=1e-12)
+    # mutant: the CLI's bound path answers something else (its solver's value moved by 1%); the check rejects it
+    import boundcalc.budget as B
+
+    real = B.solve
+
+    def moved(*a, **k):
+        p = real(*a, **k)
+        if getattr(p, "value", None) is not None:
+            p.value *= 1.01
+        return p
+
+    monkeypatch.setattr(B, "solve", moved)
+    om = json.loads(_cli([*base, "--by", "bound"]).stdout)
+    assert om["value"] != pytest.approx(plan.value, rel=1e-12)
+
+
+# -- the linear setting: AdaC-GOPE against GOPE-limit, ρ-zCDP, common pairing (the linear default) -----------------
+LIN_T = 20_000
+LIN_TARGET = 0.1  # mean overhead <= 10%
+LIN_SEARCH = dict(runs=40, max_runs=160, seed=4)
+LIN_FRESH_SEED = 271_828  # the independent simulation's engine seed (disjoint from the search's, asserted below)
+LIN_FRESH_RUNS = 300
+
+
+def _lin_env():
+    """K = 5 actions and θ* on the unit circle (d = 2), drawn from seed 1 (gaps 0.24 … 1.9), N(0, 1) reward noise."""
+    from boundcalc.envs.linear import LinearEnv, unit_sphere
+
+    rng = np.random.default_rng(1)
+    return LinearEnv(unit_sphere(rng, 5, 2), unit_sphere(rng, 1, 2)[0])
+
+
+def _lin_independent_overhead(rho, seed=LIN_FRESH_SEED, runs=LIN_FRESH_RUNS):
+    """Overhead of AdaC-GOPE at ρ against GOPE-limit on fresh seeds, by direct montecarlo.run calls (not the search's
+    simulator or confirmation code): common random numbers as the linear default pairs them — both algorithms at the
+    same engine seed with blocks of one run, so run i of each draws from the same Generator (child i of the seed) and
+    the pairs are independent of each other. Ratio of means and its paired delta-method interval written out here."""
+    from boundcalc.privacy import ZCDP
+
+    env = _lin_env()
+    p = montecarlo.run(build("AdaC-GOPE", ZCDP(rho)), env, LIN_T, runs, seed=seed, block_runs=1).regret[:, -1]
+    n = montecarlo.run(build("GOPE-limit"), env, LIN_T, runs, seed=seed, block_runs=1).regret[:, -1]
+    r = p.mean() / n.mean()
+    cov = np.cov(p, n)
+    var = (cov[0, 0] - 2 * r * cov[0, 1] + r * r * cov[1, 1]) / (runs * n.mean() ** 2)
+    half = 1.96 * math.sqrt(var)
+    return r - 1, r - 1 - half, r - 1 + half
+
+
+def _lin_search_seeds(answer_seed):
+    """Every engine seed the search can have used: its batches and its fresh-seed confirmation batches."""
+    ks = range(len(M.batch_sizes(LIN_SEARCH["runs"], LIN_SEARCH["max_runs"])))
+    return {M.batch_seed(answer_seed, j * M.CONFIRM_OFFSET + k) for j in range(0, 10) for k in ks}
+
+
+def test_linear_measured_answer_holds_on_fresh_seeds_and_misses_at_half(monkeypatch):
+    """AdaC-GOPE (ρ-zCDP) against GOPE-limit on a K = 5, d = 2 instance at T = 2e4, target: mean overhead <= 10%.
+
+    Power: the overhead falls slowly, ≈ ρ^-1/2 (pilot, 200 runs: 0.125 at ρ = 0.05, 0.089 at 0.1, 0.062 at 0.2), so
+    at b/2 it is ≈ √2 ≈ 1.4× its value at b. The search stops within rel_width = 1.25 of where it last decided
+    'missed', so the overhead at b/2 is at least that at 1.25 b*/2 (b*: overhead 0.10), ≈ 0.10 × (1/0.625)^0.5 ≈
+    0.126: 0.026 above the target. The regrets are nearly deterministic at this T (the phase lengths c_ℓ are fixed
+    by ρ; only the phase at which an action is eliminated is random): on the fresh seeds at b ≈ 0.087 AdaC-GOPE's
+    final regret is the same in all 300 runs and GOPE-limit's differs in 3 of 300, so the fresh interval's half-width
+    is ≈ 6e-4 (overhead 0.096 at b, 0.136 at b/2): the margin at b/2 is ≈ 100 standard errors (power ≈ 1), and
+    at b the ≈ 0.004 left below the target is ≈ 12 of them. What this checks is where the search lands (the budget's
+    path to the algorithm, the bracket and bisection, common pairing), not the intervals' coverage, which needs an
+    instance with spread regrets (K = 20, d = 3 at this T: per-run sd ≈ 0.26 in overhead units, thousands of runs).
+
+    Mutants rejected: the search returning 2b (then its b/2 is the true answer, where the target is met: not missed);
+    the search simulating the private algorithm at 4× the budget it reports (a miscalibrated ρ — the noise and the
+    privacy term of the phase lengths as at 4ρ, during the search only): its answer ≈ b/4 misses the target on the
+    fresh seeds."""
+    env = _lin_env()
+    ans = M.search("AdaC-GOPE", env, LIN_T, "overhead", LIN_TARGET, **LIN_SEARCH)
+    assert ans.status == "met", ans.reason
+    assert ans.counterpart["name"] == "GOPE-limit" and ans.counterpart["pairing"] == "common"
+    b = ans.budget
+    lo, hi = ans.interval
+    assert lo < b and hi == b
+    assert LIN_FRESH_SEED not in _lin_search_seeds(LIN_SEARCH["seed"])
+    est, ci_lo, ci_hi = _lin_independent_overhead(b)
+    assert ci_hi <= LIN_TARGET, (b, est, ci_lo, ci_hi)  # met at b on independent seeds
+    est2, lo2, hi2 = _lin_independent_overhead(b / 2)
+    assert lo2 > LIN_TARGET, (b / 2, est2, lo2, hi2)  # clearly missed at b/2
+    assert ans.measure["status"] == "met" and ans.measure["ci"][1] <= LIN_TARGET
+
+    # mutant 1: the search answers 2b; the check 'missed at half' then looks at b, where the target is met
+    assert not ci_lo > LIN_TARGET
+
+    # mutant 2: the private algorithm run at 4× the budget during the search only (halved noise and shorter phases)
+    from boundcalc.privacy import ZCDP
+
+    real_factory = M._private_factory
+
+    def at_four_times(name, notion, params):
+        cls, make = real_factory(name, notion, params)
+        return cls, (lambda rho: build("AdaC-GOPE", ZCDP(4 * rho)))
+
+    monkeypatch.setattr(M, "_private_factory", at_four_times)
+    bad = M.search("AdaC-GOPE", env, LIN_T, "overhead", LIN_TARGET, **LIN_SEARCH)
+    monkeypatch.undo()
+    assert bad.status == "met" and bad.budget < b / 2
+    _, _, bad_hi = _lin_independent_overhead(bad.budget)
+    assert not bad_hi <= LIN_TARGET  # the 'met at b on fresh seeds' check rejects it

@@ -7,6 +7,8 @@ The generated module holds the numpy source sympy's lambdify gives every built-i
 
 from __future__ import annotations
 
+import pytest
+
 from functools import lru_cache
 
 import numpy as np
@@ -27,6 +29,21 @@ def test_generated_module_is_current_for_every_builtin_bound():
 def test_every_finite_bound_is_generated():
     ids = {b.id for b in registry.select(setting="finite")}
     assert ids <= set(_generated_numpy.FUNCTIONS)
+
+
+@pytest.mark.parametrize("setting", ["finite", "linear", "contextual", "glm"])
+def test_regret_imports_no_sympy(setting):
+    """`regret` in a fresh process evaluates every bound of the setting (the extra modules' too) without sympy: the
+    generated module covers them (a bound left out is lambdified at run time, which imports sympy: the mutant)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from boundcalc.cli.app import main; sys.argv=['boundcalc','regret','--setting',"
+            f"'{setting}','--rho','0.1','--T','1e6','--json']\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print('SYMPY' if 'sympy' in sys.modules else 'NO-SYMPY', file=sys.stderr)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.stderr.strip().splitlines()[-1] == "NO-SYMPY", r.stderr[-2000:]
 
 
 def test_mutant_changed_expression_makes_the_module_stale(monkeypatch):

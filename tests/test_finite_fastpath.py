@@ -245,6 +245,7 @@ def _boundary_box(alg, rows):
                         S=S, N=N, others=others, pre=alg.stretch_setup(S, N, lead, t0, scores))
 
 
+@pytest.mark.xdist_group("fastpath-boundary")  # one worker: the cached rows (_boundary_rows) are built once
 @pytest.mark.parametrize("side", ["certify", "refute"])
 @pytest.mark.parametrize("c", [0.0, 3.0])
 @pytest.mark.parametrize("alg_cls", [KLUCB, KLUCBTinyLoose, KLUCBFirstOrderTheta], ids=lambda a: a.__name__)
@@ -389,6 +390,8 @@ def _per_step(cls, means, T, runs):
                                 np.array([10, 30, 100, 300, 1000, T]))
 
 
+# one xdist worker for the cases that share a per-step sample (_per_step is cached per process): built once
+@pytest.mark.xdist_group("fastpath-per-step")
 @pytest.mark.parametrize("alg,mutant,means", DIST_CASES,
                          ids=[f"{c[0].name}-{type(c[1]).__name__ if c[1] else 'engine'}-{c[2]}" for c in DIST_CASES])
 def test_engine_matches_per_step_loop_in_distribution(alg, mutant, means, force_stretch):
@@ -476,6 +479,7 @@ def _lazy_steps(T, runs):
                                                 np.random.default_rng([1, 2]), np.array([10, 30, 100, 300, 1000, T]))
 
 
+@pytest.mark.xdist_group("fastpath-lazy")  # one worker: the cached per-step sample (_lazy_steps) is built once
 @pytest.mark.parametrize("mutant", [None, "unconditional theta", "first bad uniform"])
 def test_lazy_dp_ts_thinning_matches_per_step_loop(monkeypatch, mutant):
     # thinning from round 31 on (the per-step phase shortened, thinning at this small eps * T), against the loop

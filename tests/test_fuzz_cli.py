@@ -128,6 +128,9 @@ BASES = {
               ["--algo", "LDP-OLS", "--epsilon", "1", "--delta", "0.01", "--trials", "200", "--param", "C_B=8"],
               ["--algo", "LDP-SGD", "--epsilon", "1", "--trials", "200"], ["--algo", "Lazy-DP-TS", "--trials", "200"],
               ["--list"]],
+    "lower": [["--rho", "0.1", "--means", "0.5,0.4", "--alt-means", "0.5,0.6", "--T", "1000"],
+              ["--rho", "1", "--means", "0.5,0.4", "--alt-means", "0.5,0.6", "--family", "gaussian", "--sigma", "0.5",
+               "--T", "100", "--pulls", "60,40", "--variance", "3"]],
 }
 # Commands whose valid runs take longer than a fuzz example may (a whole paper worksheet, seconds to minutes): their bad
 # input is tested in their own file (tests/test_worksheets.py::test_bad_input_is_one_line), not fuzzed here.

@@ -342,6 +342,9 @@ COMMANDS = {  # small T / runs; each command with the instance options appended
         ["budget", "--by", "bound", "--setting", "finite", "--max-overhead", "1", "--T", "2000", "--check", "--runs", "4"],
         ["simulate", "--algo", "DP-IMED", "--epsilon", "1", "--T", "500", "--runs", "4"],
         ["audit", "--algo", "DP-SE", "--trials", "100"],
+        ["audit", "--algo", "DP-IMED", "--trials", "100"],  # a scenario that simulates the instance (instance_audit)
+        ["budget", "--by", "simulation", "--setting", "finite", "--max-regret", "1e6", "--T", "300", "--algo",
+         "DP-KLUCB", "--runs", "4", "--max-runs", "4"],
     ],
     "linear": [
         ["regret", "--setting", "linear", "--rho", "1", "--T", "1e4"],
@@ -350,6 +353,8 @@ COMMANDS = {  # small T / runs; each command with the instance options appended
         ["budget", "--by", "bound", "--setting", "linear", "--max-overhead", "0.5", "--T", "2000", "--check", "--runs", "4"],
         ["simulate", "--algo", "AdaC-GOPE", "--rho", "1", "--T", "500", "--runs", "4"],
         ["audit", "--algo", "AdaC-GOPE", "--rho", "1", "--trials", "100"],
+        ["budget", "--by", "simulation", "--setting", "linear", "--max-regret", "1e6", "--T", "300", "--algo",
+         "AdaC-GOPE", "--runs", "4", "--max-runs", "4"],
     ],
 }
 

@@ -202,6 +202,8 @@ REG_F = ["--setting", "finite", "--rho", "0.1"]
 REG_C = ["--setting", "contextual", "--rho", "0.1", "--param", "lam=1"]
 BUD = ["--setting", "linear", "--max-overhead", "0.1"]
 BUD_F = ["--setting", "finite", "--max-overhead", "0.5"]
+BUD_SIM = ["budget", "--setting", "finite", "--T", "300", "--means", "0.9,0.5", "--max-overhead", "3", "--algo",
+           "DP-KLUCB", "--runs", "10", "--max-runs", "20"]  # a small --by simulation search
 EP_UCB = ["--algo", "adac-ucb", "--rho", "1"]
 EP_GOPE = ["--algo", "adac-gope", "--rho", "1"]
 EP_KL = ["--algo", "dp-klucb", "--epsilon", "1"]
@@ -268,6 +270,9 @@ REACH: dict[str, dict[str, Any]] = {
                           ["--weights", "0.5,0.3,0.2"],
                           lambda o: _approx(o["value"], float(_info().kl_inf_finite([0, 0.5, 1], [0.5, 0.3, 0.2], 0.7)),
                                             1e-9)),
+        "--epsilon": Diff(["--mu-star", "0.7", "--support", "0,0.5,1", "--weights", "0.2,0.3,0.5"], ["--epsilon", "0.5"],
+                          lambda o: _approx(o["d_eps_inf"], __import__("boundcalc.info.d_eps_inf", fromlist=["x"])
+                                            .d_eps_inf_finite([0, 0.5, 1], [0.2, 0.3, 0.5], 0.7, 0.5), 1e-12)),
         "--digits": Diff(KLINF, ["--digits", "30"]),
         "--symbolic": Diff(KLINF, ["--symbolic"]),
         "--json": JSON_EXEMPT,
@@ -439,6 +444,14 @@ REACH: dict[str, dict[str, Any]] = {
         "--scheduler": Exempt("--by simulation hands it to cli.executor_options.plan_executor, as simulate does "
                               "(tests/test_mutants_issue17.py::test_executor_options_reach_the_executor)"),
         "--report": Elsewhere("tests/test_budget_report.py::test_rendered_numbers_equal_the_json"),
+        "--counterpart": Spy([*BUD_SIM, "--counterpart", "UCB"], "boundcalc.budget.measured:solve_measured",
+                             lambda c: bool(c) and _kw(c, "counterpart")[-1] == "UCB"),
+        "--counterpart-param": Spy([*BUD_SIM, "--counterpart", "UCB", "--counterpart-param", "c=0.5"],
+                                   "boundcalc.budget.measured:solve_measured",
+                                   lambda c: bool(c) and _kw(c, "counterpart_params")[-1] == {"c": 0.5},
+                                   base=[*BUD_SIM, "--counterpart", "UCB"]),
+        "--pairing": Spy([*BUD_SIM, "--pairing", "common"], "boundcalc.budget.measured:solve_measured",
+                         lambda c: bool(c) and _kw(c, "pairing")[-1] == "common"),
     },
     "episodes": {
         "--algo": Diff(EP_UCB, ["--algo", "adac-gope"], _episodes_lib("adac-gope", rho=1.0)),
@@ -619,6 +632,47 @@ def _simulate_entries():
 
 
 REACH["simulate"] = _simulate_entries()
+
+
+# `lower` (issue 16 item 4): the finite means forms are Diffs checked against the library; the file forms and
+# --setting linear have their own test (two instance files)
+LOWER = ["--rho", "0.05", "--means", "0.5,0.4", "--alt-means", "0.5,0.6", "--T", "200"]
+
+
+def _lower_lib(means=(0.5, 0.4), alt=(0.5, 0.6), rho=0.05, T=200, family=None, sigma=None, **kw):
+    from boundcalc.envs.spec import Instance
+    from boundcalc.lower import lower_bound_report
+
+    fam = {} if family is None else {"family": family, "sigma": sigma}
+    return lower_bound_report(Instance("finite", means=means, **fam), Instance("finite", means=alt, **fam), rho, T,
+                              **kw)
+
+
+REACH["lower"] = {
+    "--rho": Diff(LOWER, ["--rho", "0.5"],
+                  lambda o: _approx(o["kl_bound_private"], _lower_lib(rho=0.5)["kl_bound_private"], 1e-9)),
+    "--T": Diff(LOWER, ["--T", "500"],
+                lambda o: _approx(o["kl_bound_private"], _lower_lib(T=500)["kl_bound_private"], 1e-9)),
+    "--means": Diff(LOWER, ["--means", "0.5,0.3"],
+                    lambda o: _approx(o["kl_bound_private"], _lower_lib(means=(0.5, 0.3))["kl_bound_private"], 1e-9)),
+    "--alt-means": Diff(LOWER, ["--alt-means", "0.5,0.9"],
+                        lambda o: _approx(o["best_sum_lower"], _lower_lib(alt=(0.5, 0.9))["best_sum_lower"], 1e-9)),
+    "--family": Diff(LOWER, ["--family", "gaussian"],
+                     lambda o: _approx(o["kl_bound_private"],
+                                       _lower_lib(family="gaussian", sigma=1.0)["kl_bound_private"], 1e-9)),
+    "--sigma": Diff([*LOWER, "--family", "gaussian"], ["--sigma", "0.2"],
+                    lambda o: _approx(o["kl_bound_private"],
+                                      _lower_lib(family="gaussian", sigma=0.2)["kl_bound_private"], 1e-9)),
+    "--pulls": Diff(LOWER, ["--pulls", "150,50"],
+                    lambda o: _approx(o["kl_bound_private"], _lower_lib(pulls=[150, 50])["kl_bound_private"], 1e-9)),
+    "--variance": Diff([*LOWER, "--pulls", "150,50"], ["--variance", "7"],
+                       lambda o: _approx(o["kl_bound_private"],
+                                         _lower_lib(pulls=[150, 50], variance=7.0)["kl_bound_private"], 1e-9)),
+    "--setting": Elsewhere("tests/test_lower.py::test_cli_json_matches_library"),
+    "--instance": Elsewhere("tests/test_lower.py::test_cli_json_matches_library"),
+    "--alt": Elsewhere("tests/test_lower.py::test_cli_json_matches_library"),
+    "--json": JSON_EXEMPT,
+}
 
 
 # -- running an entry ------------------------------------------------------------------------------------------------
@@ -844,6 +898,8 @@ def test_exemptions_have_a_reason(cmd, opt, entry):
     assert len(entry.reason) > 20
 
 
+# one xdist worker for the tests that run Diff bases: _BASE_CACHE (per process) then runs each shared base once
+@pytest.mark.xdist_group("option-reach-bases")
 @pytest.mark.parametrize("cmd,opt,entry", list(_entries((Diff, Spy, Custom))))
 def test_option_reaches_its_destination(cmd, opt, entry, tmp_path):
     if isinstance(entry, Diff):
@@ -868,6 +924,7 @@ def _mutant_entries():
             yield p
 
 
+@pytest.mark.xdist_group("option-reach-bases")
 @pytest.mark.parametrize("cmd,opt,entry", list(_mutant_entries()))
 def test_dropped_option_is_caught(cmd, opt, entry, tmp_path):
     """The mutant: the command's callback receives the base invocation's value of ``opt`` instead of the changed

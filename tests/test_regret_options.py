@@ -56,6 +56,7 @@ CHANGE = {
         "L": (["--param", "L=1.5"], {"L"}),
         "S": (["--param", "S=1.5"], {"S"}),
         "zeta": (["--param", "zeta=0.1"], {"zeta"}),
+        "perturb_sigma": (["--param", "perturb_sigma=0.2"], {"perturb_sigma"}),  # seed 004 Cor. 1 (004-cor1)
     },
     "glm": {
         "d": (["--d", "3"], {"d"}),

@@ -92,6 +92,14 @@ fig4c = ws.run("fig4c")
 fig4c_bounds = ws.run("fig4c-bounds")
 
 # %% [markdown]
+# ## Appendix H, Figure 5: AdaC-GOPE vs AdaR-GOPE-Var
+#
+# Reproduces: seed 003 App. H, Figure 5; App. E-C; Table II (row linear bandits). The cell prints the setup, the tables and the verdicts, and shows the figure.
+
+# %%
+fig5 = ws.run("fig5")
+
+# %% [markdown]
 # ## The paper's claims judged by the verifier
 #
 # The claims of `boundcalc.verify.claims` for seed 003 (the same as `boundcalc verify --paper 003`):
@@ -103,7 +111,6 @@ verdicts = ws.claims()
 # %% [markdown]
 # ## Not reproduced
 #
-# - Appendix H, Figure 5 (AdaC-GOPE against AdaR-GOPE-Var, the per-arm-sum noising variant of sheet §3.7): boundcalc has no AdaR-GOPE-Var implementation.
 # - The paper's curve values cannot be read from the text (sheet §6): the figures reproduce the setup and the claims, not numbers to compare against.
 
 # %% [markdown]

@@ -33,6 +33,12 @@ class Scenario:
     default_budget: dict = {}
     default_trials: int = 10000
     fixed: dict = {}  # constructor parameters the scenario fixes (documented in ``why_fixed``)
+    # why the scenario's neighbouring inputs cannot be built from a user's instance (``instance_probe`` returns
+    # (None, reason) then); scenarios that can take one override ``instance_probe``
+    why_no_instance: str = ("its neighbouring inputs are placed where the algorithm's schedule makes a decision "
+                            "(a threshold, an epoch end, a tree node) with the rest of the input chosen to put that "
+                            "decision at its median; an instance's rewards would move the decision away from the "
+                            "threshold, and no event of this scenario is defined on them")
     tunable: tuple[str, ...] = ()  # constructor parameters a user may set (``--param``; the design follows them)
     why_fixed: str = ""
     description: str = ""
@@ -65,6 +71,11 @@ class Scenario:
     def event(self, alg, probe: Probe, table, runs: int, rng) -> np.ndarray:  # pragma: no cover - abstract
         """Boolean (runs,) indicator of the probe's event in ``runs`` independent runs on ``table``."""
         raise NotImplementedError
+
+    def instance_probe(self, alg, instance, rng) -> tuple["Probe | None", str]:
+        """(a probe whose neighbouring inputs are built from the user's ``instance``, ""), or (None, the reason this
+        scenario cannot take it: ``why_no_instance``)."""
+        return None, self.why_no_instance
 
     def claim(self, alg, budget, delta: float, mutant: str, probes: list[Probe]) -> tuple[float, str]:
         """(claimed ε at the audit's δ, the text saying what is audited)."""

@@ -45,6 +45,7 @@ class AuditResult:
     note: str
     params: dict = field(default_factory=dict)
     statement: str = ""
+    instance_audit: dict | None = None  # the probe on the user's instance (run_audit's ``instance``), or why not
 
     @property
     def verdict(self) -> str:
@@ -57,7 +58,7 @@ class AuditResult:
                 "epsilon_lower": self.epsilon_lower, "epsilon_claimed": self.epsilon_claimed, "delta": self.delta,
                 "passed": self.passed, "verdict": self.verdict, "confidence": self.confidence, "trials": self.trials,
                 "events": self.events, "claim": self.claim, "params": self.params, "note": self.note,
-                "statement": self.statement}
+                "statement": self.statement, "instance_audit": self.instance_audit}
 
 
 def budget_of(notion: str, values: dict):
@@ -202,7 +203,8 @@ def prepare(algo: str, budget=None, trials: int | None = None, mutant: str = "no
 
 def run_audit(algo: str, budget=None, trials: int | None = None, mutant: str = "none", seed: int = 0,
               delta: float | None = None, confidence: float = 0.95,
-              progress: Callable[[int, int], None] | None = None, params: dict | None = None) -> AuditResult:
+              progress: Callable[[int, int], None] | None = None, params: dict | None = None,
+              instance=None) -> AuditResult:
     """Audit ``algo`` (a name) at ``budget`` (a boundcalc.privacy Budget of its notion; None: the scenario's default)
     with ``trials`` runs on each neighbouring input of each probe, ``mutant`` one of the applicable ``MUTANTS``.
 
@@ -210,7 +212,10 @@ def run_audit(algo: str, budget=None, trials: int | None = None, mutant: str = "
     ``Scenario.default_delta``). ``confidence``: 1 − α of the lower bound (one-sided Clopper–Pearson bounds,
     Bonferroni over the declared events). ``progress(done, total)`` is called after every block of runs.
     ``params``: constructor parameters of the audited algorithm among the scenario's ``tunable`` ones (e.g.
-    ``{"C_B": 8}`` for LDP-OLS); the scenario's design follows them."""
+    ``{"C_B": 8}`` for LDP-OLS); the scenario's design follows them. ``instance`` (boundcalc.envs.spec.Instance):
+    the scenario's probe on neighbouring inputs built from it (``Scenario.instance_probe``) is run as well, with its
+    own estimate at the same confidence (``AuditResult.instance_audit``; the designed probes' ε lower bound and
+    verdict are unchanged by it), or the reason it cannot be is recorded."""
     p = prepare(algo, budget, trials, mutant, seed, delta, confidence, params)
     sc, mutant, trials, confidence, seed, budget, delta = (p[k] for k in ("sc", "mutant", "trials", "confidence", "seed",
                                                                          "budget", "delta"))
@@ -255,6 +260,25 @@ def run_audit(algo: str, budget=None, trials: int | None = None, mutant: str = "
     passed = not eps_lower > eps_claimed
     from ..algorithms import params_of
 
+    inst_audit = None
+    if instance is not None:
+        ipr, why = sc.instance_probe(p["correct"], instance, np.random.default_rng(np.random.SeedSequence([seed, 1])))
+        inst_audit = {"instance": instance.label, "used": ipr is not None, "reason": why or None}
+        if ipr is not None:
+            k = []
+            for j, table in enumerate((ipr.D, ipr.Dp)):
+                hits = 0
+                streams_i = np.random.SeedSequence([seed, 2, j]).spawn(len(sizes))
+                for size, ss in zip(sizes, streams_i):
+                    hits += int(np.count_nonzero(sc.event(alg, ipr, table, size, np.random.default_rng(ss))))
+                k.append(hits)
+            est_i = estimator.declared([(f"{ipr.name}: {ipr.event}", ipr.direction, k[0], k[1])], trials, trials,
+                                       delta, alpha)
+            ev = est_i.events[0].as_dict()
+            ev.update(probe=ipr.name, horizon=ipr.T, design=dict(ipr.details))
+            inst_audit.update(epsilon_lower=float(est_i.epsilon_lower),
+                              passed=bool(not est_i.epsilon_lower > eps_claimed), event=ev,
+                              statement=est_i.confidence)
     note = ("An audit can only give a lower bound on the ε an algorithm achieves: it can detect a violation "
             "(ε_lower > claimed ε), never prove privacy.")
     if sc.why_fixed:
@@ -262,4 +286,4 @@ def run_audit(algo: str, budget=None, trials: int | None = None, mutant: str = "
     return AuditResult(algorithm=sc.algo, mutant=mutant, budget=budget.as_dict(), epsilon_claimed=float(eps_claimed),
                        delta=float(delta), epsilon_lower=eps_lower, passed=bool(passed), confidence=confidence,
                        trials=trials, events=events, claim=claim_text, note=note, params=params_of(alg),
-                       statement=est.confidence)
+                       statement=est.confidence, instance_audit=inst_audit)

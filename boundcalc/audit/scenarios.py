@@ -66,6 +66,31 @@ class FirstDecision(Scenario):
         alg.simulate(env, probe.T, runs, rng, np.array([probe.T]))
         return env.actions()[:, probe.T - 1] == 0
 
+    def instance_probe(self, alg, instance, rng):
+        """The same first decision on the user's finite instance (``--means``, ``--instance`` …): K = the instance's
+        arms, m initial pulls each, T = K m + 1; the table's rows 2..T are drawn once, before any run, from the
+        instance (row t, arm a ~ Bernoulli(mean_a), the reward tape a user of that instance would hold; ``rng`` from
+        the audit's seed), and row 0 is the changed row of the design, (1, 0, x_2, …) in D and (0, 1, x_2, …) in D'
+        (one user's rewards differ: seed 001 §2 Table DP). Event: arm 0 is pulled at step T (direction D>D'). The
+        decision is no longer at its median under D, so the bound is weaker than the designed probe's, but it is a
+        valid lower bound on the ε achieved on neighbouring inputs of the user's instance."""
+        if instance is None or getattr(instance, "setting", None) != "finite" or instance.means is None:
+            return None, "the audit of a finite algorithm takes a finite instance with means"
+        if (instance.family or "bernoulli") != "bernoulli":
+            return None, (f"the instance's rewards are {instance.family}, not in [0, 1]: the table's sensitivity "
+                          "(one reward in [0, 1]) would not be that of the algorithm's claim")
+        mu = np.asarray(instance.means, dtype=float)
+        K = mu.size
+        m = int(self.fixed.get("n1", self.initial_pulls))
+        T = K * m + 1
+        D = (rng.random((T, K)) < mu).astype(float)
+        D[0, :2] = (1.0, 0.0)
+        Dp = D.copy()
+        Dp[0, :2] = (0.0, 1.0)
+        return Probe("first decision on the instance", f"arm 0 is pulled at step {T}", "D>D'", D, Dp, T,
+                     {"changed_row": 0, "K": K, "initial_pulls_per_arm": m, "rows": "drawn from the instance's means",
+                      "instance": instance.label}), ""
+
 
 class DPSEElimination(Scenario):
     """DP-SE: the elimination at the end of epoch 1 (R_1 pulls of each of two arms, one Laplace release each).
@@ -229,10 +254,10 @@ _INIT_ONE = ("init_n='one': the initial release then carries the noise of one re
              "default 'half' it carries twice that noise and the first decision says little about the rest")
 
 # ---------------------------------------------------------------------------------------------------------------
-# linear: phased elimination with G-optimal design (AdaC-GOPE, AdaR-GOPE)
+# linear: phased elimination with G-optimal design (AdaC-GOPE, AdaR-GOPE, AdaR-GOPE-Var)
 # ---------------------------------------------------------------------------------------------------------------
 class PhaseOneElimination(Scenario):
-    """AdaC-GOPE / AdaR-GOPE with the actions e_1, e_2 (d = 2, ||a|| = 1, Assumption 1; rewards in [−1, 1]).
+    """AdaC-GOPE / AdaR-GOPE / AdaR-GOPE-Var with the actions e_1, e_2 (d = 2, ||a|| = 1, Assumption 1; rewards in [−1, 1]).
 
     The G-optimal design puts weight 1/2 on each, so phase 1 plays e_1 for n rounds (rows 0..n−1) then e_2 for n
     rounds; e_2 is eliminated when theta~_1 − theta~_2 > 2 beta_1 = 1. The changed row 0 (played by e_1 first:
@@ -365,7 +390,13 @@ class TreeSigns(Scenario):
     A^{-1} b + eta_t (LinUCB-DGS). Event: arm 0 is pulled at every step 2..T (direction D>D').
     For LinUCB-DGS the ridge lambda = 64 keeps A_t = lambda + t − 1 close to lambda, so the change of r_1 moves
     theta_hat_t by 2/(lambda + t − 1), almost the Delta_t = 2L/lambda the noise is calibrated to (t <= T is far below
-    the switch 32 ln(1/delta')/lambda0 of the paper's schedule): the calibration is nearly tight here."""
+    the switch 32 ln(1/delta')/lambda0 of the paper's schedule): the calibration is nearly tight here.
+    LinUCB-DGS with ``perturb_sigma`` (seed 004 Cor. 1: the algorithm sees x + z, z ~ N(0, sigma^2), projected onto
+    |x| <= L) is audited on the same inputs with exploration width alpha = 0: every score is x~ theta^p, so step 1 is a
+    tie (theta^p_1 = 0) won by arm 0 and later steps play arm 0 iff theta^p (x~_0 − x~_1) > 0, i.e. iff theta^p > 0
+    while x~_0 > x~_1 (for sigma well below 1); b = x~_0 r_1 with |x~_0| <= 1, so the change of r_1 is again within
+    the calibrated sensitivity. For the unperturbed algorithm alpha = 0 and alpha = 1 play the same arms (both arms
+    have |x| = 1, hence the same width)."""
 
     T = 8
     default_trials = 100000
@@ -418,9 +449,11 @@ class LinUCBDGSAudit(TreeSigns):
     mutants = ("noise-halved", "fresh-tree")
     default_budget = {"epsilon": 1.0, "delta": 1e-3}
     default_trials = 200000  # the fresh-tree violation is small (population ε ≈ 1.35 against 1): 12/12 seeds caught
-    fixed = {"alpha": 1.0, "lam": 64.0}
-    why_fixed = ("a constant exploration width alpha = 1 and ridge lambda = 64 (so that the calibrated sensitivity "
-                 "2L/lambda is nearly the exact one)")
+    fixed = {"alpha": 0.0, "lam": 64.0}
+    tunable = ("perturb_sigma",)  # seed 004 Cor. 1's context perturbation (see TreeSigns)
+    why_fixed = ("exploration width alpha = 0 (the arm played is the sign of the private estimate; with two arms of "
+                 "norm 1 any constant width plays the same arms) and ridge lambda = 64 (so that the calibrated "
+                 "sensitivity 2L/lambda is nearly the exact one)")
 
     def default_delta(self) -> float:
         return float(self.default_budget["delta"])
@@ -441,6 +474,7 @@ for _s in (DPSEElimination(),
            type("AdaCGOPEAudit", (PhaseOneElimination,), {"algo": "AdaC-GOPE", "default_budget": {"rho": 1.0}})(),
            type("AdaRGOPEAudit", (PhaseOneElimination,), {"algo": "AdaR-GOPE",
                                                            "default_budget": {"alpha": 2.0, "rdp_epsilon": 2.0}})(),
+           type("AdaRGOPEVarAudit", (PhaseOneElimination,), {"algo": "AdaR-GOPE-Var", "default_budget": {"rho": 1.0}})(),
            type("AdaCOFULAudit", (FirstSwitch,), {"algo": "AdaC-OFUL", "default_budget": {"rho": 1.0}})(),
            type("AdaROFULAudit", (FirstSwitch,), {"algo": "AdaR-OFUL",
                                                    "default_budget": {"alpha": 2.0, "rdp_epsilon": 2.0}})(),

@@ -8,7 +8,10 @@ Formulas, each with its source:
   (DERIVED in docs/formulas/zcdp-bandits.md 3.6 from T_l >= c_l >= 8 d 4^l log(8K/delta); the same bound holds for
   AdaR-GOPE, seed 000 Eq. 8, whose T_l >= 8 d 4^l L_l).
 - OFUL quantities (seed 003 Thm 14 / seed 000 Thm 17): update count l(t) <= d log(1 + t/(lam d))/log(1+C),
-  beta_t, the Gentile et al. eigenvalue bound g(t) (seed 003 Lemma 12, seed 000 Lemma 27), gamma_t.
+  the Gentile et al. eigenvalue bound g(t) (seed 003 Lemma 12, seed 000 Lemma 27), h(s) and the location s* of its
+  first peak (the running maximum of gamma_s used by the corrected OFUL bounds).
+The bounds' own formulas are their sympy expressions (bounds/linear.py, bounds/contextual.py); the numpy functions
+here serve the location s* (a number of the instance) and the claims of boundcalc.verify.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import math
 
 import numpy as np
 
-from .base import Bound, Context
+from .base import Bound, Context, failing_requirements
 
 
 # ------------------------------------------------------------------------------------------------
@@ -48,23 +51,11 @@ def gope_phase_bound(T, d, K, delta):
     return np.floor(np.log(4.0 + 3.0 * T / (8.0 * d * np.log(8.0 * K / delta))) / np.log(4.0))
 
 
-def gope_phase_bound_sym(T, d, K, delta):
-    import sympy
-
-    return sympy.floor(sympy.log(4 + 3 * T / (8 * d * sympy.log(8 * K / delta))) / sympy.log(4))
-
-
 # ------------------------------------------------------------------------------------------------
 # OFUL (seed 003 Alg. 3, Thm 14, Thm 5; seed 000 Alg. 4, Thm 17, Thm 10)
 def oful_updates(t, d, lam, C):
     """l(t) <= d log(1 + t/(lam d)) / log(1 + C) (seed 003 Thm 14 Step 5; seed 000 Sec. 4)."""
     return d * np.log1p(np.asarray(t, dtype=float) / (lam * d)) / np.log1p(C)
-
-
-def oful_beta(t, d, lam, delta, theta_norm):
-    """beta_t = sqrt(2 log(1/delta) + d log(1 + t/(lam d))) + sqrt(lam) ||theta*|| (seed 003 Thm 14)."""
-    t = np.asarray(t, dtype=float)
-    return np.sqrt(2 * np.log(1 / delta) + d * np.log1p(t / (lam * d))) + np.sqrt(lam) * theta_norm
 
 
 def gentile_g(t, lam0, delta, d):
@@ -118,6 +109,20 @@ class BaseBound(Bound):
     """Bound with a few helpers shared by the linear/contextual modules."""
 
     expected_pair_failures: dict = {}
+    # the symbols of ``expression()`` besides T: instance parameters (ctx[name]) and budget symbols in the bound's
+    # own notion: rho (zCDP; eps/alpha for an RDP budget), alpha, epsilon, delta_dp (the (eps, delta)-DP delta)
+    symbol_names: tuple[str, ...] = ()
+    # the human reading of a ``requires`` relation, shown after it when it fails (the relation is the data)
+    requires_notes: dict = {}
+
+    def conditions(self, ctx: Context) -> list[str]:
+        """Each failing ``requires`` relation (base.failing_requirements), prefixed by its reading in
+        ``requires_notes``."""
+        out = []
+        for msg in failing_requirements(self, ctx):
+            note = next((n for t, n in self.requires_notes.items() if msg.startswith(f"needs {t} (")), None)
+            out.append(f"{note}: {msg}" if note else msg)
+        return out
 
     @staticmethod
     def rho_of(budget) -> float:
@@ -129,6 +134,20 @@ class BaseBound(Bound):
         if hasattr(budget, "alpha"):
             return float(budget.epsilon) / float(budget.alpha)
         raise TypeError(f"no rho for {budget!r}")
+
+    def symbol_values(self, ctx: Context, budget) -> dict:
+        """Values of ``symbol_names``: budget symbols from the budget in the bound's notion, the others from the context."""
+        out = {}
+        for n in self.symbol_names:
+            if n == "rho":
+                out[n] = self.rho_of(budget)
+            elif n in ("alpha", "epsilon"):
+                out[n] = float(getattr(budget, n))
+            elif n == "delta_dp":
+                out[n] = float(budget.delta)
+            else:
+                out[n] = ctx[n]
+        return out
 
     def own_budget(self, ctx: Context):
         if self.notion == "none":

@@ -231,7 +231,8 @@ def lambdified(bound: Bound, backend: str = "numpy"):
     syms = sorted((a.free_symbols | b.free_symbols), key=lambda s: s.name)
     if not any(s.name == "T" for s in syms):
         syms.append(sympy.Symbol("T", positive=True))
-    f = sympy.lambdify(syms, [a, b], modules=backend)
+    # dummify: a symbol named like a function of the namespace (``gamma``, ``beta``) must not hide the function
+    f = sympy.lambdify(syms, [a, b], modules=backend, dummify=True)
     names = tuple(s.name for s in syms)
     _LAMBDIFIED[key] = (bound, f, names)
     return f, names
@@ -263,7 +264,8 @@ def requirement_relations(bound: Bound):
     rels = []
     for text in bound.requires:
         names = set(__import__("re").findall(r"[A-Za-z_][A-Za-z_0-9]*", text))
-        ns = {n: sympy.Symbol(n, real=True) for n in names}
+        ns = {n: sympy.Symbol(n, real=True) for n in names if n not in _MATH}
+        ns.update({"log": sympy.log, "sqrt": sympy.sqrt, "exp": sympy.exp, "min": sympy.Min, "max": sympy.Max})
         rel = sympy.sympify(text, locals=ns)
         if not isinstance(rel, sympy.core.relational.Relational):
             raise ValueError(f"{bound.id}: requirement {text!r} is not a relation")
@@ -279,7 +281,9 @@ def failing_requirements(bound: Bound, ctx: Context) -> list[str]:
     """Each ``requires`` relation that fails for ``ctx``, as "needs <relation> (<name> = value, ...)".
 
     Evaluated in plain floats without sympy (a relation is "lhs op rhs" with op in < <= > >=, both sides
-    arithmetic over the names of :func:`requirement_values`), so that ``conditions`` stays cheap.
+    arithmetic over the names of :func:`requirement_values`), so that ``conditions`` stays cheap. A relation in the
+    horizon ``T`` (e.g. "T >= K - 1") is checked only when the context has a T (``ctx.get("T")``, set per horizon
+    by the report); without one it is skipped here and stays listed in ``requires`` (``bounds show``).
     """
     if not bound.requires:
         return []
@@ -293,6 +297,11 @@ def failing_requirements(bound: Bound, ctx: Context) -> list[str]:
             raise ValueError(f"{bound.id}: requirement {text!r} is not 'lhs op rhs'")
         lhs, op, rhs = m.groups()
         names = [n for n in dict.fromkeys(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text)) if n not in _MATH]
+        if "T" in names:  # a horizon condition: checked where the context has a horizon, listed otherwise
+            T = ctx.get("T")
+            if T is None:
+                continue
+            vals = {**vals, "T": float(T)}
         missing = [n for n in names if n not in vals]
         if missing and ctx.budget is None:
             continue  # a budget symbol without a budget: the relation is checked when a budget is given

@@ -25,7 +25,7 @@ paper publishes, in the form the seeds quote where they quote one:
 One definition (issue 15): each bound declares ``expression()`` (sympy), ``symbol_values`` and ``requires``; the numbers
 are the lambdified expression (``base.Bound.terms``); the per-arm sums are the registered quantities of
 ``bounds/quantities.py`` (H_inv, H_kl, H_min_eps, sum_Delta). The module exposes ``BOUNDS``; the registry adds each to
-its setting (``registry.EXTRA_MODULES``).
+its settings (``registry.EXTRA_MODULES``: finite, contextual, glm).
 """
 
 from __future__ import annotations

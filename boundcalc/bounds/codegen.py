@@ -79,12 +79,12 @@ def _imports(f) -> set:
 
 
 def builtin_bounds():
-    """Every bound of the built-in settings' modules (no plugins), in registry order."""
+    """Every bound of the built-in settings' modules and their EXTRA_MODULES (no plugins), in registry order."""
     from . import registry
 
     out = []
     for setting in registry.SETTING_MODULES:
-        out.extend(registry._setting_bounds(setting))  # the setting module's, then EXTRA_MODULES' (baselines)
+        out.extend(registry._setting_bounds(setting))
     return out
 
 

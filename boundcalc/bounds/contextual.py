@@ -9,23 +9,14 @@ docs/errata.md items 1, 3, 4, 5, 6, 7, 11, 12, 13 and the smaller items (004 Thm
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 
 from .. import validate as v
 from ..errors import InputError
-from ._linear_common import (
-    BaseBound,
-    f_chi2,
-    gentile_g,
-    oful_beta,
-    oful_h,
-    oful_h_peak,
-    oful_updates,
-    syms,
-)
-from .base import Context
+from ._linear_common import BaseBound, oful_h_peak, syms
 
 DEFAULT_INSTANCE = {
     "name": "seed 003 Sec. VII contextual experiment (AdaC-OFUL vs RS-OFUL) made to meet Assumption 1: K fresh "
@@ -49,6 +40,9 @@ DEFAULT_INSTANCE = {
     "L": 1.0,  # seed 004: ||x|| <= L
     "S": 1.0,  # seed 004: ||theta*|| <= S
     "zeta": 0.05,  # seed 004: failure probability of the regret statement
+    # seed 004 Cor. 1: std of the N(0, sigma^2 I) context perturbation (LinUCB-DGS perturb_sigma; ours, the paper
+    # leaves sigma free; only 004-cor1 reads it)
+    "perturb_sigma": 0.1,
 }
 CONTEXT_DISTRIBUTIONS = ("gaussian-003-projected", "gaussian-003")
 # What a machine can do: d x d matrices per run in --check and the bounds; K contexts of dimension d per round.
@@ -100,6 +94,7 @@ def derive(params: dict) -> dict:
         p[k] = v.positive(k, p.get(k, DEFAULT_INSTANCE[k]))
     p["delta"] = v.open_unit("delta", p.get("delta", 1e-3))
     p["zeta"] = v.open_unit("zeta", p.get("zeta", 0.05))
+    p["perturb_sigma"] = v.positive("perturb_sigma", p.get("perturb_sigma", 0.1))
     dist = p.get("context_distribution", "gaussian-003-projected")
     if dist not in CONTEXT_DISTRIBUTIONS:
         raise InputError("context_distribution", "one of " + ", ".join(CONTEXT_DISTRIBUTIONS) + " (or give --actions)",
@@ -166,19 +161,18 @@ _NOT_BOUNDED = ("the seed 003 experiments' N(0,1) rewards and unprojected Gaussi
                 "(docs/formulas/zcdp-bandits.md §0)")
 
 
-def _oful_reasons(ctx: Context, need_lam_ge_1: bool) -> list[str]:
-    out = []
-    if ctx.get("max_action_norm", 1.0) > 1 + 1e-9:
-        out.append(f"Assumption 1 needs ||a|| <= 1; the contexts have max ||a|| = {ctx['max_action_norm']:.4g} "
-                   "(context_distribution = gaussian-003 is unprojected)")
-    if ctx.get("theta_norm", 0.0) > 1 + 1e-9:
-        out.append(f"Assumption 1 needs ||theta*|| <= 1; got {ctx['theta_norm']:.4g}")
-    if ctx["lam0"] > 1.0 / ctx["d"] + 1e-12:
-        out.append(f"lam0 <= tr E[AA^T]/d <= 1/d for ||A|| <= 1; got lam0 = {ctx['lam0']:.4g} > 1/d")
-    if need_lam_ge_1 and ctx["lam"] < 1:
-        out.append(f"the proof (Eq. 25, t_(l+1)/t_l <= (1+C)(1+lambda)) needs lambda >= 1; got lambda = {ctx['lam']:g} "
-                   "(ERRATA 11; see the corrected form)")
-    return out
+# Assumption 1 on the instance (norms with floating-point tolerances) and lam0 <= tr E[AA^T]/d <= 1/d, which
+# ||A|| <= 1 implies; the explicit forms add the proof's lambda >= 1 (seed 003 Eq. 25, ERRATA 11)
+_NORMS = ("max_action_norm <= 1.000000001", "theta_norm <= 1.000000001")
+_OFUL_REQUIRES = _NORMS + ("lam0 <= 1/d + 0.000000000001",)
+_LAM_GE_1 = "lam >= 1"
+_OFUL_NOTES = {
+    "max_action_norm <= 1.000000001": "Assumption 1 (seed 003 Sec. V-A / seed 000), ||a|| <= 1 "
+                                      "(context_distribution = gaussian-003 is unprojected)",
+    "theta_norm <= 1.000000001": "Assumption 1 (seed 003 Sec. V-A / seed 000), ||theta*|| <= 1",
+    "lam0 <= 1/d + 0.000000000001": "lam0 <= tr E[AA^T]/d <= 1/d for ||A|| <= 1",
+    _LAM_GE_1: "the proof (Eq. 25, t_(l+1)/t_l <= (1+C)(1+lambda)) uses lambda >= 1 (ERRATA 11; see the corrected form)",
+}
 
 
 # ---- AdaC-OFUL / AdaR-OFUL -----------------------------------------------------------------------------
@@ -190,22 +184,15 @@ class _OFULPaper(BaseBound):
     form = "paper"
     params = ("d",)
     assumptions = (_ASSUMPTION_1, _ASSUMPTION_2, "1-sub-Gaussian reward noise")
-
-    def conditions(self, ctx):
-        return _oful_reasons(ctx, need_lam_ge_1=False)
-
-    def terms(self, T, ctx, budget):
-        d, rho = ctx["d"], self.rho_of(budget)
-        return d * np.log(T) * np.sqrt(T), d**2 * np.log(T) ** 2 / np.sqrt(rho)
+    requires = _OFUL_REQUIRES
+    requires_notes = _OFUL_NOTES
+    symbol_names = ("d", "rho")
 
     def expression(self):
         import sympy
 
         T, d, rho = syms("T", "d", "rho")
         return d * sympy.log(T) * sympy.sqrt(T), d**2 * sympy.log(T) ** 2 / sympy.sqrt(rho)
-
-    def symbol_values(self, ctx, budget):
-        return {"d": ctx["d"], "rho": self.rho_of(budget)}
 
 
 class AdaCOFULPaper(_OFULPaper):
@@ -244,15 +231,10 @@ class AdaROFULPaper(_OFULPaper):
     regime_note = "privacy cost dominates iff eps/alpha < d^2 log^2(T)/T; polylog against sqrt(T) log T"
 
 
-def _ofu_pieces_np(T, d, lam, lam0, C, delta, theta_norm):
-    ell = oful_updates(T, d, lam, C)
-    pre = 2 * np.sqrt(1 + C) * np.sqrt(2 * d * np.log1p(T / (lam * d)))
-    beta = oful_beta(T, d, lam, delta, theta_norm)
-    fF = f_chi2(d, np.log(T / delta))  # f_F(d, delta/T), App. F version (log(1/.))
-    return ell, pre, beta, fF
-
-
 def _ofu_pieces_sym(T, d, lam, lam0, C, delta, th):
+    """(l(T), pre, beta_T, f_F(d, delta/T)) of seed 003 Thm 14 / App. F-B (seed 000 Thm 17): l(T) <= d log(1 + T/(lam d))
+    / log(1 + C) (Step 5), pre = 2 sqrt(1+C) sqrt(2 d log(1 + T/(lam d))), beta_T = sqrt(2 log(1/delta) + d log(1 +
+    T/(lam d))) + sqrt(lam) ||theta*||, f_F(d, x) = d + 2 sqrt(d log(1/x)) + 2 log(1/x) (seed 003 Lemma 10, App. F)."""
     import sympy
 
     ell = d * sympy.log(1 + T / (lam * d)) / sympy.log(1 + C)
@@ -264,6 +246,7 @@ def _ofu_pieces_sym(T, d, lam, lam0, C, delta, th):
 
 
 def _g_sym(s, lam0, delta, d):
+    """lam0 s/4 - 8 log((s+3) d/delta) - 2 sqrt(s log((s+3) d/delta)) (seed 003 Lemma 12, seed 000 Lemma 27)."""
     import sympy
 
     Lg = sympy.log((s + 3) * d / delta)
@@ -280,19 +263,9 @@ class _OFULExplicit(BaseBound):
     form = "explicit"
     params = ("d", "lam", "lam0", "C", "delta", "theta_norm")
     assumptions = (_ASSUMPTION_1, _ASSUMPTION_2, "lambda >= 1 (proof Step 5)")
-
-    def conditions(self, ctx):
-        return _oful_reasons(ctx, need_lam_ge_1=True)
-
-    def _vals(self, ctx):
-        return ctx["d"], ctx["lam"], ctx["lam0"], ctx["C"], ctx["delta"], ctx["theta_norm"]
-
-    def terms(self, T, ctx, budget):
-        d, lam, lam0, C, delta, th = self._vals(ctx)
-        rho = self.rho_of(budget)
-        ell, pre, beta, fF = _ofu_pieces_np(T, d, lam, lam0, C, delta, th)
-        gamma = np.sqrt(T) * np.sqrt(2 * ell / rho * fF / (lam + np.maximum(0.0, gentile_g(T, lam0, delta, d))))
-        return pre * beta * np.sqrt(T), pre * gamma * np.sqrt((1 + C) * (1 + lam) * ell)
+    requires = _OFUL_REQUIRES + (_LAM_GE_1,)
+    requires_notes = _OFUL_NOTES
+    symbol_names = ("d", "lam", "lam0", "C", "delta", "theta_norm", "rho")
 
     def expression(self):
         import sympy
@@ -301,10 +274,6 @@ class _OFULExplicit(BaseBound):
         ell, pre, beta, fF = _ofu_pieces_sym(T, d, lam, lam0, C, delta, th)
         gamma = sympy.sqrt(T) * sympy.sqrt(2 * ell / rho * fF / (lam + sympy.Max(0, _g_sym(T, lam0, delta, d))))
         return pre * beta * sympy.sqrt(T), pre * gamma * sympy.sqrt((1 + C) * (1 + lam) * ell)
-
-    def symbol_values(self, ctx, budget):
-        d, lam, lam0, C, delta, th = self._vals(ctx)
-        return {"d": d, "lam": lam, "lam0": lam0, "C": C, "delta": delta, "theta_norm": th, "rho": self.rho_of(budget)}
 
 
 _GAMMA_T_GAP = ("proof gap: the proof bounds every gamma_t by gamma_T ('gamma_t increasing'), which fails (default "
@@ -351,6 +320,12 @@ class AdaROFULExplicit(_OFULExplicit):
     regime_note = "privacy cost dominates until large T (e.g. d = 5, lam0 = 0.2: crossing at T ≈ 2.6e6, docs/formulas/rdp-bandits.md 3.3)"
 
 
+@functools.lru_cache(maxsize=64)
+def _s_star(d, lam, lam0, delta, C) -> float:
+    """``oful_h_peak`` once per instance (symbol_values runs at every evaluation and every ``conditions``)."""
+    return oful_h_peak(d, lam, lam0, delta, C)
+
+
 class _OFULCorrected(_OFULExplicit):
     """Corrected explicit form (ERRATA 11, 12, 13 and the tau = 0 episode):
     R_T <= 2 (C lam + 1) + pre * beta_T(delta/3) sqrt(T)  +  pre * gammabar_T sqrt(kappa l(T)),
@@ -361,27 +336,16 @@ class _OFULCorrected(_OFULExplicit):
 
     form = "corrected"
     assumptions = (_ASSUMPTION_1, _ASSUMPTION_2)
-
-    def conditions(self, ctx):
-        return _oful_reasons(ctx, need_lam_ge_1=False)
+    requires = _OFUL_REQUIRES
 
     @staticmethod
     def _kappa(C, lam):
         return (1 + C) * (1 + lam) + (1.0 if lam < 1 else 0.0)
 
-    def _sstar(self, ctx):
-        d, lam, lam0, C, delta, th = self._vals(ctx)
-        return oful_h_peak(d, lam, lam0, delta / 3, C)
-
-    def terms(self, T, ctx, budget):
-        d, lam, lam0, C, delta, th = self._vals(ctx)
-        dl = delta / 3
-        rho = self.rho_of(budget)
-        ell, pre, beta, fF = _ofu_pieces_np(T, d, lam, lam0, C, dl, th)
-        s = self._sstar(ctx)
-        H = np.maximum(oful_h(np.minimum(T, s), d, lam, lam0, dl, C), oful_h(T, d, lam, lam0, dl, C))
-        gbar = np.sqrt(2 / rho * fF * H)
-        return 2 * (C * lam + 1) + pre * beta * np.sqrt(T), pre * gbar * np.sqrt(self._kappa(C, lam) * ell)
+    @staticmethod
+    def _sstar(ctx):
+        """s*: the first peak of h(s) (``_linear_common.oful_h_peak``), a number of the instance (delta/3)."""
+        return _s_star(ctx["d"], ctx["lam"], ctx["lam0"], ctx["delta"] / 3, ctx["C"])
 
     def expression(self):
         import sympy
@@ -449,17 +413,11 @@ class RSOFULExplicit(_OFULExplicit):
     notion = "none"
     params = ("d", "lam", "C", "delta", "theta_norm")
     assumptions = (_ASSUMPTION_1, "1-sub-Gaussian reward noise")
+    requires = _NORMS
     caveats = ("DERIVED: non-private baseline = rho -> infinity limit (docs/formulas/zcdp-bandits.md section 0); matches OFUL up to "
                "sqrt(1+C)",)
     regime_note = "non-private: no privacy cost"
-
-    def conditions(self, ctx):
-        return [r for r in _oful_reasons(ctx, need_lam_ge_1=False) if "lam0" not in r]
-
-    def terms(self, T, ctx, budget):
-        d, lam, lam0, C, delta, th = self._vals(ctx)
-        ell, pre, beta, fF = _ofu_pieces_np(T, d, lam, lam0, C, delta, th)
-        return pre * beta * np.sqrt(T), np.zeros_like(T)
+    symbol_names = ("d", "lam", "C", "delta", "theta_norm")
 
     def expression(self):
         import sympy
@@ -467,10 +425,6 @@ class RSOFULExplicit(_OFULExplicit):
         T, d, lam, lam0, C, delta, th = syms("T", "d", "lam", "lam0", "C", "delta", "theta_norm")
         ell, pre, beta, fF = _ofu_pieces_sym(T, d, lam, lam0, C, delta, th)
         return pre * beta * sympy.sqrt(T), sympy.Integer(0)
-
-    def symbol_values(self, ctx, budget):
-        d, lam, lam0, C, delta, th = self._vals(ctx)
-        return {"d": d, "lam": lam, "C": C, "delta": delta, "theta_norm": th}
 
 
 class OFULPaper(BaseBound):
@@ -486,18 +440,13 @@ class OFULPaper(BaseBound):
     params = ("d",)
     assumptions = (_ASSUMPTION_1,)
     regime_note = "non-private: no privacy cost"
-
-    def terms(self, T, ctx, budget):
-        return ctx["d"] * np.log(T) * np.sqrt(T), np.zeros_like(T)
+    symbol_names = ("d",)
 
     def expression(self):
         import sympy
 
         T, d = syms("T", "d")
         return d * sympy.log(T) * sympy.sqrt(T), sympy.Integer(0)
-
-    def symbol_values(self, ctx, budget):
-        return {"d": ctx["d"]}
 
 
 # ---- LinUCB with dynamic global sensitivity, seed 004 Thm 3 --------------------------------------------------
@@ -541,31 +490,15 @@ class DGSThm3(BaseBound):
                    "ratio does not vanish: privacy dominates iff 3^{1.5} L log(1/zeta)/(e^{1.5} lam0 eps) > "
                    "sqrt(d log((1+TL^2 lam)/zeta)) + sqrt(lam) S (roughly)")
 
-    def conditions(self, ctx):
-        out = []
-        if ctx.get("max_action_norm", 0.0) > ctx["L"] + 1e-9:
-            out.append(f"Assumption 1 (seed 004) needs ||x|| <= L = {ctx['L']:g}; the contexts have max ||x|| = "
-                       f"{ctx['max_action_norm']:.4g}")
-        if ctx.get("theta_norm", 0.0) > ctx["S"] + 1e-9:
-            out.append(f"||theta*|| <= S needed; got {ctx['theta_norm']:.4g} > S = {ctx['S']:g}")
-        if ctx["lam0"] > ctx["L"] ** 2 / ctx["d"] + 1e-12:
-            out.append("lam0 <= L^2/d since tr E[XX^T] <= L^2")
-        return out
-
-    def _np_part(self, T, ctx):
-        d, lam, L, S, z = ctx["d"], ctx["lam"], ctx["L"], ctx["S"], ctx["zeta"]
-        root = np.sqrt(d * T * np.log(lam + L * T / d))
-        return 2 * (np.sqrt(d * np.log((1 + T * L**2 * lam) / z)) + np.sqrt(lam) * S) * root, root
-
-    def _priv_factor(self, T):
-        return (3 / math.e) ** 1.5
-
-    def terms(self, T, ctx, budget):
-        nonpriv, root = self._np_part(T, ctx)
-        eps, dl = float(budget.epsilon), float(budget.delta)
-        L, lam0, z = ctx["L"], ctx["lam0"], ctx["zeta"]
-        priv = 2 * self._priv_factor(T) * L / (lam0 * eps) * np.log(1 / z) * root + 32 * np.log(1 / dl) / lam0
-        return nonpriv, priv
+    # Assumption 1 of seed 004 on the instance (with floating-point tolerances)
+    requires = ("max_action_norm <= L + 0.000000001", "theta_norm <= S + 0.000000001",
+                "lam0 <= L**2/d + 0.000000000001")
+    requires_notes = {
+        "max_action_norm <= L + 0.000000001": "Assumption 1 (seed 004), ||x|| <= L",
+        "theta_norm <= S + 0.000000001": "seed 004 Thm 3, ||theta*|| <= S",
+        "lam0 <= L**2/d + 0.000000000001": "lam0 <= L^2/d since tr E[XX^T] <= L^2",
+    }
+    symbol_names = ("d", "lam", "L", "S", "zeta", "lam0", "epsilon", "delta_dp")
 
     def _priv_factor_sym(self, T):
         import sympy
@@ -581,10 +514,6 @@ class DGSThm3(BaseBound):
         priv = 2 * self._priv_factor_sym(T) * L / (lam0 * eps) * sympy.log(1 / z) * root + 32 * sympy.log(1 / dl) / lam0
         return nonpriv, priv
 
-    def symbol_values(self, ctx, budget):
-        return {"d": ctx["d"], "lam": ctx["lam"], "L": ctx["L"], "S": ctx["S"], "zeta": ctx["zeta"],
-                "lam0": ctx["lam0"], "epsilon": float(budget.epsilon), "delta_dp": float(budget.delta)}
-
 
 class DGSThm3Corrected(DGSThm3):
     """seed 004 Thm 3 with log T restored in the privacy term: the proof maximises log T sqrt(log t)/sqrt(t),
@@ -599,9 +528,6 @@ class DGSThm3Corrected(DGSThm3):
     ) + DGSThm3.caveats[1:]
     regime_note = ("privacy cost grows like sqrt(T) log^{1.5} T against the non-private sqrt(T) log T: the ratio grows "
                    "like sqrt(log T) L log(1/zeta)/(lam0 eps sqrt(d)), so privacy never becomes negligible")
-
-    def _priv_factor(self, T):
-        return math.exp(-0.5) * np.log(T)
 
     def _priv_factor_sym(self, T):
         import sympy
@@ -619,9 +545,7 @@ class _LinPriv(BaseBound):
     form = "paper"
     params = ("d", "K")
     assumptions = ("public adversarial contexts, per-arm tree-mechanism statistics, eps-global DP",)
-
-    def symbol_values(self, ctx, budget):
-        return {"d": ctx["d"], "K": ctx["K"], "epsilon": float(budget.epsilon)}
+    symbol_names = ("d", "K", "epsilon")
 
 
 class LinPrivClaimed(_LinPriv):
@@ -634,10 +558,6 @@ class LinPrivClaimed(_LinPriv):
         "seed 004 quotes LinPriv differently, as O~(log^{2.5} T sqrt(T)/eps) (docs/formulas/dgs-contextual.md 3)",
     )
     regime_note = "privacy cost K d log T/eps: dominates iff eps < K log T/sqrt(T) (claimed form)"
-
-    def terms(self, T, ctx, budget):
-        d, K, eps = ctx["d"], ctx["K"], float(budget.epsilon)
-        return d * np.sqrt(T), K * d * np.log(T) / eps
 
     def expression(self):
         import sympy
@@ -655,10 +575,6 @@ class LinPrivRectified(_LinPriv):
     caveats = ("rectified by seed 003: Cauchy-Schwarz gives sum_t ||x||_{V^-1} <= sqrt(2 n d log(1 + n/(lam d))), n = T/K, "
                "an extra sqrt(T) in the private part; polylog factors of O~ are dropped here",)
     regime_note = "privacy cost K d sqrt(T)/eps is polynomial in T: it dominates iff eps < K, for every T"
-
-    def terms(self, T, ctx, budget):
-        d, K, eps = ctx["d"], ctx["K"], float(budget.epsilon)
-        return d * np.sqrt(T), K * d * np.sqrt(T) / eps
 
     def expression(self):
         import sympy

@@ -34,25 +34,10 @@ import numpy as np
 from ..errors import InputError
 from .base import FORMS, KINDS, NOTIONS, SETTINGS, Bound, check_metadata
 
-# Instance parameters of each setting a declared bound may use (scalars of the setting's Context, see the
-# DEFAULT_INSTANCE and derive() of boundcalc.bounds.<setting>).
-INSTANCE_SYMBOLS = {
-    "finite": ("K", "Delta_min", "Delta_max", "mu_star", "n_best"),
-    "linear": ("d", "K", "delta", "Delta_min", "theta_norm", "max_action_norm"),
-    "contextual": ("d", "K", "delta", "lam", "lam0", "C", "L", "S", "zeta", "theta_norm", "max_action_norm"),
-    "glm": ("d", "K", "delta", "C_B", "c_r", "sigma_r", "kappa_u", "kappa_l", "p_star", "zeta", "L", "gamma", "beta",
-            "p_prime", "R"),
-}
-# Budget symbols of each notion (the budget converted to the bound's own notion by Context.budget_for);
-# the (epsilon, delta)-DP delta is ``delta_dp`` since ``delta`` is the confidence of the instance.
-BUDGET_SYMBOLS = {
-    "none": (),
-    "pure": ("epsilon",),
-    "zcdp": ("rho",),
-    "rdp": ("alpha", "epsilon"),
-    "approx": ("epsilon", "delta_dp"),
-    "ldp": ("epsilon", "delta_dp"),
-}
+# Instance parameters of each setting a declared bound may use, and the budget symbols of each notion: declared
+# once, with their meanings, in boundcalc.bounds.symbols (``bounds show`` prints the same table for a plugin).
+from .symbols import BUDGET_SYMBOLS, INSTANCE_SYMBOLS  # noqa: E402
+
 _BUDGET_ATTR = {"epsilon": "epsilon", "rho": "rho", "alpha": "alpha", "delta_dp": "delta"}
 # Where the load-time check evaluates a declared expression (natural ranges of the symbols; others 0.05, 0.5, 1).
 CHECK_GRID = {

@@ -654,12 +654,12 @@ class Thm17(_Finite):
         "max{0, √((K−1)/ρ)/124 − √(T(K−1))/27}",
         "UNCERTAIN (sheet): statement says ρ-zCDP policies, the proof uses ρ-Interactive zCDP (Thm 8)",
         "hard instances are Gaussian: comparing with [0, 1]-reward upper bounds crosses environment classes",
-        "T ≥ K − 1 is required and not checked per horizon",
+        "T ≥ K − 1 is required: checked per horizon (a requires relation in T)",
     )
     regime_note = "privacy term dominates iff ρ·T < (27/124)² ≈ 0.0474 (docs/formulas/zcdp-bandits.md §5.2)"
     # max-type: the private term √((K−1)/ρ)/124 is the larger one iff the privacy cost is > 0
     combination = "max"
-    requires = ("K > 1", "rho <= 1")  # T ≥ K − 1 is per horizon: not checked (caveat)
+    requires = ("K > 1", "rho <= 1", "T >= K - 1")  # the T relation: checked where the context has a T
 
     def expression(self):
         import sympy

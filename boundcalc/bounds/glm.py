@@ -20,6 +20,9 @@ Conventions of this module
   r_{ε,d} → r_∞ = R√π Γ((d+1)/2)/Γ(d/2), since (e^ε+1)/(e^ε−1) = 1 + 2/(e^ε−1)); the privacy cost
   is the remainder.
 - "paper" forms set the constant C of the statement to 1 and the o(1) terms to 0.
+- One definition (issue 15): each bound is its sympy ``expression()``; its numpy and mpmath values are derived
+  from it by lambdify (base.Bound.terms), with the registered quantities of bounds/quantities_glm.py (the Γ ratio of
+  r_{ε,d}, the burn-in horizon of Lemma C.3). Conditions on scalars are ``requires`` relations (data).
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ import numpy as np
 
 from .. import validate as v
 from ..errors import InputError
+from ..privacy.mechanisms import ldp_sigma
+from . import quantities_glm as q
 from .base import Bound, Context
 
 # Caveats in the ERRATA vocabulary --------------------------------------------------------------------
@@ -147,51 +152,39 @@ def derive(params: dict) -> dict:
     return p
 
 
-# -- mechanisms' scales ---------------------------------------------------------------------------------
-def sigma_ldp(epsilon, delta):
-    """σ_{ε,δ} = 2√(2 ln(1.25/δ))/ε (seed 002 §3.1, Eq. 3.3; sheet §1.4)."""
-    return 2.0 * np.sqrt(2.0 * np.log(1.25 / delta)) / epsilon
-
-
-def gamma_ratio(d: int) -> float:
-    """Γ((d+1)/2)/Γ(d/2) (seed 002 Lemma 2.2)."""
-    return math.exp(math.lgamma((d + 1) / 2.0) - math.lgamma(d / 2.0))
-
-
-def two_over_expm1(epsilon) -> float:
-    """2/(e^ε − 1), written 2e^{−ε}/(1 − e^{−ε}) so that large ε gives a small number, not an overflow (0 at ε = ∞)."""
-    e = float(epsilon)
-    if math.isinf(e):
-        return 0.0
-    return 2.0 * math.exp(-e) / -math.expm1(-e)
-
-
-def coth_half(epsilon):
-    """(e^ε+1)/(e^ε−1) = 1 + 2/(e^ε−1); equals 1 at ε = ∞."""
-    return 1.0 + two_over_expm1(epsilon)
+# -- mechanisms' scales (numbers of the instance; the bounds carry them as sympy expressions below) ----------
+sigma_ldp = ldp_sigma  # σ_{ε,δ} = 2√(2 ln(1.25/δ))/ε (seed 002 Eq. 3.3; sheet §1.4): one definition, privacy.mechanisms
 
 
 def r_ball(epsilon, d: int, R: float = 1.0):
-    """Radius r_{ε,d} = R√π (e^ε+1)/(e^ε−1) Γ((d+1)/2)/Γ(d/2) of the L2-ball mechanism (seed 002 Lemma 2.2)."""
-    return R * math.sqrt(math.pi) * coth_half(epsilon) * gamma_ratio(d)
+    """Radius r_{ε,d} = R√π (e^ε+1)/(e^ε−1) Γ((d+1)/2)/Γ(d/2) of the L2-ball mechanism (seed 002 Lemma 2.2), with
+    (e^ε+1)/(e^ε−1) = 1/tanh(ε/2) (1 at ε = ∞) and the registered quantity gamma_ratio (bounds/quantities_glm.py)."""
+    return R * math.sqrt(math.pi) / math.tanh(float(epsilon) / 2.0) * q.gamma_ratio_numpy(d)
 
 
+# -- the bounds' building blocks in sympy (sympy imported lazily) --------------------------------------------
 def _sym(*names):
     import sympy
 
     return [sympy.Symbol(n, positive=True) for n in names]
 
 
-def _r_sym(eps, d, R):
+def _sigma_sym(eps, delta_p):
+    """σ_{ε,δ} = 2√(2 ln(1.25/δ))/ε (seed 002 Eq. 3.3)."""
     import sympy
 
-    return R * sympy.sqrt(sympy.pi) * (1 + 2 / (sympy.exp(eps) - 1)) * sympy.gamma((d + 1) / 2) / sympy.gamma(d / 2)
+    return 2 * sympy.sqrt(2 * sympy.log(sympy.Rational(5, 4) / delta_p)) / eps
 
 
-def _r_inf_sym(d, R):
+def _r_parts_sym():
+    """(r_∞, r_{ε,d} − r_∞) of the L2-ball radius (seed 002 Lemma 2.2): r_∞ = R√π Γ((d+1)/2)/Γ(d/2) and
+    r_{ε,d} − r_∞ = r_∞·2/(e^ε − 1), written with expm1 (exact for small ε, 0 at large ε)."""
     import sympy
+    from sympy.codegen.cfunctions import expm1
 
-    return R * sympy.sqrt(sympy.pi) * sympy.gamma((d + 1) / 2) / sympy.gamma(d / 2)
+    eps, d, R = _sym("epsilon", "d", "R")
+    r_inf = R * sympy.sqrt(sympy.pi) * q.sympy_function("gamma_ratio")(d)
+    return r_inf, r_inf * 2 / expm1(eps)
 
 
 def _S_sym(T, beta):
@@ -201,118 +194,100 @@ def _S_sym(T, beta):
     return sympy.Piecewise((sympy.log(T), sympy.Eq(beta, 1)), (T ** ((1 - beta) / 2) / (1 - beta), True))
 
 
-def S_of_T(T, beta):
-    """S(T) of seed 002 Thm 3.3/4.1: log T if β = 1, else T^{(1−β)/2}/(1−β)."""
-    T = np.asarray(T, dtype=float)
-    if beta == 1:
-        return np.log(T)
-    return T ** ((1.0 - beta) / 2.0) / (1.0 - beta)
-
-
-def greedy_burn_in(T, ctx: Context) -> float:
-    """t_1 = 8(d log 9 + log(T/α))/p_*² of seed 002 Lemma C.3 (the constant is not valid as stated, ERRATA 9)."""
-    return 8.0 * (ctx["d"] * math.log(9.0) + math.log(float(T) / ctx["delta"])) / ctx["p_star"] ** 2
-
-
-def _min_T_greedy(ctx: Context) -> float:
-    """Smallest T with T > t_1(T) (fixed point of Lemma C.3's burn-in)."""
-    T = 1.0
-    for _ in range(200):
-        nT = greedy_burn_in(T, ctx)
-        if abs(nT - T) < 1e-9 * nT:
-            break
-        T = nT
-    return math.floor(T) + 1.0
-
-
 # -- base class -----------------------------------------------------------------------------------------
 class _GLMBound(Bound):
+    """A seed 002 bound: ``expression()`` is the one definition (numpy and mpmath by lambdify, base.Bound.terms);
+    ``requires`` holds the conditions on scalars. What stays code in ``conditions``: the conversion of the user's
+    budget to local DP, the horizon conditions (they depend on T: ``min_horizon``) and named predicates on
+    non-numeric instance parameters (Thm 3.2's Gaussian contexts).
+
+    Symbols: ``epsilon``, ``delta_p`` — the local-DP (ε, δ) of the mechanism the algorithm runs (ε/2, δ/2 for the
+    corrected multi-parameter forms); ``alpha`` — the failure probability (instance parameter ``delta``); the others
+    are the instance parameters of the same name (R = 2 c_r C_B).
+    """
+
     seed = "002"
     setting = "glm"
     notion = "ldp"
-    estimator = ""  # "ols" or "sgd"
-    needs_approx = False  # OLS: Gaussian mechanism needs δ > 0
     half_budget = False  # the multi-parameter corrected forms run the (ε/2, δ/2) mechanisms
+    # the human reading of a ``requires`` relation, shown before it when it fails (the relation is the data)
+    requires_notes: dict = {}
 
     def min_horizon(self, ctx: Context) -> float:
         """Smallest horizon at which the bound's own requirements hold (burn-ins, T ≥ 4, …)."""
         return 1.0
 
     def conditions(self, ctx: Context) -> list[str]:
-        out = []
+        out, failing = [], []
+        for msg in super().conditions(ctx):  # the ``requires`` relations
+            note = next((n for t, n in self.requires_notes.items() if msg.startswith(f"needs {t} (")), None)
+            failing.append(f"{note}: {msg}" if note else msg)
         # The budget in this bound's own notion (local DP), through the registry's conversion: an (ε, δ)-LDP
         # algorithm is central (ε, δ)-DP, so a central budget the LDP algorithm meets is fine for the upper
         # bounds; for the lower bound the user's guarantee must imply LDP (only a local budget does).
-        b = None
         if ctx.budget is not None:
             b, why = ctx.budget_for(self)
             if b is None:
                 out.append(why)
-        if self.needs_approx and b is not None and not b.delta > 0:
-            out.append("the OLS Gaussian mechanism needs δ > 0 (seed 002 Lemma 2.1): give an (ε, δ)-LDP budget")
-        elif self.needs_approx and b is not None and b.epsilon >= 6.77:
-            out.append(
-                "the classical Gaussian calibration of Lemma 2.1 fails beyond ε ≈ 5.74–8.42 (sheet 1.2): "
-                f"ε = {b.epsilon:g} is outside the range checked here (ε < 6.77)"
-            )
+                failing = [r for r in failing if not r.endswith("not given)")]  # no budget symbols without it
+        out.extend(failing)
         T = ctx.get("T")
         if T is not None and float(T) < self.min_horizon(ctx):
             out.append(f"T = {float(T):g} is below the horizon {self.min_horizon(ctx):g} this bound requires")
         return out
 
-    # helpers
     def _eps_delta(self, budget):
         eps, dl = float(budget.epsilon), float(budget.delta)
         if self.half_budget:
             eps, dl = eps / 2.0, dl / 2.0
         return eps, dl
 
-    def _sigma(self, budget):
-        eps, dl = self._eps_delta(budget)
-        if not dl > 0:
-            raise ValueError(f"{self.id}: the OLS mechanism needs δ > 0")
-        return float(sigma_ldp(eps, dl))
-
-    def _r(self, ctx, budget):
-        eps, _ = self._eps_delta(budget)
-        return r_ball(eps, ctx["d"], ctx["R"])
-
     def symbol_values(self, ctx: Context, budget) -> dict:
         eps, dl = self._eps_delta(budget)
-        vals = {
-            "epsilon": eps,
-            "d": ctx["d"],
-            "K": ctx["K"],
-            "C_B": ctx["C_B"],
-            "c_r": ctx["c_r"],
-            "R": ctx["R"],
-            "sigma_r": ctx["sigma_r"],
-            "kappa_l": ctx["kappa_l"],
-            "kappa_u": ctx["kappa_u"],
-            "p_star": ctx["p_star"],
-            "p_prime": ctx["p_prime"],
-            "zeta": ctx["zeta"],
-            "L": ctx["L"],
-            "alpha": ctx["delta"],
-            "gamma": ctx["gamma"],
-            "beta": ctx["beta"],
-        }
-        if dl > 0:
-            vals["delta_p"] = dl
-        return vals
+        return {"epsilon": eps, "delta_p": dl, "alpha": ctx["delta"], **{k: ctx[k] for k in _INSTANCE_SYMBOLS}}
 
 
-def _sigma_sym(eps, delta_p):
-    import sympy
+# symbols whose value is the instance parameter of the same name (R = 2 c_r C_B is derived, glm.derive)
+_INSTANCE_SYMBOLS = ("d", "K", "C_B", "c_r", "R", "sigma_r", "kappa_l", "kappa_u", "p_star", "p_prime", "zeta", "L",
+                     "gamma", "beta")
 
-    return 2 * sympy.sqrt(2 * sympy.log(sympy.Rational(5, 4) / delta_p)) / eps
+
+# T > t_1(T) = 8(d log 9 + log(T/α))/p_*² with α the instance's delta (seed 002 Lemma C.3)
+GREEDY_BURN_IN = "T > 8*(d*log(9) + log(T/delta))/p_star**2"
+
+
+class _OLSCommon(_GLMBound):
+    # the Gaussian mechanism of Lemma 2.1 needs δ > 0; its classical calibration fails beyond ε ≈ 5.74–8.42
+    # (sheet 1.2): ε < 6.77 is the range checked here
+    requires = ("delta_p > 0", "epsilon < 6.77")
+    requires_notes = {
+        "delta_p > 0": "the OLS Gaussian mechanism needs δ > 0 (seed 002 Lemma 2.1): give an (ε, δ)-LDP budget",
+        "epsilon < 6.77": "the classical Gaussian calibration of Lemma 2.1 fails beyond ε ≈ 5.74–8.42 (sheet 1.2); "
+                          "checked here for ε < 6.77",
+        "2*epsilon < 6.77": "the classical Gaussian calibration of Lemma 2.1 fails beyond ε ≈ 5.74–8.42 (sheet 1.2); "
+                            "checked here for the budget's ε = 2·epsilon < 6.77",
+        "beta > 0": "Thm 4.1 needs β > 0 (β = 0 is left open by the paper)",
+    }
+
+    def terms(self, T, ctx, budget):
+        # Kept as a guard only: at δ = 0 the Gaussian mechanism (σ_{ε,0} = ∞) does not exist, so there is no value
+        # to lambdify — an error, as the OLS bounds have always raised, not an infinite bound.
+        if not self._eps_delta(budget)[1] > 0:
+            raise ValueError(f"{self.id}: the OLS mechanism needs δ > 0")
+        return super().terms(T, ctx, budget)
+
+
+class _SGDCommon(_GLMBound):
+    formula_note = ("r_{ε,d} = R√π(1 + 2/expm1(ε))·Γ((d+1)/2)/Γ(d/2), expm1(ε) = e^ε − 1 (seed 002 Lemma 2.2); "
+                    "non-private part: r_∞ = R√π Γ((d+1)/2)/Γ(d/2)")
 
 
 # -- Theorem 3.1 ----------------------------------------------------------------------------------------
-class Thm31OLS(_GLMBound):
+class Thm31OLS(_OLSCommon):
     """seed 002 Thm 3.1 (OLS): Reg ≤ C√T(C_B(σ_{ε,δ}+σ_ϵ) d √((d+log(T/α)) log(KT/α))/(κ_l p_*) + o(1)).
 
     Paper form: C = 1, o(1) = 0. Non-private part: the σ_ϵ term; privacy cost: the σ_{ε,δ} term.
+    Horizon: T > t_1(T), the burn-in of Lemma C.3 (registered quantity ``greedy_horizon``).
     """
 
     id = "002-thm3.1-ols"
@@ -321,24 +296,15 @@ class Thm31OLS(_GLMBound):
     source = "seed 002 Thm 3.1 (OLS part); proof App. C, (C.3)"
     kind = "upper-minimax"
     form = "paper"
-    estimator = "ols"
-    needs_approx = True
     params = ("d", "K", "C_B", "sigma_r", "kappa_l", "p_star", "delta")
     assumptions = ("A2 (upper diversity κ_u)", "A3 (greedy lower diversity κ_l, p_*)", "linear link μ(z) = z",
                    "c̃ = 2σ_{ε,δ}(4√d + 2 log(2T/α))", "probability ≥ 1 − α")
     caveats = (CAV_OLS_PRIVACY, CAV_NET, CAV_PRODUCT, CAV_CTILDE)
-
-    def min_horizon(self, ctx):
-        return _min_T_greedy(ctx)
-
-    def _base(self, T, ctx):
-        a = ctx["delta"]
-        return (np.sqrt(T) * ctx["C_B"] * ctx["d"] * np.sqrt((ctx["d"] + np.log(T / a)) * np.log(ctx["K"] * T / a))
-                / (ctx["kappa_l"] * ctx["p_star"]))
-
-    def terms(self, T, ctx, budget):
-        base = self._base(T, ctx)
-        return base * ctx["sigma_r"], base * self._sigma(budget)
+    # the horizon as data: T > t_1(T) (Lemma C.3), i.e. T > greedy_horizon(d, α, p_*) for T ≥ 1 (t_1(1) > 1, so
+    # T = 1 lies between the two roots of T = t_1(T)); checked per horizon (base.failing_requirements)
+    requires = _OLSCommon.requires + (GREEDY_BURN_IN,)
+    requires_notes = {**_OLSCommon.requires_notes,
+                      GREEDY_BURN_IN: "the burn-in of Lemma C.3: T > t_1(T) (T > greedy_horizon(d, α, p_*))"}
 
     def expression(self):
         import sympy
@@ -347,24 +313,6 @@ class Thm31OLS(_GLMBound):
                                                      "epsilon", "delta_p")
         base = sympy.sqrt(T) * C_B * d * sympy.sqrt((d + sympy.log(T / al)) * sympy.log(K * T / al)) / (kl * ps)
         return base * sr, base * _sigma_sym(eps, dp)
-
-
-class _SGDCommon(_GLMBound):
-    estimator = "sgd"
-
-    def _split_r(self, ctx, budget):
-        """(r_∞, r_{ε,d} − r_∞)."""
-        eps, _ = self._eps_delta(budget)
-        r_inf = ctx["R"] * math.sqrt(math.pi) * gamma_ratio(ctx["d"])
-        return r_inf, r_inf * two_over_expm1(eps)
-
-    @staticmethod
-    def _r_parts_sym():
-        import sympy
-
-        eps, d, R = _sym("epsilon", "d", "R")
-        r_inf = _r_inf_sym(d, R)
-        return r_inf, r_inf * 2 / (sympy.exp(eps) - 1)
 
 
 class Thm31SGD(_SGDCommon):
@@ -383,25 +331,15 @@ class Thm31SGD(_SGDCommon):
     assumptions = ("A1 (link: L-Lipschitz, μ' ≥ ζ)", "A2", "A3", "η_t = c'd/(κ_l ζ p_* t), c' > 1",
                    "probability ≥ 1 − α")
     caveats = (CAV_SGD_DROP, CAV_SGD_STEP, CAV_SGD_CLIP, CAV_NET)
-
-    def _base(self, T, ctx):
-        return (np.sqrt(T) * math.sqrt(ctx["d"]) / (ctx["zeta"] * ctx["kappa_l"] * ctx["p_star"])
-                * np.log(np.log(T / ctx["delta"])))
-
-    def min_horizon(self, ctx):
-        return math.floor(math.e * ctx["delta"]) + 1.0  # log log(T/α) > 0
-
-    def terms(self, T, ctx, budget):
-        r0, r1 = self._split_r(ctx, budget)
-        base = self._base(T, ctx)
-        return base * r0, base * r1
+    requires = ("T > exp(1)*delta",)  # log log(T/α) > 0, α = delta
+    requires_notes = {"T > exp(1)*delta": "log log(T/α) > 0 needs T > eα"}
 
     def expression(self):
         import sympy
 
         T, d, z, kl, ps, al = _sym("T", "d", "zeta", "kappa_l", "p_star", "alpha")
         base = sympy.sqrt(T) * sympy.sqrt(d) / (z * kl * ps) * sympy.log(sympy.log(T / al))
-        r0, r1 = self._r_parts_sym()
+        r0, r1 = _r_parts_sym()
         return base * r0, base * r1
 
 
@@ -419,31 +357,15 @@ class Thm31SGDCorrected(_SGDCommon):
     form = "corrected"
     params = ("d", "K", "c_r", "C_B", "zeta", "kappa_l", "kappa_u", "p_star", "delta")
     assumptions = ("A1", "A2 (subgaussian proxy κ_u/d)", "A3", "α ≤ 1/e, T ≥ 4 (Lemma C.2)", "probability ≥ 1 − α")
+    # Lemma C.2 needs α ≤ 1/e (α: the instance's failure probability delta); 1/e as its float (the relations are
+    # arithmetic over names, base.requirement_relations)
+    requires = ("delta <= 0.36787944117144233", "T >= 4")
+    requires_notes = {"delta <= 0.36787944117144233": "Lemma C.2 needs α ≤ 1/e (delta)", "T >= 4": "Lemma C.2 needs T ≥ 4"}
     caveats = (
         "corrected: not the paper's statement — the statement drops √(κ_u log(KT/α)) of (C.4) (ERRATA, smaller "
         "items); the constant of the maximal inequality is set to 1",
         CAV_SGD_STEP, CAV_SGD_CLIP, CAV_NET,
     )
-
-    def min_horizon(self, ctx):
-        return 4.0
-
-    def conditions(self, ctx):
-        out = super().conditions(ctx)
-        if ctx["delta"] > 1 / math.e:
-            out.append("Lemma C.2 needs α ≤ 1/e (delta)")
-        return out
-
-    def _base(self, T, ctx):
-        a = ctx["delta"]
-        return (np.sqrt(624.0 * np.log(np.log(T) / a) + 1.0) * math.sqrt(ctx["d"])
-                / (2.0 * ctx["zeta"] * ctx["kappa_l"] * ctx["p_star"])
-                * np.sqrt(ctx["kappa_u"] * np.log(ctx["K"] * T / a)) * np.sqrt(T))
-
-    def terms(self, T, ctx, budget):
-        r0, r1 = self._split_r(ctx, budget)
-        base = self._base(T, ctx)
-        return 2.0 * ctx["c_r"] + base * r0, base * r1
 
     def expression(self):
         import sympy
@@ -451,7 +373,7 @@ class Thm31SGDCorrected(_SGDCommon):
         T, d, K, cr, z, kl, ku, ps, al = _sym("T", "d", "K", "c_r", "zeta", "kappa_l", "kappa_u", "p_star", "alpha")
         base = (sympy.sqrt(624 * sympy.log(sympy.log(T) / al) + 1) * sympy.sqrt(d) / (2 * z * kl * ps)
                 * sympy.sqrt(ku * sympy.log(K * T / al)) * sympy.sqrt(T))
-        r0, r1 = self._r_parts_sym()
+        r0, r1 = _r_parts_sym()
         return 2 * cr + base * r0, base * r1
 
 
@@ -474,17 +396,6 @@ class Thm31SGDExplicit(Thm31SGDCorrected):
         CAV_SGD_CLIP, CAV_NET,
     )
 
-    def _base(self, T, ctx):
-        a = ctx["delta"]
-        return (ctx["L"] * 2.0 / (ctx["kappa_l"] * ctx["zeta"] * ctx["p_star"])
-                * np.sqrt(2.0 * ctx["kappa_u"] * ctx["d"] * np.log(2.0 * ctx["K"] * T / a)
-                          * (624.0 * np.log(np.log(T) / a) + 1.0)) * np.sqrt(T))
-
-    def terms(self, T, ctx, budget):
-        r0, r1 = self._split_r(ctx, budget)
-        base = self._base(T, ctx)
-        return 6.0 * ctx["c_r"] + base * r0, base * r1
-
     def expression(self):
         import sympy
 
@@ -492,7 +403,7 @@ class Thm31SGDExplicit(Thm31SGDCorrected):
                                                  "alpha")
         base = (L * 2 / (kl * z * ps) * sympy.sqrt(2 * ku * d * sympy.log(2 * K * T / al)
                                                    * (624 * sympy.log(sympy.log(T) / al) + 1)) * sympy.sqrt(T))
-        r0, r1 = self._r_parts_sym()
+        r0, r1 = _r_parts_sym()
         return 6 * cr + base * r0, base * r1
 
 
@@ -513,6 +424,10 @@ class Thm32Lower(_GLMBound):
     params = ("K", "d", "context")
     assumptions = ("K = 2", "x_{t,a} ~ N(0, I_d/d) independent over arms", "rewards xᵀθ + N(0, 1)",
                    "pure ε-LDP, ε ≤ 1")
+    # pure ε-LDP only (δ = 0), ε ≤ 1, the instance's K = 2 (K ≥ 2 holds for every instance)
+    requires = ("delta_p <= 0", "epsilon <= 1", "K <= 2")
+    requires_notes = {"delta_p <= 0": "Thm 3.2 covers pure ε-LDP algorithms only (δ = 0)",
+                      "epsilon <= 1": "Thm 3.2 needs ε ≤ 1", "K <= 2": "Thm 3.2's instance has K = 2"}
     param_notes = {"K": "a condition only: the theorem's instance has K = 2",
                    "context": "a condition only: the theorem's instance has N(0, I_d/d) contexts",
                    "d": "enters only the horizon condition T ≥ d²/(e^ε − 1)² of the proof, not the stated Ω(√T/ε)"}
@@ -520,26 +435,18 @@ class Thm32Lower(_GLMBound):
     regime_note = "the proof gives √(dT)/(e^ε − 1) once T ≳ d²/(e^ε − 1)² (stronger in d than stated)"
 
     def min_horizon(self, ctx):
-        eps = ctx.budget.epsilon if ctx.budget is not None else 1.0
+        """T ≥ d²/(e^ε − 1)² of the proof (sheet §3.3), at the local-DP ε (1 without one: a budget that does not
+        convert to local DP makes the bound inapplicable anyway)."""
+        b = ctx.budget_for(self)[0] if ctx.budget is not None else None
+        eps = b.epsilon if b is not None else 1.0
         em1 = math.expm1(min(float(eps), 700.0))
         return math.inf if em1 == 0 or (float(ctx["d"]) / em1) ** 2 > 1e308 else (float(ctx["d"]) / em1) ** 2
 
     def conditions(self, ctx):
         out = super().conditions(ctx)
-        b = ctx.budget
-        if b is not None and getattr(b, "notion", "") == "ldp":
-            if b.delta > 0:
-                out.append("Thm 3.2 covers pure ε-LDP algorithms only (δ = 0)")
-            if b.epsilon > 1:
-                out.append("Thm 3.2 needs ε ≤ 1")
-        if ctx["K"] != 2:
-            out.append(f"Thm 3.2's instance has K = 2 (got K = {ctx['K']})")
-        if ctx.get("context", "sphere") != "gaussian":
+        if ctx.get("context", "sphere") != "gaussian":  # a named predicate on a non-numeric instance parameter
             out.append("Thm 3.2's instance has contexts N(0, I_d/d) (set context = 'gaussian')")
         return out
-
-    def terms(self, T, ctx, budget):
-        return np.zeros_like(T), np.sqrt(T) / budget.epsilon
 
     def expression(self):
         import sympy
@@ -562,20 +469,6 @@ class Thm33OLS(Thm31OLS):
     params = ("d", "C_B", "sigma_r", "kappa_l", "p_star", "delta", "gamma", "beta")
     assumptions = ("A2", "A3", "A4 ((γ, β)-margin)", "linear link", "probability ≥ 1 − α")
     caveats = (CAV_OLS_PRIVACY, CAV_NET, CAV_PRODUCT, CAV_TABLE)
-
-    def _inner(self, T, ctx, s):
-        return (ctx["C_B"] * ctx["d"] * (ctx["C_B"] * ctx["sigma_r"] + s) * np.sqrt(ctx["d"] + np.log(T / ctx["delta"]))
-                / (ctx["kappa_l"] * ctx["p_star"]))
-
-    def _pre(self, T, ctx):
-        return ctx["gamma"] * ctx["C_B"] * S_of_T(T, ctx["beta"])
-
-    def terms(self, T, ctx, budget):
-        e = 1.0 + ctx["beta"]
-        pre = self._pre(T, ctx)
-        np_part = pre * self._inner(T, ctx, 0.0) ** e
-        total = pre * self._inner(T, ctx, self._sigma(budget)) ** e
-        return np_part, total - np_part
 
     def expression(self):
         T, d, C_B, sr, kl, ps, al, g, b, eps, dp = _sym("T", "d", "C_B", "sigma_r", "kappa_l", "p_star", "alpha",
@@ -604,27 +497,15 @@ class Thm33SGD(_SGDCommon):
     params = ("d", "c_r", "C_B", "zeta", "L", "kappa_l", "p_star", "delta", "gamma", "beta")
     assumptions = ("A1", "A2", "A3", "A4 ((γ, β)-margin)", "probability ≥ 1 − α")
     caveats = (CAV_SGD_STEP, CAV_SGD_CLIP, CAV_NET)
-
-    def min_horizon(self, ctx):
-        return 4.0
-
-    def _inner(self, T, ctx, r):
-        return (r * ctx["L"] * ctx["d"] * ctx["C_B"] * np.sqrt(np.log(np.log(T) / ctx["delta"]))
-                / (ctx["zeta"] * ctx["kappa_l"] * ctx["p_star"]))
-
-    def terms(self, T, ctx, budget):
-        r0, r1 = self._split_r(ctx, budget)
-        e = 1.0 + ctx["beta"]
-        pre = ctx["gamma"] * ctx["L"] * ctx["C_B"] * S_of_T(T, ctx["beta"])
-        np_part = pre * self._inner(T, ctx, r0) ** e
-        return np_part, pre * self._inner(T, ctx, r0 + r1) ** e - np_part
+    requires = ("T >= 4",)
+    requires_notes = {"T >= 4": "Lemma C.2 needs T ≥ 4"}
 
     def expression(self):
         import sympy
 
         T, d, C_B, z, L, kl, ps, al, g, b = _sym("T", "d", "C_B", "zeta", "L", "kappa_l", "p_star", "alpha", "gamma",
                                                  "beta")
-        r0, r1 = self._r_parts_sym()
+        r0, r1 = _r_parts_sym()
 
         def inner(r):
             return r * L * d * C_B * sympy.sqrt(sympy.log(sympy.log(T) / al)) / (z * kl * ps)
@@ -635,18 +516,7 @@ class Thm33SGD(_SGDCommon):
 
 
 # -- Theorem 4.1 (multi-parameter) ------------------------------------------------------------------------
-class _Thm41Base(_GLMBound):
-    kind = "upper-problem-dependent"
-    form = "paper"
-
-    def conditions(self, ctx):
-        out = super().conditions(ctx)
-        if not ctx["beta"] > 0:
-            out.append("Thm 4.1 needs β > 0 (β = 0 is left open by the paper)")
-        return out
-
-
-class Thm41OLS(_Thm41Base):
+class Thm41OLS(_OLSCommon):
     """seed 002 Thm 4.1 (OLS), paper form (C = 1, o(1) = 0):
     Reg ≤ γ C_B [K C_B (C_B σ_ϵ + σ_{ε,δ}) √(d + log(TK/α))/(κ_l p')]^{1+β} S(T), 0 < β ≤ 1.
     """
@@ -655,22 +525,14 @@ class Thm41OLS(_Thm41Base):
     title = "LDP-OLS multi-parameter regret (Algorithm 2: warm-up, elimination, greedy) — as stated"
     algorithm = "LDP-OLS (multi-parameter)"
     source = "seed 002 Thm 4.1 (OLS part); Lemmas D.2–D.4"
-    estimator = "ols"
-    needs_approx = True
+    kind = "upper-problem-dependent"
+    form = "paper"
     params = ("d", "K", "C_B", "sigma_r", "kappa_l", "p_prime", "delta", "gamma", "beta")
     assumptions = ("A1", "A5 (multi-parameter diversity)", "A6 (margin)", "warm-up s0 as in Thm 4.1",
                    "probability ≥ 1 − α")
+    # Thm 4.1 needs β > 0 (β = 0 is left open by the paper), plus the Gaussian mechanism's range
+    requires = ("beta > 0",) + _OLSCommon.requires
     caveats = (CAV_OLS_PRIVACY, CAV_41_HALF, CAV_41, CAV_ELIM)
-
-    def _inner(self, T, ctx, s):
-        return (ctx["K"] * ctx["C_B"] * (ctx["C_B"] * ctx["sigma_r"] + s)
-                * np.sqrt(ctx["d"] + np.log(T * ctx["K"] / ctx["delta"])) / (ctx["kappa_l"] * ctx["p_prime"]))
-
-    def terms(self, T, ctx, budget):
-        e = 1.0 + ctx["beta"]
-        pre = ctx["gamma"] * ctx["C_B"] * S_of_T(T, ctx["beta"])
-        np_part = pre * self._inner(T, ctx, 0.0) ** e
-        return np_part, pre * self._inner(T, ctx, self._sigma(budget)) ** e - np_part
 
     def expression(self):
         import sympy
@@ -688,27 +550,25 @@ class Thm41OLS(_Thm41Base):
 
 class Thm41OLSCorrected(Thm41OLS):
     """seed 002 Thm 4.1 (OLS) with σ_{ε/2,δ/2} in place of σ_{ε,δ} (sheet §0: the multi-parameter algorithm runs
-    the (ε/2, δ/2) mechanisms, Prop 4.1; c̃ of Thm 4.1 already uses σ_{ε/2,δ/2}). Constants as the paper form."""
+    the (ε/2, δ/2) mechanisms, Prop 4.1; c̃ of Thm 4.1 already uses σ_{ε/2,δ/2}). Constants as the paper form.
+
+    Its symbols epsilon, delta_p are the mechanisms' ε/2, δ/2; the calibration range is kept on the budget's ε
+    (2·epsilon < 6.77, as the statement it corrects), which also covers ε/2 < 6.77.
+    """
 
     id = "002-thm4.1-ols-corrected"
     title = "LDP-OLS multi-parameter regret — corrected: noise of the (ε/2, δ/2) mechanisms"
     source = "seed 002 Thm 4.1 (OLS part), Prop 4.1; sheet §0"
     form = "corrected"
     half_budget = True
+    requires = ("beta > 0", "delta_p > 0", "2*epsilon < 6.77")
     caveats = (
         "corrected: not the paper's statement — σ_{ε/2,δ/2} replaces σ_{ε,δ} (sheet §0, 1.6, 7.8); C = 1, o(1) = 0",
         CAV_OLS_PRIVACY, CAV_41, CAV_ELIM,
     )
 
-    def conditions(self, ctx):
-        out = super().conditions(ctx)
-        b = ctx.budget
-        if b is not None and getattr(b, "notion", "") == "ldp" and b.delta > 0 and b.epsilon / 2 >= 6.77:
-            out.append("ε/2 beyond the checked Gaussian calibration range")
-        return out
 
-
-class Thm41SGD(_Thm41Base, _SGDCommon):
+class Thm41SGD(_SGDCommon):
     """seed 002 Thm 4.1 (SGD), paper form (C = 1, o(1) = 0):
     Reg ≤ γ L C_B [K r_{ε,d} L C_B √(log(TK log T/α))/(ζ κ_l p')]^{1+β} S(T), 0 < β ≤ 1.
     """
@@ -717,30 +577,21 @@ class Thm41SGD(_Thm41Base, _SGDCommon):
     title = "LDP-SGD multi-parameter regret (Algorithm 2) — as stated"
     algorithm = "LDP-SGD (multi-parameter)"
     source = "seed 002 Thm 4.1 (SGD part); Lemmas D.2–D.4, D.12"
+    kind = "upper-problem-dependent"
+    form = "paper"
     params = ("d", "K", "c_r", "C_B", "zeta", "L", "kappa_l", "p_prime", "delta", "gamma", "beta")
     assumptions = ("A1", "A5", "A6", "step size as in Thm 4.1 (garbled; sheet 2.4)", "probability ≥ 1 − α")
+    requires = ("beta > 0", "T >= 3")
+    requires_notes = {"beta > 0": "Thm 4.1 needs β > 0 (β = 0 is left open by the paper)",
+                      "T >= 3": "log(TK log T/α) > 0 needs log T > 0"}
     caveats = (CAV_41_HALF, CAV_41, CAV_ELIM, CAV_SGD_CLIP)
-
-    def min_horizon(self, ctx):
-        return 3.0  # log(TK log T/α) > 0 needs log T > 0
-
-    def _inner(self, T, ctx, r):
-        return (ctx["K"] * r * ctx["L"] * ctx["C_B"] * np.sqrt(np.log(T * ctx["K"] * np.log(T) / ctx["delta"]))
-                / (ctx["zeta"] * ctx["kappa_l"] * ctx["p_prime"]))
-
-    def terms(self, T, ctx, budget):
-        r0, r1 = self._split_r(ctx, budget)
-        e = 1.0 + ctx["beta"]
-        pre = ctx["gamma"] * ctx["L"] * ctx["C_B"] * S_of_T(T, ctx["beta"])
-        np_part = pre * self._inner(T, ctx, r0) ** e
-        return np_part, pre * self._inner(T, ctx, r0 + r1) ** e - np_part
 
     def expression(self):
         import sympy
 
         T, d, K, C_B, z, L, kl, pp, al, g, b = _sym("T", "d", "K", "C_B", "zeta", "L", "kappa_l", "p_prime", "alpha",
                                                     "gamma", "beta")
-        r0, r1 = self._r_parts_sym()
+        r0, r1 = _r_parts_sym()
 
         def inner(r):
             return K * r * L * C_B * sympy.sqrt(sympy.log(T * K * sympy.log(T) / al)) / (z * kl * pp)

@@ -15,8 +15,8 @@ import numpy as np
 
 from .. import validate as v
 from ..errors import InputError
-from ._linear_common import BaseBound, f_chi2, gope_phase_bound, gope_phase_bound_sym, syms
-from .base import Context
+from ._linear_common import BaseBound, syms
+from .quantities_linear import r_phases_float, sympy_function
 
 DEFAULT_INSTANCE = {
     "name": "seed 003 Sec. VII linear experiment (AdaC-GOPE vs GOPE): K = 10 actions uniform on the unit "
@@ -30,7 +30,6 @@ DEFAULT_INSTANCE = {
     "delta": 1e-3,  # confidence of the high-probability statements
 }
 
-_TOL = 1e-9
 # What a machine can do: the K x d action matrix (and the G-optimal design over it in --check) must fit in memory.
 LIMITS = {"K": 10**6, "d": 1000, "Kd": 10**7}
 # CLI options of `regret` that set an instance parameter of this setting (the others are noted as without effect)
@@ -133,15 +132,14 @@ _COMPARABILITY = (
 )
 
 
-def _assumption1_reasons(ctx: Context) -> list[str]:
-    out = []
-    if ctx.get("max_action_norm", 0.0) > 1 + _TOL:
-        out.append(f"Assumption 1 needs ||a|| <= 1; max ||a|| = {ctx['max_action_norm']:.4g}")
-    if ctx.get("theta_norm", 0.0) > 1 + _TOL:
-        out.append(f"Assumption 1 needs ||theta*|| <= 1; ||theta*|| = {ctx['theta_norm']:.4g}")
-    if ctx.get("rank", ctx.get("d")) < ctx.get("d"):
-        out.append(f"the actions must span R^d (G-optimal design, seed 003 Thm 2); rank = {ctx['rank']} < d")
-    return out
+# Assumption 1 of seed 003 Sec. V-A on the instance (norms with a 1e-9 floating-point tolerance) and the spanning
+# actions the G-optimal design needs (seed 003 Thm 2), as relations over the instance's scalars
+_ASSUMPTION_1_REQUIRES = ("max_action_norm <= 1.000000001", "theta_norm <= 1.000000001", "rank >= d")
+_ASSUMPTION_1_NOTES = {
+    "max_action_norm <= 1.000000001": "Assumption 1 (seed 003 Sec. V-A), ||a|| <= 1",
+    "theta_norm <= 1.000000001": "Assumption 1 (seed 003 Sec. V-A), ||theta*|| <= 1",
+    "rank >= d": "the actions must span R^d (G-optimal design, seed 003 Thm 2)",
+}
 
 
 class _UpperLinear(BaseBound):
@@ -152,9 +150,8 @@ class _UpperLinear(BaseBound):
     algorithm = "AdaC-GOPE"
     params = ("d", "K")
     assumptions = (_ASSUMPTION_1, "1-sub-Gaussian reward noise", "actions span R^d")
-
-    def conditions(self, ctx: Context) -> list[str]:
-        return _assumption1_reasons(ctx)
+    requires = _ASSUMPTION_1_REQUIRES
+    requires_notes = _ASSUMPTION_1_NOTES
 
 
 # -- AdaC-GOPE, seed 003 Thm 4 ---------------------------------------------------------------------
@@ -172,11 +169,7 @@ class AdaCGOPEPaper(_UpperLinear):
         "(ERRATA 10)",
     )
     regime_note = "privacy cost dominates iff rho < d log^2(KT) / T (paper form); for fixed rho it is o(sqrt T)"
-
-    def terms(self, T, ctx, budget):
-        d, K, rho = ctx["d"], ctx["K"], self.rho_of(budget)
-        lkt = np.log(K * T)
-        return np.sqrt(d * T * lkt), d / np.sqrt(rho) * lkt**1.5
+    symbol_names = ("d", "K", "rho")
 
     def expression(self):
         T, d, K, rho = syms("T", "d", "K", "rho")
@@ -184,9 +177,6 @@ class AdaCGOPEPaper(_UpperLinear):
 
         lkt = sympy.log(K * T)
         return sympy.sqrt(d * T * lkt), d / sympy.sqrt(rho) * lkt ** sympy.Rational(3, 2)
-
-    def symbol_values(self, ctx, budget):
-        return {"d": ctx["d"], "K": ctx["K"], "rho": self.rho_of(budget)}
 
 
 class AdaCGOPEPaperHP(_UpperLinear):
@@ -200,14 +190,7 @@ class AdaCGOPEPaperHP(_UpperLinear):
     params = ("d", "K", "delta")
     caveats = AdaCGOPEPaper.caveats + ("high-probability bound on R_T, not on E[R_T]",)
     regime_note = "privacy cost dominates iff rho < d log^2(T) / T (up to the log(K log T/delta) factors)"
-
-    def conditions(self, ctx):
-        return _assumption1_reasons(ctx)
-
-    def terms(self, T, ctx, budget):
-        d, K, delta, rho = ctx["d"], ctx["K"], ctx["delta"], self.rho_of(budget)
-        a = np.log(K * np.log(T) / delta)
-        return np.sqrt(d * T * a), d / np.sqrt(rho) * np.sqrt(a) * np.log(T)
+    symbol_names = ("d", "K", "rho", "delta")
 
     def expression(self):
         import sympy
@@ -216,22 +199,14 @@ class AdaCGOPEPaperHP(_UpperLinear):
         a = sympy.log(K * sympy.log(T) / delta)
         return sympy.sqrt(d * T * a), d / sympy.sqrt(rho) * sympy.sqrt(a) * sympy.log(T)
 
-    def symbol_values(self, ctx, budget):
-        return {"d": ctx["d"], "K": ctx["K"], "rho": self.rho_of(budget), "delta": ctx["delta"]}
-
-
-def _gope_explicit_np(T, d, K, delta):
-    """(L_T, Lambda, F) of docs/formulas/zcdp-bandits.md 3.6 (delta may be an array, e.g. 1/T)."""
-    L = gope_phase_bound(T, d, K, delta)
-    Lam = np.log(4 * K * L * (L + 1) / delta)
-    F = f_chi2(d, np.log(2 * K * L * (L + 1) / delta))  # f(d, delta/(K L (L+1))), log(2/.) (App. E)
-    return L, Lam, F
-
 
 def _gope_explicit_sym(T, d, K, delta):
+    """(L_T, Lambda, F) of docs/formulas/zcdp-bandits.md 3.6: L_T = floor(log_4(4 + 3T/(8 d log(8K/delta)))) (DERIVED
+    from T_l >= c_l >= 8 d 4^l log(8K/delta)), Lambda = log(4 K L_T (L_T+1)/delta), F = f(d, delta/(K L_T (L_T+1)))
+    with f(d, x) = d + 2 sqrt(d log(2/x)) + 2 log(2/x) (seed 003 Lemma 10, log(2/.) as in App. E)."""
     import sympy
 
-    L = gope_phase_bound_sym(T, d, K, delta)
+    L = sympy.floor(sympy.log(4 + 3 * T / (8 * d * sympy.log(8 * K / delta))) / sympy.log(4))
     Lam = sympy.log(4 * K * L * (L + 1) / delta)
     Lf = sympy.log(2 * K * L * (L + 1) / delta)
     F = d + 2 * sympy.sqrt(d * Lf) + 2 * Lf
@@ -260,11 +235,7 @@ class AdaCGOPEExplicit(_UpperLinear):
         "privacy cost dominates iff 16 d L_T sqrt(2F/rho) > 64 sqrt(dT Lambda), i.e. rho < d L_T^2 F/(8 T Lambda); "
         "for fixed rho it is O(log^{3/2} T) against sqrt(T log T)"
     )
-
-    def terms(self, T, ctx, budget):
-        d, K, rho = ctx["d"], ctx["K"], self.rho_of(budget)
-        L, Lam, F = _gope_explicit_np(T, d, K, 1.0 / T)
-        return 64 * np.sqrt(d * T * Lam) + 4 * d * (d + 1) + 2, 16 * d * L * np.sqrt(2 * F / rho)
+    symbol_names = ("d", "K", "rho")
 
     def expression(self):
         import sympy
@@ -272,9 +243,6 @@ class AdaCGOPEExplicit(_UpperLinear):
         T, d, K, rho = syms("T", "d", "K", "rho")
         L, Lam, F = _gope_explicit_sym(T, d, K, 1 / T)
         return 64 * sympy.sqrt(d * T * Lam) + 4 * d * (d + 1) + 2, 16 * d * L * sympy.sqrt(2 * F / rho)
-
-    def symbol_values(self, ctx, budget):
-        return {"d": ctx["d"], "K": ctx["K"], "rho": self.rho_of(budget)}
 
 
 class AdaCGOPEExplicitHP(_UpperLinear):
@@ -288,11 +256,7 @@ class AdaCGOPEExplicitHP(_UpperLinear):
     params = ("d", "K", "delta")
     caveats = AdaCGOPEExplicit.caveats + ("high-probability bound on R_T, not on E[R_T]",)
     regime_note = AdaCGOPEExplicit.regime_note
-
-    def terms(self, T, ctx, budget):
-        d, K, delta, rho = ctx["d"], ctx["K"], ctx["delta"], self.rho_of(budget)
-        L, Lam, F = _gope_explicit_np(T, d, K, delta)
-        return 64 * np.sqrt(d * T * Lam) + 4 * d * (d + 1), 16 * d * L * np.sqrt(2 * F / rho)
+    symbol_names = ("d", "K", "rho", "delta")
 
     def expression(self):
         import sympy
@@ -300,9 +264,6 @@ class AdaCGOPEExplicitHP(_UpperLinear):
         T, d, K, rho, delta = syms("T", "d", "K", "rho", "delta")
         L, Lam, F = _gope_explicit_sym(T, d, K, delta)
         return 64 * sympy.sqrt(d * T * Lam) + 4 * d * (d + 1), 16 * d * L * sympy.sqrt(2 * F / rho)
-
-    def symbol_values(self, ctx, budget):
-        return {"d": ctx["d"], "K": ctx["K"], "rho": self.rho_of(budget), "delta": ctx["delta"]}
 
 
 # -- non-private GOPE (rho -> infinity limit) -----------------------------------------------------------
@@ -322,11 +283,7 @@ class GOPENonPrivateExplicit(_UpperLinear):
         _COMPARABILITY,
     )
     regime_note = "non-private: no privacy cost"
-
-    def terms(self, T, ctx, budget):
-        d, K = ctx["d"], ctx["K"]
-        L, Lam, F = _gope_explicit_np(T, d, K, 1.0 / T)
-        return 64 * np.sqrt(d * T * Lam) + 4 * d * (d + 1) + 2, np.zeros_like(T)
+    symbol_names = ("d", "K")
 
     def expression(self):
         import sympy
@@ -334,9 +291,6 @@ class GOPENonPrivateExplicit(_UpperLinear):
         T, d, K = syms("T", "d", "K")
         L, Lam, F = _gope_explicit_sym(T, d, K, 1 / T)
         return 64 * sympy.sqrt(d * T * Lam) + 4 * d * (d + 1) + 2, sympy.Integer(0)
-
-    def symbol_values(self, ctx, budget):
-        return {"d": ctx["d"], "K": ctx["K"]}
 
 
 class GOPENonPrivatePaper(_UpperLinear):
@@ -350,18 +304,13 @@ class GOPENonPrivatePaper(_UpperLinear):
     form = "paper"
     caveats = ()
     regime_note = "non-private: no privacy cost"
-
-    def terms(self, T, ctx, budget):
-        return np.sqrt(ctx["d"] * T * np.log(ctx["K"] * T)), np.zeros_like(T)
+    symbol_names = ("d", "K")
 
     def expression(self):
         import sympy
 
         T, d, K = syms("T", "d", "K")
         return sympy.sqrt(d * T * sympy.log(K * T)), sympy.Integer(0)
-
-    def symbol_values(self, ctx, budget):
-        return {"d": ctx["d"], "K": ctx["K"]}
 
 
 # -- minimax lower bound, seed 003 Thm 9 ---------------------------------------------------------------
@@ -392,30 +341,24 @@ class Thm9(BaseBound):
         "lower bound is needed (ERRATA 16)",
         _COMPARABILITY,
     )
-    c_priv = math.exp(-2.25) / 4
     threshold_const = 4 * math.exp(-0.5)
     combination = "max"  # privacy dominates iff the private term is the max (privacy cost > 0)
     regime_note = "privacy term dominates (high-privacy regime) iff rho < 4 e^{-0.5}/T ≈ 2.426/T; otherwise Omega(d sqrt T)"
+    symbol_names = ("d", "rho")
 
     def threshold_rho(self, T):
         """rho below which the private term is the larger: rho < threshold_const / T."""
         return self.threshold_const / np.asarray(T, dtype=float)
 
     def conditions(self, ctx):
+        # kept as code: "rho <= 1 or T >= 3", with T checked only where the context names one, is a disjunction over
+        # an optional parameter, not one relation of ``requires``
         out = []
         b = self.own_budget(ctx)
         T = ctx.get("T")
         if b is not None and self.rho_of(b) > 1 and T is not None and float(T) < 3:
             out.append("the proof needs rho <= 1; for rho > 1 the max is the non-private term only when T >= 3")
         return out
-
-    def _priv_c(self):
-        return self.c_priv
-
-    def terms(self, T, ctx, budget):
-        d, rho = ctx["d"], self.rho_of(budget)
-        np_part = math.exp(-2) / 8 * d * np.sqrt(T)
-        return np_part, np.maximum(0.0, self._priv_c() * d / np.sqrt(rho) - np_part)
 
     def _sym_priv_c(self):
         import sympy
@@ -429,9 +372,6 @@ class Thm9(BaseBound):
         np_part = sympy.exp(-2) / 8 * d * sympy.sqrt(T)
         return np_part, sympy.Max(0, self._sym_priv_c() * d / sympy.sqrt(rho) - np_part)
 
-    def symbol_values(self, ctx, budget):
-        return {"d": ctx["d"], "rho": self.rho_of(budget)}
-
 
 class Thm9Corrected(Thm9):
     """seed 003 Thm 9 with the constant its proof supports (ERRATA 16): e^{-2.25}/8."""
@@ -444,7 +384,6 @@ class Thm9Corrected(Thm9):
         "not the paper's printed e^{-2.25}/4; threshold rho < e^{-0.5}/T",
         _COMPARABILITY,
     )
-    c_priv = math.exp(-2.25) / 8
     threshold_const = math.exp(-0.5)
     regime_note = "privacy term dominates (high-privacy regime) iff rho < e^{-0.5}/T ≈ 0.607/T; otherwise Omega(d sqrt T)"
 
@@ -459,10 +398,7 @@ class _AdaR(_UpperLinear):
     seed = "000"
     notion = "rdp"
     algorithm = "AdaR-GOPE"
-
-    def symbol_values(self, ctx, budget):
-        return {"d": ctx["d"], "K": ctx["K"], "delta": ctx["delta"], "alpha": float(budget.alpha),
-                "epsilon": float(budget.epsilon)}
+    symbol_names = ("d", "K", "delta", "alpha", "epsilon")
 
 
 class AdaRGOPEPaper(_AdaR):
@@ -476,12 +412,6 @@ class AdaRGOPEPaper(_AdaR):
     params = ("d", "K", "delta")
     caveats = ("high-probability bound on R_T, not on E[R_T]",)
     regime_note = "privacy cost dominates iff eps/alpha < d^3 log^2(T)/T (up to log(K log T/delta)); vanishes relative to sqrt T"
-
-    def terms(self, T, ctx, budget):
-        d, K, delta = ctx["d"], ctx["K"], ctx["delta"]
-        r = float(budget.alpha) / float(budget.epsilon)
-        a = np.log(K * np.log(T) / delta)
-        return np.sqrt(d * T * a), d**2 * np.sqrt(r * a) * np.log(T)
 
     def expression(self):
         import sympy
@@ -505,12 +435,6 @@ class AdaRGOPEPaperMain(_AdaR):
         "high-probability bound on R_T, not on E[R_T]",
     )
     regime_note = AdaRGOPEPaper.regime_note
-
-    def terms(self, T, ctx, budget):
-        d, K, delta = ctx["d"], ctx["K"], ctx["delta"]
-        r = float(budget.alpha) / float(budget.epsilon)
-        a = np.log(K * np.log(T) / delta)
-        return np.sqrt(d * T * a), d**2 * np.sqrt(r * a * np.log(T))
 
     def expression(self):
         import sympy
@@ -538,12 +462,7 @@ class AdaRGOPEExplicitClosed(_AdaR):
         "(64 sqrt(dT Lambda)); L_T from T_l >= 8 d 4^l log(8K/delta); 1.4-1.5x looser than 000-thm8-explicit",
     )
     regime_note = "privacy cost dominates iff eps/alpha < d^2 (d+1) L_T^2 / (8 T); O(d^2 log^{3/2} T) vs sqrt(T log T)"
-
-    def terms(self, T, ctx, budget):
-        d, K = ctx["d"], ctx["K"]
-        r = float(budget.alpha) / float(budget.epsilon)
-        L, Lam, _ = _gope_explicit_np(T, d, K, 1.0 / T)
-        return 64 * np.sqrt(d * T * Lam) + 4 * d * (d + 1) + 2, 16 * d * L * np.sqrt(2 * r * d * (d + 1) * Lam)
+    symbol_names = ("d", "K", "alpha", "epsilon")
 
     def expression(self):
         import sympy
@@ -552,40 +471,6 @@ class AdaRGOPEExplicitClosed(_AdaR):
         L, Lam, _ = _gope_explicit_sym(T, d, K, 1 / T)
         return (64 * sympy.sqrt(d * T * Lam) + 4 * d * (d + 1) + 2,
                 16 * d * L * sympy.sqrt(2 * al / ep * d * (d + 1) * Lam))
-
-    def symbol_values(self, ctx, budget):
-        return {"d": ctx["d"], "K": ctx["K"], "alpha": float(budget.alpha), "epsilon": float(budget.epsilon)}
-
-
-def adar_gope_phases(T: float, d: int, K: int, delta: float) -> int:
-    """Number of AdaR-GOPE phases started by T: l(T) = min{L : sum_{l <= L} 8 d L_l 4^l >= T}, L_l =
-    log(4 K l (l+1)/delta), since T_l >= 8 d 4^l L_l (seed 000 Eq. 8; docs/formulas/rdp-bandits.md §2.3)."""
-    total, L = 0.0, 0
-    while total < T:
-        L += 1
-        total += 8.0 * d * math.log(4.0 * K * L * (L + 1) / delta) * 4.0**L
-    return max(L, 1)
-
-
-def adar_gope_min_over_phases(T: float, d: int, K: int, r: float) -> float:
-    """docs/formulas/rdp-bandits.md §3.2 explicit bound of seed 000 Thm 8 (DERIVED from App. C.3 Steps 3-5), delta = 1/T:
-    R_T <= min{ sum_{l <= l(T)} 2^{3-l} Tb_l,  min_{m >= 1} [T 2^{2-m} + sum_{l <= min(m, l(T))} 2^{3-l} Tb_l],  2T },
-    Tb_l = min{T, d(d+1)/2 + 8 d 4^l L_l + 2 d 2^l sqrt(2 r d (d+1) L_l)}, r = alpha/eps (r = 0: without the privacy
-    term). For m >= l(T) the bracket decreases to the full sum, so m runs over 1..l(T)."""
-    T = float(T)
-    delta = 1.0 / T
-    lT = adar_gope_phases(T, d, K, delta)
-    partial, best = 0.0, math.inf
-    for m in range(1, lT + 1):
-        Ll = math.log(4.0 * K * m * (m + 1) / delta)
-        Tb = min(T, d * (d + 1) / 2 + 8 * d * 4.0**m * Ll + 2 * d * 2.0**m * math.sqrt(2 * r * d * (d + 1) * Ll))
-        partial += 2.0 ** (3 - m) * Tb
-        best = min(best, T * 2.0 ** (2 - m) + partial)
-    return min(best, partial, 2.0 * T)
-
-
-def _min_over_phases_np(T, d, K, r):
-    return np.array([adar_gope_min_over_phases(t, int(d), int(K), float(r)) for t in np.atleast_1d(T)], dtype=float)
 
 
 class AdaRGOPEExplicit(_AdaR):
@@ -610,41 +495,15 @@ class AdaRGOPEExplicit(_AdaR):
                     "2^{3−l} T̄_l],  2T },  T̄_l = min{T, d(d+1)/2 + 8d 4^l L_l + 2d 2^l √(2 r d(d+1) L_l)},  "
                     "L_l = log(4Kl(l+1)T),  l(T) = min{L : Σ_{l≤L} 8d L_l 4^l ≥ T},  r = α/ε "
                     "(non-private part: r = 0)")
-
-    def terms(self, T, ctx, budget):
-        d, K = ctx["d"], ctx["K"]
-        r = float(budget.alpha) / float(budget.epsilon)
-        npv = _min_over_phases_np(T, d, K, 0.0)
-        return npv, _min_over_phases_np(T, d, K, r) - npv
+    symbol_names = ("d", "K", "alpha", "epsilon")
 
     def expression(self):
-        from sympy.utilities.lambdify import implemented_function
-
         T, d, K, al, ep = syms("T", "d", "K", "alpha", "epsilon")
-        # evaluated by a plain scalar loop written from the sheet (not the vectorised path of ``terms``)
-        R = implemented_function("R_phases", np.vectorize(_phase_min_reference, otypes=[float]))
+        R = sympy_function("R_phases")  # a registered quantity (numpy, mpmath; the prover's enclosure)
         return R(T, d, K, 0), R(T, d, K, al / ep) - R(T, d, K, 0)
 
-    def symbol_values(self, ctx, budget):
-        return {"d": ctx["d"], "K": ctx["K"], "alpha": float(budget.alpha), "epsilon": float(budget.epsilon)}
 
-
-def _phase_min_reference(T, d, K, r):
-    """Scalar reference of docs/formulas/rdp-bandits.md §3.2 as the sheet writes it: all m from 1 to l(T) + 1 and the full sum."""
-    T, d, K, r = float(T), int(d), int(K), float(r)
-    delta = 1.0 / T
-    L, total = 0, 0.0
-    while total < T:
-        L += 1
-        total += 8 * d * math.log(4 * K * L * (L + 1) / delta) * 4**L
-
-    def Tb(l):
-        Ll = math.log(4 * K * l * (l + 1) / delta)
-        return min(T, d * (d + 1) / 2 + 8 * d * 4**l * Ll + 2 * d * 2**l * math.sqrt(2 * r * d * (d + 1) * Ll))
-
-    cost = [2.0 ** (3 - l) * Tb(l) for l in range(1, L + 1)]
-    cands = [sum(cost), 2 * T] + [T * 2.0 ** (2 - m) + sum(cost[: min(m, L)]) for m in range(1, L + 2)]
-    return min(cands)
+_phase_min_reference = r_phases_float  # the scalar form (tests/test_proofs_enclosures.py uses this name)
 
 
 BOUNDS = [

@@ -37,27 +37,120 @@ class Arms:
     K: Any
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Quantity:
-    """A registered quantity: name (the symbol in the expressions), its implementations, its parameters."""
+    """A registered non-closed-form quantity, one type for every setting (issue 15 item 1).
+
+    ``name`` is the symbol (finite: a symbol of the expressions) or the sympy function (linear, GLM: lambdify calls
+    the object itself, see ``__call__``) that the bounds' expressions use; ``numpy``, ``mpmath``, ``interval`` are its
+    three implementations (``interval`` None: no enclosure, ``no_interval`` says why). Two calling conventions:
+
+    * ``args == ()``: a quantity of the arms (finite setting): ``impl(Arms, **params)`` with ``params`` named
+      parameters (``defaults`` for the optional ones);
+    * ``args`` names the positional arguments (e.g. ``("T", "d", "K", "r")``): ``impl(*args)`` on floats / arrays,
+      mpf, or :class:`boundcalc.rigorous.interval.Interval` boxes.
+    """
 
     name: str
-    numpy: Callable  # (Arms of floats, **params) -> float
-    mpmath: Callable  # (Arms of mpf, **params) -> mpf
-    interval: Callable | None  # (Arms of Interval, **params) -> Interval
+    numpy: Callable
+    mpmath: Callable
+    interval: Callable | None
     params: tuple = ()
     defaults: dict = field(default_factory=dict)
+    setting: str = "finite"
+    args: tuple = ()
+    source: str = ""
+    closed_form: Callable | None = None  # the sympy closed form it stands for (display, numbers), if any
+    no_interval: str = ""  # why there is no interval implementation (when ``interval`` is None)
+    formula: str = ""  # the defining formula with its source, when the numpy docstring does not start with it
 
     @property
     def doc(self) -> str:
         return (self.numpy.__doc__ or "").strip()
 
+    @property
+    def summary(self) -> str:
+        """The defining formula: ``formula``, else the first paragraph of the numpy implementation's docstring."""
+        if self.formula:
+            return self.formula
+        return " ".join(self.doc.split("\n\n")[0].split())
 
+    def signature(self) -> str:
+        """``name(args)`` or ``name(arms; params)``, as ``bounds show`` prints it."""
+        if self.args:
+            return f"{self.name}({', '.join(self.args)})"
+        return f"{self.name}(arms{'; ' + ', '.join(self.params) if self.params else ''})"
+
+    def __call__(self, *args):
+        """The mpmath implementation for mpmath arguments, the interval one for Interval arguments, the numpy one
+        otherwise (sympy's lambdify calls this for the quantities with positional ``args``)."""
+        mods = [type(a).__module__ for a in args]
+        if any(m.startswith("mpmath") for m in mods):
+            return self.mpmath(*args)
+        if any(m.endswith("rigorous.interval") for m in mods):
+            if self.interval is None:
+                raise NotImplementedError(f"quantity {self.name} has no interval implementation: {self.no_interval}")
+            return self.interval(*args)
+        return self.numpy(*args)
+
+
+# the one registry of every setting's quantities; ``QUANTITIES`` below is the finite setting's view (arm quantities)
+_REGISTRY: dict[str, Quantity] = {}
 QUANTITIES: dict[str, Quantity] = {}
+_MODULES = ("boundcalc.bounds.quantities_linear", "boundcalc.bounds.quantities_glm")
+
+
+def register(q: Quantity) -> Quantity:
+    """Add ``q`` to the registry (each setting's module registers its quantities at import)."""
+    if q.name in _REGISTRY and _REGISTRY[q.name] is not q:
+        raise ValueError(f"quantity {q.name} is registered twice")
+    _REGISTRY[q.name] = q
+    if q.setting == "finite":
+        QUANTITIES[q.name] = q
+    return q
+
+
+def _load_all() -> None:
+    import importlib
+
+    for m in _MODULES:
+        importlib.import_module(m)
+
+
+def get(name: str) -> Quantity:
+    """The registered quantity ``name`` (any setting); KeyError naming the registered ones otherwise."""
+    if name not in _REGISTRY:
+        _load_all()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise KeyError(f"no registered quantity {name!r} (registered: {', '.join(sorted(_REGISTRY))})") from None
+
+
+def all_quantities(setting: str | None = None) -> list[Quantity]:
+    """Every registered quantity (of ``setting`` if given), in registration order."""
+    _load_all()
+    return [q for q in _REGISTRY.values() if setting is None or q.setting == setting]
+
+
+def names(setting: str | None = None) -> tuple[str, ...]:
+    """The registered quantities' names (of ``setting`` if given)."""
+    return tuple(q.name for q in all_quantities(setting))
+
+
+def __getattr__(name: str):
+    """Module attributes under the quantities' names (``from boundcalc.bounds.quantities import R_phases``: the
+    generated numpy code of the bounds, boundcalc/bounds/_generated_numpy.py, imports them so)."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    try:
+        return get(name)
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
 
 
 def _register(name, numpy, mpmath, interval, params=(), defaults=None):
-    QUANTITIES[name] = Quantity(name, numpy, mpmath, interval, tuple(params), dict(defaults or {}))
+    register(Quantity(name, numpy, mpmath, interval, tuple(params), dict(defaults or {})))
 
 
 # -- the arms in each backend ---------------------------------------------------------------------------------

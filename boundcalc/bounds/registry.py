@@ -15,14 +15,21 @@ from ..errors import InputError
 from .base import Bound, Context, check_metadata
 
 SETTING_MODULES = {s: f"boundcalc.bounds.{s}" for s in ("finite", "linear", "contextual", "glm")}
-# Modules of bounds across settings (their ``BOUNDS`` join each bound's setting): the baselines' published bounds.
-EXTRA_MODULES = ("boundcalc.bounds.baselines",)
+# further bound modules (issue 16), each a BOUNDS list: setting -> module names; a module may hold bounds of several
+# settings (seed 003 Table II's converted bounds, boundcalc.bounds.converted: finite and linear), each bound's
+# ``setting`` says where it belongs
+EXTRA_MODULES: dict[str, tuple[str, ...]] = {"contextual": ("boundcalc.bounds.contextual_extra",
+                                                            "boundcalc.bounds.baselines"),
+                                             "finite": ("boundcalc.bounds.converted", "boundcalc.bounds.finite_lower",
+                                                        "boundcalc.bounds.baselines"),
+                                             "linear": ("boundcalc.bounds.converted",),
+                                             "glm": ("boundcalc.bounds.baselines",)}
 
 
-def _setting_bounds(setting: str) -> list[Bound]:
-    """The setting module's bounds, then those of EXTRA_MODULES in that setting."""
+def _setting_bounds(setting: str) -> list:
+    """The setting module's BOUNDS, then those of its EXTRA_MODULES in that setting."""
     out = list(setting_module(setting).BOUNDS)
-    for m in EXTRA_MODULES:
+    for m in EXTRA_MODULES.get(setting, ()):
         out.extend(b for b in importlib.import_module(m).BOUNDS if b.setting == setting)
     return out
 

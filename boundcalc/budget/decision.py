@@ -247,7 +247,7 @@ def build(plan, command: str, delta: float = 1e-6, fmt: str = "html") -> str:
                      f"{_num(r['ci'][1])}], median {_num(r['median'])}, p90 {_num(r['p90'])}, p99 {_num(r['p99'])}, "
                      f"still linear at T: {_num(r['linear_fraction'])}; {a.counterpart['name']}: mean "
                      f"{_num(n['mean'])}, median {_num(n['median'])}, p90 {_num(n['p90'])}, p99 {_num(n['p99'])} "
-                     f"({r['runs']} paired runs)."))
+                     f"({r['runs']} runs each)."))
     # caveats
     h(2, "Caveats")
     cav = [
@@ -255,9 +255,14 @@ def build(plan, command: str, delta: float = 1e-6, fmt: str = "html") -> str:
         "stronger budget; the bound-based answer covers every instance of the class.",
         "Each decision is at 95% confidence on its own (no correction across the search's decisions); the chosen "
         "budget was confirmed on fresh seeds.",
-        "The private and non-private runs share their seeds batch by batch, not their reward tapes (both draw "
-        "sufficient statistics): the overhead interval is the cluster-robust delta method with engine blocks as "
-        "clusters (or a bootstrap of whole blocks for a quantile), valid whatever the dependence within a block.",
+        ("The private and non-private runs draw from independent seeds (independent pairing): every run is its own "
+         "unit of the overhead interval (delta method for the ratio of means, or a bootstrap for a quantile)."
+         if all((a.counterpart or {}).get("pairing", "independent") == "independent"
+                for row in plan.answers for a in row) else
+         "The private and non-private runs share their seeds batch by batch (common pairing), not their reward "
+         "tapes (both draw sufficient statistics): the overhead interval is the cluster-robust delta method with "
+         "engine blocks as clusters (or a bootstrap of whole blocks for a quantile), valid whatever the dependence "
+         "within a block."),
         "The regret is the pseudo-regret Σ Δ_a N_a(T) that the simulator records.",
         "A heavy-tailed regret (rare runs that stop pulling the best arm: see p99 and the CCDF) makes the mean and its "
         "interval unreliable with few runs: a mean target met on a few dozen runs can be missed on more; a quantile "

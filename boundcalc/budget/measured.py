@@ -19,25 +19,33 @@ at which, with 95% confidence, one of
 
 holds (``Reg`` is the pseudo-regret the Monte Carlo engine records at T).
 
-**What is shared between A and N (common random numbers, honestly).** Runs come in *batches*; batch k is a
-``montecarlo.run`` with the seed ``batch_seed(seed, k)``, so block i of batch k of A and block i of batch k of N
-draw from the *same* Generator (``SeedSequence(batch_seed).spawn(n_blocks)[i]``). Exact reward tapes are not
-shared: the algorithms draw sufficient statistics (Binomial counts of an episode, hierarchical stretches), so the
-two consume the same stream in different ways after their first differing decision, and the correlation between
-the paired runs is whatever remains (often small). The pairing is therefore a *variance-reduction attempt*, not an
-assumption of the interval: run i of A and run i of N form a pair; pairs of different engine blocks are
-independent, and every interval below is valid for any dependence *within* a block (see Intervals). N does not
-depend on b, so its batches are simulated once and paired with A's batches at every budget (the same seeds).
+**Pairing (``pairing``).** Runs come in *batches*; the private batch k at budget b is a ``montecarlo.run`` with the
+seed ``batch_seed(seed, k)``. N does not depend on b, so its batches are simulated once and compared with A's
+batches at every budget.
 
-**Intervals (95%, two-sided).** The runs of one engine block share a Generator, and the private and counterpart
-runs of a block draw from the same one, so run i of A may depend on run j ≠ i of N within a block; blocks are
-independent (different SeedSequence children). The blocks are therefore the units of the overhead's interval:
-``block_runs`` defaults to max(1, runs // 20) (≥ 20 clusters in the first batch). Mean overhead: the cluster-robust
-delta method for a ratio of means (``cluster_overhead``: Var(r̂) ≈ B/(B−1) Σ_b (P_b − r̂ N_b)² / (Σ N_b)², half-width
-t_{0.975,B−1} √Var; with one run per block it is the paired delta method of ``budget.check.paired_overhead``). Mean
-regret: Student-t. Quantile of the regret: the distribution-free order-statistic interval [X_(l), X_(u)] with
-l, u from Binomial(R, q) (Hahn & Meeker, *Statistical Intervals*, §5.2). Quantile overhead: the paired percentile
-bootstrap of Q_q(p)/Q_q(n) − 1 resampling whole blocks (2000 resamples, Generator seeded from ``seed``).
+- ``independent`` (the default in the finite setting, ``DEFAULT_PAIRING``): N's batch k draws from ``counterpart_seed(seed, k)``, a stream independent of every
+  private batch, and one fresh set of N batches serves all the fresh-seed confirmations. Every run is then
+  independent of every other run (the engine's runs within a block draw distinct variates of one Generator), so
+  each run is its own unit of the intervals and the engine blocks can be as large as is fast (default 50: the
+  engines vectorise across a block's runs; IMED at T = 1e6 costs ≈ 1 s per run in blocks of 1 and 0.08 s in blocks of
+  50). Common random numbers would only help through a correlation between A's and N's runs; A and N draw sufficient
+  statistics (Binomial counts of an episode, hierarchical stretches), not exact reward tapes, so their streams
+  diverge after their first differing decision, and on the 10-armed question the paired final regrets of DP-IMED and
+  IMED are uncorrelated (benchmarks/RESULTS_budget_measured.md).
+- ``common`` (the default in the other settings, where the paired runs do correlate: AdaC-GOPE and GOPE-limit on
+  the linear question): N's batch k uses A's seed and blocks, so block i of A and block i of N draw from the *same* Generator
+  (``SeedSequence(batch_seed).spawn(n_blocks)[i]``). Run i of A may then depend on run j ≠ i of N within a block, and
+  the blocks are the units of the intervals (``block_runs`` defaults to max(1, runs // 20): ≥ 20 clusters in the first
+  batch).
+
+**Intervals (95%, two-sided).** Units: every run (independent pairing) or every engine block (common pairing); run
+i of A and run i of N form a pair, and the pairs of different units are independent. Mean overhead: the
+cluster-robust delta method for a ratio of means (``cluster_overhead``: Var(r̂) ≈ B/(B−1) Σ_b (P_b − r̂ N_b)² / (Σ N_b)²,
+half-width t_{0.975,B−1} √Var; with one run per unit it is the paired delta method of
+``budget.check.paired_overhead``, valid for independent pairs whatever the dependence within a pair). Mean regret:
+Student-t. Quantile of the regret: the distribution-free order-statistic interval [X_(l), X_(u)] with l, u from
+Binomial(R, q) (Hahn & Meeker, *Statistical Intervals*, §5.2). Quantile overhead: the paired percentile bootstrap of
+Q_q(p)/Q_q(n) − 1 resampling whole units (2000 resamples, Generator seeded from ``seed``).
 
 **Decision at a budget.** *met* when the interval lies at or below the target, *missed* when it lies above,
 *ambiguous* when it straddles it; an ambiguous budget gets more runs (the next batch doubles the total) until it is
@@ -97,6 +105,8 @@ _NAMED = {
                   "limit of seed 003 Algorithm 2; docs/formulas/zcdp-bandits.md §0, non-private baselines)"),
     "AdaR-GOPE": ("GOPE-limit", (), "GOPE with the private algorithm's own schedule without noise "
                   "(docs/formulas/zcdp-bandits.md §0, non-private baselines)"),
+    "AdaR-GOPE-Var": ("GOPE-limit", (), "GOPE with AdaC-GOPE's own schedule without noise (AdaR-GOPE-Var keeps "
+                      "AdaC-GOPE's phases, seed 003 App. H; docs/formulas/zcdp-bandits.md §0, non-private baselines)"),
     "DP-KLUCB": ("KL-UCB", (), "KL-UCB (seed 001's non-private baseline)"),
     "DP-IMED": ("IMED", (), "IMED (seed 001's non-private baseline)"),
     "AdaP-UCB": ("UCB", (), "UCB"),
@@ -124,6 +134,46 @@ def counterpart_of(name: str) -> Counterpart:
     return Counterpart(cls.name, (), {"notion": cls.notion, field_name: NONPRIVATE_LIMIT},
                        f"{cls.name} itself at {field_name} = {NONPRIVATE_LIMIT:g} (no non-private version implemented; "
                        "its noise is then of order 1e-6 to 1e-12 of the rewards)")
+
+
+def chosen_counterpart(private_name: str, name: str | None, params: dict | None = None) -> Counterpart:
+    """The counterpart the user chose (``--counterpart NAME --counterpart-param k=v``; ``budget.solve(...,
+    counterpart=NAME, counterpart_params={...})``), or the named one (``counterpart_of``) when ``name`` is None.
+
+    NAME is a name ``simulate --algo`` accepts: a non-private algorithm of the private one's setting (e.g. ``GOPE``,
+    whose default ``schedule=ls`` is the Lattimore–Szepesvári schedule, the paper's experimental baseline for
+    AdaC-GOPE), or the private algorithm itself (then: at its non-private limit, budget ``NONPRIVATE_LIMIT``)."""
+    from .. import algorithms
+
+    if isinstance(name, Counterpart):
+        return name
+    cls = algorithms.lookup(private_name)
+    if name is None:
+        if params:
+            raise InputError("--counterpart-param", "used with --counterpart NAME", params)
+        return counterpart_of(cls.name)
+    if not isinstance(name, str) or not name.strip():
+        raise InputError("--counterpart", "the name of a non-private algorithm (as simulate --algo accepts)", name)
+    ccls = algorithms.lookup(name.strip())
+    if ccls.setting != cls.setting:
+        raise InputError("--counterpart", f"a {cls.setting} algorithm (the setting of {cls.name})", ccls.name)
+    params = dict(params or {})
+    if ccls.name == cls.name:
+        field_name = "rho" if cls.notion == "zcdp" else "epsilon"
+        cp = Counterpart(cls.name, tuple(sorted(params.items())), {"notion": cls.notion, field_name: NONPRIVATE_LIMIT},
+                         f"{cls.name} itself at {field_name} = {NONPRIVATE_LIMIT:g} (chosen with --counterpart)")
+    elif ccls.notion != "none":
+        raise InputError("--counterpart", f"a non-private {cls.setting} algorithm, or {cls.name} itself (at its "
+                         "non-private limit)", ccls.name)
+    else:
+        cp = Counterpart(ccls.name, tuple(sorted(params.items())), None,
+                         f"{ccls.name}" + "".join(f" --param {k}={v}" for k, v in sorted(params.items()))
+                         + " (chosen with --counterpart)")
+    try:  # bad parameters: InputError now, not after the first private runs
+        build_counterpart(cp, cls.name)
+    except InputError as exc:
+        raise InputError("--counterpart-param", f"parameters {cp.name} accepts ({exc.allowed})", exc.got) from None
+    return cp
 
 
 def default_algorithms(setting: str, notion) -> list[str]:
@@ -272,6 +322,21 @@ def batch_seed(seed: int, k: int) -> int:
     return int(np.random.SeedSequence([int(seed), int(k)]).generate_state(1, np.uint64)[0] % np.uint64(2**53))
 
 
+def counterpart_seed(seed: int, k: int) -> int:
+    """The engine seed of the counterpart's batch k under independent pairing: from SeedSequence([seed, k, 1]), a
+    stream independent of every private batch's (``batch_seed``)."""
+    return int(np.random.SeedSequence([int(seed), int(k), 1]).generate_state(1, np.uint64)[0] % np.uint64(2**53))
+
+
+PAIRINGS = ("independent", "common")
+# The default pairing per setting (benchmarks/RESULTS_budget_measured.md): finite — independent (the paired final
+# regrets of DP-IMED and IMED are uncorrelated, and IMED's stretch engine is 4–12× slower in the small blocks common
+# pairing needs); linear, contextual, GLM — common (AdaC-GOPE's and GOPE-limit's paired runs correlate: the
+# overhead's interval at ρ = 0.01, 160 runs, is ≈ 30% narrower under common pairing, and their episode engines are
+# cheap in small blocks).
+DEFAULT_PAIRING = {"finite": "independent", "linear": "common", "contextual": "common", "glm": "common"}
+
+
 def batch_sizes(runs: int, max_runs: int) -> list[int]:
     """Batch sizes: ``runs``, then each batch doubles the total, capped at ``max_runs`` in all."""
     out, total = [runs], runs
@@ -283,50 +348,77 @@ def batch_sizes(runs: int, max_runs: int) -> list[int]:
 
 
 class PairedSimulator:
-    """Private runs at any budget paired with cached counterpart runs, batch by batch (the same batch seeds).
+    """Private runs at any budget beside cached counterpart runs, batch by batch.
 
     ``make_private(b)`` builds the private algorithm at user budget b; ``counterpart`` the non-private one;
-    ``env`` the instance. ``final(b, k)``/``final_np(k)`` are the final regrets of batch k (cached)."""
+    ``env`` the instance. ``final(b, k)``/``np_batch(k)`` are the final regrets of batch k (cached).
+
+    ``pairing="independent"`` (the default): the counterpart's batches draw from their own seeds
+    (``counterpart_seed``), independent of the private runs, and one fresh set of counterpart batches serves every
+    fresh-seed confirmation (private batch k ≥ CONFIRM_OFFSET pairs with counterpart batch
+    CONFIRM_OFFSET + k mod CONFIRM_OFFSET); every run is then independent of every other, whatever the block sizes,
+    so each run is its own cluster and the blocks can be large (fast). ``pairing="common"``: the counterpart's
+    batch k uses the private batch's seed and blocks (common random numbers); the blocks are then the clusters."""
 
     def __init__(self, make_private: Callable[[float], Any], counterpart, env, T: int, seed: int, runs: int,
-                 max_runs: int, executor=None, block_runs: int = 50, checkpoints=None):
+                 max_runs: int, executor=None, block_runs: int = 50, checkpoints=None, pairing: str = "independent",
+                 np_block_runs: int | None = None):
         from ..montecarlo.engine import log_checkpoints
 
+        if pairing not in PAIRINGS:
+            raise InputError("pairing", " or ".join(PAIRINGS), pairing)
         self.make_private, self.counterpart, self.env = make_private, counterpart, env
         self.T, self.seed, self.executor, self.block_runs = int(T), int(seed), executor, int(block_runs)
+        self.pairing = pairing
+        self.np_block_runs = int(block_runs if pairing == "common" or np_block_runs is None else np_block_runs)
         cps = log_checkpoints(T) if checkpoints is None else np.asarray(checkpoints)
         self.checkpoints = np.unique(np.append(cps, int(0.9 * T))) if T >= 20 else cps
         self.sizes = batch_sizes(runs, max_runs)
         self._np: dict[int, Any] = {}
         self._priv: dict[tuple[float, int], Any] = {}
         self.seconds = 0.0
+        self.np_seconds = 0.0
         self.run_count = 0
+        self.np_run_count = 0
 
-    def _run(self, alg, k: int, runs: int):
+    def _run(self, alg, engine_seed: int, runs: int, block_runs: int):
         from .. import montecarlo
 
         t0 = time.perf_counter()
-        res = montecarlo.run(alg, self.env, self.T, runs, seed=batch_seed(self.seed, k), checkpoints=self.checkpoints,
-                             block_runs=self.block_runs, executor=self.executor)
+        res = montecarlo.run(alg, self.env, self.T, runs, seed=engine_seed, checkpoints=self.checkpoints,
+                             block_runs=block_runs, executor=self.executor)
         self.last_seconds = time.perf_counter() - t0
         self.seconds += self.last_seconds
         self.run_count += runs
         return res
 
+    def np_key(self, k: int) -> int:
+        """The counterpart batch that private batch k is compared with."""
+        if self.pairing == "common" or k < CONFIRM_OFFSET:
+            return k
+        return CONFIRM_OFFSET + k % CONFIRM_OFFSET
+
     def np_batch(self, k: int, runs: int):
-        if k not in self._np:
-            self._np[k] = self._run(self.counterpart, k, runs)
-            self.np_seconds = getattr(self, "np_seconds", 0.0) + self.last_seconds
-        return self._np[k]
+        key = self.np_key(k)
+        if key not in self._np:
+            s = batch_seed(self.seed, key) if self.pairing == "common" else counterpart_seed(self.seed, key)
+            self._np[key] = self._run(self.counterpart, s, runs, self.np_block_runs)
+            self.np_seconds += self.last_seconds
+            self.np_run_count += runs
+        return self._np[key]
 
     def priv_batch(self, b: float, k: int, runs: int):
         key = (float(b), k)
         if key not in self._priv:
-            self._priv[key] = self._run(self.make_private(b), k, runs)
+            self._priv[key] = self._run(self.make_private(b), batch_seed(self.seed, k), runs, self.block_runs)
         return self._priv[key]
 
     def clusters(self, batches: list[tuple[int, int]]) -> np.ndarray:
-        """One label per run: (batch, engine block) — the independent units (a block's runs share a Generator)."""
+        """One label per run, the independent units of the intervals: under independent pairing every run (all runs
+        are independent); under common pairing (batch, engine block) — a block's private and counterpart runs
+        share a Generator."""
+        if getattr(self, "pairing", "independent") == "independent":
+            return np.concatenate([k * 10**7 + np.arange(r) for k, r in batches])
         return np.concatenate([k * 10**7 + np.arange(r) // self.block_runs for k, r in batches])
 
     def finals(self, b: float, batches: list[tuple[int, int]]):
@@ -396,13 +488,18 @@ def search(algorithm: str, instance, T, kind: str, value: float, notion=None, qu
            runs: int = 50, max_runs: int = 800, seed: int = 0, executor=None, start: float | None = None,
            rel_width: float = 1.25, params: dict | None = None, progress: Callable[[dict], None] | None = None,
            block_runs: int | None = None, limits: tuple[float, float] = BUDGET_LIMITS,
-           confirm: bool = True) -> MeasuredAnswer:
+           confirm: bool = True, counterpart=None, counterpart_params: dict | None = None,
+           pairing: str | None = None) -> MeasuredAnswer:
     """The smallest user budget at which ``algorithm`` meets the measured target on ``instance`` (module docstring).
 
     ``instance``: an object with ``make_env()`` and ``setting`` (boundcalc.envs.spec.Instance) or an environment;
     ``kind``/``value``: ``overhead`` x or ``regret`` R; ``quantile``: None (the mean) or q in (0, 1); ``runs``: the
     first batch; ``max_runs``: the most runs at one budget; ``progress(event)`` is called after every decision
-    (keys: stage, budget, runs, status, estimate, ci, elapsed, estimate_seconds)."""
+    (keys: stage, budget, runs, status, estimate, ci, elapsed, estimate_seconds); ``counterpart``: a name
+    ``simulate --algo`` accepts (with ``counterpart_params``), default the named one (``chosen_counterpart``);
+    ``pairing``: ``independent`` or ``common`` (``PairedSimulator``; default ``DEFAULT_PAIRING[setting]``); ``block_runs``: runs per engine
+    block (default: 50 under independent pairing — a speed setting only; max(1, runs // 20) under common pairing,
+    where the blocks are the clusters)."""
     from .. import validate as v
     from .notions import UserNotion
 
@@ -418,11 +515,20 @@ def search(algorithm: str, instance, T, kind: str, value: float, notion=None, qu
     runs = v.count("--runs", runs, minimum=2)
     max_runs = max(v.count("--max-runs", max_runs, minimum=2), runs)
     cls, make = _private_factory(algorithm, notion, params)
-    cp = counterpart_of(cls.name)
+    cp = chosen_counterpart(cls.name, counterpart, counterpart_params)
     ans = MeasuredAnswer(algorithm=cls.name, counterpart=cp.as_dict(), status="")
-    if block_runs is None:  # at least ~20 independent clusters in the first batch (the overhead's interval units)
-        block_runs = max(1, runs // 20)
-    sim = PairedSimulator(make, build_counterpart(cp, cls.name), env, T, seed, runs, max_runs, executor, block_runs)
+    pairing = DEFAULT_PAIRING.get(setting, "common") if pairing is None else pairing
+    if pairing not in PAIRINGS:
+        raise InputError("pairing", " or ".join(PAIRINGS), pairing)
+    if block_runs is None:
+        from ..montecarlo.engine import DEFAULT_BLOCK_RUNS
+
+        # independent pairing: every run is its own cluster, the block size only sets the speed (the engines
+        # vectorise across a block's runs); common pairing: at least ~20 clusters in the first batch
+        block_runs = DEFAULT_BLOCK_RUNS if pairing == "independent" else max(1, runs // 20)
+    sim = PairedSimulator(make, build_counterpart(cp, cls.name), env, T, seed, runs, max_runs, executor, block_runs,
+                          pairing=pairing)
+    ans.counterpart["pairing"] = pairing
     boot_rng = np.random.default_rng(np.random.SeedSequence([int(seed), 7]))
     t_start = time.perf_counter()
     state = {"evals": 0}
@@ -537,15 +643,17 @@ def _measure_at(ans: MeasuredAnswer, sim: PairedSimulator, b: float, kind, value
 
     keys = sorted(k for (bb, k) in sim._priv if bb == float(b))
     P = [sim._priv[(float(b), k)] for k in keys]
-    N = [sim._np[k] for k in keys]
+    N = [sim.np_batch(k, x.regret.shape[0]) for k, x in zip(keys, P)]
     p = np.concatenate([x.regret for x in P])
     n = np.concatenate([x.regret for x in N])
     cl = sim.clusters([(k, x.regret.shape[0]) for k, x in zip(keys, P)])
     gap = min_positive_gap(sim.env)
     ans.measure = assess(p[:, -1], n[:, -1], kind, value, quantile, rng=rng, clusters=cl)
     est, lo, hi = cluster_overhead(p[:, -1], n[:, -1], cl)
-    ans.overhead = {"value": est, "ci": [lo, hi], "method": "95% cluster-robust delta method (engine blocks as "
-                    "clusters), runs paired by seed"}
+    ans.overhead = {"value": est, "ci": [lo, hi], "method": (
+        "95% delta method for the ratio of means, the counterpart on independent seeds (each run its own unit)"
+        if getattr(sim, "pairing", "independent") == "independent" else
+        "95% cluster-robust delta method (engine blocks as clusters), runs paired by seed (common pairing)")}
     ans.regret = regret_distribution(p, sim.checkpoints, gap)
     ans.regret_nonprivate = regret_distribution(n, sim.checkpoints, gap)
     from scipy.stats import t as student
@@ -594,11 +702,15 @@ def solve_measured(setting: str | None, T, target, notion=None, instance=None, p
                    algos: list[str] | None = None, quantile: float | None = None, runs: int = 50,
                    max_runs: int = 800, seed: int = 0, executor=None, delta: float = 1e-6,
                    prior_quantile: float = 0.9, progress=None, with_bounds: bool = True,
-                   rel_width: float = 1.25, block_runs: int | None = None) -> MeasuredPlan:
+                   rel_width: float = 1.25, block_runs: int | None = None, counterpart: str | None = None,
+                   counterpart_params: dict | None = None, pairing: str | None = None) -> MeasuredPlan:
     """``budget.solve(..., by="simulation")``: measured answers per algorithm on ``instance`` (or on ``instances``
     draws of ``prior``), the bound-based answer of each algorithm beside (``with_bounds``) and the lower limit.
-    ``block_runs``: runs per engine block, the clusters of the overhead's interval (default max(1, runs // 20):
-    larger blocks run faster — the engine vectorises across a block's runs — but give fewer clusters)."""
+    ``block_runs``: runs per engine block (``search``: a speed setting under independent pairing; the clusters of the
+    overhead's interval under common pairing).
+    ``counterpart`` (with ``counterpart_params``): the non-private algorithm every private one is compared with, a name
+    ``simulate --algo`` accepts (``chosen_counterpart``; default: each algorithm's named counterpart);
+    ``pairing``: ``independent`` or ``common`` (``PairedSimulator``; default ``DEFAULT_PAIRING[setting]``)."""
     from .. import validate as v
     from .notions import UserNotion
     from .solve import Target
@@ -645,7 +757,8 @@ def solve_measured(setting: str | None, T, target, notion=None, instance=None, p
         row = []
         for nm in names:
             row.append(search(nm, inst, T, kind, target.value, notion, quantile, runs, max_runs, seed, executor,
-                              progress=progress, rel_width=rel_width, block_runs=block_runs))
+                              progress=progress, rel_width=rel_width, block_runs=block_runs,
+                              counterpart=counterpart, counterpart_params=counterpart_params, pairing=pairing))
         all_answers.append(row)
     plan = MeasuredPlan(setting=setting, T=int(T), target={"kind": kind, "value": target.value},
                         notion={"name": notion.name, "alpha": notion.alpha, "delta": notion.delta},

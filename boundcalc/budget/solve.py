@@ -287,7 +287,9 @@ def solve(setting: str, T: float, target: Target, notion: UserNotion | str = "rh
 
     ``by="simulation"`` (the default when ``instance`` or ``prior`` is given) measures instead, on the instance
     (or on draws of the prior): boundcalc.budget.measured.solve_measured with the keywords ``algos``,
-    ``quantile``, ``runs``, ``max_runs``, ``seed``, ``executor``, ``instances``, ``prior_quantile``, ``progress``;
+    ``quantile``, ``runs``, ``max_runs``, ``seed``, ``executor``, ``instances``, ``prior_quantile``, ``progress``,
+    ``block_runs``, ``counterpart`` (a name ``simulate --algo`` accepts, e.g. ``"GOPE"``; with ``counterpart_params``,
+    e.g. ``{"schedule": "ls"}``), ``pairing``;
     returns a :class:`~boundcalc.budget.measured.MeasuredPlan`. ``by="bound"`` (the default otherwise) is the
     answer of the bounds described above, unchanged; with ``instance`` (a ``boundcalc.envs.spec.Instance`` of
     ``setting``) the bounds are evaluated on it (its ``context_overrides()``, the ``overrides`` added on top) and

@@ -34,6 +34,7 @@ COMMAND_MODULES = [
     "check_cmd",  # check
     "worksheet_cmd",  # worksheet list, worksheet run
     "audit_cmd",  # audit
+    "lower_cmd",  # lower
 ]
 
 

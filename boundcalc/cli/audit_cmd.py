@@ -108,9 +108,10 @@ def register(app: typer.Typer) -> None:
         if not 0.5 <= validate.open_unit(level_flag, confidence) <= 1 - 1e-9:
             raise InputError(level_flag, "in [0.5, 1)", confidence)
         n = None if trials is None else validate.count("--trials", trials)
-        # an instance (issue 14 §1): accepted as by every command, checked against the audited algorithm's setting and
-        # recorded; the audit's inputs stay the scenario's designed neighbouring tables (privacy is a worst case over
-        # all inputs, so no instance of the user's makes the audit stronger or weaker)
+        # an instance (issue 14 §1): accepted as by every command, checked against the audited algorithm's setting;
+        # where the scenario can build neighbouring inputs from it (the first-decision scenarios of the finite
+        # algorithms: tables drawn from the instance's means) that probe runs too, with its own estimate; elsewhere
+        # the output says why the scenario's designed inputs cannot take it. The designed probes' verdict is unchanged.
         instance_options.no_prior("audit", prior)
         instance_options.check_save_path(save_instance)
         inst = None
@@ -142,15 +143,23 @@ def register(app: typer.Typer) -> None:
             with Progress(TextColumn("audit"), BarColumn(), TextColumn("{task.completed}/{task.total} runs"),
                           TimeRemainingColumn(), console=console(stderr=True), transient=True) as prog:
                 task = prog.add_task("audit", total=None)
-                res = audit_run.run_audit(algo, progress=lambda d, t: prog.update(task, completed=d, total=t), **kwargs)
+                res = audit_run.run_audit(algo, progress=lambda d, t: prog.update(task, completed=d, total=t),
+                                          instance=inst, **kwargs)
         else:
-            res = audit_run.run_audit(algo, **kwargs)
+            res = audit_run.run_audit(algo, instance=inst, **kwargs)
         inputs = {"algo": algo, "epsilon": epsilon, "rho": rho, "alpha": alpha, "rdp_epsilon": rdp_epsilon,
                   "delta": delta, "trials": res.trials, "mutant": res.mutant, "seed": seed, "level": confidence,
                   "param": params}
+        ia = res.instance_audit
         inst_note = None if inst is None else (
-            f"instance {inst.label}: recorded; the audit runs on the scenario's neighbouring inputs, designed from the "
-            "algorithm's definition (privacy is a worst case over all inputs), not on this instance")
+            (f"instance {inst.label}: audited as well on neighbouring tables drawn from it "
+             f"({ia['event']['event']}, {ia['event']['count_D']}/{ia['event']['trials_D']} runs on D, "
+             f"{ia['event']['count_Dprime']}/{ia['event']['trials_Dprime']} on D'): ε lower bound "
+             f"{fmt(ia['epsilon_lower'])}, " + ("no violation detected" if ia["passed"] else "VIOLATION")
+             + "; the verdict above is the designed probes' (their inputs put the decision at its median)")
+            if ia and ia["used"] else
+            f"instance {inst.label}: not simulated by this audit — {res.algorithm}'s scenario cannot take it: "
+            f"{ia['reason'] if ia else 'no instance probe'}")
         if json_out:
             out = res.as_dict()
             out.setdefault("instance", None if inst is None else inst.to_dict())

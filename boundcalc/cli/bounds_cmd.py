@@ -69,12 +69,20 @@ def register(app: typer.Typer) -> None:
         from ..bounds import registry
         from ..bounds.base import FORM_LABELS
 
+        from rich.table import Table
+
+        from ..bounds.symbols import bound_symbols, relations_as_data
+
         b = registry.get(bound_id)
         npx, pvx = b.expression()
+        symbols = bound_symbols(b)
+        relations = list(b.requires) or [str(r) for r in relations_as_data(b)]
         if json_out:
             common.emit_json("bounds show", {"id": bound_id}, value=None, bound=b.metadata(),
                              formula={"nonprivate": str(npx), "privacy_cost": str(pvx),
                                       "latex": sympy.latex(npx + pvx), "note": b.formula_note},
+                             symbols=symbols,
+                             assumptions={"text": list(b.assumptions), "requires": relations},
                              regime_note=b.regime_note, invalid=b.invalid)
             return
         con = common.console()
@@ -91,6 +99,8 @@ def register(app: typer.Typer) -> None:
             con.print(f"[red]not a valid bound[/red]: {b.invalid}")
         for a in b.assumptions:
             con.print(f"  assumption: {a}")
+        for r in relations:
+            con.print(f"  requires (as data): {r}")
         if b.regime_note:
             con.print(f"regime: {b.regime_note}")
         from ..bounds.report import caveat_tags
@@ -103,5 +113,11 @@ def register(app: typer.Typer) -> None:
         common.print_symbolic([("non-private part", npx), ("privacy cost", pvx), ("total", npx + pvx)])
         if b.formula_note:
             con.print(f"where {b.formula_note}")
+        t = Table(title="symbols", header_style="bold")
+        for c in ("symbol", "meaning", "domain", "where it comes from"):
+            t.add_column(c, style="cyan" if c == "symbol" else None, no_wrap=c == "symbol")
+        for r in symbols:
+            t.add_row(r["symbol"], r["meaning"] or "[red](undocumented)[/red]", r["domain"], r["where"])
+        con.print(t)
 
     app.add_typer(bounds_app, name="bounds")

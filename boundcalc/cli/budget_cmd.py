@@ -378,8 +378,17 @@ def register(app: typer.Typer) -> None:
         max_runs: Annotated[Optional[str], typer.Option("--max-runs", help="--by simulation: most runs at one budget "
                             "where the 95% interval straddles the target (default 800).")] = None,
         block_runs: Annotated[Optional[str], typer.Option("--block-runs", help="--by simulation: runs per engine "
-                              "block, the independent clusters of the overhead's interval (default: --runs // 20; "
-                              "larger is faster, fewer clusters).")] = None,
+                              "block (default 50: a speed setting, every run is independent; with --pairing common "
+                              "the blocks are the clusters of the overhead's interval, default --runs // 20).")] = None,
+        counterpart: Annotated[Optional[str], typer.Option("--counterpart", help="--by simulation: the non-private "
+                               "algorithm the private ones are compared with, a name simulate --algo accepts (e.g. "
+                               "GOPE: the Lattimore–Szepesvári schedule); default: each algorithm's named "
+                               "counterpart (docs/budget.md).")] = None,
+        counterpart_param: Annotated[Optional[List[str]], typer.Option("--counterpart-param", help="--by simulation: "
+                                     "a parameter name=value of --counterpart (repeatable), as simulate --param.")] = None,
+        pairing: Annotated[Optional[str], typer.Option("--pairing", help="--by simulation: independent (the "
+                           "counterpart on its own seeds, large blocks; default in the finite setting) or common (on "
+                           "the private runs' seeds, the engine blocks as clusters; default otherwise).")] = None,
         executor: Annotated[Optional[str], typer.Option("--executor", help="--by simulation: where the blocks of runs "
                             "are computed: in-process, processes, dask-local or dask.")] = None,
         workers: Annotated[Optional[str], typer.Option("--workers", help="Workers of --executor processes or "
@@ -480,11 +489,13 @@ def register(app: typer.Typer) -> None:
             raise InputError("--alpha", "used only with --notion rdp", alpha)
         sim_opts = {"--algo": algo, "--quantile": quantile, "--max-runs": max_runs, "--report": report,
                     "--plot-dist": plot_dist, "--executor": executor, "--workers": workers, "--scheduler": scheduler,
-                    "--block-runs": block_runs}
+                    "--block-runs": block_runs, "--counterpart": counterpart,
+                    "--counterpart-param": counterpart_param or None, "--pairing": pairing}
         if by is None:  # simulation when an instance file, a prior or a simulation-only option is given
             by = "simulation" if instance_file is not None or pri is not None or any(
                 v is not None for k, v in sim_opts.items()
-                if k in ("--algo", "--quantile", "--max-runs", "--report", "--plot-dist")) else "bound"
+                if k in ("--algo", "--quantile", "--max-runs", "--report", "--plot-dist", "--counterpart",
+                         "--counterpart-param", "--pairing")) else "bound"
         if by not in ("simulation", "bound"):
             raise InputError("--by", "simulation or bound", by)
         if by == "bound":
@@ -513,6 +524,13 @@ def register(app: typer.Typer) -> None:
                 raise InputError("--quantile", f"in [1/{max(rmax, r0)}, 1 − 1/{max(rmax, r0)}] (a quantile the "
                                  "--max-runs runs can estimate)", quantile)
             br = None if block_runs is None else validate.count("--block-runs", block_runs, minimum=1, maximum=10**6)
+            if pairing is not None and pairing not in ("independent", "common"):
+                raise InputError("--pairing", "independent or common", pairing)
+            from .simulate_cmd import _parse_params as _sim_params
+
+            cp_params = _sim_params(counterpart_param) if counterpart_param else None
+            if cp_params and counterpart is None:
+                raise InputError("--counterpart-param", "used with --counterpart NAME", counterpart_param[0])
             names = [a.strip() for a in algo.split(",") if a.strip()] if algo else None
             if algo is not None and not names:
                 raise InputError("--algo", "a comma-separated list of private algorithms", algo)
@@ -524,7 +542,8 @@ def register(app: typer.Typer) -> None:
                 plot_dist=plot_dist, report=report, values_used="", click_ctx=ctx,
                 instance=inst_used if drawn is None else None, prior=drawn,
                 instances=None if drawn is None else len(drawn.instances),
-                prior_quantile=None if drawn is None else drawn.quantile, block_runs=br,
+                prior_quantile=None if drawn is None else drawn.quantile, block_runs=br, counterpart=counterpart,
+                counterpart_params=cp_params, pairing=pairing,
                 inputs={"setting": setting, "T": Ts, "notion": {"name": un.name, "alpha": un.alpha,
                                                                 "delta": un.delta},
                         "target": {"kind": target.kind, "value": target.value}, "delta": d_priv,

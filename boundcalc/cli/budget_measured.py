@@ -118,7 +118,8 @@ def rows_of(plan) -> list[dict]:
 
 def run(setting, T, target, notion, overrides, *, algos, quantile, runs, max_runs, seed, executor_plan, delta,
         json_out, plot, plot_dist, report, inputs, values_used, instance=None, prior=None, instances=1,
-        click_ctx=None, prior_quantile=None, block_runs=None):
+        click_ctx=None, prior_quantile=None, block_runs=None, counterpart=None, counterpart_params=None,
+        pairing=None):
     from ..budget.measured import solve_measured
     from ..errors import InputError
     from . import executor_options
@@ -128,7 +129,8 @@ def run(setting, T, target, notion, overrides, *, algos, quantile, runs, max_run
         plan = solve_measured(setting, T, target, notion, instance=inst if prior is None else None, prior=prior,
                               instances=instances or 1, prior_quantile=prior_quantile or 0.9, algos=algos,
                               quantile=quantile, runs=runs, max_runs=max_runs, block_runs=block_runs,
-                              seed=seed, executor=ex, delta=delta, progress=_progress_printer(not json_out))
+                              seed=seed, executor=ex, delta=delta, progress=_progress_printer(not json_out),
+                              counterpart=counterpart, counterpart_params=counterpart_params, pairing=pairing)
     every = [a for row in plan.answers for a in row]
     if plan.value is None and every and all(a.status == "unreachable" for a in every):
         flag = "--max-overhead" if target.kind == "overhead" else "--max-regret"
@@ -146,7 +148,9 @@ def run(setting, T, target, notion, overrides, *, algos, quantile, runs, max_run
         _plot_overhead(plot, plan)
     if json_out:
         common.emit_json("budget", dict(inputs, by="simulation", quantile=quantile, runs=runs, max_runs=max_runs,
-                                        seed=seed, algos=algos, executor=executor_plan, block_runs=block_runs),
+                                        seed=seed, algos=algos, executor=executor_plan, block_runs=block_runs,
+                                        counterpart=counterpart, counterpart_params=counterpart_params,
+                                        pairing=pairing),
                          value=plan.value, value_algorithm=plan.value_algorithm,
                          value_label=("smallest user budget at which the measured target holds with 95% confidence on "
                                       "this instance (confirmed on fresh seeds), the best over the algorithms; the "
@@ -183,8 +187,10 @@ def _render(plan, values_used: str):
         t = Table(title=f"Privacy budget, measured — {goal} — {plan.setting} — T = {common.fmt(plan.T)}"
                   + (f" — instance {i + 1} of {len(plan.answers)}" if len(plan.answers) > 1 else ""),
                   caption=f"instance: {plan.instances[i]}\n" + (f"values used: {values_used}\n" if values_used else "")
-                  + f"user notion: {un.describe()}; measured: 95% intervals, runs paired with the counterpart's by "
-                  "seed; bound-based: the smallest budget at which a rigorous upper bound of the algorithm meets the "
+                  + f"user notion: {un.describe()}; measured: 95% intervals, the counterpart's runs "
+                  + ("on their own seeds (independent pairing)" if all(a.counterpart.get("pairing") != "common"
+                                                                       for a in answers) else
+                     "paired with the private runs by seed (common pairing)") + "; bound-based: the smallest budget at which a rigorous upper bound of the algorithm meets the "
                   "target", header_style="bold", box=box.SIMPLE_HEAD, caption_justify="left", pad_edge=False)
         for col in ("algorithm", "counterpart", f"on your instance ({sym})", "interval [missed, met]",
                     "overhead (95%)", "runs", f"every instance of the class ({sym})"):

@@ -217,30 +217,55 @@ def _kl_inf_point(tx: dict, digits, xs=None, ws=None, support=None, weights=None
     from .. import info
 
     msv = _prob("--mu-star", tx["--mu-star"])
+    ev = None if tx.get("--epsilon") is None else _pos("--epsilon", tx["--epsilon"])
     if tx.get("--mu") is not None:
         muv = _prob("--mu", tx["--mu"])
         inputs = {"mu": muv, "mu_star": msv, "digits": digits}
+        if ev is not None:
+            inputs["epsilon"] = ev
 
         def compute():
             with _precision(digits):
                 val = info.kl_inf_bernoulli(muv, msv) if digits is None else \
                     info.kl_inf_bernoulli_mp(_mp(tx["--mu"]), _mp(tx["--mu-star"]))
-            return {"value": val, "form": "bernoulli", "mean": muv}
+                out = {"value": val, "form": "bernoulli", "mean": muv}
+                if ev is not None:  # seed 001 Eq. 9: d_eps,inf(Ber μ, μ*) = d_eps(μ, μ*) below μ*, else 0
+                    if muv >= msv:
+                        out["d_eps_inf"] = 0.0
+                    elif digits is None:
+                        out["d_eps_inf"] = info.d_epsilon(muv, msv, ev)
+                    else:
+                        out["d_eps_inf"] = info.d_epsilon_mp(_mp(tx["--mu"]), _mp(tx["--mu-star"]), _mp(tx["--epsilon"]))
+            return out
 
         return inputs, compute
     mean = sum(x * w for x, w in zip(xs, ws))
     inputs = {"support": xs, "weights": ws, "mu_star": msv, "digits": digits}
+    if ev is not None:
+        inputs["epsilon"] = ev
 
     def compute():
+        from ..info import d_eps_inf
+
         with _precision(digits):
             val, lam = info.kl_inf_finite(xs, ws, msv, return_lambda=True)
+            de = None if ev is None else d_eps_inf.d_eps_inf_finite(xs, ws, msv, ev)
             if digits is not None:
                 sx = [s.strip() for s in support.replace(";", ",").split(",") if s.strip()]
                 sw_ = [s.strip() for s in weights.replace(";", ",").split(",") if s.strip()]
                 val = info.kl_inf_finite_mp([_mp(s) for s in sx], [_mp(s) for s in sw_], _mp(tx["--mu-star"]))
-        return {"value": val, "form": "finite support (Honda–Takemura dual)", "mean": mean, "lambda_star": lam}
+                if ev is not None:
+                    de = d_eps_inf.d_eps_inf_finite_mp([_mp(s) for s in sx], [_mp(s) for s in sw_],
+                                                       _mp(tx["--mu-star"]), _mp(tx["--epsilon"]))
+        out = {"value": val, "form": "finite support (Honda–Takemura dual)", "mean": mean, "lambda_star": lam}
+        if de is not None:  # seed 001 Eq. 9 (info/d_eps_inf.py)
+            out["d_eps_inf"] = de
+        return out
 
     return inputs, compute
+
+
+D_EPS_INF_MAX_DIGITS = 50
 
 
 def kl_inf_cmd(
@@ -254,11 +279,15 @@ def kl_inf_cmd(
     weights: Annotated[
         Optional[str], typer.Option("--weights", help="Probabilities of the support points (sum 1).", metavar="LIST")
     ] = None,
+    epsilon: Annotated[Optional[str], typer.Option(
+        "--epsilon", help="Also d_ε,inf(ν, μ*) = inf{d_ε(ν, Q) : mean(Q) > μ*} at this ε > 0 (seed 001 Eq. 9; "
+                          "Bernoulli: d_ε(μ, μ*))." + LIST_HELP, **FloatStr)] = None,
     json_out: JsonOpt = False,
     digits: DigitsOpt = None,
     symbolic: SymbolicOpt = False,
 ):
-    """KL_inf(ν, μ*) = inf{KL(ν, ν') : mean(ν') > μ*} (seed 001 Eq. 3; Honda–Takemura dual for finite support).
+    """KL_inf(ν, μ*) = inf{KL(ν, ν') : mean(ν') > μ*} (seed 001 Eq. 3; Honda–Takemura dual for finite support);
+    with --epsilon also d_ε,inf(ν, μ*) of seed 001 Eq. 9 (ν finitely supported on [0, 1], Q any law on [0, 1]).
 
     --mu-star and --mu take one value, a list a,b,c or a range lo:hi:n (log-spaced across decades; lo:hi:n:log /
     :lin); lists of equal length are zipped, single values repeated (JSON: "values", one object per point).
@@ -268,7 +297,7 @@ def kl_inf_cmd(
 
     if (mu is None) == (support is None):
         raise InputError("--mu / --support", "exactly one of them (Bernoulli form or finite support)", None)
-    sw = _sweeps({"--mu-star": mu_star, "--mu": mu})
+    sw = _sweeps({"--mu-star": mu_star, "--mu": mu, "--epsilon": epsilon})
     rows = _rows(sw)
     check_digits(digits)
     xs = ws = None
@@ -284,6 +313,9 @@ def kl_inf_cmd(
             raise InputError("--weights", f"{len(xs)} entries (one per support point)", len(ws))
         if abs(sum(ws) - 1.0) > 1e-9:
             raise InputError("--weights", "weights summing to 1", sum(ws))
+        if epsilon is not None and digits is not None and digits > D_EPS_INF_MAX_DIGITS:
+            raise InputError("--digits", f"at most {D_EPS_INF_MAX_DIGITS} with --support and --epsilon (d_ε,inf by a "
+                             "golden-section search, each step a KL_inf bisection)", digits)
     points = [_kl_inf_point(r, digits, xs, ws, support, weights) for r in rows]
     from .. import info
 
@@ -300,10 +332,13 @@ def kl_inf_cmd(
         for ins, compute in track(points, "kl-inf", enabled=not json_out and len(points) > 200):
             f = compute()
             row = {"mu_star": ins["mu_star"]}
-            if "mu" in ins:
-                row["mu"] = ins["mu"]
+            for k in ("mu", "epsilon"):
+                if k in ins:
+                    row[k] = ins[k]
             out.append(dict(row, **{k: v for k, v in f.items() if k != "form"}))
-        cols = [(k, k) for k in ("mu", "mu_star") if k in out[0]] + [("value", "KL_inf")]
+        cols = [(k, k) for k in ("mu", "mu_star", "epsilon") if k in out[0]] + [("value", "KL_inf")]
+        if "d_eps_inf" in out[0]:
+            cols.append(("d_eps_inf", "d_ε,inf"))
         if "lambda_star" in out[0]:
             cols.append(("lambda_star", "λ*"))
         _emit_many("kl-inf", sw, points[0][0], out,
@@ -322,6 +357,8 @@ def kl_inf_cmd(
             ("λ range", f"[0, {'∞' if msv == 1 else f'{1 / (1 - msv):.6g}'}]"),
             ("KL_inf", fields["value"]),
         ]
+    if "d_eps_inf" in fields:
+        rows_.append((f"d_ε,inf at ε = {inputs['epsilon']:g} (seed 001 Eq. 9)", fields["d_eps_inf"]))
     if json_out:
         if symbolic:
             fields["formula"] = {n: str(e) for n, e in exprs}

@@ -166,3 +166,35 @@ def make_glm_env(name: str = "ldp-single", seed: int = 3) -> GLMEnv:
         return MultiGLMEnv(th, name=f"{name}[seed={seed}]")
     th = unit_sphere(rng, 1, 2)[0]
     return GLMEnv(th, 10, link="linear" if name == "ldp-single" else "logistic", name=f"{name}[seed={seed}]")
+
+
+class StackedMultiGLMEnv(GLMEnv):
+    """The single-parameter view of a multi-parameter bandit (``MultiGLMEnv``): dimension K d, parameter
+    theta = (theta*_1, ..., theta*_K) stacked, and arm i's context e_i ⊗ X_t (X_t in block i, zeros elsewhere), so that
+    x_{t,i}^T theta = X_t^T theta*_i: the same rewards and the same regret. Seed 002 Sec. 1 says the two settings "can
+    be shown to be equivalent"; this is the embedding by which the authors' code runs the single-parameter baselines
+    LDP-UCB and LDP-GLOC on the multi-parameter experiment of Figure 5.1 (docs/formulas/ldp-glm-bandits.md §5). The
+    draws are the multi-parameter instance's (one context X_t per round, then the reward of the chosen arm)."""
+
+    def __init__(self, multi: MultiGLMEnv):
+        if not isinstance(multi, MultiGLMEnv):
+            raise InputError("env", "a multi-parameter GLM instance (MultiGLMEnv)", type(multi).__name__)
+        K, d = multi.thetas.shape
+        super().__init__(multi.thetas.ravel(), K, link=multi.link, contexts=multi.contexts_kind, sigma=multi.sigma,
+                         name=f"{multi.name} (stacked: single parameter in R^{K * d})", noise=multi.noise)
+        self.base = multi
+        self.block_d = d
+        self.C_B = multi.C_B
+
+    def contexts(self, rng: np.random.Generator, size: tuple) -> np.ndarray:
+        X = self.base.contexts(rng, size)  # size + (d,)
+        K, d = self.K, self.block_d
+        out = np.zeros(tuple(size) + (K, K * d))
+        for i in range(K):
+            out[..., i, i * d:(i + 1) * d] = X
+        return out
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d.update(stacked_from=self.base.describe())
+        return d

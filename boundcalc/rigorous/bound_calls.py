@@ -33,6 +33,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Callable
 
+from ..bounds import quantities
 from .interval import Interval
 
 BUDGET_KEYS = ("epsilon", "delta", "rho", "alpha", "rdp_epsilon", "ldp_epsilon", "ldp_delta")
@@ -48,8 +49,8 @@ BUDGET_SYMBOLS = {
     ("contextual", "pure"): {"epsilon": "epsilon"},
     ("contextual", "approx"): {"epsilon": "epsilon", "delta": "delta_dp"},
 }
-FINITE_SUMMARIES = ("H_kl", "H_eps", "H_min", "H_inv", "H_min_eps", "n_sub", "K", "sum_Delta", "Delta_max",
-                    "S_1", "S_2", "S_3")
+# the finite module's per-arm symbols: its registered quantities (boundcalc.bounds.quantities) and K
+FINITE_SUMMARIES = quantities.names("finite") + ("K",)
 FINITE_INSTANCE_KEYWORDS = ("alpha_batch", "alpha_adap", "beta_adac", "beta_adar")
 
 

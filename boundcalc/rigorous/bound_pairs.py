@@ -123,6 +123,12 @@ def total_expression(bound):
         ren = {s: sympy.Symbol(f"H_min__c{c:g}", positive=True) for s in np_part.free_symbols | priv.free_symbols
                if s.name == "H_min"}
         np_part, priv = np_part.xreplace(ren), priv.xreplace(ren)
+    # seed 001 Eq. 9 (bounds/finite_lower.py) on the pair boxes' Bernoulli instances: d_eps,inf = d_eps and
+    # KL_inf = kl (tests/test_d_eps_inf.py), so its per-arm sums are the quantities H_eps and H_kl
+    ren = {s: sympy.Symbol(s.name[:-4], positive=True) for s in np_part.free_symbols | priv.free_symbols
+           if s.name in ("H_eps_inf", "H_kl_inf")}
+    if ren:
+        np_part, priv = np_part.xreplace(ren), priv.xreplace(ren)
     mx = _max_rewrite(np_part, priv)
     if mx is not None:
         return mx

@@ -180,7 +180,6 @@ QUANTITY_FUNCTIONS = {
     "log1p": _log1p,
     "_expm1_minus": _expm1_minus,
     "_minus_log1p": _minus_log1p,
-    "R_phases": _r_phases,
     "kl": _kl,
     "kl_bernoulli": _kl,
     "d_eps": _d_eps,
@@ -190,6 +189,17 @@ QUANTITY_FUNCTIONS = {
     "_margin_kl_d_eps": _margin_kl_d,
     "_margin_eps_tv_d_eps": _margin_tv_d,
 }
+
+
+def _registered_enclosures() -> dict:
+    """The interval implementations of the registered quantities with positional arguments (R_phases, gamma_ratio,
+    greedy_horizon: boundcalc.bounds.quantities, the one registry), under their names."""
+    from ..bounds import quantities
+
+    return {q.name: q.interval for q in quantities.all_quantities() if q.args and q.interval is not None}
+
+
+QUANTITY_FUNCTIONS.update(_registered_enclosures())
 
 
 def mp_function_table(d_eps_mp):

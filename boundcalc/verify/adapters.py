@@ -143,6 +143,40 @@ def _dgs_assumptions(ctx, env, row):
                         f"|r| <= 1, lambda0 = {ctx['lam0']:.4g} <= lambda_min(E xx^T) = {env.lambda0:.4g}")
 
 
+def perturbed_lambda0(env, sigma: float, L: float, vectors: int = 40000, seed: int = 12345) -> float:
+    """Monte Carlo estimate of lambda_min(E[x~ x~^T]) for x~ = x + sigma z projected onto ||x~|| <= L, x a context of
+    ``env`` (every vector of ``vectors // K`` decision sets; seeded): the lambda0 seed 004 Cor. 1 needs >= sigma^2."""
+    from ..algorithms.contextual.linucb import perturb_contexts
+
+    rng = np.random.default_rng(seed)
+    n = max(1, vectors // int(env.K))
+    X = np.asarray(env.contexts(rng, (n,)), dtype=float).reshape(-1, int(env.d))
+    Y = perturb_contexts(X, rng.standard_normal(X.shape), float(sigma), float(L))
+    return float(np.linalg.eigvalsh(Y.T @ Y / Y.shape[0])[0])
+
+
+def _cor1_assumptions(ctx, env, row):
+    """seed 004 Cor. 1: ||x|| <= L, ||theta*|| <= S, |r| <= 1 for the contexts before perturbation (no distributional
+    assumption), and lambda_min of the perturbed (projected) contexts' second moment >= sigma^2 (the corollary's
+    lambda0 >= Omega(sigma^2) with constant 1; estimated by Monte Carlo)."""
+    L, S, sig = float(ctx["L"]), float(ctx["S"]), float(ctx["perturb_sigma"])
+    probs = []
+    if env.max_context_norm > L + 1e-9:
+        probs.append(f"Cor. 1 (seed 004) needs ||x|| <= {L:g}; the contexts have sup ||x|| = {env.max_context_norm:.4g}")
+    th = float(np.linalg.norm(env.theta))
+    if th > S + 1e-9:
+        probs.append(f"Cor. 1 (seed 004) needs ||theta*|| <= {S:g} (got {th:.4g})")
+    if env.noise != "rademacher":
+        probs.append(f"Cor. 1 (seed 004) needs |r| <= 1; the rewards are N(<theta*, x>, {env.sigma:g}^2)")
+    lam0 = perturbed_lambda0(env, sig, L) if env.max_context_norm <= L + 1e-9 else float("nan")
+    if not lam0 >= sig**2:
+        probs.append(f"the perturbed contexts' lambda_min(E x~x~^T) ≈ {lam0:.4g} (Monte Carlo) is below sigma^2 = "
+                     f"{sig**2:.4g}, the lambda0 Cor. 1 uses")
+    return _join(probs, f"Cor. 1 of seed 004 applies: sup ||x|| = {env.max_context_norm:.4g} <= L = {L:g}, ||theta*|| "
+                        f"<= S = {S:g}, |r| <= 1; contexts perturbed by N(0, {sig:g}^2 I) and projected, lambda_min(E "
+                        f"x~x~^T) ≈ {lam0:.4g} >= sigma^2 = {sig**2:.4g} (Monte Carlo)")
+
+
 def _margin_refuted(ctx, env, n: int = 20000, seed: int = 12345) -> str:
     """Monte Carlo test of A4 ((γ, β)-margin, seed 002): P(Δ ≤ h) ≤ γ h^β on a grid of h; returns the refuting
     evidence (empty if not refuted). Δ = gap between the best and second-best mean reward of a decision set; the
@@ -184,11 +218,34 @@ def _glm_assumptions(ctx, env, row):
 
 
 # -- algorithms built from a bound's context ---------------------------------------------------------------------
+def _pure_or_zcdp_eps(b) -> float:
+    """The epsilon an eps-DP algorithm runs at for budget ``b``: b.epsilon, or sqrt(2 rho) for a rho-zCDP budget (an
+    eps-DP mechanism is eps^2/2-zCDP, Bun & Steinke 2016 Prop. 3.3; seed 003 Table II's conversion)."""
+    if getattr(b, "notion", None) == "zcdp":
+        return math.sqrt(2.0 * float(b.rho))
+    return b.epsilon
+
+
 def _dgs(c, b):
     """LinUCB-DGS (seed 004 Algs. 1-2) with the contextual instance's lam, L, S, zeta and lam0."""
     from ..algorithms.contextual import linucb
 
     return linucb.LinUCBDGS(b.epsilon, b.delta, lam=c["lam"], L=c["L"], S=c["S"], zeta=c["zeta"], lambda0=c["lam0"])
+
+
+def _dgs_perturbed(c, b):
+    """LinUCB-DGS with seed 004 Cor. 1's context perturbation N(0, sigma^2 I) (sigma = the context's perturb_sigma);
+    lambda0 left to the algorithm, which then uses sigma^2 (Cor. 1)."""
+    from ..algorithms.contextual import linucb
+
+    return linucb.LinUCBDGS(b.epsilon, b.delta, lam=c["lam"], L=c["L"], S=c["S"], zeta=c["zeta"],
+                            perturb_sigma=c["perturb_sigma"])
+
+
+def bound_adapters() -> dict[str, Adapter]:
+    """Adapters of single bounds whose algorithm runs with an option its other bounds do not assume (checked before
+    the algorithm's adapter): seed 004 Cor. 1 runs LinUCB-DGS with perturbed contexts."""
+    return {"004-cor1": Adapter(_dgs_perturbed, _contextual_env, _cor1_assumptions)}
 
 
 def _ldp_ols(c, b):
@@ -314,7 +371,9 @@ def _builtin_adapters() -> dict[str, Adapter]:
     return {
         "DP-KLUCB": Adapter(lambda c, b: fa.DPKLUCB(b.epsilon, alpha=c["alpha_batch"]), _finite_env, F),
         "DP-IMED": Adapter(lambda c, b: fa.DPIMED(b.epsilon, alpha=c["alpha_batch"]), _finite_env, F),
-        "AdaP-UCB": Adapter(lambda c, b: fa.AdaPUCB(b.epsilon, beta=c["alpha_adap"]), _finite_env, F),
+        # a rho-zCDP budget (seed 003 Table II's converted bounds): AdaP-UCB at eps = sqrt(2 rho), which is rho-zCDP
+        # (eps-DP => eps^2/2-zCDP, Bun-Steinke 2016 Prop. 3.3)
+        "AdaP-UCB": Adapter(lambda c, b: fa.AdaPUCB(_pure_or_zcdp_eps(b), beta=c["alpha_adap"]), _finite_env, F),
         "AdaP-KLUCB": Adapter(lambda c, b: fa.AdaPKLUCB(b.epsilon, beta=c["alpha_adap"]), _finite_env, F),
         "DP-SE": Adapter(lambda c, b: fa.DPSE(b.epsilon, beta=_dpse_beta(c)), _finite_env, F),
         "AdaC-UCB": Adapter(lambda c, b: fa.AdaCUCB(b.rho, beta=c["beta_adac"]), _finite_env, F),
@@ -323,6 +382,7 @@ def _builtin_adapters() -> dict[str, Adapter]:
         "GOPE-limit": Adapter(lambda c, b: gope.GOPELimit(delta=c["delta"]), _linear_env, Lin),
         "AdaC-GOPE": Adapter(lambda c, b: gope.AdaCGOPE(b.rho, delta=c["delta"]), _linear_env, Lin),
         "AdaR-GOPE": Adapter(lambda c, b: gope.AdaRGOPE(b.alpha, b.epsilon, delta=c["delta"]), _linear_env, Lin),
+        "AdaR-GOPE-Var": Adapter(lambda c, b: gope.AdaRGOPEVar(b.rho, delta=c["delta"]), _linear_env, Lin),
         "RS-OFUL": Adapter(lambda c, b: oful.RSOFUL(**_of(c)), _contextual_env, Ctx),
         "OFUL": Adapter(lambda c, b: oful.OFUL(lam=c["lam"], delta=c["delta"], S=c["theta_norm"]), _contextual_env, Ctx),
         "AdaC-OFUL": Adapter(lambda c, b: oful.AdaCOFUL(b.rho, **_of(c)), _contextual_env, Ctx),
@@ -454,8 +514,17 @@ def context_for(alg, env, budget=None) -> tuple[dict | None, str]:
         over.update(lam=p["lam"], lam0=p.get("lambda0", "instance"))
         if "C" in p:
             over["C"] = p["C"]
-        if name in ("LinUCB-DGS", "LinUCB", "Private-LinUCB"):  # zeta: their failure probability (DGS: delta is
-            over.update(L=p["L"], S=p["S"], zeta=p["zeta"])           # the privacy delta, the budget's)
+        if name == "LinUCB-DGS":  # its delta is the privacy delta (the budget's); zeta is its failure probability
+            over.update(L=p["L"], S=p["S"], zeta=p["zeta"])
+            if p.get("perturb_sigma"):  # seed 004 Cor. 1: described by 004-cor1's adapter
+                over["perturb_sigma"] = p["perturb_sigma"]
+                ad = bound_adapters()["004-cor1"]
+                if alg.lambda0 is not None and not _same(alg.lambda0, p["perturb_sigma"] ** 2):
+                    return None, (f"LinUCB-DGS's lambda0 = {alg.lambda0!r} with perturbed contexts: seed 004 Cor. 1 "
+                                  "uses sigma^2")
+                p["lambda0"] = alg.lambda0_used(env)
+        elif name in ("LinUCB", "Private-LinUCB"):  # zeta: their failure probability (issue 16 baselines)
+            over.update(L=p["L"], S=p["S"], zeta=p["zeta"])
         else:
             over["delta"] = p["delta"]  # the OFUL family's confidence (seeds 003 / 000)
     elif s == "glm":
@@ -470,6 +539,8 @@ def context_for(alg, env, budget=None) -> tuple[dict | None, str]:
     except (InputError, ValueError) as exc:
         return None, f"the bounds' context of {env.name} could not be built ({exc})"
     p2 = _effective_params(alg2, env2)
+    if getattr(alg2, "perturb_sigma", 0):
+        p2["lambda0"] = alg2.lambda0_used(env2)
     diff = sorted(k for k in set(p) | set(p2) if not _same(p.get(k), p2.get(k)))
     if diff:
         return None, (f"{name}'s " + ", ".join(f"{k} = {p.get(k)!r}" for k in diff) + " differ from what the bounds' "

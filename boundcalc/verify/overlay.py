@@ -65,7 +65,7 @@ def context_of(alg, env, budget):
 def upper_curves(alg, env, t, budget) -> tuple[list[BoundCurve], list[str]]:
     """The algorithm's registered upper bounds against ``t``, inside their assumptions."""
     from ..bounds import registry
-    from .adapters import _adapters
+    from .adapters import _adapters, bound_adapters
 
     ctx, why = context_of(alg, env, budget)
     if ctx is None:
@@ -78,11 +78,12 @@ def upper_curves(alg, env, t, budget) -> tuple[list[BoundCurve], list[str]]:
             and b.algorithm == alg.name and b.id not in ids]
     if not ids:
         return [], [f"no upper bound registered for {alg.name}"]
-    ad = _adapters()[alg.name]
+    ad0, own = _adapters()[alg.name], bound_adapters()
     out, notes = [], []
     for b in (registry.get(i) for i in ids):
         if alg.setting == "finite" and b.kind.endswith("minimax"):
             continue
+        ad = own.get(b.id, ad0)  # a bound whose algorithm runs with an option of its own (seed 004 Cor. 1)
         met, note = ad.assumptions(ctx, env, {"algorithm": b.algorithm, "title": b.title,
                                               "assumptions": list(b.assumptions)})
         vals, why = _evaluate(b, ctx, t)

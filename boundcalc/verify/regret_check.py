@@ -29,7 +29,7 @@ from .adapters import (  # noqa: F401
     Adapter, _finite_env, _linear_env, _contextual_env, glm_check_theta, _glm_env, _join, _finite_assumptions,
     _linear_assumptions, _contextual_common, _oful_assumptions, _dgs_assumptions, _margin_refuted,
     _glm_assumptions, _dgs, _ldp_ols, _ldp_sgd, _dpse_beta, _adapters, _same, _effective_params,
-    _instance_difference, _contextual_instance, instance_for, context_for,
+    _instance_difference, _contextual_instance, instance_for, context_for, bound_adapters,
 )
 
 # Largest T x runs simulated for an algorithm that updates every step (the others are episode-level).
@@ -148,6 +148,7 @@ def check_rows(setting, ctx, rows, user_budget, T: int, runs: int, seed: int = 0
     from ..errors import InputError
 
     adapters = _adapters()
+    own = bound_adapters()  # bounds whose algorithm runs with an option of their own (seed 004 Cor. 1)
     cache: dict[tuple, Any] = {}
     timing: dict[str, float] = {}
     todo = [r for r in rows if r["applicable"] and r["kind"].startswith("upper") and r.get("algorithm")]
@@ -161,13 +162,13 @@ def check_rows(setting, ctx, rows, user_budget, T: int, runs: int, seed: int = 0
                               "assumptions_note": r["reason"]}
     names = sorted({r["algorithm"] for r in todo if r["algorithm"] in adapters})
     for r in todo:
-        ad = adapters.get(r["algorithm"])
+        ad = own.get(r.get("id")) or adapters.get(r["algorithm"])
         if ad is None:
             r["empirical"] = {"status": f"no simulation adapter for {r['algorithm']} in the {setting} setting yet",
                               "assumptions_met": None, "assumptions_note": "not simulated"}
             continue
         budget = _budget_from_dict(r.get("budget_used"))
-        key = (r["algorithm"], repr(budget))
+        key = (r["algorithm"], repr(budget), r.get("id") if r.get("id") in own else "")
         if key not in cache:
             alg = env = res = None
             try:

@@ -23,11 +23,19 @@ Options (docs/formulas/dgs-contextual.md §0; each labelled, defaults first):
 * exploration width ``alpha="theory"``: the consistent version of Lemma 2 (docs/formulas/dgs-contextual.md 2),
   alpha_t = sqrt(lambda + L^2 t) etabar_{t-1} + R sqrt(d log((1 + t L^2/lambda)/zeta)) + sqrt(lambda) S with etabar the
   DERIVED high-probability bound on the theta-noise norm of 1.4; or a constant (the paper's experiments tune one).
+* LinUCB-DGS only, ``perturb_sigma`` (default 0: off): seed 004 Cor. 1 -- every context the algorithm sees is
+  x + z, z ~ N(0, perturb_sigma^2 I), then projected onto the ball ||x|| <= L (our reading: Lemma 1's sensitivity
+  2L/lambda needs ||x|| <= L, and a Gaussian perturbation is unbounded; the paper does not say). The algorithm scores,
+  plays and regresses on the perturbed vectors; the reward is the environment's, of the true context, and the regret
+  is measured on the true means. Without a given ``lambda0`` the Delta_t schedule uses lambda0 = perturb_sigma^2
+  (Cor. 1: lambda0 >= Omega(sigma^2), Kannan et al. 2018 Lemma 3.7, the constant taken as 1).
 * ``noise_mult`` (default 1) multiplies every node's scale; values other than 1 are deliberately mis-calibrated
   and exist only to show that tests have power.
 
 Random streams: ``simulate`` and ``reference`` split the Generator they are given the same way (4 words ->
-SeedSequence -> spawn(3)) into a context stream, a reward stream and a privacy-noise stream, and draw from each
+SeedSequence -> spawn(4); child i of a SeedSequence does not depend on how many are spawned, so the first three are
+those of spawn(3)) into a context stream, a reward stream, a privacy-noise stream and a context-perturbation stream
+(used only with ``perturb_sigma`` > 0: per step one (runs, K, d) standard normal draw), and draw from each
 in the same order: per step, the (runs, K, d) decision sets, one reward per run, and the Laplace nodes of
 ``boundcalc.privacy.mechanisms.TreeNoise`` (memo: one (runs, d) node per step; fresh: popcount(t) nodes in
 ascending level). So lane j of a ``simulate`` block equals ``reference(..., lane=j, lanes=runs)`` draw for draw
@@ -58,10 +66,19 @@ SENSITIVITY_MODES = ("paper", "strict")
 _CHUNK_ENTRIES = 2**21  # decision-set entries drawn per chunk (16 MiB of float64)
 
 
-def split_streams(rng: np.random.Generator):
-    """(contexts, rewards, privacy noise) Generators from ``rng``: 4 words -> SeedSequence -> spawn(3)."""
+def split_streams(rng: np.random.Generator, n: int = 3):
+    """(contexts, rewards, privacy noise[, context perturbation]) Generators from ``rng``: 4 words -> SeedSequence ->
+    spawn(n) (the first three children are the same for n = 3 and n = 4)."""
     words = rng.integers(0, 2**32, size=4, dtype=np.uint64)
-    return [np.random.default_rng(c) for c in np.random.SeedSequence([int(w) for w in words]).spawn(3)]
+    return [np.random.default_rng(c) for c in np.random.SeedSequence([int(w) for w in words]).spawn(n)]
+
+
+def perturb_contexts(X: np.ndarray, Z: np.ndarray, sigma: float, L: float) -> np.ndarray:
+    """x + sigma z projected onto the ball of radius L, for the last axis (seed 004 Cor. 1; the projection is our
+    reading, see the module docstring). ``Z``: standard normal draws of the shape of ``X``."""
+    Y = X + sigma * Z
+    n = np.linalg.norm(Y, axis=-1, keepdims=True)
+    return Y / np.maximum(1.0, n / L)
 
 
 def tree_level_count(T: int, sensitivity: str) -> float:
@@ -110,6 +127,8 @@ class LinUCB(Algorithm):
         return self.guarantee
 
     # -- hooks of the private variants ------------------------------------------------------------------------
+    perturb_sigma: float = 0.0  # seed 004 Cor. 1 context perturbation (LinUCB-DGS's option; 0 = off)
+
     def _noise_source(self, env, T, runs, d, rng):
         """The TreeNoise of the privacy noise (None: non-private)."""
         return None
@@ -138,8 +157,9 @@ class LinUCB(Algorithm):
         runs = validate.count("runs", runs)
         cps = _cps(checkpoints, T)
         d, K = env.d, env.K
-        g_ctx, g_rew, g_priv = split_streams(rng)
+        g_ctx, g_rew, g_priv, g_pert = split_streams(rng, 4)
         src = self._noise_source(env, T, runs, d, g_priv)
+        sig = float(self.perturb_sigma)
         A_inv = np.empty((runs, d, d))
         A_inv[:] = np.eye(d) / self.lam
         b = np.zeros((runs, d))
@@ -157,6 +177,8 @@ class LinUCB(Algorithm):
             c = min(step, T - t0)
             Xc = env.contexts(g_ctx, (c, runs))  # (c, runs, K, d)
             Mc = Xc @ env.theta  # true means (c, runs, K)
+            if sig > 0:  # seed 004 Cor. 1: the algorithm sees (and learns from) perturbed contexts
+                Xc = perturb_contexts(Xc, g_pert.standard_normal(Xc.shape), sig, self.L)
             if src is not None:
                 eta_c, sc = src.next(c)
                 ebar = self._etabar(sc, d)
@@ -225,8 +247,9 @@ class LinUCB(Algorithm):
         cps = _cps(checkpoints, T)
         d, K = env.d, env.K
         words = rng.integers(0, 2**32, size=4, dtype=np.uint64)
-        kids = np.random.SeedSequence([int(w) for w in words]).spawn(3)
-        g_ctx, g_rew, g_priv = (np.random.default_rng(k) for k in kids)
+        kids = np.random.SeedSequence([int(w) for w in words]).spawn(4)
+        g_ctx, g_rew, g_priv, g_pert = (np.random.default_rng(k) for k in kids)
+        sig = float(self.perturb_sigma)
         where = self._ref_privacy()
         A = self.lam * np.eye(d)
         b = np.zeros(d)
@@ -237,7 +260,15 @@ class LinUCB(Algorithm):
         regret = [0.0]
         eta_hist = [np.zeros(d)]
         for t in range(1, T + 1):
-            C = env.contexts(g_ctx, (lanes,))[lane]
+            C_true = env.contexts(g_ctx, (lanes,))[lane]
+            C = C_true
+            if sig > 0:  # seed 004 Cor. 1: x + sigma z, then x / max(1, ||x||/L), one vector at a time
+                Z = g_pert.standard_normal((lanes, K, d))[lane]
+                C = []
+                for k in range(K):
+                    y = C_true[k] + sig * Z[k]
+                    C.append(y / max(1.0, math.sqrt(float(y @ y)) / self.L))
+                C = np.array(C)
             if self.alpha == "theory":
                 width = (math.sqrt(self.lam + self.L**2 * t) * etabar
                          + self.R * math.sqrt(d * math.log((1 + t * self.L**2 / self.lam) / self.zeta))
@@ -251,7 +282,7 @@ class LinUCB(Algorithm):
                 score = float(x @ theta_p) + width * math.sqrt(max(float(x @ A_inv @ x), 0.0))
                 if score > best:
                     a, best = k, score
-            means = [float(C[k] @ env.theta) for k in range(K)]
+            means = [float(C_true[k] @ env.theta) for k in range(K)]
             r = float(env.rewards(np.full(lanes, means[a]), g_rew)[lane])
             x = C[a]
             A = A + np.outer(x, x)
@@ -359,14 +390,17 @@ class LinUCBDGS(_TreeLinUCB):
     guarantee = ("(eps, delta)-DP claimed (seed 004 Thm 1), not established: proof gap (ERRATA 6); fails for the "
                  "fresh-noise tree (ERRATA 7); sensitivity='paper' calibrates Laplace to L2 with eps/log2 T "
                  "(docs/formulas/dgs-contextual.md 7.4), 'strict' to L1 with eps/(ceil(log2 T)+1)")
-    bound_ids = ("004-thm3", "004-thm3-corrected")
+    bound_ids = ("004-thm3", "004-thm3-corrected", "004-cor1")
 
     def __init__(self, eps: float = 2.0, delta: float = 0.1, lam: float = 1.0, alpha="theory", L: float = 1.0,
                  S: float = 1.0, R: float = 1.0, zeta: float = 0.05, lambda0: float | None = None,
                  schedule: str = "paper", scale_at: str = "end", tree: str = "memo", sensitivity: str = "paper",
-                 noise_mult: float = 1.0):
+                 noise_mult: float = 1.0, perturb_sigma: float = 0.0):
         super().__init__(lam, alpha, L, S, R, zeta)
         self._tree_options(eps, tree, sensitivity, noise_mult)
+        self.perturb_sigma = validate.nonnegative("perturb_sigma", perturb_sigma)
+        # this instance's bounds: Thm 3 without perturbation, Cor. 1 with it (the class lists all three)
+        self.bound_ids = ("004-cor1",) if self.perturb_sigma > 0 else ("004-thm3", "004-thm3-corrected")
         self.delta = validate.open_unit("delta", delta)
         self.lambda0 = None if lambda0 is None else validate.positive("lambda0", lambda0)
         if schedule not in ("paper", "safe"):
@@ -381,8 +415,11 @@ class LinUCBDGS(_TreeLinUCB):
                 else "L1 sensitivity sqrt(d) Delta_t with eps/(ceil(log2 T)+1) per node (strict calibration)")
         tree = ("memoised tree" if self.tree == "memo"
                 else "FRESH noise per call: the (eps, delta) claim fails (ERRATA 7) -- audit variant")
+        pert = ("" if not self.perturb_sigma else
+                f"; contexts perturbed by N(0, {self.perturb_sigma:g}^2 I) and projected onto ||x|| <= L (seed 004 "
+                "Cor. 1: the same claim, through Thm 1)")
         return (f"(eps, delta)-DP claimed (seed 004 Thm 1), not established (proof gap, ERRATA 6); {tree}; {mode}; "
-                "rewards must satisfy |r| <= 1")
+                f"rewards must satisfy |r| <= 1{pert}")
 
     def delta_prime(self, T: int) -> float:
         """delta' = delta/log2 T (seed 004 Alg. 1 line 2; docs/formulas/dgs-contextual.md §0), in both sensitivity modes."""
@@ -414,8 +451,15 @@ class LinUCBDGS(_TreeLinUCB):
             return ends
         return np.maximum(1, ends - (np.int64(1) << levels))  # s - 1 with s = e - 2^i + 1
 
+    def lambda0_used(self, env) -> float:
+        """The lambda0 of the Delta_t schedule: the given one, else perturb_sigma^2 with the context perturbation
+        (seed 004 Cor. 1: lambda0 >= Omega(sigma^2), constant 1), else the environment's."""
+        if self.lambda0 is not None:
+            return self.lambda0
+        return self.perturb_sigma**2 if self.perturb_sigma > 0 else env.lambda0
+
     def _prepare(self, env, T, d):
-        self._lam0 = env.lambda0 if self.lambda0 is None else self.lambda0
+        self._lam0 = self.lambda0_used(env)
 
     def _estimate(self, A_inv, b, eta):
         return np.einsum("nij,nj->ni", A_inv, b) + eta
@@ -425,7 +469,7 @@ class LinUCBDGS(_TreeLinUCB):
         return "theta"
 
     def _ref_node_scale(self, s, e, T, d):
-        lam0 = self._lam0 if self.lambda0 is None else self.lambda0
+        lam0 = self._lam0
         at = e if self.scale_at == "end" else max(1, s - 1)
         levels = math.log2(max(T, 2)) if self.sensitivity == "paper" else math.ceil(math.log2(T)) + 1
         dp = self.delta / math.log2(max(T, 2))
@@ -442,7 +486,12 @@ class LinUCBDGS(_TreeLinUCB):
         return self.noise_mult * delta_t * levels / self.eps
 
     def reference(self, env, T, rng, checkpoints, lane: int = 0, lanes: int = 1) -> BlockResult:
-        self._lam0 = env.lambda0 if self.lambda0 is None else self.lambda0
+        if self.lambda0 is not None:
+            self._lam0 = self.lambda0
+        elif self.perturb_sigma > 0:  # seed 004 Cor. 1 (written again: sigma^2 stands for lambda0)
+            self._lam0 = self.perturb_sigma * self.perturb_sigma
+        else:
+            self._lam0 = env.lambda0
         return super().reference(env, T, rng, checkpoints, lane=lane, lanes=lanes)
 
 

@@ -147,7 +147,8 @@ class AdaPUCB(_Doubling):
     source = "Azize & Basu 2022 (AdaP-UCB), cited in seed 001 §6"
     notion = "pure"
     budget_params = ("epsilon",)
-    bound_ids = ("001-adap-ucb",)
+    # 003-table2-*: seed 003 Table II's conversions to rho-zCDP (AdaP-UCB at eps = sqrt(2 rho))
+    bound_ids = ("001-adap-ucb", "003-table2-azize-basu-thm7", "003-table2-azize-basu-thm12")
 
     def __init__(self, epsilon: float, beta: float = 3.1, init_n: str | None = None, ties: str = "random",
                  record_noise: bool = False, noise_mult: float = 1.0):

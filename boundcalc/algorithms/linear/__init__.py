@@ -1,7 +1,7 @@
 """Linear bandits with a fixed finite action set: phased elimination with G-optimal design."""
 
-from .gope import GOPE, AdaCGOPE, AdaRGOPE, GOPELimit
+from .gope import GOPE, AdaCGOPE, AdaRGOPE, AdaRGOPEVar, GOPELimit
 
-ALGORITHMS = {cls.name: cls for cls in (GOPE, GOPELimit, AdaCGOPE, AdaRGOPE)}
+ALGORITHMS = {cls.name: cls for cls in (GOPE, GOPELimit, AdaCGOPE, AdaRGOPE, AdaRGOPEVar)}
 
-__all__ = ["GOPE", "GOPELimit", "AdaCGOPE", "AdaRGOPE", "ALGORITHMS"]
+__all__ = ["GOPE", "GOPELimit", "AdaCGOPE", "AdaRGOPE", "AdaRGOPEVar", "ALGORITHMS"]

@@ -1,4 +1,5 @@
-"""Phased elimination with G-optimal design: GOPE, AdaC-GOPE (seed 003 Algorithm 2), AdaR-GOPE (seed 000 Alg. 3).
+"""Phased elimination with G-optimal design: GOPE, AdaC-GOPE (seed 003 Algorithm 2), AdaR-GOPE (seed 000 Alg. 3),
+AdaR-GOPE-Var (seed 003 App. H / App. E-C2: AdaC-GOPE with the noise on the per-action reward sums).
 
 Common skeleton (seed 003 Alg. 2 / seed 000 Alg. 3), phase l = 1, 2, ...:
 1. beta_l = 2^-l; G-optimal design pi_l on the surviving actions A_l (boundcalc.algorithms.design).
@@ -23,7 +24,7 @@ The simulation draws, per phase and run, one exact reward *sum* per support acti
 privacy noise, vectorised across all runs that share the surviving set. ``reference`` is the plain
 step-by-step version (one reward at a time) used to test that both have the same distribution.
 
-``noise_mult`` (AdaC-GOPE, AdaR-GOPE; default 1, >= 0) multiplies the privacy noise; other values are deliberately
+``noise_mult`` (AdaC-GOPE, AdaR-GOPE, AdaR-GOPE-Var; default 1, >= 0) multiplies the privacy noise; other values are deliberately
 mis-calibrated copies (0.5: noise halved, 0: no noise) that exist only for audits and tests of power
 (boundcalc.audit.mutants): they are not private at the stated budget.
 """
@@ -350,3 +351,58 @@ class AdaRGOPE(_PhasedElimination):
     def privatise(self, ell, d, K, design, Y, n, V, sums, rng):
         noisy = sums + self.noise_mult * math.sqrt(self.noise_variance(ell, d, K, design)) * rng.standard_normal(sums.shape)
         return super().privatise(ell, d, K, design, Y, n, V, noisy, rng)
+
+
+class AdaRGOPEVar(AdaCGOPE):
+    """AdaR-GOPE-Var (seed 003 App. H, Eq. of Step 4; App. E-C2 "adding noise in the beginning"): AdaC-GOPE (seed 003
+    Algorithm 2, the same phases c_l of Eq. 4, T_l(a) = ceil(c_l pi_l(a)), the same elimination) with Step 4 changed to
+
+        theta_tilde_l = theta_hat_l + V_l^{-1} sum_{a in S_l} a N_a,   N_a ~ N(0, 2/rho) i.i.d.,
+
+    i.e. Gaussian noise of variance 2/rho on each support action's reward sum (L2 sensitivity 2 with rewards in
+    [-1, 1]; one reward enters one sum, so the vector of noisy sums is rho-zCDP, seed 003 App. E-C2 with Thm 18, and
+    the algorithm is rho-Interactive zCDP by forgetting and post-processing under Assumption 1). The noise added to
+    theta_hat has covariance (2/rho) V_l^{-1} (sum_{a in S_l} a a^T) V_l^{-1}: it grows with the support size |S_l|
+    (up to d(d+1)/2), which is why its privacy cost is quadratic in d where AdaC-GOPE's is linear (seed 003
+    App. E-C; Table II, row "linear bandits"). It is AdaR-GOPE's mechanism (seed 000 Alg. 3, variance 2 alpha/eps)
+    at the zCDP calibration 2/rho, on AdaC-GOPE's schedule; the paper proves no regret bound for it: the bound
+    attached is Hanna et al. 2022 Eq. 17 as seed 003 Table II converts it (boundcalc.bounds.converted, with
+    a proof-gap caveat). Approximate designs: the schedule follows AdaC-GOPE (d -> g(pi)); the noise does not
+    depend on the design beyond its support.
+
+    ``schedule``: App. H says that only Step 4 changes, so the default ``"adac"`` keeps AdaC-GOPE's phases; the name
+    (AdaR-GOPE-Var) also reads as AdaR-GOPE (seed 000 Alg. 3) at the zCDP noise variance 2/rho, whose phases
+    (seed 000 Eq. 8, alpha/eps -> 1/rho) carry d(d+1) where AdaC-GOPE's carry f(d, delta): ``"adar"``. The paper
+    does not say which ran in its Figure 5; worksheet 003 runs both.
+    """
+
+    name = "AdaR-GOPE-Var"
+    source = "seed 003 App. H (Step 4 of Algorithm 2 changed; App. E-C2)"
+    notion = "zcdp"
+    bound_ids = ("003-table2-hanna-eq17",)
+
+    def __init__(self, rho: float, delta: float = 1e-3, schedule: str = "adac", design_tol: float = 1e-6,
+                 noise_mult: float = 1.0):
+        super().__init__(rho, delta, "paper", design_tol, noise_mult)
+        if schedule not in ("adac", "adar"):
+            raise InputError("schedule", "one of adac, adar", schedule)
+        self.schedule = schedule
+        # schedule="adar": the other reading of the name, AdaR-GOPE (seed 000 Alg. 3, Eq. 8) at the zCDP variance,
+        # i.e. alpha/eps = 1/rho (its noise 2 alpha/eps is then 2/rho): phases with d(d+1) in the privacy term
+        self._adar = AdaRGOPE(alpha=2.0, eps=2.0 * self.rho, delta=self.delta, design_tol=self.design_tol)
+
+    def counts(self, ell, d, K, design):
+        """T_l(a): AdaC-GOPE's ceil(c_l pi(a)) (seed 003 Eq. 4; App. H changes Step 4 only), or with
+        ``schedule="adar"`` AdaR-GOPE's Eq. 8 (seed 000) with alpha/eps = 1/rho."""
+        if self.schedule == "adar":
+            return self._adar.counts(ell, d, K, design)
+        return super().counts(ell, d, K, design)
+
+    def noise_variance(self, ell, d, K, design):
+        """Variance 2/rho of the noise on each support action's reward sum (seed 003 App. H, App. E-C2)."""
+        return 2.0 / self.rho
+
+    def privatise(self, ell, d, K, design, Y, n, V, sums, rng):
+        sd = self.noise_mult * math.sqrt(self.noise_variance(ell, d, K, design))
+        noisy = sums + sd * rng.standard_normal(sums.shape)
+        return _PhasedElimination.privatise(self, ell, d, K, design, Y, n, V, noisy, rng)

@@ -68,6 +68,8 @@ _ROWS = [
      "docs/formulas/eps-global-dp-bernoulli.md §7"),
     ("003", "AdaC-UCB", "seed 003 Algorithm 4, Thm 12 (privacy)", "docs/formulas/zcdp-bandits.md §2.5"),
     ("003", "AdaC-GOPE", "seed 003 Algorithm 2, Thm 3", "docs/formulas/zcdp-bandits.md §3.3"),
+    ("003", "AdaR-GOPE-Var", "seed 003 App. H (App. E-C2: noise N(0, 2/rho) on each per-action reward sum)",
+     "docs/formulas/zcdp-bandits.md §3.7"),
     ("003", "AdaC-OFUL", "seed 003 Algorithm 3, Thm 3", "docs/formulas/zcdp-bandits.md §4.1"),
     ("000", "AdaR-UCB", "seed 000 Algorithm 2", "docs/formulas/rdp-bandits.md §2.2"),
     ("000", "AdaR-GOPE", "seed 000 Algorithm 3, Thm 7", "docs/formulas/rdp-bandits.md §2.3"),

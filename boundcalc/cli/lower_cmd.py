@@ -1,0 +1,101 @@
+"""CLI command ``lower``: the KL decomposition of seed 003 Thm 8 for two instances the user gives, and the regret
+lower bound it implies for every ρ-Interactive zCDP policy (mathematics in boundcalc.lower; docs/lower.md).
+
+Module level: typer/stdlib only.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from .common import JsonOpt, command, console, emit_json, fmt, kv_table
+
+
+def _instance(setting, file, means, family, sigma, which):
+    from ..envs import spec
+    from ..errors import InputError
+
+    if (file is None) == (means is None):
+        opts = "--instance / --means" if which == "instance" else "--alt / --alt-means"
+        raise InputError(opts, "exactly one of them (an instance file or the arm means)", None)
+    if means is not None and setting != "finite":
+        raise InputError("--means" if which == "instance" else "--alt-means",
+                         "only with --setting finite (linear instances: --instance / --alt files)", means)
+    if file is not None:
+        inst = spec.load_instance(file)
+        if inst.setting != setting:
+            raise InputError("--instance" if which == "instance" else "--alt",
+                             f"an instance of --setting {setting}", inst.setting)
+        return inst
+    return spec.instance_from_options(setting, means=means, family=family, sigma=sigma)
+
+
+@command
+def lower_cmd(
+    rho: Annotated[str, typer.Option("--rho", help="ρ of ρ-Interactive zCDP (> 0).", metavar="FLOAT")],
+    setting: Annotated[str, typer.Option("--setting", help="finite or linear.")] = "finite",
+    instance: Annotated[Optional[str], typer.Option(
+        "--instance", help="Instance ν: a file (FILE.toml/.json, docs/instances.md).")] = None,
+    means: Annotated[Optional[str], typer.Option("--means", help="Instance ν, finite: the arm means.")] = None,
+    alt: Annotated[Optional[str], typer.Option(
+        "--alt", help="Alternative instance ν': a file of the same setting (linear: same actions).")] = None,
+    alt_means: Annotated[Optional[str], typer.Option("--alt-means", help="Instance ν', finite: its arm means.")] = None,
+    family: Annotated[Optional[str], typer.Option(
+        "--family", help="Reward family with --means/--alt-means: bernoulli (default) or gaussian.")] = None,
+    sigma: Annotated[Optional[str], typer.Option(
+        "--sigma", help="Gaussian σ with --family gaussian (default 1).", metavar="FLOAT")] = None,
+    T: Annotated[str, typer.Option("--T", help="Horizon T (accepts 1e4).")] = "1e4",
+    pulls: Annotated[Optional[str], typer.Option(
+        "--pulls", help="The policy's expected pull counts under ν, one per arm, summing to T (default: worst case "
+                        "over all policies).")] = None,
+    variance: Annotated[Optional[str], typer.Option(
+        "--variance", help="With --pulls: Var_ν(Σ_t t_{a_t}) if known (default: the Bhatia–Davis bound).",
+        metavar="FLOAT")] = None,
+    json_out: JsonOpt = False,
+):
+    """KL(m_νπ ‖ m_ν'π) ≤ ρ([EΣt_{a_t}]² + EΣt_{a_t}(1 − t_{a_t}) + VarΣt_{a_t}) (seed 003 Thm 8) for two instances,
+    and the lower bound Reg(ν) + Reg(ν') ≥ (T·c/4)·exp(−KL) it implies (Bretagnolle–Huber, seed 003 App. G-B1)."""
+    from .. import validate
+    from ..errors import InputError
+    from ..lower import lower_bound_report
+
+    if setting not in ("finite", "linear"):
+        raise InputError("--setting", "finite or linear", setting)
+    r = validate.positive("--rho", rho)
+    Tn = validate.horizon("--T", T)
+    sg = None if sigma is None else validate.positive("--sigma", sigma)
+    if family is not None and family not in ("bernoulli", "gaussian"):
+        raise InputError("--family", "bernoulli or gaussian", family)
+    if (family is not None or sg is not None) and means is None and alt_means is None:
+        raise InputError("--family / --sigma", "used only with --means / --alt-means", family or sigma)
+    pl = None if pulls is None else validate.float_list("--pulls", pulls, validate.nonnegative)
+    var = None if variance is None else validate.nonnegative("--variance", variance)
+    if var is not None and pl is None:
+        raise InputError("--variance", "given together with --pulls", variance)
+    a = _instance(setting, instance, means, family, sg, "instance")
+    b = _instance(setting, alt, alt_means, family, sg, "alt")
+    if pl is not None and len(pl) != a.n_arms:
+        raise InputError("--pulls", f"{a.n_arms} values (one per arm)", len(pl))
+    rep = lower_bound_report(a, b, r, Tn, pulls=pl, variance=var)
+    inputs = {"setting": setting, "rho": r, "T": Tn, "pulls": pl, "variance": var}
+    if json_out:
+        emit_json("lower", inputs, instance=a.to_dict(), alt=b.to_dict(), **rep)
+        return
+    lb = rep["lower_bound"]
+    rows = [("ν", a.label), ("ν'", b.label), ("reward family", rep["family"]),
+            ("t_a = TV(P_a, P'_a)", ", ".join(fmt(x, 4) for x in rep["tv_per_arm"])),
+            ("KL bound, ρ-Interactive zCDP (Thm 8)", fmt(rep["kl_bound_private"])),
+            ("  form", rep["kl_bound_private_terms"]["form"]),
+            ("KL bound, non-private (Σ E N_a KL_a)", fmt(rep["kl_bound_nonprivate"])),
+            ("KL used (the smaller)", fmt(rep["kl_bound_used"])),
+            ("c = min gap that separates ν from ν'", fmt(lb["c"])),
+            ("Reg(ν) + Reg(ν') ≥", fmt(rep["best_sum_lower"])),
+            ("max(Reg(ν), Reg(ν')) ≥", fmt(rep["best_max_lower"]))]
+    console().print(kv_table(f"lower: seed 003 Thm 8 at ρ = {r:g}, T = {Tn:g}", rows,
+                             caption="seed 003 Thm 8, Thm 1, Lemma 6 (Bretagnolle–Huber); docs/lower.md"))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("lower")(lower_cmd)

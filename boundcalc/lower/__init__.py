@@ -1,0 +1,15 @@
+"""Lower-bound machinery for the user's own instances (seed 003 Sec. VI / App. G): boundcalc.lower.kl_decomposition."""
+
+from .kl_decomposition import (  # noqa: F401
+    arm_kl,
+    arm_tv,
+    group_privacy_kl,
+    group_privacy_renyi,
+    implied_lower_bound,
+    lower_bound_report,
+    optimal_transport,
+    product_kl_bound,
+    thm15_f_divergence_bound,
+    thm6_kl_bound,
+    thm8_kl_bound,
+)
