@@ -196,7 +196,8 @@ class OFULAbbasiYadkori(_ContextualBaseline):
     params = ("d", "lam", "L", "theta_norm", "delta")
     assumptions = ("⟨x, θ*⟩ ∈ [−1, 1], ‖x‖ ≤ L, ‖θ*‖ ≤ S", "1-sub-Gaussian reward noise (R = 1)",
                    "λ ≥ max(1, L²) (Lemma 11, used in the proof)", "holds with probability ≥ 1 − δ")
-    requires = ("lam >= 1", "lam >= L**2")
+    requires = ("max_action_norm <= L + 0.000000001", "max_action_norm*theta_norm <= 1.000000001", "lam >= 1",
+                "lam >= L**2")
     symbol_params = {"d": "d", "lam": "lam", "L": "L", "S": "theta_norm", "delta": "delta"}
 
     def expression(self):
@@ -227,6 +228,7 @@ class LinUCBSeed004(_ContextualBaseline):
     form = "exact"
     params = ("d", "lam", "L", "S", "zeta")
     assumptions = ("‖x‖ ≤ L, ‖θ*‖ ≤ S, sub-Gaussian reward noise", "holds with probability ≥ 1 − ζ")
+    requires = ("max_action_norm <= L + 0.000000001", "theta_norm <= S + 0.000000001")
     caveats = ("proof gap: the sum of confidence widths uses Abbasi-Yadkori et al. 2011 Lemma 11 misquoted as "
                "sqrt(d log(λ + LT/d)) (docs/formulas/dgs-contextual.md §4)",)
     symbol_params = {"d": "d", "lam": "lam", "L": "L", "S": "S", "zeta": "zeta"}
@@ -256,7 +258,8 @@ class PrivateLinUCBNeelRoth(_ContextualBaseline):
     kind = "upper-minimax"
     form = "paper"
     params = ("d",)
-    assumptions = ("‖x‖ ≤ L, |r| ≤ 1", "ε-DP calibration of the tree (boundcalc's sensitivity='strict')")
+    assumptions = ("‖x‖ ≤ L, ‖θ*‖ ≤ S, |r| ≤ 1", "ε-DP calibration of the tree (boundcalc's sensitivity='strict')")
+    requires = ("max_action_norm <= L + 0.000000001", "theta_norm <= S + 0.000000001")
     caveats = (_O_FORM,
                "proof gap: seed 000 App. D.3 (Remark 4) finds an error in Neel & Roth's Thm 5 (the private part "
                "should be Õ(Kd√T/ε)); the quotes of seeds 000 and 004 disagree (docs/formulas/dgs-contextual.md §4)")
