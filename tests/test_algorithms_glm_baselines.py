@@ -155,7 +155,7 @@ def test_cli_simulate_smoke():
 def test_metadata_and_bad_input():
     for name, cls in (("LDP-UCB", LDPUCB), ("LDP-GLOC", LDPGLOC)):
         assert ALGORITHMS[name] is cls
-        assert cls.setting == "glm" and cls.notion == "ldp" and cls.bound_ids == () and "Zheng" in cls.source
+        assert cls.setting == "glm" and cls.notion == "ldp" and cls.bound_ids and "Zheng" in cls.source
     for make in (lambda: LDPUCB(eps=0), lambda: LDPUCB(delta=1.5), lambda: LDPUCB(calibration="x"),
                  lambda: LDPGLOC(calibration="zheng-code"), lambda: LDPGLOC(step=0), lambda: LDPUCB(sigma=-1),
                  lambda: LDPUCB().simulate(make_glm_env("ldp-multi"), 10, 2, np.random.default_rng(0), [10]),

@@ -78,6 +78,8 @@ def test_sympy_expression_matches_numeric(bound):
 def _comparable(lower, upper):
     if lower.setting != upper.setting:
         return False
+    if "ext" in (lower.seed, upper.seed):
+        return False  # a baseline's published bound (bounds/baselines.py): checked in tests/test_bounds_baselines.py
     if "paper" in (lower.form, upper.form):
         return False  # constants hidden in O(.) set to 1: not a number that can be compared
     if lower.kind == "lower-minimax":

@@ -139,8 +139,13 @@ def test_context_for_says_why_not():
     assert over is None and "denominator" in why
     over, why = rc.context_for(registry.build("AdaC-OFUL", ZCDP(0.5)), make_named_env("dgs-synthetic"), ZCDP(0.5))
     assert over is None and "pool" in why
+    # issue 16: KL-UCB has a bound (Garivier & Cappé 2011), its c is a context key; the multi-parameter GLM
+    # algorithms have no adapter
     over, why = rc.context_for(registry.build("KL-UCB"), make_named_env("mu2"), None)
-    assert over is None and "KL-UCB" in why
+    assert over is not None and over["klucb_c"] == 0.0, why
+    name = "LDP-OLS (multi-parameter)"
+    over, why = rc.context_for(registry.build(name, LocalDP(1.0, 0.01)), make_named_env("mu2"), LocalDP(1.0, 0.01))
+    assert over is None and name in why
     over, why = rc.context_for(registry.build("DP-KLUCB", PureDP(1.0)), make_named_env("mu2"), ZCDP(1.0))
     assert over is None and "pure" in why
 

@@ -28,7 +28,7 @@ BUDGET_ARGS = {
     "ldp": ["--ldp-epsilon", "1", "--ldp-delta", "0.01"],
 }
 # base instance arguments per setting (so that the explicit forms apply: OFUL's proof needs lambda >= 1)
-BASE = {"finite": [], "linear": [], "contextual": ["--param", "lam=1"], "glm": []}
+BASE = {"finite": ["--param", "klucb_c=3"], "linear": [], "contextual": ["--param", "lam=1"], "glm": []}
 # one change per parameter, through the CLI, and the parameters each change moves (derived ones included)
 CHANGE = {
     "finite": {
@@ -38,6 +38,7 @@ CHANGE = {
         "alpha_adap": (["--param", "alpha_adap=4"], {"alpha_adap"}),
         "beta_adac": (["--param", "beta_adac=4"], {"beta_adac"}),
         "beta_adar": (["--param", "beta_adar=4"], {"beta_adar"}),
+        "klucb_c": (["--param", "klucb_c=4"], {"klucb_c"}),
     },
     "linear": {
         "d": (["--d", "4"], {"d"}),

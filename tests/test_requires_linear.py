@@ -51,6 +51,11 @@ def expected_contextual(bid: str, p: dict) -> bool:
     if bid == "004-cor1":  # seed 004 Cor. 1 replaces Assumption 1's lam0 by the perturbation: sigma^2 <= L^2/d
         sig = p["perturb_sigma"]
         return xmax <= p["L"] and th <= p["S"] and 0 < sig and sig ** 2 <= p["L"] ** 2 / d
+    if bid == "oful-abbasi-yadkori2011-thm3":  # Abbasi-Yadkori et al. 2011 Thm 3: ||x|| <= L, <x, theta*> in [-1, 1],
+        return (xmax <= p["L"] + TOL and xmax * th <= 1 + TOL  # lambda >= max(1, L^2) (Lemma 11)
+                and p["lam"] >= 1 and p["lam"] >= p["L"] ** 2)
+    if bid in ("linucb-seed004-thm3-nonprivate", "private-linucb-neel-roth2018-paper"):  # ||x|| <= L, ||theta*|| <= S
+        return xmax <= p["L"] + TOL and th <= p["S"] + TOL
     if bid.startswith("004-"):  # seed 004 Assumption 1: ||x|| <= L, ||theta*|| <= S, so lam0 <= L^2/d
         return xmax <= p["L"] + TOL and th <= p["S"] + TOL and lam0 <= p["L"] ** 2 / d + 1e-12
     ok = xmax <= 1 + TOL and th <= 1 + TOL

@@ -84,116 +84,143 @@ def _f19(K, T, rho):
 def _f20(H_eps_inf, H_kl_inf, T):
     return [H_kl_inf*log(T), (H_eps_inf - H_kl_inf)*log(T)]
 
-def _f21(K, T, d, rho):
+def _f21(H_inv, T, sum_Delta):
+    return [8*H_inv*log(T) + sum_Delta*(1 + (1/3)*pi**2), 0]
+
+def _f22(H_kl, T):
+    return [H_kl*log(T), 0]
+
+def _f23(H_kl, T):
+    return [H_kl*log(T), 0]
+
+def _f24(H_inv, H_min_eps, T):
+    return [H_inv*log(T), (-H_inv + H_min_eps)*log(T)]
+
+def _f25(K, T, d, rho):
     return [sqrt(T)*sqrt(d)*sqrt(log(K*T)), d*log(K*T)**(3/2)/sqrt(rho)]
 
-def _f22(K, T, d, delta, rho):
+def _f26(K, T, d, delta, rho):
     return [sqrt(T)*sqrt(d)*sqrt(log(K*log(T)/delta)), d*log(T)*sqrt(log(K*log(T)/delta))/sqrt(rho)]
 
-def _f23(K, T, d, rho):
+def _f27(K, T, d, rho):
     return [64*sqrt(T)*sqrt(d)*sqrt(log(4*K*T*(floor(log((3/8)*T/(d*log(8*K*T)) + 4)/log(4)) + 1)*floor(log((3/8)*T/(d*log(8*K*T)) + 4)/log(4)))) + 4*d*(d + 1) + 2, 16*d*sqrt(4*sqrt(d)*sqrt(log(2*K*T*(floor(log((3/8)*T/(d*log(8*K*T)) + 4)/log(4)) + 1)*floor(log((3/8)*T/(d*log(8*K*T)) + 4)/log(4)))) + 2*d + 4*log(2*K*T*(floor(log((3/8)*T/(d*log(8*K*T)) + 4)/log(4)) + 1)*floor(log((3/8)*T/(d*log(8*K*T)) + 4)/log(4))))*floor(log((3/8)*T/(d*log(8*K*T)) + 4)/log(4))/sqrt(rho)]
 
-def _f24(K, T, d, delta, rho):
+def _f28(K, T, d, delta, rho):
     return [64*sqrt(T)*sqrt(d)*sqrt(log(4*K*(floor(log((3/8)*T/(d*log(8*K/delta)) + 4)/log(4)) + 1)*floor(log((3/8)*T/(d*log(8*K/delta)) + 4)/log(4))/delta)) + 4*d*(d + 1), 16*d*sqrt(4*sqrt(d)*sqrt(log(2*K*(floor(log((3/8)*T/(d*log(8*K/delta)) + 4)/log(4)) + 1)*floor(log((3/8)*T/(d*log(8*K/delta)) + 4)/log(4))/delta)) + 2*d + 4*log(2*K*(floor(log((3/8)*T/(d*log(8*K/delta)) + 4)/log(4)) + 1)*floor(log((3/8)*T/(d*log(8*K/delta)) + 4)/log(4))/delta))*floor(log((3/8)*T/(d*log(8*K/delta)) + 4)/log(4))/sqrt(rho)]
 
-def _f25(T, d, rho):
+def _f29(T, d, rho):
     return [(1/8)*sqrt(T)*d*exp(-2), reduce(maximum, [0, -1/8*sqrt(T)*d*exp(-2) + (1/4)*d*exp(-9/4)/sqrt(rho)])]
 
-def _f26(T, d, rho):
+def _f30(T, d, rho):
     return [(1/8)*sqrt(T)*d*exp(-2), reduce(maximum, [0, -1/8*sqrt(T)*d*exp(-2) + (1/8)*d*exp(-9/4)/sqrt(rho)])]
 
-def _f27(K, T, alpha, d, delta, epsilon):
+def _f31(K, T, alpha, d, delta, epsilon):
     return [sqrt(T)*sqrt(d)*sqrt(log(K*log(T)/delta)), sqrt(alpha)*d**2*log(T)*sqrt(log(K*log(T)/delta))/sqrt(epsilon)]
 
-def _f28(K, T, alpha, d, delta, epsilon):
+def _f32(K, T, alpha, d, delta, epsilon):
     return [sqrt(T)*sqrt(d)*sqrt(log(K*log(T)/delta)), sqrt(alpha)*d**2*sqrt(log(T)*log(K*log(T)/delta))/sqrt(epsilon)]
 
-def _f29(K, T, alpha, d, epsilon):
+def _f33(K, T, alpha, d, epsilon):
     return [R_phases(T, d, K, 0), -R_phases(T, d, K, 0) + R_phases(T, d, K, alpha/epsilon)]
 
-def _f30(K, T, alpha, d, epsilon):
+def _f34(K, T, alpha, d, epsilon):
     return [64*sqrt(T)*sqrt(d)*sqrt(log(4*K*T*(floor(log((3/8)*T/(d*log(8*K*T)) + 4)/log(4)) + 1)*floor(log((3/8)*T/(d*log(8*K*T)) + 4)/log(4)))) + 4*d*(d + 1) + 2, 16*sqrt(2)*sqrt(alpha)*d**(3/2)*sqrt(d + 1)*sqrt(log(4*K*T*(floor(log((3/8)*T/(d*log(8*K*T)) + 4)/log(4)) + 1)*floor(log((3/8)*T/(d*log(8*K*T)) + 4)/log(4))))*floor(log((3/8)*T/(d*log(8*K*T)) + 4)/log(4))/sqrt(epsilon)]
 
-def _f31(K, T, d):
+def _f35(K, T, d):
     return [64*sqrt(T)*sqrt(d)*sqrt(log(4*K*T*(floor(log((3/8)*T/(d*log(8*K*T)) + 4)/log(4)) + 1)*floor(log((3/8)*T/(d*log(8*K*T)) + 4)/log(4)))) + 4*d*(d + 1) + 2, 0]
 
-def _f32(K, T, d):
+def _f36(K, T, d):
     return [sqrt(T)*sqrt(d)*sqrt(log(K*T)), 0]
 
-def _f33(K, T, d, rho):
+def _f37(K, T, d, rho):
     return [sqrt(T)*sqrt(d)*sqrt(log(K*T)), d**2*log(K*T)**2/sqrt(rho)]
 
-def _f34(T, d, rho):
+def _f38(T, d, rho):
     return [sqrt(T)*d*log(T), d**2*log(T)**2/sqrt(rho)]
 
-def _f35(C, T, d, delta, lam, lam0, rho, theta_norm):
+def _f39(C, T, d, delta, lam, lam0, rho, theta_norm):
     return [2*sqrt(2)*sqrt(T)*sqrt(d)*sqrt(C + 1)*(sqrt(lam)*theta_norm + sqrt(d*log(T/(d*lam) + 1) + 2*log(delta**(-1.0))))*sqrt(log(T/(d*lam) + 1)), 4*sqrt(T)*d**(3/2)*(C + 1)*sqrt(lam + 1)*sqrt(2*sqrt(d)*sqrt(log(T/delta)) + d + 2*log(T/delta))*log(T/(d*lam) + 1)**(3/2)/(sqrt(rho)*sqrt(lam + reduce(maximum, [0, -2*sqrt(T)*sqrt(log(d*(T + 3)/delta)) + (1/4)*T*lam0 - 8*log(d*(T + 3)/delta)]))*log(C + 1))]
 
-def _f36(C, T, d, delta, kappa, lam, lam0, rho, s_star, theta_norm):
+def _f40(C, T, d, delta, kappa, lam, lam0, rho, s_star, theta_norm):
     return [2*C*lam + 2*sqrt(2)*sqrt(T)*sqrt(d)*sqrt(C + 1)*(sqrt(lam)*theta_norm + sqrt(d*log(T/(d*lam) + 1) + 2*log(3/delta)))*sqrt(log(T/(d*lam) + 1)) + 2, 4*d*sqrt(kappa)*sqrt((2*sqrt(d)*sqrt(log(3*T/delta)) + d + 2*log(3*T/delta))*reduce(maximum, [T*d*log(T/(d*lam) + 1)/((lam + reduce(maximum, [0, -2*sqrt(T)*sqrt(log(3*d*(T + 3)/delta)) + (1/4)*T*lam0 - 8*log(3*d*(T + 3)/delta)]))*log(C + 1)), d*log(1 + reduce(minimum, [T, s_star])/(d*lam))*reduce(minimum, [T, s_star])/((lam + reduce(maximum, [0, (1/4)*lam0*reduce(minimum, [T, s_star]) - 2*sqrt(log(3*d*(reduce(minimum, [T, s_star]) + 3)/delta))*sqrt(reduce(minimum, [T, s_star])) - 8*log(3*d*(reduce(minimum, [T, s_star]) + 3)/delta)]))*log(C + 1))]))*sqrt(C + 1)*log(T/(d*lam) + 1)/(sqrt(rho)*sqrt(log(C + 1)))]
 
-def _f37(T, d, rho):
+def _f41(T, d, rho):
     return [sqrt(T)*d*log(T), d**2*log(T)**2/sqrt(rho)]
 
-def _f38(C, T, d, delta, lam, lam0, rho, theta_norm):
+def _f42(C, T, d, delta, lam, lam0, rho, theta_norm):
     return [2*sqrt(2)*sqrt(T)*sqrt(d)*sqrt(C + 1)*(sqrt(lam)*theta_norm + sqrt(d*log(T/(d*lam) + 1) + 2*log(delta**(-1.0))))*sqrt(log(T/(d*lam) + 1)), 4*sqrt(T)*d**(3/2)*(C + 1)*sqrt(lam + 1)*sqrt(2*sqrt(d)*sqrt(log(T/delta)) + d + 2*log(T/delta))*log(T/(d*lam) + 1)**(3/2)/(sqrt(rho)*sqrt(lam + reduce(maximum, [0, -2*sqrt(T)*sqrt(log(d*(T + 3)/delta)) + (1/4)*T*lam0 - 8*log(d*(T + 3)/delta)]))*log(C + 1))]
 
-def _f39(C, T, d, delta, kappa, lam, lam0, rho, s_star, theta_norm):
+def _f43(C, T, d, delta, kappa, lam, lam0, rho, s_star, theta_norm):
     return [2*C*lam + 2*sqrt(2)*sqrt(T)*sqrt(d)*sqrt(C + 1)*(sqrt(lam)*theta_norm + sqrt(d*log(T/(d*lam) + 1) + 2*log(3/delta)))*sqrt(log(T/(d*lam) + 1)) + 2, 4*d*sqrt(kappa)*sqrt((2*sqrt(d)*sqrt(log(3*T/delta)) + d + 2*log(3*T/delta))*reduce(maximum, [T*d*log(T/(d*lam) + 1)/((lam + reduce(maximum, [0, -2*sqrt(T)*sqrt(log(3*d*(T + 3)/delta)) + (1/4)*T*lam0 - 8*log(3*d*(T + 3)/delta)]))*log(C + 1)), d*log(1 + reduce(minimum, [T, s_star])/(d*lam))*reduce(minimum, [T, s_star])/((lam + reduce(maximum, [0, (1/4)*lam0*reduce(minimum, [T, s_star]) - 2*sqrt(log(3*d*(reduce(minimum, [T, s_star]) + 3)/delta))*sqrt(reduce(minimum, [T, s_star])) - 8*log(3*d*(reduce(minimum, [T, s_star]) + 3)/delta)]))*log(C + 1))]))*sqrt(C + 1)*log(T/(d*lam) + 1)/(sqrt(rho)*sqrt(log(C + 1)))]
 
-def _f40(C, T, d, delta, lam, theta_norm):
+def _f44(C, T, d, delta, lam, theta_norm):
     return [2*sqrt(2)*sqrt(T)*sqrt(d)*sqrt(C + 1)*(sqrt(lam)*theta_norm + sqrt(d*log(T/(d*lam) + 1) + 2*log(delta**(-1.0))))*sqrt(log(T/(d*lam) + 1)), 0]
 
-def _f41(T, d):
+def _f45(T, d):
     return [sqrt(T)*d*log(T), 0]
 
-def _f42(L, S, T, d, delta_dp, epsilon, lam, lam0, zeta):
+def _f46(L, S, T, d, delta_dp, epsilon, lam, lam0, zeta):
     return [sqrt(T)*sqrt(d)*(2*S*sqrt(lam) + 2*sqrt(d)*sqrt(log((L**2*T*lam + 1)/zeta)))*sqrt(log(L*T/d + lam)), 6*sqrt(3)*L*sqrt(T)*sqrt(d)*exp(-3/2)*log(zeta**(-1.0))*sqrt(log(L*T/d + lam))/(epsilon*lam0) + 32*log(delta_dp**(-1.0))/lam0]
 
-def _f43(L, S, T, d, delta_dp, epsilon, lam, lam0, zeta):
+def _f47(L, S, T, d, delta_dp, epsilon, lam, lam0, zeta):
     return [sqrt(T)*sqrt(d)*(2*S*sqrt(lam) + 2*sqrt(d)*sqrt(log((L**2*T*lam + 1)/zeta)))*sqrt(log(L*T/d + lam)), 2*L*sqrt(T)*sqrt(d)*exp(-1/2)*log(T)*log(zeta**(-1.0))*sqrt(log(L*T/d + lam))/(epsilon*lam0) + 32*log(delta_dp**(-1.0))/lam0]
 
-def _f44(K, T, d, epsilon):
+def _f48(K, T, d, epsilon):
     return [sqrt(T)*d, K*d*log(T)/epsilon]
 
-def _f45(K, T, d, epsilon):
+def _f49(K, T, d, epsilon):
     return [sqrt(T)*d, K*sqrt(T)*d/epsilon]
 
-def _f46(L, S, T, d, delta_dp, epsilon, lam, sigma_z, zeta):
+def _f50(L, S, T, d, delta_dp, epsilon, lam, sigma_z, zeta):
     return [sqrt(T)*sqrt(d)*(2*S*sqrt(lam) + 2*sqrt(d)*sqrt(log((L**2*T*lam + 1)/zeta)))*sqrt(log(L*T/d + lam))/sigma_z**2, 6*sqrt(3)*L*sqrt(T)*sqrt(d)*exp(-3/2)*log(zeta**(-1.0))*sqrt(log(L*T/d + lam))/(epsilon*sigma_z**2) + 32*log(delta_dp**(-1.0))/sigma_z**2]
 
-def _f47(C_B, K, T, alpha, d, delta_p, epsilon, kappa_l, p_star, sigma_r):
+def _f51(L, S, T, d, delta, lam):
+    return [4*sqrt(T)*sqrt(d)*(S*sqrt(lam) + sqrt(d*log(L*T/(d*lam) + 1) + 2*log(delta**(-1.0))))*sqrt(log(L*T/d + lam)), 0]
+
+def _f52(L, S, T, d, lam, zeta):
+    return [sqrt(T)*sqrt(d)*(2*S*sqrt(lam) + 2*sqrt(d)*sqrt(log((L**2*T*lam + 1)/zeta)))*sqrt(log(L*T/d + lam)), 0]
+
+def _f53(T, d, epsilon):
+    return [sqrt(T)*d, sqrt(T)*log(T)**(5/2)/epsilon]
+
+def _f54(C_B, K, T, alpha, d, delta_p, epsilon, kappa_l, p_star, sigma_r):
     return [C_B*sqrt(T)*d*sigma_r*sqrt((d + log(T/alpha))*log(K*T/alpha))/(kappa_l*p_star), 2*sqrt(2)*C_B*sqrt(T)*d*sqrt((d + log(T/alpha))*log(K*T/alpha))*sqrt(log((5/4)/delta_p))/(epsilon*kappa_l*p_star)]
 
-def _f48(R, T, alpha, d, epsilon, kappa_l, p_star, zeta):
+def _f55(R, T, alpha, d, epsilon, kappa_l, p_star, zeta):
     return [sqrt(pi)*R*sqrt(T)*sqrt(d)*gamma_ratio(d)*log(log(T/alpha))/(kappa_l*p_star*zeta), 2*sqrt(pi)*R*sqrt(T)*sqrt(d)*gamma_ratio(d)*log(log(T/alpha))/(kappa_l*p_star*zeta*expm1(epsilon))]
 
-def _f49(K, R, T, alpha, c_r, d, epsilon, kappa_l, kappa_u, p_star, zeta):
+def _f56(K, R, T, alpha, c_r, d, epsilon, kappa_l, kappa_u, p_star, zeta):
     return [(1/2)*sqrt(pi)*R*sqrt(T)*sqrt(d)*sqrt(kappa_u)*sqrt(624*log(log(T)/alpha) + 1)*gamma_ratio(d)*sqrt(log(K*T/alpha))/(kappa_l*p_star*zeta) + 2*c_r, sqrt(pi)*R*sqrt(T)*sqrt(d)*sqrt(kappa_u)*sqrt(624*log(log(T)/alpha) + 1)*gamma_ratio(d)*sqrt(log(K*T/alpha))/(kappa_l*p_star*zeta*expm1(epsilon))]
 
-def _f50(K, L, R, T, alpha, c_r, d, epsilon, kappa_l, kappa_u, p_star, zeta):
+def _f57(K, L, R, T, alpha, c_r, d, epsilon, kappa_l, kappa_u, p_star, zeta):
     return [2*sqrt(2)*sqrt(pi)*L*R*sqrt(T)*sqrt(d)*sqrt(kappa_u)*sqrt((624*log(log(T)/alpha) + 1)*log(2*K*T/alpha))*gamma_ratio(d)/(kappa_l*p_star*zeta) + 6*c_r, 4*sqrt(2)*sqrt(pi)*L*R*sqrt(T)*sqrt(d)*sqrt(kappa_u)*sqrt((624*log(log(T)/alpha) + 1)*log(2*K*T/alpha))*gamma_ratio(d)/(kappa_l*p_star*zeta*expm1(epsilon))]
 
-def _f51(T, epsilon):
+def _f58(T, epsilon):
     return [0, sqrt(T)/epsilon]
 
-def _f52(C_B, T, alpha, beta, d, delta_p, epsilon, gamma, kappa_l, p_star, sigma_r):
+def _f59(C_B, T, alpha, beta, d, delta_p, epsilon, gamma, kappa_l, p_star, sigma_r):
     return [C_B*gamma*(C_B**2*d*sigma_r*sqrt(d + log(T/alpha))/(kappa_l*p_star))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan), C_B*gamma*(C_B*d*sqrt(d + log(T/alpha))*(C_B*sigma_r + 2*sqrt(2)*sqrt(log((5/4)/delta_p))/epsilon)/(kappa_l*p_star))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan) - C_B*gamma*(C_B**2*d*sigma_r*sqrt(d + log(T/alpha))/(kappa_l*p_star))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan)]
 
-def _f53(C_B, L, R, T, alpha, beta, d, epsilon, gamma, kappa_l, p_star, zeta):
+def _f60(C_B, L, R, T, alpha, beta, d, epsilon, gamma, kappa_l, p_star, zeta):
     return [C_B*L*gamma*(sqrt(pi)*C_B*L*R*d*gamma_ratio(d)*sqrt(log(log(T)/alpha))/(kappa_l*p_star*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan), C_B*L*gamma*(C_B*L*d*(sqrt(pi)*R*gamma_ratio(d) + 2*sqrt(pi)*R*gamma_ratio(d)/expm1(epsilon))*sqrt(log(log(T)/alpha))/(kappa_l*p_star*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan) - C_B*L*gamma*(sqrt(pi)*C_B*L*R*d*gamma_ratio(d)*sqrt(log(log(T)/alpha))/(kappa_l*p_star*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan)]
 
-def _f54(C_B, K, T, alpha, beta, d, delta_p, epsilon, gamma, kappa_l, p_prime, sigma_r):
+def _f61(C_B, K, T, alpha, beta, d, delta_p, epsilon, gamma, kappa_l, p_prime, sigma_r):
     return [C_B*gamma*(C_B**2*K*sigma_r*sqrt(d + log(K*T/alpha))/(kappa_l*p_prime))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan), C_B*gamma*(C_B*K*sqrt(d + log(K*T/alpha))*(C_B*sigma_r + 2*sqrt(2)*sqrt(log((5/4)/delta_p))/epsilon)/(kappa_l*p_prime))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan) - C_B*gamma*(C_B**2*K*sigma_r*sqrt(d + log(K*T/alpha))/(kappa_l*p_prime))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan)]
 
-def _f55(C_B, K, T, alpha, beta, d, delta_p, epsilon, gamma, kappa_l, p_prime, sigma_r):
+def _f62(C_B, K, T, alpha, beta, d, delta_p, epsilon, gamma, kappa_l, p_prime, sigma_r):
     return [C_B*gamma*(C_B**2*K*sigma_r*sqrt(d + log(K*T/alpha))/(kappa_l*p_prime))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan), C_B*gamma*(C_B*K*sqrt(d + log(K*T/alpha))*(C_B*sigma_r + 2*sqrt(2)*sqrt(log((5/4)/delta_p))/epsilon)/(kappa_l*p_prime))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan) - C_B*gamma*(C_B**2*K*sigma_r*sqrt(d + log(K*T/alpha))/(kappa_l*p_prime))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan)]
 
-def _f56(C_B, K, L, R, T, alpha, beta, d, epsilon, gamma, kappa_l, p_prime, zeta):
+def _f63(C_B, K, L, R, T, alpha, beta, d, epsilon, gamma, kappa_l, p_prime, zeta):
     return [C_B*L*gamma*(sqrt(pi)*C_B*K*L*R*gamma_ratio(d)*sqrt(log(K*T*log(T)/alpha))/(kappa_l*p_prime*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan), C_B*L*gamma*(C_B*K*L*(sqrt(pi)*R*gamma_ratio(d) + 2*sqrt(pi)*R*gamma_ratio(d)/expm1(epsilon))*sqrt(log(K*T*log(T)/alpha))/(kappa_l*p_prime*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan) - C_B*L*gamma*(sqrt(pi)*C_B*K*L*R*gamma_ratio(d)*sqrt(log(K*T*log(T)/alpha))/(kappa_l*p_prime*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan)]
 
-def _f57(C_B, K, L, R, T, alpha, beta, d, epsilon, gamma, kappa_l, p_prime, zeta):
+def _f64(C_B, K, L, R, T, alpha, beta, d, epsilon, gamma, kappa_l, p_prime, zeta):
     return [C_B*L*gamma*(sqrt(pi)*C_B*K*L*R*gamma_ratio(d)*sqrt(log(K*T*log(T)/alpha))/(kappa_l*p_prime*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan), C_B*L*gamma*(C_B*K*L*(sqrt(pi)*R*gamma_ratio(d) + 2*sqrt(pi)*R*gamma_ratio(d)/expm1(epsilon))*sqrt(log(K*T*log(T)/alpha))/(kappa_l*p_prime*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan) - C_B*L*gamma*(sqrt(pi)*C_B*K*L*R*gamma_ratio(d)*sqrt(log(K*T*log(T)/alpha))/(kappa_l*p_prime*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan)]
+
+def _f65(T, epsilon):
+    return [0, T**(3/4)/epsilon]
+
+def _f66(T, epsilon):
+    return [0, T**(3/4)/epsilon]
 
 
 # bound id -> (module, class, expression's qualified name, argument names, function)
@@ -219,41 +246,50 @@ FUNCTIONS = {
     '003-table2-azize-basu-thm7': ('boundcalc.bounds.converted', 'Table2AzizeBasuThm7', 'Table2AzizeBasuThm7.expression', ('H_inv', 'T', 'alpha_adap', 'n_sub', 'rho'), _f18),
     '003-table2-azize-basu-thm12': ('boundcalc.bounds.converted', 'Table2AzizeBasuThm12', 'Table2AzizeBasuThm12.expression', ('K', 'T', 'rho'), _f19),
     '001-eq9': ('boundcalc.bounds.finite_lower', 'Eq9', 'Eq9.expression', ('H_eps_inf', 'H_kl_inf', 'T'), _f20),
-    '003-thm4-paper': ('boundcalc.bounds.linear', 'AdaCGOPEPaper', 'AdaCGOPEPaper.expression', ('K', 'T', 'd', 'rho'), _f21),
-    '003-thm4-paper-hp': ('boundcalc.bounds.linear', 'AdaCGOPEPaperHP', 'AdaCGOPEPaperHP.expression', ('K', 'T', 'd', 'delta', 'rho'), _f22),
-    '003-thm4-explicit': ('boundcalc.bounds.linear', 'AdaCGOPEExplicit', 'AdaCGOPEExplicit.expression', ('K', 'T', 'd', 'rho'), _f23),
-    '003-thm4-explicit-hp': ('boundcalc.bounds.linear', 'AdaCGOPEExplicitHP', 'AdaCGOPEExplicitHP.expression', ('K', 'T', 'd', 'delta', 'rho'), _f24),
-    '003-thm9': ('boundcalc.bounds.linear', 'Thm9', 'Thm9.expression', ('T', 'd', 'rho'), _f25),
-    '003-thm9-corrected': ('boundcalc.bounds.linear', 'Thm9Corrected', 'Thm9.expression', ('T', 'd', 'rho'), _f26),
-    '000-thm8-paper': ('boundcalc.bounds.linear', 'AdaRGOPEPaper', 'AdaRGOPEPaper.expression', ('K', 'T', 'alpha', 'd', 'delta', 'epsilon'), _f27),
-    '000-thm8-paper-main': ('boundcalc.bounds.linear', 'AdaRGOPEPaperMain', 'AdaRGOPEPaperMain.expression', ('K', 'T', 'alpha', 'd', 'delta', 'epsilon'), _f28),
-    '000-thm8-explicit': ('boundcalc.bounds.linear', 'AdaRGOPEExplicit', 'AdaRGOPEExplicit.expression', ('K', 'T', 'alpha', 'd', 'epsilon'), _f29),
-    '000-thm8-explicit-closed': ('boundcalc.bounds.linear', 'AdaRGOPEExplicitClosed', 'AdaRGOPEExplicitClosed.expression', ('K', 'T', 'alpha', 'd', 'epsilon'), _f30),
-    '003-gope-explicit': ('boundcalc.bounds.linear', 'GOPENonPrivateExplicit', 'GOPENonPrivateExplicit.expression', ('K', 'T', 'd'), _f31),
-    '003-gope-paper': ('boundcalc.bounds.linear', 'GOPENonPrivatePaper', 'GOPENonPrivatePaper.expression', ('K', 'T', 'd'), _f32),
-    '003-table2-hanna-eq17': ('boundcalc.bounds.converted', 'Table2HannaEq17', 'Table2HannaEq17.expression', ('K', 'T', 'd', 'rho'), _f33),
-    '003-thm5-paper': ('boundcalc.bounds.contextual', 'AdaCOFULPaper', '_OFULPaper.expression', ('T', 'd', 'rho'), _f34),
-    '003-thm5-explicit': ('boundcalc.bounds.contextual', 'AdaCOFULExplicit', '_OFULExplicit.expression', ('C', 'T', 'd', 'delta', 'lam', 'lam0', 'rho', 'theta_norm'), _f35),
-    '003-thm5-corrected': ('boundcalc.bounds.contextual', 'AdaCOFULCorrected', '_OFULCorrected.expression', ('C', 'T', 'd', 'delta', 'kappa', 'lam', 'lam0', 'rho', 's_star', 'theta_norm'), _f36),
-    '000-thm10-paper': ('boundcalc.bounds.contextual', 'AdaROFULPaper', '_OFULPaper.expression', ('T', 'd', 'rho'), _f37),
-    '000-thm10-explicit': ('boundcalc.bounds.contextual', 'AdaROFULExplicit', '_OFULExplicit.expression', ('C', 'T', 'd', 'delta', 'lam', 'lam0', 'rho', 'theta_norm'), _f38),
-    '000-thm10-corrected': ('boundcalc.bounds.contextual', 'AdaROFULCorrected', '_OFULCorrected.expression', ('C', 'T', 'd', 'delta', 'kappa', 'lam', 'lam0', 'rho', 's_star', 'theta_norm'), _f39),
-    '003-rsoful-explicit': ('boundcalc.bounds.contextual', 'RSOFULExplicit', 'RSOFULExplicit.expression', ('C', 'T', 'd', 'delta', 'lam', 'theta_norm'), _f40),
-    '003-oful-paper': ('boundcalc.bounds.contextual', 'OFULPaper', 'OFULPaper.expression', ('T', 'd'), _f41),
-    '004-thm3': ('boundcalc.bounds.contextual', 'DGSThm3', 'DGSThm3.expression', ('L', 'S', 'T', 'd', 'delta_dp', 'epsilon', 'lam', 'lam0', 'zeta'), _f42),
-    '004-thm3-corrected': ('boundcalc.bounds.contextual', 'DGSThm3Corrected', 'DGSThm3.expression', ('L', 'S', 'T', 'd', 'delta_dp', 'epsilon', 'lam', 'lam0', 'zeta'), _f43),
-    '003-appF-linpriv-claimed': ('boundcalc.bounds.contextual', 'LinPrivClaimed', 'LinPrivClaimed.expression', ('K', 'T', 'd', 'epsilon'), _f44),
-    '003-appF-linpriv-rectified': ('boundcalc.bounds.contextual', 'LinPrivRectified', 'LinPrivRectified.expression', ('K', 'T', 'd', 'epsilon'), _f45),
-    '004-cor1': ('boundcalc.bounds.contextual_extra', 'DGSCor1', 'DGSCor1.expression', ('L', 'S', 'T', 'd', 'delta_dp', 'epsilon', 'lam', 'sigma_z', 'zeta'), _f46),
-    '002-thm3.1-ols': ('boundcalc.bounds.glm', 'Thm31OLS', 'Thm31OLS.expression', ('C_B', 'K', 'T', 'alpha', 'd', 'delta_p', 'epsilon', 'kappa_l', 'p_star', 'sigma_r'), _f47),
-    '002-thm3.1-sgd': ('boundcalc.bounds.glm', 'Thm31SGD', 'Thm31SGD.expression', ('R', 'T', 'alpha', 'd', 'epsilon', 'kappa_l', 'p_star', 'zeta'), _f48),
-    '002-thm3.1-sgd-corrected': ('boundcalc.bounds.glm', 'Thm31SGDCorrected', 'Thm31SGDCorrected.expression', ('K', 'R', 'T', 'alpha', 'c_r', 'd', 'epsilon', 'kappa_l', 'kappa_u', 'p_star', 'zeta'), _f49),
-    '002-thm3.1-sgd-explicit': ('boundcalc.bounds.glm', 'Thm31SGDExplicit', 'Thm31SGDExplicit.expression', ('K', 'L', 'R', 'T', 'alpha', 'c_r', 'd', 'epsilon', 'kappa_l', 'kappa_u', 'p_star', 'zeta'), _f50),
-    '002-thm3.2': ('boundcalc.bounds.glm', 'Thm32Lower', 'Thm32Lower.expression', ('T', 'epsilon'), _f51),
-    '002-thm3.3-ols': ('boundcalc.bounds.glm', 'Thm33OLS', 'Thm33OLS.expression', ('C_B', 'T', 'alpha', 'beta', 'd', 'delta_p', 'epsilon', 'gamma', 'kappa_l', 'p_star', 'sigma_r'), _f52),
-    '002-thm3.3-sgd': ('boundcalc.bounds.glm', 'Thm33SGD', 'Thm33SGD.expression', ('C_B', 'L', 'R', 'T', 'alpha', 'beta', 'd', 'epsilon', 'gamma', 'kappa_l', 'p_star', 'zeta'), _f53),
-    '002-thm4.1-ols': ('boundcalc.bounds.glm', 'Thm41OLS', 'Thm41OLS.expression', ('C_B', 'K', 'T', 'alpha', 'beta', 'd', 'delta_p', 'epsilon', 'gamma', 'kappa_l', 'p_prime', 'sigma_r'), _f54),
-    '002-thm4.1-ols-corrected': ('boundcalc.bounds.glm', 'Thm41OLSCorrected', 'Thm41OLS.expression', ('C_B', 'K', 'T', 'alpha', 'beta', 'd', 'delta_p', 'epsilon', 'gamma', 'kappa_l', 'p_prime', 'sigma_r'), _f55),
-    '002-thm4.1-sgd': ('boundcalc.bounds.glm', 'Thm41SGD', 'Thm41SGD.expression', ('C_B', 'K', 'L', 'R', 'T', 'alpha', 'beta', 'd', 'epsilon', 'gamma', 'kappa_l', 'p_prime', 'zeta'), _f56),
-    '002-thm4.1-sgd-corrected': ('boundcalc.bounds.glm', 'Thm41SGDCorrected', 'Thm41SGD.expression', ('C_B', 'K', 'L', 'R', 'T', 'alpha', 'beta', 'd', 'epsilon', 'gamma', 'kappa_l', 'p_prime', 'zeta'), _f57),
+    'ucb1-auer2002-thm1': ('boundcalc.bounds.baselines', 'UCB1Auer', 'UCB1Auer.expression', ('H_inv', 'T', 'sum_Delta'), _f21),
+    'klucb-garivier-cappe2011': ('boundcalc.bounds.baselines', 'KLUCBGarivierCappe', 'KLUCBGarivierCappe.expression', ('H_kl', 'T'), _f22),
+    'imed-honda-takemura2015': ('boundcalc.bounds.baselines', 'IMEDHondaTakemura', 'IMEDHondaTakemura.expression', ('H_kl', 'T'), _f23),
+    'lazy-dp-ts-hu-hegde2022-paper': ('boundcalc.bounds.baselines', 'LazyDPTSHuHegde', 'LazyDPTSHuHegde.expression', ('H_inv', 'H_min_eps', 'T'), _f24),
+    '003-thm4-paper': ('boundcalc.bounds.linear', 'AdaCGOPEPaper', 'AdaCGOPEPaper.expression', ('K', 'T', 'd', 'rho'), _f25),
+    '003-thm4-paper-hp': ('boundcalc.bounds.linear', 'AdaCGOPEPaperHP', 'AdaCGOPEPaperHP.expression', ('K', 'T', 'd', 'delta', 'rho'), _f26),
+    '003-thm4-explicit': ('boundcalc.bounds.linear', 'AdaCGOPEExplicit', 'AdaCGOPEExplicit.expression', ('K', 'T', 'd', 'rho'), _f27),
+    '003-thm4-explicit-hp': ('boundcalc.bounds.linear', 'AdaCGOPEExplicitHP', 'AdaCGOPEExplicitHP.expression', ('K', 'T', 'd', 'delta', 'rho'), _f28),
+    '003-thm9': ('boundcalc.bounds.linear', 'Thm9', 'Thm9.expression', ('T', 'd', 'rho'), _f29),
+    '003-thm9-corrected': ('boundcalc.bounds.linear', 'Thm9Corrected', 'Thm9.expression', ('T', 'd', 'rho'), _f30),
+    '000-thm8-paper': ('boundcalc.bounds.linear', 'AdaRGOPEPaper', 'AdaRGOPEPaper.expression', ('K', 'T', 'alpha', 'd', 'delta', 'epsilon'), _f31),
+    '000-thm8-paper-main': ('boundcalc.bounds.linear', 'AdaRGOPEPaperMain', 'AdaRGOPEPaperMain.expression', ('K', 'T', 'alpha', 'd', 'delta', 'epsilon'), _f32),
+    '000-thm8-explicit': ('boundcalc.bounds.linear', 'AdaRGOPEExplicit', 'AdaRGOPEExplicit.expression', ('K', 'T', 'alpha', 'd', 'epsilon'), _f33),
+    '000-thm8-explicit-closed': ('boundcalc.bounds.linear', 'AdaRGOPEExplicitClosed', 'AdaRGOPEExplicitClosed.expression', ('K', 'T', 'alpha', 'd', 'epsilon'), _f34),
+    '003-gope-explicit': ('boundcalc.bounds.linear', 'GOPENonPrivateExplicit', 'GOPENonPrivateExplicit.expression', ('K', 'T', 'd'), _f35),
+    '003-gope-paper': ('boundcalc.bounds.linear', 'GOPENonPrivatePaper', 'GOPENonPrivatePaper.expression', ('K', 'T', 'd'), _f36),
+    '003-table2-hanna-eq17': ('boundcalc.bounds.converted', 'Table2HannaEq17', 'Table2HannaEq17.expression', ('K', 'T', 'd', 'rho'), _f37),
+    '003-thm5-paper': ('boundcalc.bounds.contextual', 'AdaCOFULPaper', '_OFULPaper.expression', ('T', 'd', 'rho'), _f38),
+    '003-thm5-explicit': ('boundcalc.bounds.contextual', 'AdaCOFULExplicit', '_OFULExplicit.expression', ('C', 'T', 'd', 'delta', 'lam', 'lam0', 'rho', 'theta_norm'), _f39),
+    '003-thm5-corrected': ('boundcalc.bounds.contextual', 'AdaCOFULCorrected', '_OFULCorrected.expression', ('C', 'T', 'd', 'delta', 'kappa', 'lam', 'lam0', 'rho', 's_star', 'theta_norm'), _f40),
+    '000-thm10-paper': ('boundcalc.bounds.contextual', 'AdaROFULPaper', '_OFULPaper.expression', ('T', 'd', 'rho'), _f41),
+    '000-thm10-explicit': ('boundcalc.bounds.contextual', 'AdaROFULExplicit', '_OFULExplicit.expression', ('C', 'T', 'd', 'delta', 'lam', 'lam0', 'rho', 'theta_norm'), _f42),
+    '000-thm10-corrected': ('boundcalc.bounds.contextual', 'AdaROFULCorrected', '_OFULCorrected.expression', ('C', 'T', 'd', 'delta', 'kappa', 'lam', 'lam0', 'rho', 's_star', 'theta_norm'), _f43),
+    '003-rsoful-explicit': ('boundcalc.bounds.contextual', 'RSOFULExplicit', 'RSOFULExplicit.expression', ('C', 'T', 'd', 'delta', 'lam', 'theta_norm'), _f44),
+    '003-oful-paper': ('boundcalc.bounds.contextual', 'OFULPaper', 'OFULPaper.expression', ('T', 'd'), _f45),
+    '004-thm3': ('boundcalc.bounds.contextual', 'DGSThm3', 'DGSThm3.expression', ('L', 'S', 'T', 'd', 'delta_dp', 'epsilon', 'lam', 'lam0', 'zeta'), _f46),
+    '004-thm3-corrected': ('boundcalc.bounds.contextual', 'DGSThm3Corrected', 'DGSThm3.expression', ('L', 'S', 'T', 'd', 'delta_dp', 'epsilon', 'lam', 'lam0', 'zeta'), _f47),
+    '003-appF-linpriv-claimed': ('boundcalc.bounds.contextual', 'LinPrivClaimed', 'LinPrivClaimed.expression', ('K', 'T', 'd', 'epsilon'), _f48),
+    '003-appF-linpriv-rectified': ('boundcalc.bounds.contextual', 'LinPrivRectified', 'LinPrivRectified.expression', ('K', 'T', 'd', 'epsilon'), _f49),
+    '004-cor1': ('boundcalc.bounds.contextual_extra', 'DGSCor1', 'DGSCor1.expression', ('L', 'S', 'T', 'd', 'delta_dp', 'epsilon', 'lam', 'sigma_z', 'zeta'), _f50),
+    'oful-abbasi-yadkori2011-thm3': ('boundcalc.bounds.baselines', 'OFULAbbasiYadkori', 'OFULAbbasiYadkori.expression', ('L', 'S', 'T', 'd', 'delta', 'lam'), _f51),
+    'linucb-seed004-thm3-nonprivate': ('boundcalc.bounds.baselines', 'LinUCBSeed004', 'LinUCBSeed004.expression', ('L', 'S', 'T', 'd', 'lam', 'zeta'), _f52),
+    'private-linucb-neel-roth2018-paper': ('boundcalc.bounds.baselines', 'PrivateLinUCBNeelRoth', 'PrivateLinUCBNeelRoth.expression', ('T', 'd', 'epsilon'), _f53),
+    '002-thm3.1-ols': ('boundcalc.bounds.glm', 'Thm31OLS', 'Thm31OLS.expression', ('C_B', 'K', 'T', 'alpha', 'd', 'delta_p', 'epsilon', 'kappa_l', 'p_star', 'sigma_r'), _f54),
+    '002-thm3.1-sgd': ('boundcalc.bounds.glm', 'Thm31SGD', 'Thm31SGD.expression', ('R', 'T', 'alpha', 'd', 'epsilon', 'kappa_l', 'p_star', 'zeta'), _f55),
+    '002-thm3.1-sgd-corrected': ('boundcalc.bounds.glm', 'Thm31SGDCorrected', 'Thm31SGDCorrected.expression', ('K', 'R', 'T', 'alpha', 'c_r', 'd', 'epsilon', 'kappa_l', 'kappa_u', 'p_star', 'zeta'), _f56),
+    '002-thm3.1-sgd-explicit': ('boundcalc.bounds.glm', 'Thm31SGDExplicit', 'Thm31SGDExplicit.expression', ('K', 'L', 'R', 'T', 'alpha', 'c_r', 'd', 'epsilon', 'kappa_l', 'kappa_u', 'p_star', 'zeta'), _f57),
+    '002-thm3.2': ('boundcalc.bounds.glm', 'Thm32Lower', 'Thm32Lower.expression', ('T', 'epsilon'), _f58),
+    '002-thm3.3-ols': ('boundcalc.bounds.glm', 'Thm33OLS', 'Thm33OLS.expression', ('C_B', 'T', 'alpha', 'beta', 'd', 'delta_p', 'epsilon', 'gamma', 'kappa_l', 'p_star', 'sigma_r'), _f59),
+    '002-thm3.3-sgd': ('boundcalc.bounds.glm', 'Thm33SGD', 'Thm33SGD.expression', ('C_B', 'L', 'R', 'T', 'alpha', 'beta', 'd', 'epsilon', 'gamma', 'kappa_l', 'p_star', 'zeta'), _f60),
+    '002-thm4.1-ols': ('boundcalc.bounds.glm', 'Thm41OLS', 'Thm41OLS.expression', ('C_B', 'K', 'T', 'alpha', 'beta', 'd', 'delta_p', 'epsilon', 'gamma', 'kappa_l', 'p_prime', 'sigma_r'), _f61),
+    '002-thm4.1-ols-corrected': ('boundcalc.bounds.glm', 'Thm41OLSCorrected', 'Thm41OLS.expression', ('C_B', 'K', 'T', 'alpha', 'beta', 'd', 'delta_p', 'epsilon', 'gamma', 'kappa_l', 'p_prime', 'sigma_r'), _f62),
+    '002-thm4.1-sgd': ('boundcalc.bounds.glm', 'Thm41SGD', 'Thm41SGD.expression', ('C_B', 'K', 'L', 'R', 'T', 'alpha', 'beta', 'd', 'epsilon', 'gamma', 'kappa_l', 'p_prime', 'zeta'), _f63),
+    '002-thm4.1-sgd-corrected': ('boundcalc.bounds.glm', 'Thm41SGDCorrected', 'Thm41SGD.expression', ('C_B', 'K', 'L', 'R', 'T', 'alpha', 'beta', 'd', 'epsilon', 'gamma', 'kappa_l', 'p_prime', 'zeta'), _f64),
+    'ldp-ucb-zheng2020-paper': ('boundcalc.bounds.baselines', 'LDPUCBZheng', '_Zheng2020.expression', ('T', 'epsilon'), _f65),
+    'ldp-gloc-zheng2020-paper': ('boundcalc.bounds.baselines', 'LDPGLOCZheng', '_Zheng2020.expression', ('T', 'epsilon'), _f66),
 }

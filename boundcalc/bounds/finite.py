@@ -43,6 +43,7 @@ DEFAULT_INSTANCE = {
     "dpse_beta": "1/T",  # DP-SE confidence β (seed 001 §5: β = 1/T)
     "beta_adac": 3.5,  # AdaC-UCB β (seed 003 experiments use β = 1 < 3; sheet §9 uses 3.5)
     "beta_adar": 3.1,  # AdaR-UCB β (seed 000 has no experiments; rdp sheet check 6.4)
+    "klucb_c": 0.0,  # KL-UCB's c in ln t + c ln ln t (the algorithm's default, practice); its bound needs c >= 3
 }
 # What a machine can do: per-arm sums in the bounds and runs × K pull counts in --check.
 LIMITS = {"K": 10**5}
@@ -86,6 +87,7 @@ def derive(params: dict) -> dict:
     p["alpha_adap"] = v.positive("alpha_adap", p.get("alpha_adap", 3.1))
     p["beta_adac"] = v.positive("beta_adac", p.get("beta_adac", 3.5))
     p["beta_adar"] = v.positive("beta_adar", p.get("beta_adar", 3.1))
+    p["klucb_c"] = v.nonnegative("klucb_c", p.get("klucb_c", 0.0))
     b = p.get("dpse_beta", "1/T")
     if isinstance(b, str) and b.replace(" ", "").upper() == "1/T":
         p["dpse_beta"] = "1/T"

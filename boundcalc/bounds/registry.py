@@ -18,9 +18,12 @@ SETTING_MODULES = {s: f"boundcalc.bounds.{s}" for s in ("finite", "linear", "con
 # further bound modules (issue 16), each a BOUNDS list: setting -> module names; a module may hold bounds of several
 # settings (seed 003 Table II's converted bounds, boundcalc.bounds.converted: finite and linear), each bound's
 # ``setting`` says where it belongs
-EXTRA_MODULES: dict[str, tuple[str, ...]] = {"contextual": ("boundcalc.bounds.contextual_extra",),
-                                             "finite": ("boundcalc.bounds.converted", "boundcalc.bounds.finite_lower"),
-                                             "linear": ("boundcalc.bounds.converted",)}
+EXTRA_MODULES: dict[str, tuple[str, ...]] = {"contextual": ("boundcalc.bounds.contextual_extra",
+                                                            "boundcalc.bounds.baselines"),
+                                             "finite": ("boundcalc.bounds.converted", "boundcalc.bounds.finite_lower",
+                                                        "boundcalc.bounds.baselines"),
+                                             "linear": ("boundcalc.bounds.converted",),
+                                             "glm": ("boundcalc.bounds.baselines",)}
 
 
 def _setting_bounds(setting: str) -> list:

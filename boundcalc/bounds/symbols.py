@@ -75,6 +75,8 @@ FINITE = {
     "alpha_adap": ("optimism α of AdaP-UCB / AdaP-KLUCB (Azize & Basu 2022)", "α > 3"),
     "beta_adac": ("β of AdaC-UCB (seed 003 Thm 10/11)", "β > 3"),
     "beta_adar": ("β of AdaR-UCB (seed 000 Thm 5)", "β > 3"),
+    "klucb_c": ("c of KL-UCB's exploration ln t + c ln ln t (Garivier & Cappé 2011 Thm 1: c = 3)", "c ≥ 0; the bound "
+                "needs c ≥ 3"),
 }
 
 LINEAR = {

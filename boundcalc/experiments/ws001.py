@@ -32,7 +32,9 @@ LINES = {"001-thm3.1": "Thm 3.1 lower bound LB_ε·ln t (asymptotic)",
          "001-thm4.3-dp-imed": "Thm 4.3 upper bound α·LB_ε·ln t (DP-KLUCB, DP-IMED; asymptotic)",
          "001-lai-robbins": "Lai–Robbins non-private lower bound (asymptotic)"}
 UPPER_OF = {"DP-KLUCB": ("001-thm4.3-dp-klucb",), "DP-IMED": ("001-thm4.3-dp-imed",),
-            "AdaP-KLUCB": ("001-adap-klucb-paper",), "DP-SE": ("001-dp-se-paper", "001-dp-se-explicit")}
+            "AdaP-KLUCB": ("001-adap-klucb-paper",), "DP-SE": ("001-dp-se-paper", "001-dp-se-explicit"),
+            # the baselines' published bounds (boundcalc/bounds/baselines.py, issue 16 item 6)
+            "Lazy-DP-TS": ("lazy-dp-ts-hu-hegde2022-paper",), "IMED": ("imed-honda-takemura2015",)}
 LOWER_OF = {"DP-KLUCB": ("001-thm3.1",), "DP-IMED": ("001-thm3.1",), "IMED": ("001-lai-robbins",)}
 
 

@@ -60,6 +60,8 @@ def comparable(lower, upper) -> bool:
     minimax with minimax, problem-dependent/asymptotic lower with problem-dependent/asymptotic upper."""
     if lower.setting != upper.setting:
         return False
+    if "ext" in (lower.seed, upper.seed):
+        return False  # a baseline's published bound (bounds/baselines.py, no seed): its pairs are not the papers'
     if "paper" in (lower.form, upper.form):
         return False
     if lower.kind == "lower-minimax":

@@ -260,6 +260,57 @@ def _ldp_sgd(c, b):
     return ldp.LDPSGD(b.epsilon, C_B=c["C_B"], c_r=c["c_r"], kappa_l=c["kappa_l"], p_star=c["p_star"], zeta=c["zeta"])
 
 
+def _linucb(c, b):
+    """Non-private LinUCB (seed 004 Sec. 4 baseline) with the contextual instance's lam, L, S, zeta."""
+    from ..algorithms.contextual import linucb
+
+    return linucb.LinUCB(lam=c["lam"], L=c["L"], S=c["S"], zeta=c["zeta"])
+
+
+def _private_linucb(c, b):
+    """Private LinUCB (Neel & Roth 2018) as seed 004 runs it (the default 'paper' calibration, so that the figures'
+    curves get the bound drawn); that calibration is not eps-DP, see ``_private_linucb_assumptions``."""
+    from ..algorithms.contextual import linucb
+
+    return linucb.PrivateLinUCB(b.epsilon, lam=c["lam"], L=c["L"], S=c["S"], zeta=c["zeta"])
+
+
+def _private_linucb_assumptions(ctx, env, row):
+    """Neel & Roth's bound is for an eps-DP algorithm; the simulated calibration (seed 004's 'paper', the adapter's)
+    is pure eps_true-DP with eps_true = 2 sqrt(d) (floor(log2 T) + 1)/log2 T * eps > eps
+    (linucb.PrivateLinUCB.privacy_epsilon): always outside the assumptions, with the other problems named."""
+    met, note = _linucb_assumptions(ctx, env, row)
+    probs = ["the bound is for an eps-DP algorithm; Private-LinUCB's paper calibration (seed 004's runs) is pure "
+             "eps_true-DP with eps_true = 2 sqrt(d) (floor(log2 T)+1)/log2 T * eps > eps, not eps-DP"]
+    return _join(probs + ([] if met else [note]), note)
+
+
+def _linucb_assumptions(ctx, env, row):
+    probs = _contextual_common(ctx, env, float(ctx["L"]), float(ctx["S"]), "LinUCB's bound")
+    probs = [p for p in probs if "lambda0" not in p]  # lambda0 enters LinUCB-DGS only
+    return _join(probs, f"||x|| <= L (sup ||x|| = {env.max_context_norm:.4g}), ||theta*|| <= S, +-1 rewards")
+
+
+def _ldp_baseline(cls_name):
+    def build(c, b):
+        from ..algorithms.glm import baselines
+
+        return getattr(baselines, cls_name)(b.epsilon, b.delta, C_B=c["C_B"], c_r=c["c_r"])
+
+    return build
+
+
+def _zheng_assumptions(ctx, env, row):
+    probs = []
+    if env.max_abs_reward > float(ctx["c_r"]) + 1e-12:
+        probs.append(f"|r| <= c_r = {ctx['c_r']:g} fails (sup |r| = {env.max_abs_reward:.4g})")
+    if env.C_B > 1 + 1e-12:
+        probs.append(f"Zheng et al. 2020 need ||x|| <= 1 (contexts {env.contexts_kind}, C_B = {env.C_B:.4g})")
+    if float(np.linalg.norm(env.theta)) > 1 + 1e-12:
+        probs.append("||theta*|| <= 1 fails")
+    return _join(probs, f"bounded rewards (sup |r| = {env.max_abs_reward:.4g}), ||x|| <= 1, ||theta*|| <= 1")
+
+
 def _dpse_beta(ctx):
     b = ctx.get("dpse_beta", "1/T")
     return None if b == "1/T" else float(b)
@@ -339,6 +390,17 @@ def _builtin_adapters() -> dict[str, Adapter]:
         "LinUCB-DGS": Adapter(_dgs, _contextual_env, _dgs_assumptions),
         "LDP-OLS": Adapter(_ldp_ols, _glm_env, _glm_assumptions),
         "LDP-SGD": Adapter(_ldp_sgd, _glm_env, _glm_assumptions),
+        # baselines (bounds/baselines.py): UCB1 with c = 2 (Auer et al. 2002 Thm 1), KL-UCB with c = 3 (Garivier &
+        # Cappé 2011 Thm 1), IMED, Lazy-DP-TS; LinUCB and Private-LinUCB (its eps-DP 'strict' calibration) with the
+        # instance's lam, L, S, zeta; Zheng et al.'s LDP-UCB / LDP-GLOC
+        "UCB": Adapter(lambda c, b: fa.UCB(c=2.0), _finite_env, F),
+        "KL-UCB": Adapter(lambda c, b: fa.KLUCB(c=c["klucb_c"]), _finite_env, F),
+        "IMED": Adapter(lambda c, b: fa.IMED(), _finite_env, F),
+        "Lazy-DP-TS": Adapter(lambda c, b: fa.LazyDPTS(b.epsilon), _finite_env, F),
+        "LinUCB": Adapter(_linucb, _contextual_env, _linucb_assumptions),
+        "Private-LinUCB": Adapter(_private_linucb, _contextual_env, _private_linucb_assumptions),
+        "LDP-UCB": Adapter(_ldp_baseline("LDPUCB"), _glm_env, _zheng_assumptions),
+        "LDP-GLOC": Adapter(_ldp_baseline("LDPGLOC"), _glm_env, _zheng_assumptions),
     }
 
 
@@ -442,7 +504,8 @@ def context_for(alg, env, budget=None) -> tuple[dict | None, str]:
     if s == "finite":
         key = {"DP-KLUCB": ("alpha_batch", "alpha"), "DP-IMED": ("alpha_batch", "alpha"),
                "AdaP-UCB": ("alpha_adap", "beta"), "AdaP-KLUCB": ("alpha_adap", "beta"),
-               "AdaC-UCB": ("beta_adac", "beta"), "AdaR-UCB": ("beta_adar", "beta"), "DP-SE": ("dpse_beta", "beta")}
+               "AdaC-UCB": ("beta_adac", "beta"), "AdaR-UCB": ("beta_adar", "beta"), "DP-SE": ("dpse_beta", "beta"),
+               "KL-UCB": ("klucb_c", "c")}
         if name in key:
             over[key[name][0]] = p[key[name][1]]
     elif s == "linear":
@@ -460,6 +523,8 @@ def context_for(alg, env, budget=None) -> tuple[dict | None, str]:
                     return None, (f"LinUCB-DGS's lambda0 = {alg.lambda0!r} with perturbed contexts: seed 004 Cor. 1 "
                                   "uses sigma^2")
                 p["lambda0"] = alg.lambda0_used(env)
+        elif name in ("LinUCB", "Private-LinUCB"):  # zeta: their failure probability (issue 16 baselines)
+            over.update(L=p["L"], S=p["S"], zeta=p["zeta"])
         else:
             over["delta"] = p["delta"]  # the OFUL family's confidence (seeds 003 / 000)
     elif s == "glm":

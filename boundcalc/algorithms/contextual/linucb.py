@@ -107,7 +107,7 @@ class LinUCB(Algorithm):
     setting = "contextual"
     notion = "none"
     guarantee = "none (non-private)"
-    bound_ids: tuple[str, ...] = ()
+    bound_ids: tuple[str, ...] = ("linucb-seed004-thm3-nonprivate",)
 
     def __init__(self, lam: float = 1.0, alpha="theory", L: float = 1.0, S: float = 1.0, R: float = 1.0,
                  zeta: float = 0.05):
@@ -511,7 +511,7 @@ class PrivateLinUCB(_TreeLinUCB):
     notion = "pure"
     guarantee = ("pure DP; eps-DP only with sensitivity='strict'; the paper calibration (default) is "
                  "pure (2 sqrt(d) (floor(log2 T)+1)/log2 T * eps)-DP for |r| <= 1, ||x|| <= L")
-    bound_ids = ()
+    bound_ids = ("private-linucb-neel-roth2018-paper",)
 
     def __init__(self, eps: float = 2.0, lam: float = 1.0, alpha="theory", L: float = 1.0, S: float = 1.0,
                  R: float = 1.0, zeta: float = 0.05, tree: str = "memo", sensitivity: str = "paper",

@@ -259,7 +259,8 @@ class OFUL(RSOFUL):
 
     name = "OFUL"
     source = "Abbasi-Yadkori et al. 2011 (OFUL); C = 0 case of seed 003 Algorithm 3 without noise"
-    bound_ids: tuple[str, ...] = ()  # RS-OFUL's bounds are registered for RS-OFUL (the explicit one needs C > 0)
+    # Abbasi-Yadkori et al. 2011 Thm 3 (RS-OFUL's bounds are registered for RS-OFUL: the explicit one needs C > 0)
+    bound_ids: tuple[str, ...] = ("oful-abbasi-yadkori2011-thm3",)
 
     def __init__(self, lam: float = 0.1, delta: float = 1e-3, S: float = 1.0):
         super().__init__(lam=lam, C=0.0, delta=delta, S=S)

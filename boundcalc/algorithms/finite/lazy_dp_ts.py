@@ -36,6 +36,7 @@ class LazyDPTS(FiniteAlgorithm):
     name = "Lazy-DP-TS"
     source = "Hu & Hegde 2022 (Lazy-DP-TS), baseline of seed 001 §5 (sheet §7.3)"
     notion = "pure"
+    bound_ids: tuple[str, ...] = ("lazy-dp-ts-hu-hegde2022-paper",)
     # "thinning": on Bernoulli arms only the rounds another arm may win are looked at; on other reward
     # families ``simulate`` falls back to the per-step loop
     granularity = "thinning"

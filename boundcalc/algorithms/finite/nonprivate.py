@@ -186,6 +186,7 @@ class UCB(_PerStep):
     name = "UCB"
     source = "Auer et al. 2002 (UCB1); non-private baseline"
     notion = "none"
+    bound_ids: tuple[str, ...] = ("ucb1-auer2002-thm1",)  # Auer et al. 2002 Thm 1 (c = 2)
 
     def __init__(self, c: float = 2.0, ties: str = "random"):
         self.c = validate.positive("c", c)
@@ -218,6 +219,7 @@ class KLUCB(_PerStep):
     name = "KL-UCB"
     source = "Cappé et al. 2013 (sheet 001 §7.5); template of DP-KLUCB"
     notion = "none"
+    bound_ids: tuple[str, ...] = ("klucb-garivier-cappe2011",)  # Garivier & Cappé 2011 Thm 1 (c = 3)
 
     def __init__(self, c: float = 0.0, ties: str = "random"):
         self.c = validate.nonnegative("c", c)
@@ -325,6 +327,7 @@ class IMED(_PerStep):
     name = "IMED"
     source = "Honda & Takemura 2015 (sheet 001 §7.4); non-private benchmark of seed 001 §5"
     notion = "none"
+    bound_ids: tuple[str, ...] = ("imed-honda-takemura2015",)
 
     def __init__(self, ties: str = "random"):
         self.ties = check_ties(ties)

@@ -46,7 +46,7 @@ V_0 = 0 ([Z]; [H] starts LDP-UCB at V = I, ignored here), theta_h starts at 0 ([
 z_clip = 5 ([H] clips x^T theta_h to [-5, 5] inside mu only), step = 1 ([H]: zeta = 1/sqrt(T)).
 ``noise_mult`` (default 1) multiplies every message-noise std (and so the sigma of the confidence radius): other values
 are the deliberately mis-calibrated copies of the privacy audit (boundcalc.audit), not private as stated.
-No registered bound applies (Zheng et al.'s O~(T^{3/4}/eps) bounds are not in the registry): bound_ids = ().
+Registered bounds: Zheng et al.'s O~(T^{3/4}/eps) as seed 002 Table 1.1 quotes it (bounds/baselines.py, paper form).
 """
 
 from __future__ import annotations
@@ -203,6 +203,7 @@ class LDPUCB(_LDPLinUCBBase):
     LDPUCBServer/OLSMechanism, see the module docstring). Linear link only (it regresses r on x)."""
 
     name = "LDP-UCB"
+    bound_ids: tuple[str, ...] = ("ldp-ucb-zheng2020-paper",)
     source = ("Zheng, Cai, Huang, Li, Wang (NeurIPS 2020), LDP LinUCB; reconstructed from MIFA-Lab/LDPbandit2020 "
               "src/linucb.py and liangzp/LDP-Bandit LDPUCBServer (baseline of seed 002 Sec. 5)")
     _calibrations = ("han-code", "zheng-code", "gaussian")
@@ -254,6 +255,7 @@ class LDPGLOC(_LDPLinUCBBase):
     linear bandits; reconstructed from [H] LDPGLMServer/GLMMechanism, see the module docstring). Any link."""
 
     name = "LDP-GLOC"
+    bound_ids: tuple[str, ...] = ("ldp-gloc-zheng2020-paper",)
     source = ("Zheng, Cai, Huang, Li, Wang (NeurIPS 2020), LDP GLM bandits (GLOC variant); reconstructed from "
               "liangzp/LDP-Bandit LDPGLMServer/GLMMechanism (baseline of seed 002 Sec. 5)")
     _calibrations = ("han-code", "gaussian")

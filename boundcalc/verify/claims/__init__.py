@@ -38,3 +38,4 @@ from . import audit  # noqa: E402,F401  (privacy claims checked by the empirical
 from . import pairs  # noqa: E402,F401  (every registered lower <= upper pair)
 from . import dp_definitions  # noqa: E402,F401  (issue 16 item 8: relations between DP definitions)
 from . import lower_kl  # noqa: E402,F401  (issue 16 item 4: seed 003 Thm 1, 6, 8, 15, 16)
+from . import coverage  # noqa: E402,F401  (issue 16 item 5: confidence sets, Monte Carlo coverage)

@@ -1,0 +1,321 @@
+"""Bounds of the baseline algorithms the five papers simulate (issue 16 item 6): one object per published bound.
+
+Every curve of the papers' figures belongs to an algorithm; the algorithms of the seeds have their bounds in the
+setting modules (finite, linear, contextual, glm). The baselines here are the others, each with the bound its own
+paper publishes, in the form the seeds quote where they quote one:
+
+* finite (Bernoulli arms, rewards in [0, 1]):
+  - UCB1: Auer, Cesa-Bianchi & Fischer 2002, "Finite-time Analysis of the Multiarmed Bandit Problem", Thm 1;
+  - KL-UCB: Garivier & Cappé 2011, "The KL-UCB Algorithm for Bounded Stochastic Bandits and Beyond", Thm 1 / Cor. 1
+    (the asymptotic constant Σ Δ_a / kl(μ_a, μ*), o(ln T) dropped as for the other asymptotic bounds);
+  - IMED: Honda & Takemura 2015, "Non-asymptotic analysis of a new bandit algorithm for semi-bounded rewards"
+    (JMLR 16), asymptotic optimality (D_inf = kl for Bernoulli arms), the non-private benchmark of seed 001 §5;
+  - Lazy-DP-TS: Hu & Hegde 2022, "Near-optimal Thompson sampling-based algorithms for differentially private
+    stochastic bandits" (UAI 2022), O(Σ_a ln T / min{Δ_a, ε}) as docs/formulas/eps-global-dp-bernoulli.md §7 (item 7.3)
+    states it (a secondary summary; the O(·) constant set to 1);
+* contextual:
+  - OFUL: Abbasi-Yadkori, Pál & Szepesvári 2011, "Improved Algorithms for Linear Stochastic Bandits", Thm 3;
+  - LinUCB (Li et al. 2010; Chu et al. 2011): the first term of seed 004 Thm 3 (Eq. 5), which seed 004 §3.3 calls
+    "the same as the regret of non-private LinUCB";
+  - Private-LinUCB (Neel & Roth 2018, "Mitigating bias in adaptive data gathering via differential privacy"):
+    Õ(d√T) (seed 000 Remark 3) plus the added Õ(log^{2.5} T √T / ε) seed 004 §1 / §3.3 quotes;
+* glm (local DP): LDP-UCB and LDP-GLOC (Zheng, Cai, Huang, Li & Wang 2020, "Locally Differentially Private
+  (Contextual) Bandits Learning", NeurIPS 2020): Õ(T^{3/4}/ε), seed 002 Table 1.1 row 1.
+
+One definition (issue 15): each bound declares ``expression()`` (sympy), ``symbol_values`` and ``requires``; the numbers
+are the lambdified expression (``base.Bound.terms``); the per-arm sums are the registered quantities of
+``bounds/quantities.py`` (H_inv, H_kl, H_min_eps, sum_Delta). The module exposes ``BOUNDS``; the registry adds each to
+its settings (``registry.EXTRA_MODULES``: finite, contextual, glm).
+"""
+
+from __future__ import annotations
+
+from .base import Bound
+from .finite import _Finite, _sym, _Tsym
+
+_ASYMPTOTIC = ("scaling not shown: asymptotic statement (limsup of R_T / ln T); evaluated as the constant times ln T, "
+               "the o(ln T) remainder dropped")
+_O_FORM = "paper form: constants hidden in Õ(·) set to 1 and its logarithmic factors dropped; not a numeric bound"
+
+
+# ==================================================================================================
+# finite-armed (non-private and pure DP)
+# ==================================================================================================
+class UCB1Auer(_Finite):
+    """UCB1, Auer, Cesa-Bianchi & Fischer 2002 ("Finite-time Analysis of the Multiarmed Bandit Problem", Machine
+    Learning 47) Thm 1: for rewards in [0, 1] and the index μ̂_a + sqrt(2 ln t / N_a),
+
+        E[R_T] ≤ 8 Σ_{a:Δ_a>0} ln T / Δ_a + (1 + π²/3) Σ_a Δ_a,
+
+    for every T (the boundcalc UCB with c = 2, its default)."""
+
+    id = "ucb1-auer2002-thm1"
+    title = "UCB1 finite-time regret (Auer, Cesa-Bianchi & Fischer 2002, Thm 1)"
+    algorithm = "UCB"
+    seed = "ext"
+    source = "Auer, Cesa-Bianchi & Fischer 2002, Finite-time Analysis of the Multiarmed Bandit Problem, Thm 1"
+    notion = "none"
+    kind = "upper-problem-dependent"
+    form = "exact"
+    assumptions = ("rewards in [0, 1] (Bernoulli arms here)", "UCB1 index with exploration sqrt(2 ln t / N_a) (c = 2)")
+
+    def expression(self):
+        import sympy
+
+        Hi, sD = _sym("H_inv", "sum_Delta")
+        return 8 * Hi * sympy.log(_Tsym()) + (1 + sympy.pi ** 2 / 3) * sD, sympy.Integer(0)
+
+
+class KLUCBGarivierCappe(_Finite):
+    """KL-UCB, Garivier & Cappé 2011 ("The KL-UCB Algorithm for Bounded Stochastic Bandits and Beyond", COLT 2011)
+    Thm 1 with Cor. 1: for Bernoulli arms and the exploration ln t + 3 ln ln t,
+    limsup_T E[R_T] / ln T ≤ Σ_{a:Δ_a>0} Δ_a / kl(μ_a, μ*) (= H_kl, the Lai–Robbins constant of seed 001 Eq. 3),
+    evaluated as H_kl · ln T. (Thm 1's finite-T bound on E[N_a(T)] has constants C_1, C_2(ε), β(ε) not given in
+    closed form; the asymptotic statement is the one quoted.)"""
+
+    id = "klucb-garivier-cappe2011"
+    title = "KL-UCB asymptotic optimality (Garivier & Cappé 2011, Thm 1 / Cor. 1)"
+    algorithm = "KL-UCB"
+    seed = "ext"
+    source = "Garivier & Cappé 2011, The KL-UCB Algorithm for Bounded Stochastic Bandits and Beyond, Thm 1 / Cor. 1"
+    notion = "none"
+    kind = "upper-asymptotic"
+    form = "exact"
+    params = ("means", "klucb_c")
+    param_notes = {"klucb_c": "a condition only: the theorem's exploration function has c = 3 (c >= 3 here)"}
+    assumptions = ("Bernoulli arms with means in (0, 1)",
+                   "exploration function ln t + c ln ln t with c >= 3 (klucb_c; Thm 1 states c = 3, a larger c only "
+                   "adds to the o(ln T) term)")
+    requires = ("mu_min > 0", "mu_star < 1", "klucb_c >= 3")
+    caveats = (_ASYMPTOTIC,)
+
+    def expression(self):
+        import sympy
+
+        (H,) = _sym("H_kl")
+        return H * sympy.log(_Tsym()), sympy.Integer(0)
+
+
+class IMEDHondaTakemura(_Finite):
+    """IMED, Honda & Takemura 2015 ("Non-asymptotic analysis of a new bandit algorithm for semi-bounded rewards",
+    JMLR 16): asymptotically optimal, limsup_T E[R_T] / ln T ≤ Σ_{a:Δ_a>0} Δ_a / D_inf(F_a, μ*), with D_inf = kl
+    for Bernoulli arms (docs/formulas/eps-global-dp-bernoulli.md §7 (item 7.4); the non-private benchmark of seed 001 §5),
+    evaluated as H_kl · ln T."""
+
+    id = "imed-honda-takemura2015"
+    title = "IMED asymptotic optimality (Honda & Takemura 2015)"
+    algorithm = "IMED"
+    seed = "ext"
+    source = ("Honda & Takemura 2015, Non-asymptotic analysis of a new bandit algorithm for semi-bounded rewards "
+              "(JMLR 16), the Theorem on IMED's asymptotic optimality; D_inf = kl for Bernoulli arms (sheet 001 §7.4)")
+    notion = "none"
+    kind = "upper-asymptotic"
+    form = "exact"
+    assumptions = ("Bernoulli arms with means in (0, 1) (rewards in [0, 1])",)
+    requires = ("mu_min > 0", "mu_star < 1")
+    caveats = (_ASYMPTOTIC,)
+
+    def expression(self):
+        import sympy
+
+        (H,) = _sym("H_kl")
+        return H * sympy.log(_Tsym()), sympy.Integer(0)
+
+
+class LazyDPTSHuHegde(_Finite):
+    """Lazy-DP-TS, Hu & Hegde 2022 ("Near-optimal Thompson sampling-based algorithms for differentially private
+    stochastic bandits", UAI 2022): ε-global DP with regret O(Σ_{a:Δ_a>0} ln T / min{Δ_a, ε})
+    (docs/formulas/eps-global-dp-bernoulli.md §7 (item 7.3); seed 001 §1 cites it among the O(Σ ln T/Δ + ln T/ε) bounds).
+    Paper form, constant 1: Σ ln T / min{Δ_a, ε}, split as the non-private Σ ln T/Δ_a plus the cost of privacy
+    Σ ln T (1/min{Δ_a, ε} − 1/Δ_a)."""
+
+    id = "lazy-dp-ts-hu-hegde2022-paper"
+    title = "Lazy-DP-TS regret (Hu & Hegde 2022), O-form"
+    algorithm = "Lazy-DP-TS"
+    seed = "ext"
+    source = ("Hu & Hegde 2022, Near-optimal Thompson sampling-based algorithms for differentially private "
+              "stochastic bandits (UAI 2022), the regret Theorem as summarised in sheet 001 §7.3")
+    notion = "pure"
+    kind = "upper-problem-dependent"
+    form = "paper"
+    assumptions = ("rewards in [0, 1]", "the offset 3 ln t / (ε O_j) of sheet 001 §7.3")
+    caveats = (_O_FORM, "scaling not shown: the statement is taken from a secondary summary (sheet 001 §7.3, "
+               "moderate confidence), not from the paper's theorem")
+
+    def expression(self):
+        import sympy
+
+        Hi, Hm = _sym("H_inv", "H_min_eps")
+        L = sympy.log(_Tsym())
+        return Hi * L, (Hm - Hi) * L
+
+
+# ==================================================================================================
+# contextual linear
+# ==================================================================================================
+class _ContextualBaseline(Bound):
+    """A contextual baseline bound: symbols are scalar context parameters and the budget's ε."""
+
+    setting = "contextual"
+    params = ("d", "lam", "L", "S")
+    # symbol -> context parameter it reads
+    symbol_params: dict = {}
+
+    def symbol_values(self, ctx, budget):
+        out = {s: float(ctx[p]) for s, p in self.symbol_params.items()}
+        if budget is not None and self.notion != "none":
+            out["epsilon"] = float(budget.epsilon)
+        return out
+
+
+def _csym(*names):
+    import sympy
+
+    return [sympy.Symbol(n, positive=True) for n in names]
+
+
+class OFULAbbasiYadkori(_ContextualBaseline):
+    """OFUL, Abbasi-Yadkori, Pál & Szepesvári 2011 ("Improved Algorithms for Linear Stochastic Bandits", NeurIPS 2011)
+    Thm 3: if ⟨x, θ*⟩ ∈ [−1, 1] for every context, ‖x‖ ≤ L, ‖θ*‖ ≤ S and the noise is R-sub-Gaussian, then with
+    probability at least 1 − δ, for all T,
+
+        R_T ≤ 4 sqrt(T d log(λ + T L / d)) (λ^{1/2} S + R sqrt(2 log(1/δ) + d log(1 + T L / (λ d)))),
+
+    as printed (L, not L², inside the logarithms; the same at L = 1). The proof uses the paper's Lemma 11, stated for
+    λ ≥ max(1, L²): that is a requirement here. R = 1 (±1 rewards and N(0, 1) noise are both 1-sub-Gaussian);
+    S is the instance's ‖θ*‖ (the OFUL adapter's S)."""
+
+    id = "oful-abbasi-yadkori2011-thm3"
+    title = "OFUL high-probability regret (Abbasi-Yadkori, Pál & Szepesvári 2011, Thm 3)"
+    algorithm = "OFUL"
+    seed = "ext"
+    source = "Abbasi-Yadkori, Pál & Szepesvári 2011, Improved Algorithms for Linear Stochastic Bandits, Thm 3"
+    notion = "none"
+    kind = "upper-minimax"
+    form = "exact"
+    params = ("d", "lam", "L", "theta_norm", "delta")
+    assumptions = ("⟨x, θ*⟩ ∈ [−1, 1], ‖x‖ ≤ L, ‖θ*‖ ≤ S", "1-sub-Gaussian reward noise (R = 1)",
+                   "λ ≥ max(1, L²) (Lemma 11, used in the proof)", "holds with probability ≥ 1 − δ")
+    requires = ("max_action_norm <= L + 0.000000001", "max_action_norm*theta_norm <= 1.000000001", "lam >= 1",
+                "lam >= L**2")
+    symbol_params = {"d": "d", "lam": "lam", "L": "L", "S": "theta_norm", "delta": "delta"}
+
+    def expression(self):
+        import sympy
+
+        d, lam, L, S, delta = _csym("d", "lam", "L", "S", "delta")
+        T = _Tsym()
+        width = sympy.sqrt(lam) * S + sympy.sqrt(2 * sympy.log(1 / delta) + d * sympy.log(1 + T * L / (lam * d)))
+        return 4 * sympy.sqrt(T * d * sympy.log(lam + T * L / d)) * width, sympy.Integer(0)
+
+
+class LinUCBSeed004(_ContextualBaseline):
+    """Non-private LinUCB (Li et al. 2010; Chu et al. 2011) as seed 004 states it: the first term of seed 004 Thm 3
+    (Eq. 5), "the same as the regret of non-private LinUCB" (seed 004 §3.3): with probability ≥ 1 − ζ,
+
+        Regret(T) ≤ 2 (sqrt(d log((1 + T L² λ)/ζ)) + sqrt(λ) S) sqrt(d T log(λ + L T / d)).
+
+    The elliptical-potential factor is the paper's misquotation of Abbasi-Yadkori et al. 2011 Lemma 11
+    (docs/formulas/dgs-contextual.md §4); implemented as stated."""
+
+    id = "linucb-seed004-thm3-nonprivate"
+    title = "LinUCB regret as seed 004 Thm 3 states its non-private term"
+    algorithm = "LinUCB"
+    seed = "004"
+    source = "seed 004 Thm 3 (Eq. 5), first term: non-private LinUCB (Li et al. 2010; Abbasi-Yadkori et al. 2011)"
+    notion = "none"
+    kind = "upper-minimax"
+    form = "exact"
+    params = ("d", "lam", "L", "S", "zeta")
+    assumptions = ("‖x‖ ≤ L, ‖θ*‖ ≤ S, sub-Gaussian reward noise", "holds with probability ≥ 1 − ζ")
+    requires = ("max_action_norm <= L + 0.000000001", "theta_norm <= S + 0.000000001")
+    caveats = ("proof gap: the sum of confidence widths uses Abbasi-Yadkori et al. 2011 Lemma 11 misquoted as "
+               "sqrt(d log(λ + LT/d)) (docs/formulas/dgs-contextual.md §4)",)
+    symbol_params = {"d": "d", "lam": "lam", "L": "L", "S": "S", "zeta": "zeta"}
+
+    def expression(self):
+        import sympy
+
+        d, lam, L, S, z = _csym("d", "lam", "L", "S", "zeta")
+        T = _Tsym()
+        a = sympy.sqrt(d * sympy.log((1 + T * L ** 2 * lam) / z)) + sympy.sqrt(lam) * S
+        return 2 * a * sympy.sqrt(d * T * sympy.log(lam + L * T / d)), sympy.Integer(0)
+
+
+class PrivateLinUCBNeelRoth(_ContextualBaseline):
+    """Private LinUCB (Neel & Roth 2018, "Mitigating bias in adaptive data gathering via differential privacy", ICML
+    2018), the baseline of seed 004 §4: ε-DP (tree mechanism on b_t) with regret Õ(d√T) (the non-private part, seed
+    000 Remark 3) plus the added Õ(log^{2.5} T · √T / ε) seed 004 §1 and §3.3 quote. Paper form, constants 1:
+    d √T + log^{2.5}(T) √T / ε."""
+
+    id = "private-linucb-neel-roth2018-paper"
+    title = "Private LinUCB regret (Neel & Roth 2018) as seeds 004/000 quote it, O-form"
+    algorithm = "Private-LinUCB"
+    seed = "004"
+    source = ("Neel & Roth 2018 Thm 5 as seed 004 §1 / §3.3 quote its added regret Õ(log^2.5 T √T/ε) and seed 000 "
+              "Remark 3 its non-private part Õ(d√T)")
+    notion = "pure"
+    kind = "upper-minimax"
+    form = "paper"
+    params = ("d",)
+    assumptions = ("‖x‖ ≤ L, ‖θ*‖ ≤ S, |r| ≤ 1", "ε-DP calibration of the tree (boundcalc's sensitivity='strict')")
+    requires = ("max_action_norm <= L + 0.000000001", "theta_norm <= S + 0.000000001")
+    caveats = (_O_FORM,
+               "proof gap: seed 000 App. D.3 (Remark 4) finds an error in Neel & Roth's Thm 5 (the private part "
+               "should be Õ(Kd√T/ε)); the quotes of seeds 000 and 004 disagree (docs/formulas/dgs-contextual.md §4)")
+    symbol_params = {"d": "d"}
+
+    def expression(self):
+        import sympy
+
+        d, eps = _csym("d", "epsilon")
+        T = _Tsym()
+        return d * sympy.sqrt(T), sympy.log(T) ** sympy.Rational(5, 2) * sympy.sqrt(T) / eps
+
+
+# ==================================================================================================
+# GLM, local DP: Zheng et al. 2020 (seed 002 Table 1.1 row 1)
+# ==================================================================================================
+class _Zheng2020(Bound):
+    """Zheng, Cai, Huang, Li & Wang 2020 ("Locally Differentially Private (Contextual) Bandits Learning", NeurIPS
+    2020): Õ(T^{3/4}/ε) for adversarial contexts, both parameter settings, no margin — seed 002 Table 1.1 row 1.
+    Paper form, constant 1: T^{3/4}/ε, all of it counted as the cost of privacy (the table gives no non-private
+    part)."""
+
+    setting = "glm"
+    notion = "ldp"
+    kind = "upper-minimax"
+    form = "paper"
+    seed = "002"
+    params = ()
+    assumptions = ("(ε, δ)-LDP", "adversarial contexts, ‖x‖ ≤ 1, bounded rewards (Zheng et al. 2020)")
+    caveats = (_O_FORM,)
+
+    def expression(self):
+        import sympy
+
+        (eps,) = _csym("epsilon")
+        return sympy.Integer(0), _Tsym() ** sympy.Rational(3, 4) / eps
+
+    def symbol_values(self, ctx, budget):
+        return {"epsilon": float(budget.epsilon)}
+
+
+class LDPUCBZheng(_Zheng2020):
+    __doc__ = _Zheng2020.__doc__ + " LDP-UCB (the LinUCB variant)."
+    id = "ldp-ucb-zheng2020-paper"
+    title = "LDP-UCB regret (Zheng et al. 2020) as seed 002 Table 1.1 quotes it, O-form"
+    algorithm = "LDP-UCB"
+    source = "seed 002 Table 1.1 row 1 (the regret Theorem of Zheng et al. 2020 for LDP-UCB, as quoted)"
+
+
+class LDPGLOCZheng(_Zheng2020):
+    __doc__ = _Zheng2020.__doc__ + " LDP-GLOC (the GLOC variant)."
+    id = "ldp-gloc-zheng2020-paper"
+    title = "LDP-GLOC regret (Zheng et al. 2020) as seed 002 Table 1.1 quotes it, O-form"
+    algorithm = "LDP-GLOC"
+    source = "seed 002 Table 1.1 row 1 (the regret Theorem of Zheng et al. 2020 for LDP-GLOC, as quoted)"
+
+
+BOUNDS = [UCB1Auer(), KLUCBGarivierCappe(), IMEDHondaTakemura(), LazyDPTSHuHegde(), OFULAbbasiYadkori(),
+          LinUCBSeed004(), PrivateLinUCBNeelRoth(), LDPUCBZheng(), LDPGLOCZheng()]
