@@ -20,22 +20,7 @@ STATUS = re.compile(r"^(runs|partial|missing|not runnable)(?:\s+—\s+(.+))?$")
 
 # Ids added by other issue-16 branches, named in the table before they are merged: allowed to be absent (they are
 # checked like every other id as soon as they exist). The lead empties this list when the branches are merged.
-PENDING = {
-    "cmd:lower": "t16-lower",
-    **{f"py:boundcalc.lower.{f}": "t16-lower" for f in ("group_privacy_kl", "thm6_kl_bound", "optimal_transport",
-                                                       "product_kl_bound", "thm8_kl_bound", "thm15_f_divergence_bound",
-                                                       "group_privacy_renyi")},
-    "bound:001-eq9": "t16-lower",
-    **{f"claim:{i}": "t16-lower" for i in ("001-prop2.4", "001-propB.5", "003-prop1a", "003-prop1b", "003-prop1c",
-                                          "003-prop1d", "003-prop2", "003-thm1", "003-thm6", "003-thm8", "003-thm15",
-                                          "003-thm16")},
-    **{f"claim:{i}": "t16-cov" for i in ("000-thm17-coverage", "003-thm14-coverage", "004-lemma2-alpha-printed",
-                                        "004-lemma2-alpha-derived")},
-    **{f"bound:{i}": "t16-cov" for i in ("ucb1-auer2002-thm1", "klucb-garivier-cappe2011", "imed-honda-takemura2015",
-                                        "lazy-dp-ts-hu-hegde2022-paper", "oful-abbasi-yadkori2011-thm3",
-                                        "linucb-seed004-thm3-nonprivate", "private-linucb-neel-roth2018-paper",
-                                        "ldp-ucb-zheng2020-paper", "ldp-gloc-zheng2020-paper")},
-}
+PENDING: dict[str, str] = {}  # ids of branches not merged yet (none: every named id must exist)
 
 # The only rows allowed to say "missing" (item -> the branch adding it).
 MISSING: dict[str, str] = {}  # every item is now named by this branch or by a pending one
