@@ -32,13 +32,14 @@ def _errata_rows() -> set[int]:
 
 
 def _sheet_sections(path: Path) -> set[tuple[int, int | None]]:
-    """(N, None) for every '## N.' heading, (N, M) for every '### N.M' heading and every item 'M.' of the
+    """(N, None) for every '## N.' heading, (N, M) for every '### N.M' heading, every bold paragraph '**N.M …**'
+    (the sheets' numbered subsections) and every item 'M.' of the
     numbered lists of section N."""
     found: set[tuple[int, int | None]] = set()
     section = None
     for line in path.read_text().splitlines():
         h2 = re.match(r"##\s+(\d+)\.", line)
-        h3 = re.match(r"###\s+(\d+)\.(\d+)", line)
+        h3 = re.match(r"###\s+(\d+)\.(\d+)", line) or re.match(r"\*\*(\d+)\.(\d+)\s", line)  # or a bold '**N.M title**'
         item = re.match(r"(\d+)\.\s", line)
         if h2:
             section = int(h2.group(1))

@@ -172,7 +172,7 @@ def _thm16(dom) -> Result:
 
 
 claim("003-thm16", "Thm 16 (group privacy of ρ-zCDP, Bun–Steinke Prop. 27)",
-      "D_α(M_d ‖ M_d') ≤ ρ·d_Ham(d, d')²·α for every α ≥ 1", ["seed 003 Thm 16", "docs/formulas/zcdp-bandits.md §1.5"],
+      "D_α(M_d ‖ M_d') ≤ ρ·d_Ham(d, d')²·α for every α > 1", ["seed 003 Thm 16", "docs/formulas/zcdp-bandits.md §1.5"],
       "no counterexample", evaluator=_thm16,
       params=(positive("rho", 0.05, 5.0), above("alpha", 1.1, 20.0, 1.0)))
 
