@@ -11,14 +11,11 @@ import functools
 
 import pytest
 
-from functools import lru_cache
-
 import numpy as np
 
 from boundcalc.bounds import _generated_numpy, base, codegen, registry
 
 
-@lru_cache(maxsize=1)
 _GENERATE = codegen.generate  # the real one (test_check_flag patches codegen.generate with generated_now)
 
 
