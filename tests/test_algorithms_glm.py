@@ -84,11 +84,13 @@ def test_regret_below_registry_bound():
 
 def test_metadata_and_bad_input():
     seed_002 = {"LDP-OLS", "LDP-SGD", "LDP-OLS (multi-parameter)", "LDP-SGD (multi-parameter)"}
-    baselines = {"LDP-UCB", "LDP-GLOC"}  # Zheng et al. 2020, seed 002's baselines: no registered bound
+    baselines = {"LDP-UCB", "LDP-GLOC"}  # Zheng et al. 2020, seed 002's baselines: their Table 1.1 rows (baselines.py)
     assert set(ALGORITHMS) == seed_002 | baselines
     for name, cls in ALGORITHMS.items():
         assert cls.setting == "glm" and cls.notion == "ldp"
-        assert bool(cls.bound_ids) == (name in seed_002)
+        assert cls.bound_ids
+        if name in baselines:
+            assert all(b.startswith("ldp-") for b in cls.bound_ids)
     for make in (lambda: GLMEnv([np.nan, 1.0], 3), lambda: GLMEnv([], 3), lambda: GLMEnv([1.0, 0.0], 1),
                  lambda: GLMEnv([1.0, 0.0], 3, link="probit"), lambda: LDPOLS(eps=0), lambda: LDPOLS(delta=2),
                  lambda: LDPSGD(kappa_l=-1), lambda: LDPOLS(calibration="x"), lambda: make_glm_env("nope"),

@@ -219,7 +219,7 @@ REGRET_CHECK = ["--setting", "finite", "--epsilon", "1", "--T", "1e3", "--check"
 
 
 def _audit_stub(algo, **kw):
-    return SimpleNamespace(as_dict=lambda: {"stub": True}, epsilon_lower=0.0, trials=kw.get("trials"),
+    return SimpleNamespace(as_dict=lambda: {"stub": True}, epsilon_lower=0.0, trials=kw.get("trials"), instance_audit=None,
                            mutant=kw.get("mutant"))
 
 

@@ -54,7 +54,9 @@ def test_glm_huge_epsilon_is_the_epsilon_to_infinity_limit():
         assert rows[bid]["applicable"], rows[bid]["reason"]
         assert rows[bid]["privacy_cost"] == 0.0 and math.isfinite(rows[bid]["value"])
     lim = _ok_json(["--setting", "glm", "--epsilon", "700"])  # 2/(e^700 - 1) ≈ 2e-304: same values
-    assert {b["id"]: b["value"] for b in lim["bounds"]} == {b["id"]: b["value"] for b in out["bounds"]}
+    # seed 002's bounds: the ε → ∞ limit is reached by ε = 700 (the baselines' O(T^{3/4}/ε) forms keep falling)
+    assert ({b["id"]: b["value"] for b in lim["bounds"] if b["id"].startswith("002-")}
+            == {b["id"]: b["value"] for b in out["bounds"] if b["id"].startswith("002-")})
 
 
 @pytest.mark.parametrize("args,param", [

@@ -252,8 +252,10 @@ def _render_horizons(rows, budget, max_overhead):
     for col in ("id / algorithm", "kind", "form", "informative from T", "overhead under target from T", "caveats"):
         t.add_column(col, no_wrap=col != "caveats", **({"min_width": 24} if col == "caveats" else {}))
 
-    def cell(status, T):
-        return common.fmt(T) if status == "met" else status
+    def cell(status, T):  # a horizon is a whole number: every digit (a rounded T would not be the horizon found)
+        if status != "met":
+            return status
+        return str(int(T)) if float(T).is_integer() and abs(T) < 1e16 else common.fmt(T)
 
     for r in rows:
         if r.informative_status == "not applicable" and r.overhead_status == "not applicable":
@@ -446,6 +448,11 @@ def register(app: typer.Typer) -> None:
         from .regret_cmd import _instance_used
 
         inst_used = None
+        # an instance error blamed on "theta" / "actions" / "means" names the option when the user gave it (as regret)
+        given_names = {k: f"--{k}" for k, v in (("theta", theta), ("actions", actions), ("means", means))
+                       if v is not None}
+        with common.option_names(given_names):
+            _registry.make_context(setting, overrides, None)
         if pri is None:
             inst_used, i_notes = _instance_used(setting, _registry.make_context(setting, overrides, None), inst,
                                                 old_given)
