@@ -60,6 +60,17 @@ def bound_lines(setting: str, budget, t_grid, ids_labels: dict[str, str], overri
     return lines, missing
 
 
+def drawn_ids(ids_labels, missing: dict, draw=None) -> list[str]:
+    """The ids of ``ids_labels`` that ``bound_lines`` drew (in ``draw`` when given, not among the ``missing``)."""
+    return [b for b in ids_labels if (draw is None or b in draw) and b not in missing]
+
+
+def judged_ids(comps: list[Comparison], algorithm: str) -> list[str]:
+    """The upper-bound ids judged against ``algorithm`` in ``comps`` (with a value, applicable)."""
+    return [c.bound_id for c in comps if c.algorithm == algorithm and c.kind.startswith("upper")
+            and not c.verdict.startswith("not applicable")]
+
+
 def _adapter(algorithm: str):
     from ..verify import regret_check
 
