@@ -71,6 +71,46 @@ def judged_ids(comps: list[Comparison], algorithm: str) -> list[str]:
             and not c.verdict.startswith("not applicable")]
 
 
+NO_BOUND = "no bound drawn and judged"
+
+
+def record_curves(runner, algos, ids_labels, missing: dict, comps: list[Comparison], lines=(), draw=None,
+                  where: str = "", extra_reason: dict | None = None) -> None:
+    """Record, for each simulated algorithm of ``algos`` (its name as the Simulation records it), the registered upper
+    bounds of that algorithm drawn on its panel (``ids_labels`` minus ``missing``, within ``draw``) and judged in
+    ``comps`` (runner.curve_bounds). A curve whose judged bounds are all "outside the assumptions" gets that as its
+    reason, and the drawn lines' labels (``lines``) say so on the figure; a curve without a drawn and judged bound
+    gets the reason (the missing bounds' reasons, or ``extra_reason[algo]``)."""
+    from ..bounds import registry
+
+    drawn = drawn_ids(ids_labels, missing, draw)
+    by_label = {ln.label: ln for ln in lines}
+    for a in algos:
+        own = [b for b in ids_labels if registry.get(b).algorithm == a]
+        d = [b for b in drawn if b in own]
+        j = judged_ids(comps, a)
+        outside = [c.verdict for c in comps if c.algorithm == a and c.bound_id in j
+                   and c.verdict.startswith("outside the assumptions")]
+        if d and set(d) & set(j):
+            reason = outside[0] if outside and len(outside) == len([c for c in comps if c.algorithm == a
+                                                                     and c.bound_id in j]) else ""
+            if reason:
+                for b in d:
+                    ln = by_label.get(ids_labels[b])
+                    if ln is not None and "outside the assumptions" not in ln.label:
+                        ln.label += " — outside the assumptions (see report)"
+        else:
+            at = f" ({where})" if where else ""
+            if (extra_reason or {}).get(a):
+                reason = extra_reason[a]
+            elif own and all(b in missing for b in own):
+                reason = f"not applicable{at}: " + "; ".join(f"{b}: {missing[b]}" for b in own)
+            else:  # a bound dropped without a reason: the worksheet tests reject this entry
+                reason = (f"{NO_BOUND}{at}: " + (f"no registered bound of {a} among the figure's lines" if not own
+                                                 else f"drawn {d or 'none'}, judged {j or 'none'}"))
+        runner.curve_bounds(a, d, j, reason)
+
+
 def _adapter(algorithm: str):
     from ..verify import regret_check
 

@@ -16,8 +16,7 @@ import numpy as np
 
 from ..figures import colour
 from .base import Experiment, Worksheet
-from .bounds import (bound_lines, compare, comparison_table, difference, drawn_ids, judged_ids,
-                     price_of_privacy)
+from .bounds import bound_lines, compare, comparison_table, difference, price_of_privacy, record_curves
 from .common import checkpoints_with, curve
 
 BETA_PAPER = 1.0  # seed 003 Sec. VII: β = 1 (Theorem 10 needs β > 3)
@@ -159,10 +158,7 @@ def bounds_panel(r, key, alg, env, T, runs, setting, budget, overrides, ids_labe
         r.note(f"{bid} not drawn for {config}: {why}")
     comps = compare(r, config, setting, budget, alg.name, res, env, overrides, bound_ids=upper_ids,
                     lower_ids=lower_ids, assumptions=assumptions)
-    drawn = drawn_ids(ids_labels, missing, draw)
-    judged = judged_ids(comps, alg.name)
-    r.curve_bounds(alg.name, drawn, judged, "" if drawn and judged else
-                   "no applicable upper bound drawn and judged: " + "; ".join(f"{b}: {w}" for b, w in missing.items()))
+    record_curves(r, [alg.name], ids_labels, missing, comps, lines, draw=draw, where=config)
     c = curve(res, label)
     c.color = color
     return Panel([c], lines, title=config), comps
@@ -306,11 +302,8 @@ def run_fig5(r, s):
         for k in readings:
             comps += compare(r, f"{readings[k]}, ρ = {rho:g}", "linear", ZCDP(rho), "AdaR-GOPE-Var", var[k], env, {},
                              bound_ids=("003-table2-hanna-eq17",))
-        drawn = drawn_ids(ids, missing)
-        for name, bid in (("AdaC-GOPE", "003-thm4-paper"), ("AdaR-GOPE-Var", "003-table2-hanna-eq17")):
-            ok = bid in drawn and bid in judged_ids(comps, name)
-            r.curve_bounds(name, [bid] if ok else [], [bid] if ok else [],
-                           "" if ok else f"{bid} not drawn at ρ = {rho:g}: {missing.get(bid, 'not applicable')}")
+        record_curves(r, ("AdaC-GOPE", "AdaR-GOPE-Var"), ids, missing,
+                      [c for c in comps if c.config.endswith(f"ρ = {rho:g}")], lines, where=f"ρ = {rho:g}")
     r.figure(panels_figure(panels, suptitle=title("seed 003 Appendix H, Figure 5: AdaC-GOPE against AdaR-GOPE-Var",
                                                   "K = 10, d = 3, N(0, 1) rewards", "ρ-zCDP", s["T"], s["runs"])),
              "fig5.png")
