@@ -67,8 +67,8 @@ def drawn_ids(ids_labels, missing: dict, draw=None) -> list[str]:
 
 def judged_ids(comps: list[Comparison], algorithm: str) -> list[str]:
     """The upper-bound ids judged against ``algorithm`` in ``comps`` (with a value, applicable)."""
-    return [c.bound_id for c in comps if c.algorithm == algorithm and c.kind.startswith("upper")
-            and not c.verdict.startswith("not applicable")]
+    return list(dict.fromkeys(c.bound_id for c in comps if c.algorithm == algorithm and c.kind.startswith("upper")
+                              and not c.verdict.startswith("not applicable")))
 
 
 NO_BOUND = "no bound drawn and judged"

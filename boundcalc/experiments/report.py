@@ -86,8 +86,9 @@ def markdown(ws: Worksheet, runner: Runner, claims: list, timings: dict[str, flo
         if e.curve_bounds:
             L += ["**Bounds of each simulated curve** (drawn on its figure and judged at T, or why not)", "",
                   "| algorithm | drawn | judged | reason |", "|---|---|---|---|"]
+            bar = "\\|"
             L += [f"| {c.algorithm} | {', '.join(c.drawn) or '—'} | {', '.join(c.judged) or '—'} | "
-                  f"{c.reason.replace('|', '/') or '—'} |" for c in e.curve_bounds]
+                  f"{c.reason.replace('|', bar) or '—'} |" for c in e.curve_bounds]
             L.append("")
         if e.notes:
             L += ["Notes:", ""] + [f"- {n}" for n in e.notes] + [""]
