@@ -147,3 +147,22 @@ def test_mutant_missing_entry_and_held_outside_are_rejected(tmp_path):
     silent = dataclasses.replace(res, curve_bounds=[CurveBounds(res.id, cb.algorithm, [], [], "")
                                                     for cb in res.curve_bounds])
     assert any("neither a drawn and judged bound nor a reason" in p for p in problems(silent))
+
+
+def test_real_data_curves_have_their_bound_or_a_reason(tmp_path):
+    """The real-data experiments on small synthetic files of the data sets' formats (tests/test_real_data.py's
+    writers): LDP-GLOC's bound drawn and judged on the auto-loan data, the LastFM curves with their reason."""
+    from test_real_data import write_autoloan, write_lastfm
+
+    loan = tmp_path / "CPRM_AutoLOan_OnlineAutoLoanData.csv"
+    write_autoloan(loan)
+    lfm = str(tmp_path / "hetrec2011-lastfm-2k")
+    write_lastfm(lfm)
+    for name, exp, data in (("002", "autoloan", {"autoloan": str(loan)}), ("004", "lastfm", {"lastfm": lfm})):
+        ws = experiments.get(name)
+        e = dataclasses.replace(ws.experiment(exp), scales={"fast": {"T": 60, "runs": 2}, "full": {}})
+        r = Runner(dataclasses.replace(ws, experiments=[e]), "fast", out=str(tmp_path / exp), data=data)
+        res = r.run_experiment(exp)
+        assert res.simulations and not problems(res), problems(res)
+        if exp == "autoloan":
+            assert any("ldp-gloc-zheng2020-paper" in cb.judged for cb in res.curve_bounds if cb.algorithm == "LDP-GLOC")
