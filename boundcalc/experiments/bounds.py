@@ -56,7 +56,10 @@ def bound_lines(setting: str, budget, t_grid, ids_labels: dict[str, str], overri
             continue
         t, v = row_values(r)
         kind = "lower" if r["kind"].startswith("lower") else "upper"
-        lines.append(Line(label, t, v, kind=kind, style={"color": BOUND_COLOURS[j % len(BOUND_COLOURS)]}))
+        style = {"color": BOUND_COLOURS[j % len(BOUND_COLOURS)]}
+        if j >= len(BOUND_COLOURS) and kind == "upper":  # more bounds than colours (seed 001's panels): upper bounds
+            style["ls"] = (":", "-.")[(j // len(BOUND_COLOURS) - 1) % 2]  # of the next round dotted / dash-dotted
+        lines.append(Line(label, t, v, kind=kind, style=style))
     return lines, missing
 
 
