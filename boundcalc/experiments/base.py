@@ -114,6 +114,19 @@ class FigureClaim:
 
 
 @dataclass
+class CurveBounds:
+    """Which registered bounds a simulated curve has on its figure (issue 16 item 6): ``drawn`` (bound ids drawn on the
+    curve's axes), ``judged`` (bound ids with a Comparison of this algorithm in the experiment; the verdict says
+    "outside the assumptions" where the instance breaks them), or ``reason``: why no bound is drawn or judged."""
+
+    experiment: str
+    algorithm: str
+    drawn: list[str]
+    judged: list[str]
+    reason: str = ""
+
+
+@dataclass
 class ExperimentResult:
     id: str
     title: str
@@ -126,6 +139,7 @@ class ExperimentResult:
     simulations: list[Simulation] = field(default_factory=list)
     figure_claims: list[FigureClaim] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    curve_bounds: list[CurveBounds] = field(default_factory=list)
     seconds: float = 0.0
 
     def as_dict(self) -> dict:
@@ -359,6 +373,18 @@ class Runner:
         if self.mode == "fast":
             evidence += " — fast mode: reduced T and runs, so a verdict here speaks of this scale only (--full)"
         self.current.figure_claims.append(FigureClaim(self.current.id, claim, source, verdict, evidence))
+
+    def curve_bounds(self, algorithm: str, drawn=(), judged=(), reason: str = "") -> None:
+        """Record the bounds of one simulated algorithm's curve in the current experiment: the ids drawn with it and
+        the ids judged against it (``compare``), or the reason there are none (e.g. "outside the assumptions: …",
+        "the figure plots no regret"). One entry per (algorithm, reason); ids accumulate over the panels."""
+        drawn, judged = [str(x) for x in drawn], [str(x) for x in judged]
+        for cb in self.current.curve_bounds:
+            if cb.algorithm == algorithm and cb.reason == reason:
+                cb.drawn += [x for x in drawn if x not in cb.drawn]
+                cb.judged += [x for x in judged if x not in cb.judged]
+                return
+        self.current.curve_bounds.append(CurveBounds(self.current.id, algorithm, drawn, judged, reason))
 
     def add_comparisons(self, comps: list[Comparison]) -> None:
         self.current.comparisons.extend(comps)

@@ -56,8 +56,62 @@ def bound_lines(setting: str, budget, t_grid, ids_labels: dict[str, str], overri
             continue
         t, v = row_values(r)
         kind = "lower" if r["kind"].startswith("lower") else "upper"
-        lines.append(Line(label, t, v, kind=kind, style={"color": BOUND_COLOURS[j % len(BOUND_COLOURS)]}))
+        style = {"color": BOUND_COLOURS[j % len(BOUND_COLOURS)]}
+        if j >= len(BOUND_COLOURS) and kind == "upper":  # more bounds than colours (seed 001's panels): upper bounds
+            style["ls"] = (":", "-.")[(j // len(BOUND_COLOURS) - 1) % 2]  # of the next round dotted / dash-dotted
+        lines.append(Line(label, t, v, kind=kind, style=style))
     return lines, missing
+
+
+def drawn_ids(ids_labels, missing: dict, draw=None) -> list[str]:
+    """The ids of ``ids_labels`` that ``bound_lines`` drew (in ``draw`` when given, not among the ``missing``)."""
+    return [b for b in ids_labels if (draw is None or b in draw) and b not in missing]
+
+
+def judged_ids(comps: list[Comparison], algorithm: str) -> list[str]:
+    """The upper-bound ids judged against ``algorithm`` in ``comps`` (with a value, applicable)."""
+    return list(dict.fromkeys(c.bound_id for c in comps if c.algorithm == algorithm and c.kind.startswith("upper")
+                              and not c.verdict.startswith("not applicable")))
+
+
+NO_BOUND = "no bound drawn and judged"
+
+
+def record_curves(runner, algos, ids_labels, missing: dict, comps: list[Comparison], lines=(), draw=None,
+                  where: str = "", extra_reason: dict | None = None) -> None:
+    """Record, for each simulated algorithm of ``algos`` (its name as the Simulation records it), the registered upper
+    bounds of that algorithm drawn on its panel (``ids_labels`` minus ``missing``, within ``draw``) and judged in
+    ``comps`` (runner.curve_bounds). A curve whose judged bounds are all "outside the assumptions" gets that as its
+    reason, and the drawn lines' labels (``lines``) say so on the figure; a curve without a drawn and judged bound
+    gets the reason (the missing bounds' reasons, or ``extra_reason[algo]``)."""
+    from ..bounds import registry
+
+    drawn = drawn_ids(ids_labels, missing, draw)
+    by_label = {ln.label: ln for ln in lines}
+    for a in algos:
+        own = [b for b in ids_labels if registry.get(b).algorithm == a]
+        d = [b for b in drawn if b in own]
+        j = judged_ids(comps, a)
+        outside = [c.verdict for c in comps if c.algorithm == a and c.bound_id in j
+                   and c.verdict.startswith("outside the assumptions")]
+        if d and set(d) & set(j):
+            reason = outside[0] if outside and len(outside) == len([c for c in comps if c.algorithm == a
+                                                                     and c.bound_id in j]) else ""
+            if reason:
+                for b in d:
+                    ln = by_label.get(ids_labels[b])
+                    if ln is not None and "outside the assumptions" not in ln.label:
+                        ln.label += " — outside the assumptions (see report)"
+        else:
+            at = f" ({where})" if where else ""
+            if (extra_reason or {}).get(a):
+                reason = extra_reason[a]
+            elif own and all(b in missing for b in own):
+                reason = f"not applicable{at}: " + "; ".join(f"{b}: {missing[b]}" for b in own)
+            else:  # a bound dropped without a reason: the worksheet tests reject this entry
+                reason = (f"{NO_BOUND}{at}: " + (f"no registered bound of {a} among the figure's lines" if not own
+                                                 else f"drawn {d or 'none'}, judged {j or 'none'}"))
+        runner.curve_bounds(a, d, j, reason)
 
 
 def _adapter(algorithm: str):

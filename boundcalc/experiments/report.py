@@ -83,6 +83,13 @@ def markdown(ws: Worksheet, runner: Runner, claims: list, timings: dict[str, flo
                   "| claim | source | verdict | evidence |", "|---|---|---|---|"]
             L += [f"| {c.claim} | {c.source} | {c.verdict} | {c.evidence} |" for c in e.figure_claims]
             L.append("")
+        if e.curve_bounds:
+            L += ["**Bounds of each simulated curve** (drawn on its figure and judged at T, or why not)", "",
+                  "| algorithm | drawn | judged | reason |", "|---|---|---|---|"]
+            bar = "\\|"
+            L += [f"| {c.algorithm} | {', '.join(c.drawn) or '—'} | {', '.join(c.judged) or '—'} | "
+                  f"{c.reason.replace('|', bar) or '—'} |" for c in e.curve_bounds]
+            L.append("")
         if e.notes:
             L += ["Notes:", ""] + [f"- {n}" for n in e.notes] + [""]
         L += [f"Time: {e.seconds:.1f} s ({len(e.simulations)} simulations).", ""]

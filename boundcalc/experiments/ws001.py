@@ -15,7 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from .base import Experiment, Worksheet
-from .bounds import bound_lines, compare, comparison_table
+from .bounds import bound_lines, compare, comparison_table, judged_ids, record_curves
 from .common import at, curve, lowest
 
 ENVS = ("mu1", "mu2", "mu3", "mu4")
@@ -30,7 +30,13 @@ FIG1_ENV, FIG1_EPS = "mu2", (0.1, 1.0)  # lost in the seed (sheet §8 UNC): our 
 
 LINES = {"001-thm3.1": "Thm 3.1 lower bound LB_ε·ln t (asymptotic)",
          "001-thm4.3-dp-imed": "Thm 4.3 upper bound α·LB_ε·ln t (DP-KLUCB, DP-IMED; asymptotic)",
-         "001-lai-robbins": "Lai–Robbins non-private lower bound (asymptotic)"}
+         "001-lai-robbins": "Lai–Robbins non-private lower bound (asymptotic)",
+         # every other curve's upper bound (issue 16 item 6), so each curve has its bound on its panel
+         "001-thm4.3-dp-klucb": "Thm 4.3, DP-KLUCB (the same value as DP-IMED's)",
+         "001-adap-klucb-paper": "AdaP-KLUCB bound (O-form)",
+         "001-dp-se-paper": "DP-SE bound (O-form)", "001-dp-se-explicit": "DP-SE bound (explicit constants)",
+         "lazy-dp-ts-hu-hegde2022-paper": "Lazy-DP-TS, Hu & Hegde 2022 (O-form)",
+         "imed-honda-takemura2015": "IMED, Honda & Takemura 2015 (asymptotic; = Lai–Robbins)"}
 UPPER_OF = {"DP-KLUCB": ("001-thm4.3-dp-klucb",), "DP-IMED": ("001-thm4.3-dp-imed",),
             "AdaP-KLUCB": ("001-adap-klucb-paper",), "DP-SE": ("001-dp-se-paper", "001-dp-se-explicit"),
             # the baselines' published bounds (boundcalc/bounds/baselines.py, issue 16 item 6)
@@ -85,7 +91,8 @@ def config_panel(r, env_name: str, eps: float, T: int, runs: int):
     t_common = min(int(x.T) for x in results.values())
     finals = {a: at(x, t_common) for a, x in results.items()}
     t = max((x for x in results.values()), key=lambda x: x.T).checkpoints
-    lines, _ = bound_lines("finite", PureDP(eps), t, LINES, overrides(env_name))
+    lines, missing = bound_lines("finite", PureDP(eps), t, LINES, overrides(env_name))
+    record_curves(r, ALGOS, LINES, missing, comps, lines, where=f"{env_name}, ε = {eps:g}")
     return Panel(curves, lines, title=f"{env_name}, ε = {eps:g}"), finals, comps
 
 
@@ -165,10 +172,11 @@ def run_fig8(r, s):
     eps_grid = np.geomspace(s["eps_min"], s["eps_max"], s["n_eps"])
     T, runs, e = s["T"], s["runs"], s["env"]
     r.expect(len(eps_grid))
-    means, sds, lb, lb2022, up, lr = [], [], [], [], [], []
+    means, sds, lb, lb2022, up, lr, fig8_res = [], [], [], [], [], [], []
     for eps in eps_grid:
         res = r.simulate(f"fig8/{e}/eps={eps:.6g}", algorithm("DP-IMED", float(eps)), env(e), T, runs,
                          checkpoints=np.array([T]))
+        fig8_res.append((float(eps), res))
         means.append(float(res.mean()[-1]))
         sds.append(float(res.std()[-1]))
         _, rows = bound_rows("finite", PureDP(float(eps)), [T], overrides(e))
@@ -177,6 +185,11 @@ def run_fig8(r, s):
         up.append(rows["001-thm4.3-dp-imed"]["value"])
         lr.append(rows["001-lai-robbins"]["value"])
     means, sds = np.array(means), np.array(sds)
+    comps = [c for eps, res in fig8_res for c in compare(r, f"{e}, ε = {eps:.4g}", "finite", PureDP(float(eps)),
+                                                          "DP-IMED", res, env(e), overrides(e),
+                                                          bound_ids=("001-thm4.3-dp-imed",))]
+    r.curve_bounds("DP-IMED", ["001-thm4.3-dp-imed"] if np.all(np.isfinite(np.asarray(up, dtype=float))) else [],
+                   judged_ids(comps, "DP-IMED"))
     lines = [Line("Thm 3.1 lower bound LB_ε·ln T (asymptotic)", eps_grid, lb, kind="lower"),
              Line("Azize–Basu 2022 lower bound, Eq. 7 (c = 1)", eps_grid, lb2022, kind="lower"),
              Line(f"Thm 4.3 upper bound α·LB_ε·ln T (α = {BATCH_ALPHA:g})", eps_grid, up, kind="upper"),
@@ -197,6 +210,7 @@ def run_fig8(r, s):
     r.table(f"DP-IMED regret at T = {T:g} against ε (every {max(1, len(eps_grid) // 8)}th grid point)",
             ["ε", "mean regret", "s.d.", "LB_ε ln T (Thm 3.1)", "Eq. 7 c = 1", "α·LB_ε ln T", "regret ÷ LB"],
             [[eps_grid[i], means[i], sds[i], lb[i], lb2022[i], up[i], ratio[i]] for i in idx])
+    comparison_table(r, comps, "DP-IMED at T against Thm 4.3 at every ε of the grid")
 
 
 DESC_FIG1 = f"""The paper's Figure 1 shows the mean regret of DP-KLUCB, DP-IMED, AdaP-KLUCB, DP-SE, Lazy-DP-TS and the

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from ..figures import colour
 from .base import Experiment, Worksheet
-from .bounds import bound_lines, compare, comparison_table
+from .bounds import bound_lines, compare, comparison_table, record_curves
 from .common import curve, final
 
 EPSILONS = (1.0, 5.0)
@@ -19,10 +19,14 @@ SINGLE = ("LDP-OLS", "LDP-SGD", "LDP-UCB", "LDP-GLOC")
 MULTI = ("LDP-OLS (multi-parameter)", "LDP-SGD (multi-parameter)")
 MULTI_BASELINES = ("LDP-UCB", "LDP-GLOC")  # run on the stacked single-parameter view (authors' code; sheet §5)
 DELTA_SINGLE, DELTA_MULTI = 0.01, 0.1  # authors' code defaults (the paper does not state δ; sheet §5)
+# the baselines' bound: Zheng et al. 2020 as seed 002 Table 1.1 row 1 quotes it (boundcalc/bounds/baselines.py)
+ZHENG_LINES = {"ldp-ucb-zheng2020-paper": "LDP-UCB, Zheng et al. 2020 T^{3/4}/ε (O-form)",
+               "ldp-gloc-zheng2020-paper": "LDP-GLOC, Zheng et al. 2020 T^{3/4}/ε (O-form)"}
 SINGLE_LINES = {"002-thm3.1-ols": "Thm 3.1, LDP-OLS (O-constants = 1)", "002-thm3.1-sgd": "Thm 3.1, LDP-SGD (as stated)",
-                "002-thm3.1-sgd-explicit": "Thm 3.1, LDP-SGD (explicit constants)"}
+                "002-thm3.1-sgd-explicit": "Thm 3.1, LDP-SGD (explicit constants)", **ZHENG_LINES}
 MULTI_LINES = {"002-thm4.1-ols-corrected": "Thm 4.1, LDP-OLS (corrected)",
-               "002-thm4.1-sgd-corrected": "Thm 4.1, LDP-SGD (corrected)"}
+               "002-thm4.1-sgd-corrected": "Thm 4.1, LDP-SGD (corrected)", **ZHENG_LINES}
+LOGISTIC_LINES = {"ldp-gloc-zheng2020-paper": ZHENG_LINES["ldp-gloc-zheng2020-paper"]}
 MULTI_OV = {"K": 3, "delta": 0.05}
 
 
@@ -93,6 +97,8 @@ def _figure(r, which, algos, env, s, setting_lines, overrides, delta, subtitle, 
         lines, missing = bound_lines("glm", LocalDP(eps, delta), res.checkpoints, setting_lines, overrides)
         for bid, why in missing.items():
             r.note(f"{bid} not drawn at ε = {eps:g}: {why}")
+        record_curves(r, algos, setting_lines, missing, [c for c in comps if c.config.startswith(f"ε = {eps:g},")],
+                      lines, where=f"ε = {eps:g}")
         panels.append(Panel(curves, lines, title=f"ε = {eps:g}"))
         fins[eps] = fin
     r.figure(panels_figure(panels, ncols=2, suptitle=title(f"seed 002 Figure 5.1: {subtitle}", "", "local DP",
@@ -123,7 +129,8 @@ def _outperform_claim(r, fins, ours, base, source):
 
 def run_single(r, s):
     fins = _figure(r, "single", SINGLE, single_env(), s, SINGLE_LINES, {}, DELTA_SINGLE,
-                   "single-parameter linear bandit", "fig5-1-single", {"LDP-OLS": None, "LDP-SGD": None})
+                   "single-parameter linear bandit", "fig5-1-single",
+                   {"LDP-OLS": None, "LDP-SGD": None, "LDP-UCB": None, "LDP-GLOC": None})
     _outperform_claim(r, fins, ("LDP-OLS", "LDP-SGD"), ("LDP-UCB", "LDP-GLOC"),
                       "seed 002 Sec. 5, Figure 5.1 (single parameter)")
     r.note("Reward noise: the paper does not state it; uniform noise with σ = 0.1 and θ* scaled so that "
@@ -134,7 +141,8 @@ def run_multi(r, s):
     why = (False, "the rewards are N(·, 0.1²) (unbounded: |r| ≤ c_r fails) and Assumption 5 (a surely sub-optimal "
                   "arm) is not established for this instance")
     fins = _figure(r, "multi", MULTI + MULTI_BASELINES, multi_env(), s, MULTI_LINES, MULTI_OV, DELTA_MULTI,
-                   "multi-parameter linear bandit", "fig5-1-multi", {a: why for a in MULTI},
+                   "multi-parameter linear bandit", "fig5-1-multi",
+                   {**{a: why for a in MULTI}, **{a: None for a in MULTI_BASELINES}},
                    envs={a: stacked_multi_env() for a in MULTI_BASELINES})
     _outperform_claim(r, fins, MULTI, MULTI_BASELINES, "seed 002 Sec. 5, Figure 5.1 (multi-parameter)")
     r.note("The baselines LDP-UCB and LDP-GLOC are single-parameter algorithms: they run on the stacked view of the "
@@ -144,7 +152,9 @@ def run_multi(r, s):
 
 
 LOGISTIC = ("LDP-SGD", "LDP-GLOC")  # seed 002 App. F: LDP-UCB and LDP-OLS need a linear link
-
+LOGISTIC_SGD_WHY = ("not drawn: Thm 3.1's LDP-SGD bound needs the instance's link constants (κ_l, p_*, C_B, c_r) in the "
+                    "bound's context, which boundcalc builds for the linear single-parameter instance only; on this "
+                    "logistic instance LDP-SGD runs with the single-parameter step constants, not the theorem's")
 
 def logistic_algorithm(name: str, eps: float, env):
     """LDP-SGD with the environment's C_B and ζ = inf μ' (seed 002 Assumption A1), LDP-GLOC at the single-parameter δ."""
@@ -156,11 +166,14 @@ def logistic_algorithm(name: str, eps: float, env):
 
 
 def _logistic_panels(r, key, env, s, what, fig_name, source):
-    """LDP-SGD vs LDP-GLOC at ε ∈ EPSILONS on a logistic environment: panels, table, and the paper's reading."""
+    """LDP-SGD vs LDP-GLOC at ε ∈ EPSILONS on a logistic environment: panels, table, and the paper's reading. LDP-GLOC's
+    bound (Zheng et al. 2020, no instance constant) is drawn and judged (assumptions by the LDP-GLOC adapter on this
+    environment); Thm 3.1's LDP-SGD bound is not (its constants are those of the linear single-parameter context)."""
     from ..figures import Panel, panels_figure, title
+    from ..privacy import LocalDP
 
     r.expect(len(EPSILONS) * len(LOGISTIC))
-    panels, fins = [], {}
+    panels, fins, comps = [], {}, []
     for eps in EPSILONS:
         curves, fin = [], {}
         for k, a in enumerate(LOGISTIC):
@@ -169,7 +182,13 @@ def _logistic_panels(r, key, env, s, what, fig_name, source):
             c.color = colour(k)
             curves.append(c)
             fin[a] = final(res)
-        panels.append(Panel(curves, [], title=f"ε = {eps:g}"))
+            if a == "LDP-GLOC":
+                comps += compare(r, f"ε = {eps:g}, δ = {DELTA_SINGLE:g}", "glm", LocalDP(eps, DELTA_SINGLE), a, res,
+                                 env, {}, bound_ids=tuple(LOGISTIC_LINES))
+        lines, missing = bound_lines("glm", LocalDP(eps, DELTA_SINGLE), res.checkpoints, LOGISTIC_LINES, {})
+        record_curves(r, LOGISTIC, LOGISTIC_LINES, missing, [c for c in comps if c.config.startswith(f"ε = {eps:g},")],
+                      lines, where=f"ε = {eps:g}", extra_reason={"LDP-SGD": LOGISTIC_SGD_WHY})
+        panels.append(Panel(curves, lines, title=f"ε = {eps:g}"))
         fins[eps] = fin
     r.figure(panels_figure(panels, ncols=2, suptitle=title(f"seed 002 {source}: {what}", "", "local DP", s["T"],
                                                            s["runs"])), f"{fig_name}.png")
@@ -182,6 +201,7 @@ def _logistic_panels(r, key, env, s, what, fig_name, source):
         words.append("reproduced" if sgd[2] < gloc[1] else ("not reproduced" if gloc[2] < sgd[1] else "inconclusive"))
         ev.append(f"ε = {eps:g}: LDP-SGD {sgd[0]:.4g} [{sgd[1]:.4g}, {sgd[2]:.4g}] vs LDP-GLOC {gloc[0]:.4g} "
                   f"[{gloc[1]:.4g}, {gloc[2]:.4g}]")
+    comparison_table(r, comps, "LDP-GLOC at T against Zheng et al. 2020 (seed 002 Table 1.1 row 1)")
     word = "reproduced" if all(w == "reproduced" for w in words) else (
         "not reproduced" if any(w == "not reproduced" for w in words) else "inconclusive")
     r.figure_claim("LDP-SGD outperforms LDP-GLOC (logistic rewards)", f"seed 002 {source}", word, "; ".join(ev))

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..figures import colour
 from .base import Experiment, Worksheet
-from .bounds import bound_lines, compare, comparison_table, difference, price_of_privacy
+from .bounds import bound_lines, compare, comparison_table, difference, price_of_privacy, record_curves
 from .common import checkpoints_with, curve
 
 BETA_PAPER = 1.0  # seed 003 Sec. VII: β = 1 (Theorem 10 needs β > 3)
@@ -72,9 +72,10 @@ def oful(rho: float | None, lam0: float):
 
 # -- the Figure 4 pattern --------------------------------------------------------------------------------------
 def priv_vs_nonpriv(r, key: str, make_priv, make_nonpriv, env, rho_grid, Ts, pop_rhos, T_pop, runs, what: str,
-                    fig_name: str, setting_title: str):
+                    fig_name: str, setting_title: str, why: str = ""):
     """Left: Reg_priv − Reg_nonpriv against ρ at horizons Ts; right: PoP against t for the budgets pop_rhos. Returns
-    {rho: Results} and the non-private Results."""
+    {rho: Results} and the non-private Results. ``why``: why no regret bound is drawn on this figure (recorded for
+    both algorithms' curves, runner.curve_bounds)."""
     from ..figures import Curve, Panel, panels_figure, title
 
     T_max = max(max(Ts), T_pop)
@@ -85,6 +86,9 @@ def priv_vs_nonpriv(r, key: str, make_priv, make_nonpriv, env, rho_grid, Ts, pop
     priv = {rho: r.simulate(f"{key}/rho={rho:.6g}", make_priv(rho), env, T_max, runs, checkpoints=cps)
             for rho in rhos}
     idx = {T: int(np.searchsorted(cps, T)) for T in Ts}
+    for name in dict.fromkeys([make_priv(rhos[0]).name, make_nonpriv().name]):
+        r.curve_bounds(name, reason=why or "the figure plots Reg_priv − Reg_nonpriv and the price of privacy, not "
+                                           "regret: no regret bound applies to its curves")
     left = []
     rows = []
     for T in Ts:
@@ -154,6 +158,7 @@ def bounds_panel(r, key, alg, env, T, runs, setting, budget, overrides, ids_labe
         r.note(f"{bid} not drawn for {config}: {why}")
     comps = compare(r, config, setting, budget, alg.name, res, env, overrides, bound_ids=upper_ids,
                     lower_ids=lower_ids, assumptions=assumptions)
+    record_curves(r, [alg.name], ids_labels, missing, comps, lines, draw=draw, where=config)
     c = curve(res, label)
     c.color = color
     return Panel([c], lines, title=config), comps
@@ -166,7 +171,10 @@ def run_fig4a(r, s):
     priv_vs_nonpriv(r, "fig4a", lambda rho: AdaCUCB(rho, beta=BETA_PAPER),
                     lambda: AdaCUCB(float("inf"), beta=BETA_PAPER), finite_env(), s["rho_grid"], s["Ts"],
                     s["pop_rhos"], max(s["Ts"]), s["runs"], "finite-armed, AdaC-UCB vs UCB with adaptive episodes",
-                    "fig4a", "K = 5 Bernoulli (0.75 … 0.25), β = 1")
+                    "fig4a", "K = 5 Bernoulli (0.75 … 0.25), β = 1",
+                    why="the figure plots Reg_priv − Reg_nonpriv and the price of privacy, not regret; outside the "
+                        "assumptions: β = 1 < 3 (Thm 10, Thm 11 need β > 3); drawn and judged at β = 3.5 in "
+                        "fig4a-bounds")
     r.note("β = 1 as in the paper: Theorem 10 needs β > 3, so no bound applies to this figure; the companion figure "
            "draws and judges them at β = 3.5.")
 
@@ -195,13 +203,17 @@ def run_fig4a_bounds(r, s):
 
 
 # -- (b) linear ------------------------------------------------------------------------------------------------
+WHY_4B = ("the figure plots Reg_priv − Reg_nonpriv and the price of privacy, not regret; outside the assumptions: "
+          "N(0, 1) rewards break Assumption 1 (|r| ≤ 1) of Thm 4 and of the GOPE-limit bound; GOPE (Lattimore–"
+          "Szepesvári Algorithm 12) has no registered bound; Thm 4 and GOPE-limit's bound are drawn and judged with "
+          "±1 rewards in fig4b-bounds")
 def run_fig4b(r, s):
     from ..algorithms.linear import GOPE, AdaCGOPE, GOPELimit
 
     priv, _ = priv_vs_nonpriv(r, "fig4b", lambda rho: AdaCGOPE(rho, delta=1e-3),
                               lambda: GOPE(delta=1e-3, schedule="ls"), linear_env("gaussian"), s["rho_grid"], s["Ts"],
                               s["pop_rhos"], s["T_pop"], s["runs"], "linear, AdaC-GOPE vs GOPE (LS Alg. 12)", "fig4b",
-                              "K = 10, d = 3, N(0, 1) rewards")
+                              "K = 10, d = 3, N(0, 1) rewards", why=WHY_4B)
     from ..privacy import ZCDP
 
     # the same claim (1) against AdaC-GOPE's own ρ → ∞ limit (sheet §0), which the paper's claim presupposes
@@ -210,6 +222,7 @@ def run_fig4b(r, s):
     r.expect(1)
     limit = r.simulate("fig4b/nonprivate-limit", GOPELimit(delta=1e-3), linear_env("gaussian"), T_max, s["runs"],
                        checkpoints=cps)
+    r.curve_bounds("GOPE-limit", reason=WHY_4B)
     rho_max = max(s["rho_grid"])
     parts = []
     for T in s["Ts"]:
@@ -289,6 +302,8 @@ def run_fig5(r, s):
         for k in readings:
             comps += compare(r, f"{readings[k]}, ρ = {rho:g}", "linear", ZCDP(rho), "AdaR-GOPE-Var", var[k], env, {},
                              bound_ids=("003-table2-hanna-eq17",))
+        record_curves(r, ("AdaC-GOPE", "AdaR-GOPE-Var"), ids, missing,
+                      [c for c in comps if c.config.endswith(f"ρ = {rho:g}")], lines, where=f"ρ = {rho:g}")
     r.figure(panels_figure(panels, suptitle=title("seed 003 Appendix H, Figure 5: AdaC-GOPE against AdaR-GOPE-Var",
                                                   "K = 10, d = 3, N(0, 1) rewards", "ρ-zCDP", s["T"], s["runs"])),
              "fig5.png")
@@ -336,7 +351,11 @@ def run_fig4c(r, s):
     priv, _ = priv_vs_nonpriv(r, "fig4c", lambda rho: oful(rho, 0.1), lambda: oful(None, 0.1), contextual_env(False),
                               s["rho_grid"], s["Ts"], s["pop_rhos"], max(s["Ts"]), s["runs"],
                               "contextual, AdaC-OFUL vs RS-OFUL", "fig4c",
-                              "K = 10, d = 3, contexts N(1/√3·1, I/10), N(0, 1) rewards")
+                              "K = 10, d = 3, contexts N(1/√3·1, I/10), N(0, 1) rewards",
+                              why="the figure plots Reg_priv − Reg_nonpriv and the price of privacy, not regret; "
+                                  "outside the assumptions: N(0, 1) rewards and unbounded Gaussian contexts break "
+                                  "Assumption 1, and Assumption 2 cannot hold for d ≥ 2 (ERRATA 1); Thm 5 and RS-OFUL's "
+                                  "bound are drawn and judged on projected contexts in fig4c-bounds")
     rho = sorted(priv)[0]
     compare(r, f"paper instance, ρ = {rho:g}", "contextual", ZCDP(rho), "AdaC-OFUL", priv[rho],
             contextual_env(False), contextual_overrides(False))

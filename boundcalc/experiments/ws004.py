@@ -12,7 +12,7 @@ import numpy as np
 
 from ..figures import colour
 from .base import Experiment, Worksheet
-from .bounds import bound_rows, compare, comparison_table
+from .bounds import bound_rows, compare, comparison_table, record_curves
 from .common import curve, final
 
 EPS, DELTA = 2.0, 0.1  # seed 004 Sec. 4 defaults
@@ -21,6 +21,12 @@ EPS, DELTA = 2.0, 0.1  # seed 004 Sec. 4 defaults
 ALPHA = 1.0
 ALGOS = ("LinUCB", "LinUCB-DGS", "Private-LinUCB")
 LINES = {"004-thm3": "Thm 3 (as stated)", "004-thm3-corrected": "Thm 3 with log T restored (corrected)"}
+# the baselines' bounds (boundcalc/bounds/baselines.py, issue 16 item 6)
+BASELINE_LINES = {"linucb-seed004-thm3-nonprivate": "LinUCB (seed 004 Thm 3, first term)",
+                  "private-linucb-neel-roth2018-paper": "Private LinUCB, Neel & Roth 2018 (O-form)"}
+ALL_LINES = {**LINES, **BASELINE_LINES}
+NOT_REGRET = ("the figure plots {what}, not regret: no regret bound applies to its curves (the regret bounds are drawn "
+              "and judged in fig1a and fig2a)")
 
 
 @lru_cache(maxsize=None)
@@ -33,6 +39,12 @@ def env():
 def overrides() -> dict:
     """The bounds' context for the synthetic instance: d = 10, λ = 1, λ0 = λ_min(E xx^T) of the pool (exact)."""
     return {"d": 10, "K": 10, "lam": 1.0, "lam0": float(env().lambda0), "L": 1.0, "S": 1.0, "zeta": 0.05}
+
+
+def _alg_of(bound_id: str) -> str:
+    from ..bounds import registry
+
+    return registry.get(bound_id).algorithm
 
 
 def algorithm(name: str, eps: float = EPS):
@@ -56,16 +68,16 @@ def run_fig1a(r, s):
         res = r.simulate(f"fig1a/{a}", algorithm(a), env(), s["T"], s["runs"])
         curves.append(curve(res, a))
         fin[a] = final(res)
-        if a == "LinUCB-DGS":
-            comps = compare(r, f"ε = {EPS:g}, δ = {DELTA:g}", "contextual", ApproxDP(EPS, DELTA), a, res, env(),
-                            overrides())
-    lines, missing = bound_lines("contextual", ApproxDP(EPS, DELTA), res.checkpoints, LINES, overrides())
+        comps += compare(r, f"ε = {EPS:g}, δ = {DELTA:g}", "contextual", ApproxDP(EPS, DELTA), a, res, env(),
+                         overrides(), bound_ids=[b for b in ALL_LINES if _alg_of(b) == a] if a != "LinUCB-DGS" else None)
+    lines, missing = bound_lines("contextual", ApproxDP(EPS, DELTA), res.checkpoints, ALL_LINES, overrides())
     for bid, why in missing.items():
         r.note(f"{bid} not drawn: {why}")
+    record_curves(r, ALGOS, ALL_LINES, missing, comps, lines, where=f"(ε, δ) = ({EPS:g}, {DELTA:g})")
     r.figure(panels_figure([Panel(curves, lines, title="synthetic data")], ncols=1, panel_size=(7.5, 4.4),
                            suptitle=title("seed 004 Figure 1(a): regret", "pool of 1000 arms, d = 10, 10 per round",
                                           f"(ε, δ) = ({EPS:g}, {DELTA:g})", s["T"], s["runs"])), "fig1a.png")
-    comparison_table(r, comps, "LinUCB-DGS at T against Theorem 3")
+    comparison_table(r, comps, "LinUCB-DGS, LinUCB and Private LinUCB at T against their bounds")
     m = {a: fin[a] for a in ALGOS}
     beats1 = m["LinUCB"][2] < min(m["LinUCB-DGS"][1], m["Private-LinUCB"][1])
     beats2 = m["LinUCB-DGS"][2] < m["Private-LinUCB"][1]
@@ -99,6 +111,10 @@ def run_lastfm(r, s):
            f"tags, PCA to d = {env.d}, max ‖x‖ = 1; pools of {env.K} (one listened artist); λ0 = λ_min of the "
            f"artists' mean x x^T = {lam0:.4g} (LinUCB-DGS's input).")
     r.expect(len(algos))
+    for a in algos:
+        r.curve_bounds(a, reason="the figure plots the reward ratio on LastFM, not regret against θ*; outside the "
+                                 "assumptions: the data have no θ* (no ‖θ*‖ ≤ S, no linear mean reward), so no regret "
+                                 "bound (Thm 3, LinUCB's, Neel & Roth's) applies")
     curves, fin = [], {}
     for k, (a, alg) in enumerate(algos.items()):
         res = r.simulate(f"lastfm/{a}", alg, env, s["T"], s["runs"])
@@ -136,6 +152,8 @@ def run_fig1c(r, s):
     from ..figures import Curve, regret_figure, title
 
     r.expect(len(ALGOS) * len(s["horizons"]))
+    for a in ALGOS:
+        r.curve_bounds(a, reason=NOT_REGRET.format(what="the parameter error ‖θ^p − θ*‖"))
     curves, last = [], {}
     for k, a in enumerate(ALGOS):
         means, los, his = [], [], []
@@ -172,25 +190,43 @@ def run_fig2a(r, s):
     eps_grid = [float(x) for x in np.linspace(s["eps_min"], s["eps_max"], s["n_eps"])]
     T, runs = s["T"], s["runs"]
     r.expect(1 + 2 * len(eps_grid))
-    base = final(r.simulate("fig2a/LinUCB", algorithm("LinUCB"), env(), T, runs, checkpoints=np.array([T])))
+    base_res = r.simulate("fig2a/LinUCB", algorithm("LinUCB"), env(), T, runs, checkpoints=np.array([T]))
+    base = final(base_res)
+    own = {a: [b for b in ALL_LINES if _alg_of(b) == a] for a in ALGOS}
+    # every curve judged at T against its bounds at its ε (LinUCB: non-private, once)
+    comps = compare(r, "non-private", "contextual", ApproxDP(EPS, DELTA), "LinUCB", base_res, env(), overrides(),
+                    bound_ids=own["LinUCB"])
     curves, fins = [], {}
     for k, a in enumerate(("LinUCB-DGS", "Private-LinUCB")):
-        f = [final(r.simulate(f"fig2a/{a}/eps={e:.6g}", algorithm(a, e), env(), T, runs, checkpoints=np.array([T])))
-             for e in eps_grid]
+        rs = [r.simulate(f"fig2a/{a}/eps={e:.6g}", algorithm(a, e), env(), T, runs, checkpoints=np.array([T]))
+              for e in eps_grid]
+        for e, res in zip(eps_grid, rs):
+            comps += compare(r, f"ε = {e:.4g}, δ = {DELTA:g}", "contextual", ApproxDP(e, DELTA), a, res, env(),
+                             overrides(), bound_ids=own[a])
+        f = [final(x) for x in rs]
         fins[a] = f
         curves.append(Curve(a, np.array(eps_grid), np.array([x[0] for x in f]), np.array([x[1] for x in f]),
                             np.array([x[2] for x in f]), color=colour(k + 1)))
     thm = [bound_rows("contextual", ApproxDP(e, DELTA), [T], overrides())[1] for e in eps_grid]
     lines = [Line("LinUCB (non-private)", eps_grid, [base[0]] * len(eps_grid), kind="other",
                   style={"color": colour(0)})]
-    for j, (bid, lab) in enumerate(LINES.items()):
-        lines.append(Line(lab, eps_grid, [rows[bid]["value"] for rows in thm], kind="upper",
-                          style={"color": ("#000000", "#6F6F6F")[j]}))
+    from .bounds import BOUND_COLOURS
+
+    drawn = []
+    for j, (bid, lab) in enumerate(ALL_LINES.items()):
+        vals = [rows[bid]["value"] if rows[bid]["applicable"] else None for rows in thm]
+        if any(v is None for v in vals):
+            continue
+        drawn.append(bid)
+        lines.append(Line(lab, eps_grid, vals, kind="upper", style={"color": BOUND_COLOURS[j % len(BOUND_COLOURS)]}))
+    missing = {b: thm[0][b].get("reason", "not applicable") for b in ALL_LINES if b not in drawn}
+    record_curves(r, ALGOS, ALL_LINES, missing, comps, lines, where=f"δ = {DELTA:g}")
     fig = regret_figure(curves, lines, xlabel="ε", ylabel=f"regret at T = {T:g}", log_y=None,
                         title_text=title("seed 004 Figure 2(a): regret against ε", "synthetic data",
                                          f"δ = {DELTA:g}", T, runs))
     fig.axes[0].set_xscale("linear")
     r.figure(fig, "fig2a.png")
+    comparison_table(r, comps, "Every curve at T against its bounds at its ε")
     r.table(f"Regret at T = {T:g} against ε (mean [95% CI])", ["ε", "LinUCB-DGS", "Private-LinUCB", "Thm 3 (as stated)"],
             [[e, f"{fins['LinUCB-DGS'][i][0]:.4g} [{fins['LinUCB-DGS'][i][1]:.4g}, {fins['LinUCB-DGS'][i][2]:.4g}]",
               f"{fins['Private-LinUCB'][i][0]:.4g} [{fins['Private-LinUCB'][i][1]:.4g}, "
@@ -352,6 +388,9 @@ def run_fig2b(r, s):
            "each with its own tape. Our reading (sheet §7.9): at 500 rounds the paper's Δ_t schedule is still "
            "2L/λ, so LinUCB-DGS's tree noise (Laplace scale 2 log2(T)/ε ≈ 9 per coordinate) dwarfs θ* and the "
            "changed reward.")
+    for a in study:
+        r.curve_bounds(a, reason=NOT_REGRET.format(what="the number of arms selected differently after one reward "
+                                                        "change"))
     verdict, parts, text = judge_sensitivity(study)
     r.figure_claim("LinUCB-DGS changes fewer selected arms than LinUCB; Private LinUCB a similar number with a larger "
                    "variance; later changes alter fewer arms", "seed 004 Sec. 4, Figure 2(b)", verdict, text)
