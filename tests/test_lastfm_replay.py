@@ -21,7 +21,7 @@ from boundcalc.data import lastfm
 from boundcalc.envs.tape import ChangedRewardEnv
 from boundcalc.errors import InputError
 from boundcalc.montecarlo.neighbours import neighbouring_runs
-from tests.test_real_data import _run, write_lastfm
+from test_real_data import _run, write_lastfm
 
 T, RUNS, SEED = 50, 3, 4
 
