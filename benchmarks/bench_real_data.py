@@ -1,10 +1,11 @@
 """Times of the issue-16 item-9 experiments: worksheet 002 `logistic` (synthetic logistic bandit, LDP-SGD against
-LDP-GLOC) and the real-data experiments 002 `autoloan` / 004 `lastfm` on synthetic files of the published data sets'
+LDP-GLOC) and the real-data experiments 002 `autoloan` / 004 `lastfm` / 004 `fig2c` on synthetic files of the published data sets'
 sizes (CPRM-12-001: ~208,000 applications; HetRec 2011 Last.fm: 1,892 users, 17,632 artists; the real files cannot be
 downloaded here, so only the cost is measured, not the papers' curves).
 
-Run: python3 benchmarks/bench_real_data.py [--full] [--T N] [--runs N] [--only logistic,autoloan,lastfm]
-Default: fast scales; --full: the experiments' full scales (T = 10^5 for 002, 10^4 for LastFM); --T/--runs override.
+Run: python3 benchmarks/bench_real_data.py [--full] [--T N] [--runs N] [--only logistic,autoloan,lastfm,fig2c]
+Default: fast scales; --full: the experiments' full scales (T = 10^5 for 002, 10^4 for LastFM, 5,000 for the LastFM
+replay fig2c); --T/--runs override.
 Writes benchmarks/RESULTS_real_data.md.
 """
 
@@ -84,7 +85,7 @@ def main(argv: list[str]) -> None:
     for key in ("--T", "--runs"):
         if key in argv:
             scale[key[2:]] = int(float(argv[argv.index(key) + 1]))
-    only = argv[argv.index("--only") + 1].split(",") if "--only" in argv else ["logistic", "autoloan", "lastfm"]
+    only = argv[argv.index("--only") + 1].split(",") if "--only" in argv else ["logistic", "autoloan", "lastfm", "fig2c"]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
@@ -98,7 +99,7 @@ def main(argv: list[str]) -> None:
             t1 = time.perf_counter()
             autoloan.make_env(data["autoloan"])
             rows.append(("load autoloan (208,000 rows)", time.perf_counter() - t1, "", f"file written in {t1 - t0:.1f} s"))
-        if "lastfm" in only:
+        if "lastfm" in only or "fig2c" in only:
             lastfm_dir(tmp / "lastfm")
             data["lastfm"] = str(tmp / "lastfm")
             from boundcalc.data import lastfm
@@ -106,7 +107,7 @@ def main(argv: list[str]) -> None:
             t1 = time.perf_counter()
             lastfm.make_env(data["lastfm"])
             rows.append(("load lastfm (1,892 users, 17,632 artists)", time.perf_counter() - t1, "", ""))
-        for ws_name, exp in (("002", "logistic"), ("002", "autoloan"), ("004", "lastfm")):
+        for ws_name, exp in (("002", "logistic"), ("002", "autoloan"), ("004", "lastfm"), ("004", "fig2c")):
             if exp not in only:
                 continue
             secs, sc, res = time_experiment(ws_name, exp, data, mode, scale, tmp)

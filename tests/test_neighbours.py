@@ -110,8 +110,8 @@ def test_mutants_are_rejected(monkeypatch):
     # mutant 1: the changed run on another seed (noise not shared): far more rounds differ
     orig_one = neighbours._one
 
-    def unshared(alg, env, T, runs, seed, step, shift):
-        return orig_one(alg, env, T, runs, seed + (step is not None), step, shift)
+    def unshared(alg, env, T, runs, seed, step, shift, *rest):
+        return orig_one(alg, env, T, runs, seed + (step is not None), step, shift, *rest)
 
     monkeypatch.setattr(neighbours, "_one", unshared)
     bad = neighbouring_runs(alg, env, T, RUNS, steps=(0,), seed=SEED).changed[0]

@@ -86,6 +86,16 @@ fig2a = ws.run("fig2a")
 fig2b = ws.run("fig2b")
 
 # %% [markdown]
+# ## Figure 2(c): sensitivity in arm selection on LastFM (user-supplied files)
+#
+# Reproduces: seed 004 Sec. 4, Figure 2(c): the reward of the artist chosen at one round flipped (r → 1 − r), the arms
+# compared by their index in the shared pool. Runs only with your copy of the HetRec 2011 Last.fm files
+# (`python worksheets/004_dgs_contextual.py --data lastfm=DIR`; format in docs/real_data.md); otherwise the cell says so.
+
+# %%
+fig2c = ws.run("fig2c")
+
+# %% [markdown]
 # ## The paper's claims judged by the verifier
 #
 # The claims of `boundcalc.verify.claims` for seed 004 (the same as `boundcalc verify --paper 004`):
@@ -97,7 +107,7 @@ verdicts = ws.claims()
 # %% [markdown]
 # ## Not reproduced
 #
-# - Figure 1(b) and Figure 2(c) (LastFM, HetRec 2011): the data set cannot be downloaded here. Experiment `lastfm` runs Figure 1(b) on the files you supply (--data lastfm=DIR, docs/real_data.md); the tests run it on small synthetic files of that format only. Figure 2(c) (a flipped reward replayed on LastFM) is not run: the replay of Figure 2(b) tells arms apart by their mean, and on LastFM 24 of the 25 arms have mean (payoff) 0.
+# - Figure 1(b) and Figure 2(c) (LastFM, HetRec 2011): the data set cannot be downloaded here. Experiments `lastfm` and `fig2c` run them on the files you supply (--data lastfm=DIR, docs/real_data.md); the tests run them on small synthetic files of that format only, so no LastFM figure or verdict of the paper's data is shown.
 # - Horizons, run counts and the ε grid are not stated in the paper (sheet §5): the values used are ours.
 
 # %% [markdown]

@@ -164,7 +164,21 @@ class LastFMEnv(ContextualLinearEnv):
             data.features.shape[0]) + data.listened)
 
     def contexts(self, rng: np.random.Generator, size: tuple) -> np.ndarray:
+        """Decision sets of shape ``size + (K, d)``. A leading axis (the engine's rounds, ``(rounds, runs)``) is drawn
+        one round at a time, so a block of rounds draws exactly what as many single-round calls draw (the vectorised
+        ``simulate`` and the step-by-step ``reference`` of the LinUCB family see the same pools: seed 004 Fig. 2(c)'s
+        replay is checked that way)."""
         size = tuple(size)
+        if len(size) > 1:
+            parts = [self._draw(rng, size[1:]) for _ in range(size[0])]
+            X = np.stack([p[0] for p in parts])
+            self._last = (X, np.stack([p[1] for p in parts]))
+            return X
+        X, pay = self._draw(rng, size)
+        self._last = (X, pay)
+        return X
+
+    def _draw(self, rng: np.random.Generator, size: tuple):
         n = int(np.prod(size)) if size else 1
         N, K = self.data.features.shape[0], self.K
         u = rng.integers(0, self.data.user_ids.size, n)
@@ -179,9 +193,7 @@ class LastFMEnv(ContextualLinearEnv):
         idx[np.arange(n), slot] = pos
         pay = np.zeros((n, K))
         pay[np.arange(n), slot] = 1.0
-        X = self.data.features[idx].reshape(size + (K, self.d))
-        self._last = (X, pay.reshape(size + (K,)))
-        return X
+        return self.data.features[idx].reshape(size + (K, self.d)), pay.reshape(size + (K,))
 
     def _negatives(self, rng: np.random.Generator, u: np.ndarray) -> np.ndarray:
         """K − 1 distinct artists per row that user u[i] did not listen to, uniform over such subsets. Small

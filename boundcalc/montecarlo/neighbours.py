@@ -17,6 +17,12 @@ switches, from one stream) gets the same seed but not the same draws after its f
 
 Arms are compared through the mean <x, theta*> each run asked a reward for: on a shared decision set two arms with
 different means are different arms, and for continuous contexts the means within a set are distinct almost surely.
+
+Seed 004 Fig. 2(c) (LastFM: "we run 5,000 iterations, and flip reward on the selected item at iteration {0, 1000,
+2000}"): ``change="flip"`` replaces the reward r of the changed round by 1 − r, and ``compare="index"`` compares the
+chosen arms by their index in the shared decision set, which the algorithm reports to the tape (``record_arms``; the
+LinUCB family does) -- on LastFM 24 of the 25 arms of a pool have mean (payoff) 0, so equal means do not mean the
+same arm there.
 """
 
 from __future__ import annotations
@@ -36,8 +42,9 @@ class NeighbourRuns:
     """The original run and one changed run per round in ``steps`` (all arrays have one row per run).
 
     ``changed[s]``: number of rounds whose arm differs from the original run's when the reward of round s is
-    raised by ``shift``; ``first_change[s]``: the first such round (−1: none); ``means``: (runs, T) the mean of the
-    arm played in the original run; ``regret`` / ``regret_changed[s]``: pseudo-regret at T."""
+    raised by ``shift`` (``change="shift"``) or flipped to 1 − r (``change="flip"``); ``first_change[s]``: the first
+    such round (−1: none); ``means``: (runs, T) the mean of the arm played in the original run; ``arms``: (runs, T)
+    its index (``compare="index"``; else None); ``regret`` / ``regret_changed[s]``: pseudo-regret at T."""
 
     algorithm: str
     T: int
@@ -47,6 +54,9 @@ class NeighbourRuns:
     steps: tuple[int, ...]
     means: np.ndarray
     regret: np.ndarray
+    change: str = "shift"
+    compare: str = "mean"
+    arms: np.ndarray | None = None
     changed: dict[int, np.ndarray] = field(default_factory=dict)
     first_change: dict[int, np.ndarray] = field(default_factory=dict)
     regret_changed: dict[int, np.ndarray] = field(default_factory=dict)
@@ -67,24 +77,44 @@ def differing_rounds(means_a: np.ndarray, means_b: np.ndarray) -> np.ndarray:
     return np.abs(a - b) > MEAN_TOL * np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
 
 
-def _one(alg, env, T, runs, seed, step, shift):
+def differing_arms(arms_a: np.ndarray, arms_b: np.ndarray) -> np.ndarray:
+    """(runs, T) boolean: the two runs played arms of different index at the round (shared decision sets)."""
+    return np.asarray(arms_a) != np.asarray(arms_b)
+
+
+def _one(alg, env, T, runs, seed, step, shift, change="shift", compare="mean"):
+    """(chosen means, chosen arm indices or None, regret at T) of one run of ``alg`` on the (changed) tape."""
     from ..envs.tape import ChangedRewardEnv
 
-    tape = ChangedRewardEnv(env, step, shift)
+    tape = ChangedRewardEnv(env, step, shift, change)
     rng = np.random.default_rng(np.random.SeedSequence(seed))
     res = alg.simulate(tape, T, runs, rng, np.array([T]))
     m = tape.chosen_means()
     if m.shape != (runs, T):
         raise InputError("algorithm", "one that asks one reward per step for every run (a contextual algorithm)",
                          getattr(alg, "name", alg))
-    return m, np.asarray(res.regret, dtype=float)[:, -1]
+    arms = tape.chosen_arms() if compare == "index" else None
+    if compare == "index" and (arms is None or arms.shape != (runs, T)):
+        raise InputError("algorithm", "one that reports its chosen arm to the tape (record_arms: the LinUCB family) "
+                         "for compare='index'", getattr(alg, "name", alg))
+    return m, arms, np.asarray(res.regret, dtype=float)[:, -1]
+
+
+CHANGES = ("shift", "flip")
+COMPARES = ("mean", "index")
 
 
 def neighbouring_runs(alg, env, T=500, runs: int = 5, steps=(0, 100, 200), shift: float = 0.5,
-                      seed: int = 0) -> NeighbourRuns:
-    """Run ``alg`` on ``env`` and on the tapes with the reward of round s (0-based) raised by ``shift``, for each s in
-    ``steps``, every run with the same seed (shared contexts, reward noise and privacy noise; see the module
-    docstring). Defaults: seed 004 Sec. 4's synthetic study (500 rounds, rounds 0, 100, 200, +0.5, 5 runs)."""
+                      seed: int = 0, change: str = "shift", compare: str = "mean") -> NeighbourRuns:
+    """Run ``alg`` on ``env`` and on the tapes with the reward of round s (0-based) raised by ``shift``
+    (``change="shift"``, seed 004 Fig. 2(b)) or flipped to 1 − r (``change="flip"``, seed 004 Fig. 2(c)), for each s
+    in ``steps``, every run with the same seed (shared contexts, reward noise and privacy noise; see the module
+    docstring); rounds compared by the chosen arm's mean (``compare="mean"``) or index (``compare="index"``).
+    Defaults: seed 004 Sec. 4's synthetic study (500 rounds, rounds 0, 100, 200, +0.5, 5 runs)."""
+    if change not in CHANGES:
+        raise InputError("change", "one of " + ", ".join(CHANGES), change)
+    if compare not in COMPARES:
+        raise InputError("compare", "one of " + ", ".join(COMPARES), compare)
     T = validate.horizon("T", T)
     runs = validate.count("runs", runs)
     seed = int(validate.count("seed", seed, minimum=0))
@@ -99,12 +129,12 @@ def neighbouring_runs(alg, env, T=500, runs: int = 5, steps=(0, 100, 200), shift
         raise InputError("steps", "at least one round index", steps)
     if getattr(env, "setting", None) != "contextual":
         raise InputError("env", "a contextual environment (seed 004's setting)", getattr(env, "name", env))
-    means, reg = _one(alg, env, T, runs, seed, None, shift)
+    means, arms, reg = _one(alg, env, T, runs, seed, None, shift, change, compare)
     out = NeighbourRuns(algorithm=alg.name, T=T, runs=runs, seed=seed, shift=float(shift), steps=tuple(st),
-                        means=means, regret=reg)
+                        means=means, regret=reg, change=change, compare=compare, arms=arms)
     for s in st:
-        m2, r2 = _one(alg, env, T, runs, seed, s, shift)
-        diff = differing_rounds(means, m2)
+        m2, a2, r2 = _one(alg, env, T, runs, seed, s, shift, change, compare)
+        diff = differing_arms(arms, a2) if compare == "index" else differing_rounds(means, m2)
         out.changed[s] = diff.sum(axis=1)
         out.first_change[s] = np.where(diff.any(axis=1), diff.argmax(axis=1), -1)
         out.regret_changed[s] = r2

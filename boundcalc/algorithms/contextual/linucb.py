@@ -48,6 +48,9 @@ are updated by batched Sherman-Morrison rank-1 updates. ``reference`` is a separ
 the sheet: scalar loops over t and the K candidates, A_t kept explicitly and solved directly, the tree as a dict of
 dyadic blocks, its own sensitivity schedules and noise-norm bound. Both return ``extra["theta_err"]`` =
 ||theta^p_{T+1} - theta*|| and, for the private variants, ``extra["tree_noise"]`` = eta_t at the checkpoints.
+An environment with a ``record_arms(a)`` method (boundcalc.envs.tape.ChangedRewardEnv) is told the chosen arm's index
+per run ((runs,) integers; ``reference``: (lanes,), every entry the lane's arm) at every step, before its reward is
+asked: the replay of seed 004 Fig. 2(c) tells arms apart by index where their means coincide.
 """
 
 from __future__ import annotations
@@ -171,6 +174,7 @@ class LinUCB(Algorithm):
         ridx = np.arange(runs)
         etabar_last = 0.0
         step = max(1, min(512, _CHUNK_ENTRIES // (runs * K * d)))
+        record = getattr(env, "record_arms", None)  # a replay tape's hook (envs.tape: seed 004 Fig. 2(c))
         XA = np.empty((runs, K, d))
         outer = np.empty((runs, d, d))
         for t0 in range(0, T, step):
@@ -200,6 +204,8 @@ class LinUCB(Algorithm):
                 Ax = XA[ridx, a]
                 m = Mc[s, ridx, a]
                 chosen[s] = m
+                if record is not None:
+                    record(a)
                 r = env.rewards(m, g_rew)
                 Ax /= np.sqrt(1.0 + np.einsum("ni,ni->n", x, Ax))[:, None]
                 A_inv -= np.einsum("ni,nj->nij", Ax, Ax, out=outer)  # Sherman-Morrison rank-1 update
@@ -250,6 +256,7 @@ class LinUCB(Algorithm):
         kids = np.random.SeedSequence([int(w) for w in words]).spawn(4)
         g_ctx, g_rew, g_priv, g_pert = (np.random.default_rng(k) for k in kids)
         sig = float(self.perturb_sigma)
+        record = getattr(env, "record_arms", None)
         where = self._ref_privacy()
         A = self.lam * np.eye(d)
         b = np.zeros(d)
@@ -283,6 +290,8 @@ class LinUCB(Algorithm):
                 if score > best:
                     a, best = k, score
             means = [float(C_true[k] @ env.theta) for k in range(K)]
+            if record is not None:
+                record(np.full(lanes, a))
             r = float(env.rewards(np.full(lanes, means[a]), g_rew)[lane])
             x = C[a]
             A = A + np.outer(x, x)
