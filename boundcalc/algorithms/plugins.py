@@ -157,20 +157,10 @@ def load_entry_points() -> None:
     if _ENTRY_POINTS_DONE:
         return
     _ENTRY_POINTS_DONE = True
-    from importlib.metadata import entry_points
-
+    from ..bounds import plugins as bound_plugins
     from . import add_plugin_algorithms
 
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        origin = f"entry point {ep.name} ({ep.value})"
-        try:
-            obj = ep.load()
-            if callable(obj) and not isinstance(obj, type):
-                obj = obj()
-        except PluginError:
-            raise
-        except Exception as exc:  # noqa: BLE001
-            raise PluginError(origin, f"failed to load ({type(exc).__name__}: {exc})") from None
+    for origin, obj in bound_plugins.loaded_entry_points(ENTRY_POINT_GROUP, lambda o: isinstance(o, type)):
         if isinstance(obj, type):
             obj = [obj]
         add_plugin_algorithms(tuple(_as_classes(obj, origin)), origin)

@@ -126,21 +126,29 @@ def load_entry_points() -> None:
     if _ENTRY_POINTS_DONE:
         return
     _ENTRY_POINTS_DONE = True
-    from importlib.metadata import entry_points
-
     from . import registry
 
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
+    for origin, obj in loaded_entry_points(ENTRY_POINT_GROUP, lambda o: isinstance(o, Bound)):
+        registry.add_plugin_bounds(tuple(_as_bounds(obj, origin)), origin)
+
+
+def loaded_entry_points(group: str, is_item):
+    """(origin, object) for each entry point of ``group`` (bounds here, algorithms in boundcalc.algorithms.plugins):
+    a loaded object that is callable but not ``is_item`` is a factory and is called; any failure is one PluginError
+    naming the entry point."""
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group=group):
         origin = f"entry point {ep.name} ({ep.value})"
         try:
             obj = ep.load()
-            if callable(obj) and not isinstance(obj, Bound):
+            if callable(obj) and not is_item(obj):
                 obj = obj()
         except PluginError:
             raise
         except Exception as exc:  # noqa: BLE001
             raise PluginError(origin, f"failed to load ({type(exc).__name__}: {exc})") from None
-        registry.add_plugin_bounds(tuple(_as_bounds(obj, origin)), origin)
+        yield origin, obj
 
 
 def reset() -> None:
