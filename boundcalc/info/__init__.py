@@ -3,7 +3,8 @@
 numpy views are vectorised; ``*_mp`` views run at the current ``mpmath.mp.dps``; ``*_sym`` views return
 sympy expressions (sympy imported lazily). Sources are cited in each docstring (seed 001 = Azize et al.
 2025, "Optimal Regret of Bernoulli Bandits under Global Differential Privacy"; formula sheet
-docs/formulas/eps-global-dp-bernoulli.md).
+docs/formulas/eps-global-dp-bernoulli.md): kl and KL-inf of seed 001 Eq. 3, d_eps of Eq. 6 / Eq. 8 (Lemma F.1),
+d_{eps,inf} of Eq. 9.
 """
 
 from .kl import (

@@ -1,4 +1,5 @@
-"""Lower-bound machinery for the user's own instances (seed 003 Sec. VI / App. G): boundcalc.lower.kl_decomposition."""
+"""Lower-bound machinery for the user's own instances (seed 003 Sec. VI / App. G: Thm 1, Thm 6, Thm 7, Thm 8, Thm 15,
+Thm 16): boundcalc.lower.kl_decomposition."""
 
 from .kl_decomposition import (  # noqa: F401
     arm_kl,
