@@ -753,6 +753,9 @@ class _FakeRunner:
     def figure_claim(self, *a):
         self.claims.append(a)
 
+    def curve_bounds(self, *a, **kw):
+        pass
+
 
 def _fig1c_curves(run_fig1c, monkeypatch):
     """The curves worksheet 004 Fig. 1(c) draws, from 5 runs of known parameter errors per point."""
