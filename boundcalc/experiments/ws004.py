@@ -91,13 +91,20 @@ def run_fig1a(r, s):
                    "95% intervals needed)")
 
 
-def run_lastfm(r, s):
-    """Figure 1(b): reward ratio against the random policy on the user's HetRec 2011 Last.fm files."""
+def _lastfm_path(r):
+    """The user's Last.fm directory (``--data lastfm=DIR``), or None after noting why the experiment does not run."""
     path = r.data.get("lastfm")
     if not path:
         r.note("Not run: the HetRec 2011 Last.fm data set is not distributed with boundcalc and cannot be downloaded "
                "here. Run `boundcalc worksheet run 004 --data lastfm=DIR` with the directory holding user_artists.dat "
                "and user_taggedartists.dat (docs/real_data.md).")
+    return path
+
+
+def run_lastfm(r, s):
+    """Figure 1(b): reward ratio against the random policy on the user's HetRec 2011 Last.fm files."""
+    path = _lastfm_path(r)
+    if not path:
         return
     from ..algorithms.contextual import linucb
     from ..data import lastfm
@@ -438,11 +445,8 @@ def flip_study(environment, T: int = FLIP_T, runs: int = 5, seed: int = 0, steps
 
 def run_fig2c(r, s):
     """Figure 2(c): the flipped-reward replay on the user's HetRec 2011 Last.fm files."""
-    path = r.data.get("lastfm")
+    path = _lastfm_path(r)
     if not path:
-        r.note("Not run: the HetRec 2011 Last.fm data set is not distributed with boundcalc and cannot be downloaded "
-               "here. Run `boundcalc worksheet run 004 --data lastfm=DIR` with the directory holding user_artists.dat "
-               "and user_taggedartists.dat (docs/real_data.md).")
         return
     from ..data import lastfm
     from ..figures import title
