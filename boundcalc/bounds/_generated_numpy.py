@@ -2,6 +2,8 @@
 
 The numpy source sympy.lambdify(modules="numpy") gives each built-in bound's (non-private, privacy cost)
 expression, keyed by bound id (see boundcalc/bounds/codegen.py); boundcalc.bounds.base.lambdified uses it.
+No formula originates here: each function is the expression of a bound whose class docstring cites its Theorem,
+Lemma or Eq. (e.g. seed 003 Thm 4 in boundcalc.bounds.linear).
 """
 
 # the names of the namespace sympy.lambdify(modules="numpy") evaluates its code in

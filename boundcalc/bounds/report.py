@@ -1,5 +1,8 @@
 """The regret report: every bound of a setting at horizons T for one budget, as plain data.
 
+The trivial bound it compares every bound with is T × the largest per-round regret, from the regret decomposition
+Reg_T = Σ_a Δ_a E[N_a(T)] ≤ T max_a Δ_a (seed 001 Eq. 2); the bounds' own formulas cite their Theorem / Eq.
+
 ``regret_report(setting, budget, T, overrides)`` evaluates every registered bound of the setting (through the
 budget conversion each bound needs), per horizon, and returns a :class:`RegretReport`: one row (a JSON-ready dict)
 per bound with its value, split (non-private part + privacy cost), privacy overhead in %, the regime words that
