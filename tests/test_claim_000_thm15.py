@@ -99,3 +99,12 @@ def test_mutant_widths_are_rejected(name, mutant):
     dom = Domain.of(C.get("000-thm15-width").params)
     assert L._thm15(mutant)(dom).verdict == "statement violated", name
     assert L._thm15()(dom).verdict == "no counterexample"
+
+
+def test_box_without_spanning_actions_is_an_input_error():
+    from typer.testing import CliRunner
+
+    from boundcalc.cli.app import app
+
+    res = CliRunner().invoke(app, ["verify", "--claim", "000-thm15-width", "--box", "K=2"])
+    assert res.exit_code == 2 and "K" in res.output and "Traceback" not in res.output

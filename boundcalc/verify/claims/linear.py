@@ -295,6 +295,10 @@ def _thm15(width=thm15_width):
 
         rng = np.random.default_rng(64)
         d, K, alpha = int(dom.value("d")), int(dom.value("K")), dom.value("alpha")
+        if K < d:  # K unit vectors in general position span R^d only when K ≥ d (Thm 15 needs V_t invertible)
+            from ...errors import InputError
+
+            raise InputError("K", f"an integer ≥ d = {d} (the actions must span R^d)", K)
         eps_axis, delta_axis = dom.axis("rdp_epsilon", 7), dom.axis("delta", 7)
         rows, bad, skipped, n = [], [], 0, 0
         for trial in range(4):
