@@ -257,3 +257,94 @@ claim("003-gope-regret", "AdaC-GOPE regret ≤ explicit Thm 4 bound (sheet §0 a
       ["seed 003 Thm 4 (explicit form DERIVED)", f"{ZCDP} §0, §3.6, §8.9"], "no counterexample", method="monte-carlo",
       evaluator=_gope_regret, params=(integer("T", 1_000_000, minimum=100), positive("rho", 0.1)),
       sheet_checks=("docs/formulas/zcdp-bandits.md §8.9",))
+
+
+# ---------------------------------------------------------------------------------------------------
+# seed 000 Thm 15 on its own: any fixed design, not only the counts of Corollary 16 (issue 16, coverage table)
+def thm15_width(g, d, alpha, eps, delta):
+    """The width of seed 000 Thm 15 (App. C.2; docs/formulas/rdp-bandits.md §4):
+
+        w = g_t √(2 log(4/δ)) + g_t² √((2α d(d+1)/ε) log(4/δ)),   g_t = max_{b ∈ 𝒜} ‖b‖_{V_t⁻¹}."""
+    L = math.log(4 / delta)
+    return g * math.sqrt(2 * L) + g**2 * math.sqrt(2 * alpha * d * (d + 1) / eps * L)
+
+
+def thm15_probabilities(A, counts, support, alpha, eps, delta, width=thm15_width):
+    """Exact P(|⟨θ̃_t − θ*, a⟩| ≥ w) for every a ∈ 𝒜 under the setting of seed 000 Thm 15 (App. C.2): actions fixed in
+    advance with counts N_a(t) (``counts``, V_t = Σ_a N_a(t) a aᵀ), θ̃_t = θ̂_t + V_t⁻¹ Σ_{b ∈ Supp(π)} b N_b with
+    N_b ~ N(0, 2α/ε), and N(0, 1) reward noise (1-subgaussian, as the theorem allows). Then ⟨θ̃_t − θ*, a⟩ is exactly
+    N(0, ‖a‖²_{V⁻¹} + (2α/ε) Σ_b (aᵀV⁻¹b)²). Returns (probabilities, w, g_t)."""
+    from scipy.special import ndtr
+
+    A = np.asarray(A, dtype=float)
+    V = (A * np.asarray(counts, dtype=float)[:, None]).T @ A
+    Vi = np.linalg.inv(V)
+    norms = np.einsum("ij,jk,ik->i", A, Vi, A)
+    g = float(np.sqrt(norms.max()))
+    S = A[np.asarray(support)]
+    var = norms + 2 * alpha / eps * np.sum((A @ Vi @ S.T) ** 2, axis=1)
+    w = width(g, A.shape[1], alpha, eps, delta)
+    return 2 * ndtr(-w / np.sqrt(var)), w, g
+
+
+def _thm15(width=thm15_width):
+    """Evaluator of 000-thm15-width; ``width`` is replaceable so that the tests can pass a mutant."""
+
+    def ev(dom) -> Result:
+        from ...algorithms.design import g_optimal_design
+
+        rng = np.random.default_rng(64)
+        d, K, alpha = int(dom.value("d")), int(dom.value("K")), dom.value("alpha")
+        if K < d:  # K unit vectors in general position span R^d only when K ≥ d (Thm 15 needs V_t invertible)
+            from ...errors import InputError
+
+            raise InputError("K", f"an integer ≥ d = {d} (the actions must span R^d)", K)
+        eps_axis, delta_axis = dom.axis("rdp_epsilon", 7), dom.axis("delta", 7)
+        rows, bad, skipped, n = [], [], 0, 0
+        for trial in range(4):
+            A = _actions(rng, K, d)
+            des = g_optimal_design(A, tol=1e-6)
+            if des.support_size > d * (d + 1) / 2:  # outside the theorem's hypothesis |Supp(π)| ≤ d(d+1)/2
+                skipped += 1
+                continue
+            designs = {f"ceil(c·π), c = {c}d": np.ceil(c * d * des.weights) for c in (1, 4, 50)}
+            designs["random counts 1..50 on every arm"] = rng.integers(1, 51, K).astype(float)
+            for name, counts in designs.items():
+                for eps in eps_axis:
+                    for dl in delta_axis:
+                        p, w, g = thm15_probabilities(A, counts, des.support, alpha, float(eps), float(dl), width)
+                        n += 1
+                        rows.append({"trial": trial, "design": name, "rdp_epsilon": float(eps), "delta": float(dl),
+                                     "g_t": g, "width": w, "max_prob": float(p.max()), "ratio": float(p.max() / dl)})
+                        if p.max() > dl:
+                            bad.append(rows[-1])
+        # a sampled check of the exact probabilities: the last case, 20 000 draws of (reward noise, privacy noise)
+        Vi = np.linalg.inv((A * counts[:, None]).T @ A)
+        S = A[des.support]
+        eta = rng.standard_normal((20_000, d)) @ np.linalg.cholesky((A * counts[:, None]).T @ A).T
+        nb = math.sqrt(2 * alpha / float(eps)) * rng.standard_normal((20_000, S.shape[0]))
+        err = (eta + nb @ S) @ Vi @ A.T  # ⟨θ̃ − θ*, a⟩ for every a: V⁻¹(Σ A_s η_s + Σ_b b N_b)
+        per_arm = np.sum(np.abs(err) >= w, axis=0)
+        hits = int(per_arm.max())
+        mc = frequency_below(hits, 20_000, float(dl))  # the arm left most often, against the per-arm level δ
+        mc["exact_max_prob"] = float(p.max())
+        ok = not bad and not mc["violated"] and n > 0
+        worst = max((r["ratio"] for r in rows), default=float("nan"))
+        return Result(verdict=verdict_of(ok, "statement violated"), points=n, counterexample=bad[0] if bad else None,
+                      measured=f"{n} (design, ε, δ) cases, d = {d}, K = {K}, α = {alpha:g}: exact max_a "
+                      f"P(|⟨θ̃ − θ*, a⟩| ≥ width of Thm 15)/δ ≤ {worst:.3g}; 20 000 draws on the last case (δ = {float(dl):g}): "
+                      f"{hits} exceedances by the arm that left most often (exact {float(p.max()):.3g})" + (f"; {skipped} designs with support > d(d+1)/2 skipped" if skipped
+                                                    else ""),
+                      evidence={"rows": rows, "monte_carlo": mc, "reward_noise": "N(0, 1)", "skipped": skipped})
+
+    return ev
+
+
+claim("000-thm15-width", "Thm 15 (App. C.2): fixed-design private least squares, any counts",
+      "for actions fixed in advance (any counts N_a(t), V_t = Σ_a N_a(t) a aᵀ) and N_b ~ N(0, 2α/ε) on each support "
+      "point of a G-optimal design (|Supp(π)| ≤ d(d+1)/2), P(|⟨θ̃_t − θ*, a⟩| ≥ g_t√(2 log(4/δ)) + "
+      "g_t²√((2αd(d+1)/ε) log(4/δ))) ≤ δ for every a, g_t = max_b ‖b‖_{V_t⁻¹}",
+      ["seed 000 Thm 15 (App. C.2)", f"{RDP} §4"], "no counterexample", evaluator=_thm15(),
+      params=(integer("d", 3), integer("K", 10), positive("alpha", 2.0), positive("rdp_epsilon", 0.1, 10.0),
+              unit("delta", 0.01, 0.5, open_ends=True)),
+      sheet_checks=("docs/formulas/rdp-bandits.md §4",))
