@@ -259,7 +259,8 @@ the formula sheet and ERRATA are judged by the verifier.""",
         "experiment), so the figures reproduce the paper's setup, not necessarily its exact scale.",
         "The NeurIPS version's ablation on α and its 20-arm COV-BOOST environment (sheet §8) are not in the seed: "
         "not reproduced.",
-        "Lazy-DP-TS has no registered regret bound (sheet §7.3 gives only an O-rate): its curves have no bound to be "
-        "judged against.",
+        "Lazy-DP-TS's registered bound (lazy-dp-ts-hu-hegde2022-paper) is an O-form with constant 1 taken from a "
+        "secondary summary (sheet §7.3): its curves are drawn and judged against it, but a verdict on an O-form "
+        "says nothing about the unstated constant.",
     ],
 )
