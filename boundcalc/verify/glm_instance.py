@@ -231,6 +231,10 @@ class InstanceContext:
 def logistic_sphere_context(env) -> InstanceContext:
     """The context of a logistic ``GLMEnv`` with Unif(S^1) contexts (d = 2): every constant exact (module docstring)."""
     K, s = int(env.K), float(np.linalg.norm(env.theta))
+    if not s > 0:
+        from ..errors import InputError
+
+        raise InputError("theta", "θ* ≠ 0 (at θ* = 0 every arm ties: A4 fails for every β > 0)", 0.0)
     C_B = 1.0  # ‖x‖ = 1 on the sphere
     zeta = zeta_logistic(C_B)
     kl = kappa_l_sphere2(K, P_STAR)
