@@ -166,3 +166,26 @@ def test_real_data_curves_have_their_bound_or_a_reason(tmp_path):
         assert res.simulations and not problems(res), problems(res)
         if exp == "autoloan":
             assert any("ldp-gloc-zheng2020-paper" in cb.judged for cb in res.curve_bounds if cb.algorithm == "LDP-GLOC")
+            # LDP-SGD's bounds drawn at the file's constants and judged outside the assumptions, for a true reason
+            sgd = [cb for cb in res.curve_bounds if cb.algorithm == "LDP-SGD"]
+            assert sgd and all("002-thm3.1-sgd" in cb.drawn and "002-thm3.3-sgd" in cb.judged for cb in sgd)
+            assert all(cb.reason.startswith("outside the assumptions") and "A3: fails for every κ_l > 0" in cb.reason
+                       for cb in sgd)
+
+
+def test_logistic_sgd_bounds_drawn_and_judged_inside(tmp_path, monkeypatch):
+    """Issue 16 items 6/9: on the synthetic logistic instance LDP-SGD's bounds (Thms 3.1, 3.3 at the constants computed
+    from the instance, boundcalc.verify.glm_instance) are drawn and judged inside their assumptions."""
+    from boundcalc.experiments import ws002
+
+    res = run_tiny("002", tmp_path, only={"logistic"})["logistic"]
+    assert not problems(res)
+    sgd = [cb for cb in res.curve_bounds if cb.algorithm == "LDP-SGD"]
+    assert sgd and all(not cb.reason and set(ws002.LOGISTIC_SGD_LINES) <= set(cb.drawn)
+                                 and "002-thm3.1-sgd-corrected" in cb.judged for cb in sgd)
+    comps = [c for c in res.comparisons if c.algorithm == "LDP-SGD"]
+    assert len(comps) == 8 and not any(c.verdict.startswith(("outside", "assumptions not checked")) for c in comps)
+    # mutant: the LDP-SGD lines dropped from the panels again: the bookkeeping check rejects it
+    monkeypatch.setattr(ws002, "LOGISTIC_SGD_LINES", {})
+    bad = problems(run_tiny("002", tmp_path / "m", only={"logistic"})["logistic"])
+    assert any("LDP-SGD" in p for p in bad), bad
