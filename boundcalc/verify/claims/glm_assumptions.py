@@ -214,7 +214,7 @@ def _c4_describe(pt: dict) -> dict:
 _C4 = Inequality(("T",), _c4_margin, _c4_margin_mp, points=2000, on_fail="typo", describe=_c4_describe,
                  text="Σ_{t=3}^T t^{−1/2} ≤ √T (the step from the first to the second line of (C.4))")
 claim("002-c4-sum-step", "(C.4), proof of Thm 3.1 (SGD): Σ_{t=3}^T c/√t ≤ c√T",
-      "Σ_{t=3}^T t^{−1/2} ≤ √T for 4 ≤ T ≤ 10⁶ (the printed (C.4) replaces the sum over the rounds by √T)",
+      "Σ_{t=3}^T t^{−1/2} ≤ √T for 4 ≤ T ≤ 1e6 (the printed (C.4) replaces the sum over the rounds by √T)",
       ["seed 002 App. C.1, (C.4)", f"{LDP} §3.2"], "typo", inequality=_C4,
       params=(integer("T", 4, 1_000_000, minimum=4, doc="horizon"),),
       note="Σ_{t=3}^T t^{−1/2} > √T from T = 10 on and Σ/√T → 2 (Σ ≥ 2√(T + 1) − 2√3): the second line of (C.4) (and the bound "
