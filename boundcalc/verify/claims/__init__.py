@@ -40,3 +40,4 @@ from . import dp_definitions  # noqa: E402,F401  (issue 16 item 8: relations bet
 from . import lower_kl  # noqa: E402,F401  (issue 16 item 4: seed 003 Thm 1, 6, 8, 15, 16)
 from . import coverage  # noqa: E402,F401  (issue 16 item 5: confidence sets, Monte Carlo coverage)
 from . import glm_assumptions  # noqa: E402,F401  (issue 16 coverage table: seed 002 Assumptions 1-3, (C.4))
+from . import dgs_cb  # noqa: E402,F401  (issue 16 coverage table: seed 004 Eq. 3)
