@@ -245,7 +245,8 @@ def _eq25(dom) -> Result:
                   measured=f"rarely-switching rule (C = {EQ25_C:g}), T = {EQ25_T}, {len(seqs)} unit-action sequences, λ in "
                   f"[{rows[0]['lam']:g}, {rows[-1]['lam']:g}]: Σ 1/τ_t ≤ (1 + C)(1 + λ)ℓ(T) in {len(rows) - len(bad)} of "
                   f"{len(rows)} cases (largest ratio {max(r['sum_inv_tau'] / r['eq25'] for r in rows):.3g}); the step "
-                  f"t_{{ℓ+1}}/t_ℓ ≤ (1 + C)(1 + λ) itself fails in {len(gaps)} (ERRATA 11), the sum keeps its slack",
+                  f"t_{{ℓ+1}}/t_ℓ ≤ (1 + C)(1 + λ) itself fails in {len(gaps)} (ERRATA 11)"
+                  + ("; the sum keeps its slack" if ok else ""),
                   evidence={"rows": rows})
 
 
