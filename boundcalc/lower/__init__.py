@@ -1,5 +1,5 @@
 """Lower-bound machinery for the user's own instances (seed 003 Sec. VI / App. G: Thm 1, Thm 6, Thm 7, Thm 8, Thm 15,
-Thm 16): boundcalc.lower.kl_decomposition."""
+Thm 16; Prop 3's maximal coupling): boundcalc.lower.kl_decomposition."""
 
 from .kl_decomposition import (  # noqa: F401
     arm_kl,
@@ -8,6 +8,7 @@ from .kl_decomposition import (  # noqa: F401
     group_privacy_renyi,
     implied_lower_bound,
     lower_bound_report,
+    maximal_coupling,
     optimal_transport,
     product_kl_bound,
     thm15_f_divergence_bound,

@@ -41,3 +41,4 @@ from . import lower_kl  # noqa: E402,F401  (issue 16 item 4: seed 003 Thm 1, 6, 
 from . import coverage  # noqa: E402,F401  (issue 16 item 5: confidence sets, Monte Carlo coverage)
 from . import glm_assumptions  # noqa: E402,F401  (issue 16 coverage table: seed 002 Assumptions 1-3, (C.4))
 from . import dgs_cb  # noqa: E402,F401  (issue 16 coverage table: seed 004 Eq. 3)
+from . import seed003_items  # noqa: E402,F401  (issue 16: seed 003 items of the coverage table)
