@@ -364,6 +364,9 @@ class Thm31SGDCorrected(_SGDCommon):
     caveats = (
         "corrected: not the paper's statement — the statement drops √(κ_u log(KT/α)) of (C.4) (ERRATA, smaller "
         "items); the constant of the maximal inequality is set to 1",
+        "typo: (C.4)'s last step bounds Σ_{t=3}^T t^{-1/2} by √T, false from T = 10 on (the sum tends to 2√T; "
+        "claim 002-c4-sum-step), and this form keeps that last line: it is about half of (C.4)'s own first line. "
+        "002-thm3.1-sgd-explicit carries the factor 2",
         CAV_SGD_STEP, CAV_SGD_CLIP, CAV_NET,
     )
 
