@@ -353,6 +353,7 @@ class GOPELattimoreSzepesvariPaper(_GOPELattimoreSzepesvari):
     title = "GOPE regret (Lattimore & Szepesvári 2020, Thm 22.1), O-form sqrt(dT log(KT))"
     source = _LS
     form = "paper"
+    params = ("d", "K")  # δ = 1/n in the theorem: the instance's δ does not enter
     assumptions = ("mean rewards ⟨a, θ*⟩ ∈ [−1, 1] (here ‖a‖ ‖θ*‖ ≤ 1)", "conditionally 1-sub-Gaussian reward noise",
                    "the theorem sets δ = 1/n; the algorithm here runs with the instance's δ (--confidence)")
     requires = ("max_action_norm*theta_norm <= 1.000000001",)
