@@ -398,7 +398,8 @@ class GOPELattimoreSzepesvariExplicit(_GOPELattimoreSzepesvari):
     6. Sum on G: Δ̄ (s + c_1) + Σ_{ℓ=2}^{L} 2^{3−ℓ} (s + 2 d 4^ℓ Λ) ≤ Δ̄ (s + 8 d Λ_1) + 4 s + 16 d Λ (2^{L+1} − 4)
        (Σ_{ℓ≥2} 2^{3−ℓ} < 4, Σ_{ℓ=2}^{L} 2^ℓ = 2^{L+1} − 4; the truncated last phase counts whole).
     7. E[R_n] ≤ (sum on G) + P(Gᶜ) n Δ_max ≤ … + δ n Δ̄; with δ = 1/n (Thm 22.1) the last term is Δ̄ ≤ 2, and the
-       bound is O(sqrt(n d log(k n))) as the theorem states (16 d Λ 2^{L+1} ≤ 32 sqrt(1.5 n d) Λ/sqrt(Λ_1) + …)."""
+       bound is O(sqrt(n d log(k n))) as the theorem states (2^L ≤ sqrt(4 + 3n/(2 d Λ_1)), so
+       16 d Λ 2^{L+1} ≤ 32 Λ sqrt(1.5 n d/Λ_1) + 64 d Λ)."""
 
     id = "gope-lattimore-szepesvari2020-thm22-1-explicit"
     title = "GOPE regret, explicit constants DERIVED from Lattimore & Szepesvári 2020 Thm 22.1 (E[R_T], δ of the instance)"
@@ -415,6 +416,9 @@ class GOPELattimoreSzepesvariExplicit(_GOPELattimoreSzepesvari):
         "the design solver stops at g(π) ≤ d(1 + 10⁻⁶) and the schedule then uses g(π) for d: the phase lengths "
         "may exceed the bound's c_ℓ by that relative 10⁻⁶, not counted",
     )
+    formula_note = ("E[R_T] ≤ Δ̄ (s + 8dΛ_1) + 4s + 16dΛ (2^{L+1} − 4) + δ T Δ̄,  s = min(K, d(d+1)/2),  "
+                    "Λ_1 = log(2K/δ),  L = ⌊log_4(4 + 3T/(2dΛ_1))⌋,  Λ = log(K L (L+1)/δ),  "
+                    "Δ̄ = 2 max‖a‖ ‖θ*‖ (= 2·max_action_norm·theta_norm)")
     symbol_names = ("d", "K", "delta", "max_action_norm", "theta_norm")
 
     def expression(self):
