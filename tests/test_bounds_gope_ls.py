@@ -213,6 +213,14 @@ def test_algorithms_lists_gope_bounds():
     assert "003-gope-paper" in rows["GOPE-limit"]
     for bid in (EXPLICIT, PAPER):
         assert registry.get(bid).algorithm == "GOPE" and registry.get(bid) in registry.select("linear")
+    # simulate --plot's overlay draws them beside a GOPE curve (verify/overlay.py)
+    from boundcalc import algorithms as algs
+    from boundcalc.envs import make_named_env
+    from boundcalc.verify import overlay
+
+    curves, _ = overlay.bound_curves(algs.build("GOPE"), make_named_env("zcdp-linear-bounded"), np.geomspace(10, 1e4, 4),
+                                     None)
+    assert {c.bound_id for c in curves if c.kind == "upper"} == {EXPLICIT, PAPER}
 
 
 def test_worksheet_mutant_gope_bounds_not_drawn_is_rejected(tmp_path, monkeypatch):
