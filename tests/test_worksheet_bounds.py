@@ -106,7 +106,7 @@ def test_baselines_drawn_and_judged(tmp_path):
     r1 = run_tiny("001", tmp_path, only={"fig1"})["fig1"]
     r3 = run_tiny("003", tmp_path, only={"fig4b-bounds"})["fig4b-bounds"]
     want = {("003", "GOPE"): "gope-lattimore-szepesvari2020-thm22-1-explicit",
-            ("003", "GOPE-limit"): "003-gope-explicit",("004", "LinUCB"): "linucb-seed004-thm3-nonprivate",
+            ("003", "GOPE-limit"): "003-gope-explicit", ("004", "LinUCB"): "linucb-seed004-thm3-nonprivate",
             ("004", "Private-LinUCB"): "private-linucb-neel-roth2018-paper",
             ("002", "LDP-UCB"): "ldp-ucb-zheng2020-paper", ("002", "LDP-GLOC"): "ldp-gloc-zheng2020-paper",
             ("001", "Lazy-DP-TS"): "lazy-dp-ts-hu-hegde2022-paper", ("001", "IMED"): "imed-honda-takemura2015"}
