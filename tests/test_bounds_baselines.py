@@ -73,6 +73,24 @@ def zheng(T, eps, **_):
     return mpmath.mpf(T) ** mpmath.mpf(0.75) / eps
 
 
+def gope_ls_explicit(T, d, K, delta, max_action_norm, theta_norm, **_):
+    """GOPE, explicit form DERIVED from Lattimore & Szepesvári 2020 Thm 22.1 (bounds/baselines.py docstring):
+    Δ̄(s + 8dΛ_1) + 4s + 16dΛ(2^{L+1} − 4) + δTΔ̄."""
+    T, d, K, delta = map(mpmath.mpf, (T, d, K, delta))
+    Db = 2 * mpmath.mpf(max_action_norm) * mpmath.mpf(theta_norm)
+    lam1 = mpmath.log(2 * K / delta)
+    L = mpmath.floor(mpmath.log(4 + 3 * T / (2 * d * lam1)) / mpmath.log(4))
+    lam = mpmath.log(K * L * (L + 1) / delta)
+    s = min(K, d * (d + 1) / 2)
+    return Db * (s + 8 * d * lam1) + 4 * s + 16 * d * lam * (2 ** (L + 1) - 4) + delta * T * Db
+
+
+def gope_ls_paper(T, d, K, **_):
+    """Lattimore & Szepesvári 2020 Thm 22.1 with C = 1: sqrt(T d log(K T))."""
+    T = mpmath.mpf(T)
+    return mpmath.sqrt(T * d * mpmath.log(K * T))
+
+
 # bound id -> (independent formula, budgets, instance overrides to test, a mutation of the sympy expression)
 def _subs(old, new):
     def mutate(expr_pair):
@@ -99,6 +117,10 @@ CASES = {
                                            _subs("5/2", "2")),
     "ldp-ucb-zheng2020-paper": (zheng, [LocalDP(1.0, 0.01), LocalDP(5.0, 0.01)], ({},), _subs("3/4", "1/2")),
     "ldp-gloc-zheng2020-paper": (zheng, [LocalDP(1.0, 0.01)], ({},), _subs("3/4", "2/3")),
+    "gope-lattimore-szepesvari2020-thm22-1-explicit": (
+        gope_ls_explicit, [None], ({}, {"d": 2, "K": 5, "delta": 0.05}, {"d": 6, "K": 1000, "delta": 1e-7},
+                                   {"theta": [0.5, 0.0, 0.0]}), _subs("delta", "delta**2")),
+    "gope-lattimore-szepesvari2020-thm22-1-paper": (gope_ls_paper, [None], ({}, {"d": 5, "K": 50}), _subs("K", "K**2")),
 }
 
 

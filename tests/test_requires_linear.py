@@ -39,6 +39,10 @@ def expected_linear(bid: str, p: dict) -> bool:
     if bid.startswith("003-thm9"):
         return True  # the hypercube instance of Thm 9; its rho <= 1 / T >= 3 rule is tested in test_bounds_linear
     A, th = np.asarray(p["actions"], float), np.asarray(p["theta"], float)
+    if bid == "gope-lattimore-szepesvari2020-thm22-1-explicit":
+        return True  # Lattimore–Szepesvári Ch. 22: only 1-sub-Gaussian noise (the adapter's check); gaps in constants
+    if bid == "gope-lattimore-szepesvari2020-thm22-1-paper":  # means in [-1, 1], through max ||a|| ||theta*|| <= 1
+        return np.linalg.norm(A, axis=1).max() * np.linalg.norm(th) <= 1 + TOL
     return (np.linalg.norm(A, axis=1).max() <= 1 + TOL and np.linalg.norm(th) <= 1 + TOL
             and np.linalg.matrix_rank(A) == A.shape[1])
 

@@ -99,15 +99,18 @@ def test_every_curve_has_its_bound_or_a_reason(name, tmp_path):
 
 def test_baselines_drawn_and_judged(tmp_path):
     """The baselines of issue 16 item 6 on their figures: LinUCB and Private LinUCB (004 Fig. 1(a)), LDP-UCB and
-    LDP-GLOC (002 Fig. 5.1), Lazy-DP-TS and IMED (001 Fig. 1); Private LinUCB's paper calibration is never inside."""
+    LDP-GLOC (002 Fig. 5.1), Lazy-DP-TS and IMED (001 Fig. 1), GOPE (Lattimore–Szepesvári Alg. 12, its Thm 22.1) and
+    GOPE-limit on 003 Fig. 4(b)'s companion; Private LinUCB's paper calibration is never inside."""
     r4 = run_tiny("004", tmp_path, only={"fig1a"})["fig1a"]
     r2 = run_tiny("002", tmp_path, only={"single"})["single"]
     r1 = run_tiny("001", tmp_path, only={"fig1"})["fig1"]
-    want = {("004", "LinUCB"): "linucb-seed004-thm3-nonprivate",
+    r3 = run_tiny("003", tmp_path, only={"fig4b-bounds"})["fig4b-bounds"]
+    want = {("003", "GOPE"): "gope-lattimore-szepesvari2020-thm22-1-explicit",
+            ("003", "GOPE-limit"): "003-gope-explicit", ("004", "LinUCB"): "linucb-seed004-thm3-nonprivate",
             ("004", "Private-LinUCB"): "private-linucb-neel-roth2018-paper",
             ("002", "LDP-UCB"): "ldp-ucb-zheng2020-paper", ("002", "LDP-GLOC"): "ldp-gloc-zheng2020-paper",
             ("001", "Lazy-DP-TS"): "lazy-dp-ts-hu-hegde2022-paper", ("001", "IMED"): "imed-honda-takemura2015"}
-    res = {"004": r4, "002": r2, "001": r1}
+    res = {"004": r4, "002": r2, "001": r1, "003": r3}
     for (w, a), b in want.items():
         cbs = [cb for cb in res[w].curve_bounds if cb.algorithm == a]
         assert cbs and all(b in cb.drawn and b in cb.judged for cb in cbs), (w, a, cbs)

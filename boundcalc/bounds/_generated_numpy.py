@@ -137,91 +137,97 @@ def _f36(K, T, d):
 def _f37(K, T, d, rho):
     return [sqrt(T)*sqrt(d)*sqrt(log(K*T)), d**2*log(K*T)**2/sqrt(rho)]
 
-def _f38(T, d, rho):
+def _f38(K, T, d):
+    return [sqrt(T)*sqrt(d)*sqrt(log(K*T)), 0]
+
+def _f39(K, T, d, delta, max_action_norm, theta_norm):
+    return [2*T*delta*max_action_norm*theta_norm + 16*d*(2**(floor(log((3/2)*T/(d*log(2*K/delta)) + 4)/log(4)) + 1) - 4)*log(K*(floor(log((3/2)*T/(d*log(2*K/delta)) + 4)/log(4)) + 1)*floor(log((3/2)*T/(d*log(2*K/delta)) + 4)/log(4))/delta) + 2*max_action_norm*theta_norm*(8*d*log(2*K/delta) + reduce(minimum, [K, (1/2)*d*(d + 1)])) + 4*reduce(minimum, [K, (1/2)*d*(d + 1)]), 0]
+
+def _f40(T, d, rho):
     return [sqrt(T)*d*log(T), d**2*log(T)**2/sqrt(rho)]
 
-def _f39(C, T, d, delta, lam, lam0, rho, theta_norm):
+def _f41(C, T, d, delta, lam, lam0, rho, theta_norm):
     return [2*sqrt(2)*sqrt(T)*sqrt(d)*sqrt(C + 1)*(sqrt(lam)*theta_norm + sqrt(d*log(T/(d*lam) + 1) + 2*log(delta**(-1.0))))*sqrt(log(T/(d*lam) + 1)), 4*sqrt(T)*d**(3/2)*(C + 1)*sqrt(lam + 1)*sqrt(2*sqrt(d)*sqrt(log(T/delta)) + d + 2*log(T/delta))*log(T/(d*lam) + 1)**(3/2)/(sqrt(rho)*sqrt(lam + reduce(maximum, [0, -2*sqrt(T)*sqrt(log(d*(T + 3)/delta)) + (1/4)*T*lam0 - 8*log(d*(T + 3)/delta)]))*log(C + 1))]
 
-def _f40(C, T, d, delta, kappa, lam, lam0, rho, s_star, theta_norm):
+def _f42(C, T, d, delta, kappa, lam, lam0, rho, s_star, theta_norm):
     return [2*C*lam + 2*sqrt(2)*sqrt(T)*sqrt(d)*sqrt(C + 1)*(sqrt(lam)*theta_norm + sqrt(d*log(T/(d*lam) + 1) + 2*log(3/delta)))*sqrt(log(T/(d*lam) + 1)) + 2, 4*d*sqrt(kappa)*sqrt((2*sqrt(d)*sqrt(log(3*T/delta)) + d + 2*log(3*T/delta))*reduce(maximum, [T*d*log(T/(d*lam) + 1)/((lam + reduce(maximum, [0, -2*sqrt(T)*sqrt(log(3*d*(T + 3)/delta)) + (1/4)*T*lam0 - 8*log(3*d*(T + 3)/delta)]))*log(C + 1)), d*log(1 + reduce(minimum, [T, s_star])/(d*lam))*reduce(minimum, [T, s_star])/((lam + reduce(maximum, [0, (1/4)*lam0*reduce(minimum, [T, s_star]) - 2*sqrt(log(3*d*(reduce(minimum, [T, s_star]) + 3)/delta))*sqrt(reduce(minimum, [T, s_star])) - 8*log(3*d*(reduce(minimum, [T, s_star]) + 3)/delta)]))*log(C + 1))]))*sqrt(C + 1)*log(T/(d*lam) + 1)/(sqrt(rho)*sqrt(log(C + 1)))]
 
-def _f41(T, d, rho):
+def _f43(T, d, rho):
     return [sqrt(T)*d*log(T), d**2*log(T)**2/sqrt(rho)]
 
-def _f42(C, T, d, delta, lam, lam0, rho, theta_norm):
+def _f44(C, T, d, delta, lam, lam0, rho, theta_norm):
     return [2*sqrt(2)*sqrt(T)*sqrt(d)*sqrt(C + 1)*(sqrt(lam)*theta_norm + sqrt(d*log(T/(d*lam) + 1) + 2*log(delta**(-1.0))))*sqrt(log(T/(d*lam) + 1)), 4*sqrt(T)*d**(3/2)*(C + 1)*sqrt(lam + 1)*sqrt(2*sqrt(d)*sqrt(log(T/delta)) + d + 2*log(T/delta))*log(T/(d*lam) + 1)**(3/2)/(sqrt(rho)*sqrt(lam + reduce(maximum, [0, -2*sqrt(T)*sqrt(log(d*(T + 3)/delta)) + (1/4)*T*lam0 - 8*log(d*(T + 3)/delta)]))*log(C + 1))]
 
-def _f43(C, T, d, delta, kappa, lam, lam0, rho, s_star, theta_norm):
+def _f45(C, T, d, delta, kappa, lam, lam0, rho, s_star, theta_norm):
     return [2*C*lam + 2*sqrt(2)*sqrt(T)*sqrt(d)*sqrt(C + 1)*(sqrt(lam)*theta_norm + sqrt(d*log(T/(d*lam) + 1) + 2*log(3/delta)))*sqrt(log(T/(d*lam) + 1)) + 2, 4*d*sqrt(kappa)*sqrt((2*sqrt(d)*sqrt(log(3*T/delta)) + d + 2*log(3*T/delta))*reduce(maximum, [T*d*log(T/(d*lam) + 1)/((lam + reduce(maximum, [0, -2*sqrt(T)*sqrt(log(3*d*(T + 3)/delta)) + (1/4)*T*lam0 - 8*log(3*d*(T + 3)/delta)]))*log(C + 1)), d*log(1 + reduce(minimum, [T, s_star])/(d*lam))*reduce(minimum, [T, s_star])/((lam + reduce(maximum, [0, (1/4)*lam0*reduce(minimum, [T, s_star]) - 2*sqrt(log(3*d*(reduce(minimum, [T, s_star]) + 3)/delta))*sqrt(reduce(minimum, [T, s_star])) - 8*log(3*d*(reduce(minimum, [T, s_star]) + 3)/delta)]))*log(C + 1))]))*sqrt(C + 1)*log(T/(d*lam) + 1)/(sqrt(rho)*sqrt(log(C + 1)))]
 
-def _f44(C, T, d, delta, lam, theta_norm):
+def _f46(C, T, d, delta, lam, theta_norm):
     return [2*sqrt(2)*sqrt(T)*sqrt(d)*sqrt(C + 1)*(sqrt(lam)*theta_norm + sqrt(d*log(T/(d*lam) + 1) + 2*log(delta**(-1.0))))*sqrt(log(T/(d*lam) + 1)), 0]
 
-def _f45(T, d):
+def _f47(T, d):
     return [sqrt(T)*d*log(T), 0]
 
-def _f46(L, S, T, d, delta_dp, epsilon, lam, lam0, zeta):
+def _f48(L, S, T, d, delta_dp, epsilon, lam, lam0, zeta):
     return [sqrt(T)*sqrt(d)*(2*S*sqrt(lam) + 2*sqrt(d)*sqrt(log((L**2*T*lam + 1)/zeta)))*sqrt(log(L*T/d + lam)), 6*sqrt(3)*L*sqrt(T)*sqrt(d)*exp(-3/2)*log(zeta**(-1.0))*sqrt(log(L*T/d + lam))/(epsilon*lam0) + 32*log(delta_dp**(-1.0))/lam0]
 
-def _f47(L, S, T, d, delta_dp, epsilon, lam, lam0, zeta):
+def _f49(L, S, T, d, delta_dp, epsilon, lam, lam0, zeta):
     return [sqrt(T)*sqrt(d)*(2*S*sqrt(lam) + 2*sqrt(d)*sqrt(log((L**2*T*lam + 1)/zeta)))*sqrt(log(L*T/d + lam)), 2*L*sqrt(T)*sqrt(d)*exp(-1/2)*log(T)*log(zeta**(-1.0))*sqrt(log(L*T/d + lam))/(epsilon*lam0) + 32*log(delta_dp**(-1.0))/lam0]
 
-def _f48(K, T, d, epsilon):
+def _f50(K, T, d, epsilon):
     return [sqrt(T)*d, K*d*log(T)/epsilon]
 
-def _f49(K, T, d, epsilon):
+def _f51(K, T, d, epsilon):
     return [sqrt(T)*d, K*sqrt(T)*d/epsilon]
 
-def _f50(L, S, T, d, delta_dp, epsilon, lam, sigma_z, zeta):
+def _f52(L, S, T, d, delta_dp, epsilon, lam, sigma_z, zeta):
     return [sqrt(T)*sqrt(d)*(2*S*sqrt(lam) + 2*sqrt(d)*sqrt(log((L**2*T*lam + 1)/zeta)))*sqrt(log(L*T/d + lam))/sigma_z**2, 6*sqrt(3)*L*sqrt(T)*sqrt(d)*exp(-3/2)*log(zeta**(-1.0))*sqrt(log(L*T/d + lam))/(epsilon*sigma_z**2) + 32*log(delta_dp**(-1.0))/sigma_z**2]
 
-def _f51(L, S, T, d, delta, lam):
+def _f53(L, S, T, d, delta, lam):
     return [4*sqrt(T)*sqrt(d)*(S*sqrt(lam) + sqrt(d*log(L*T/(d*lam) + 1) + 2*log(delta**(-1.0))))*sqrt(log(L*T/d + lam)), 0]
 
-def _f52(L, S, T, d, lam, zeta):
+def _f54(L, S, T, d, lam, zeta):
     return [sqrt(T)*sqrt(d)*(2*S*sqrt(lam) + 2*sqrt(d)*sqrt(log((L**2*T*lam + 1)/zeta)))*sqrt(log(L*T/d + lam)), 0]
 
-def _f53(T, d, epsilon):
+def _f55(T, d, epsilon):
     return [sqrt(T)*d, sqrt(T)*log(T)**(5/2)/epsilon]
 
-def _f54(C_B, K, T, alpha, d, delta_p, epsilon, kappa_l, p_star, sigma_r):
+def _f56(C_B, K, T, alpha, d, delta_p, epsilon, kappa_l, p_star, sigma_r):
     return [C_B*sqrt(T)*d*sigma_r*sqrt((d + log(T/alpha))*log(K*T/alpha))/(kappa_l*p_star), 2*sqrt(2)*C_B*sqrt(T)*d*sqrt((d + log(T/alpha))*log(K*T/alpha))*sqrt(log((5/4)/delta_p))/(epsilon*kappa_l*p_star)]
 
-def _f55(R, T, alpha, d, epsilon, kappa_l, p_star, zeta):
+def _f57(R, T, alpha, d, epsilon, kappa_l, p_star, zeta):
     return [sqrt(pi)*R*sqrt(T)*sqrt(d)*gamma_ratio(d)*log(log(T/alpha))/(kappa_l*p_star*zeta), 2*sqrt(pi)*R*sqrt(T)*sqrt(d)*gamma_ratio(d)*log(log(T/alpha))/(kappa_l*p_star*zeta*expm1(epsilon))]
 
-def _f56(K, R, T, alpha, c_r, d, epsilon, kappa_l, kappa_u, p_star, zeta):
+def _f58(K, R, T, alpha, c_r, d, epsilon, kappa_l, kappa_u, p_star, zeta):
     return [(1/2)*sqrt(pi)*R*sqrt(T)*sqrt(d)*sqrt(kappa_u)*sqrt(624*log(log(T)/alpha) + 1)*gamma_ratio(d)*sqrt(log(K*T/alpha))/(kappa_l*p_star*zeta) + 2*c_r, sqrt(pi)*R*sqrt(T)*sqrt(d)*sqrt(kappa_u)*sqrt(624*log(log(T)/alpha) + 1)*gamma_ratio(d)*sqrt(log(K*T/alpha))/(kappa_l*p_star*zeta*expm1(epsilon))]
 
-def _f57(K, L, R, T, alpha, c_r, d, epsilon, kappa_l, kappa_u, p_star, zeta):
+def _f59(K, L, R, T, alpha, c_r, d, epsilon, kappa_l, kappa_u, p_star, zeta):
     return [2*sqrt(2)*sqrt(pi)*L*R*sqrt(T)*sqrt(d)*sqrt(kappa_u)*sqrt((624*log(log(T)/alpha) + 1)*log(2*K*T/alpha))*gamma_ratio(d)/(kappa_l*p_star*zeta) + 6*c_r, 4*sqrt(2)*sqrt(pi)*L*R*sqrt(T)*sqrt(d)*sqrt(kappa_u)*sqrt((624*log(log(T)/alpha) + 1)*log(2*K*T/alpha))*gamma_ratio(d)/(kappa_l*p_star*zeta*expm1(epsilon))]
 
-def _f58(T, epsilon):
+def _f60(T, epsilon):
     return [0, sqrt(T)/epsilon]
 
-def _f59(C_B, T, alpha, beta, d, delta_p, epsilon, gamma, kappa_l, p_star, sigma_r):
+def _f61(C_B, T, alpha, beta, d, delta_p, epsilon, gamma, kappa_l, p_star, sigma_r):
     return [C_B*gamma*(C_B**2*d*sigma_r*sqrt(d + log(T/alpha))/(kappa_l*p_star))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan), C_B*gamma*(C_B*d*sqrt(d + log(T/alpha))*(C_B*sigma_r + 2*sqrt(2)*sqrt(log((5/4)/delta_p))/epsilon)/(kappa_l*p_star))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan) - C_B*gamma*(C_B**2*d*sigma_r*sqrt(d + log(T/alpha))/(kappa_l*p_star))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan)]
 
-def _f60(C_B, L, R, T, alpha, beta, d, epsilon, gamma, kappa_l, p_star, zeta):
+def _f62(C_B, L, R, T, alpha, beta, d, epsilon, gamma, kappa_l, p_star, zeta):
     return [C_B*L*gamma*(sqrt(pi)*C_B*L*R*d*gamma_ratio(d)*sqrt(log(log(T)/alpha))/(kappa_l*p_star*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan), C_B*L*gamma*(C_B*L*d*(sqrt(pi)*R*gamma_ratio(d) + 2*sqrt(pi)*R*gamma_ratio(d)/expm1(epsilon))*sqrt(log(log(T)/alpha))/(kappa_l*p_star*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan) - C_B*L*gamma*(sqrt(pi)*C_B*L*R*d*gamma_ratio(d)*sqrt(log(log(T)/alpha))/(kappa_l*p_star*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan)]
 
-def _f61(C_B, K, T, alpha, beta, d, delta_p, epsilon, gamma, kappa_l, p_prime, sigma_r):
+def _f63(C_B, K, T, alpha, beta, d, delta_p, epsilon, gamma, kappa_l, p_prime, sigma_r):
     return [C_B*gamma*(C_B**2*K*sigma_r*sqrt(d + log(K*T/alpha))/(kappa_l*p_prime))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan), C_B*gamma*(C_B*K*sqrt(d + log(K*T/alpha))*(C_B*sigma_r + 2*sqrt(2)*sqrt(log((5/4)/delta_p))/epsilon)/(kappa_l*p_prime))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan) - C_B*gamma*(C_B**2*K*sigma_r*sqrt(d + log(K*T/alpha))/(kappa_l*p_prime))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan)]
 
-def _f62(C_B, K, T, alpha, beta, d, delta_p, epsilon, gamma, kappa_l, p_prime, sigma_r):
+def _f64(C_B, K, T, alpha, beta, d, delta_p, epsilon, gamma, kappa_l, p_prime, sigma_r):
     return [C_B*gamma*(C_B**2*K*sigma_r*sqrt(d + log(K*T/alpha))/(kappa_l*p_prime))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan), C_B*gamma*(C_B*K*sqrt(d + log(K*T/alpha))*(C_B*sigma_r + 2*sqrt(2)*sqrt(log((5/4)/delta_p))/epsilon)/(kappa_l*p_prime))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan) - C_B*gamma*(C_B**2*K*sigma_r*sqrt(d + log(K*T/alpha))/(kappa_l*p_prime))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan)]
 
-def _f63(C_B, K, L, R, T, alpha, beta, d, epsilon, gamma, kappa_l, p_prime, zeta):
+def _f65(C_B, K, L, R, T, alpha, beta, d, epsilon, gamma, kappa_l, p_prime, zeta):
     return [C_B*L*gamma*(sqrt(pi)*C_B*K*L*R*gamma_ratio(d)*sqrt(log(K*T*log(T)/alpha))/(kappa_l*p_prime*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan), C_B*L*gamma*(C_B*K*L*(sqrt(pi)*R*gamma_ratio(d) + 2*sqrt(pi)*R*gamma_ratio(d)/expm1(epsilon))*sqrt(log(K*T*log(T)/alpha))/(kappa_l*p_prime*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan) - C_B*L*gamma*(sqrt(pi)*C_B*K*L*R*gamma_ratio(d)*sqrt(log(K*T*log(T)/alpha))/(kappa_l*p_prime*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan)]
 
-def _f64(C_B, K, L, R, T, alpha, beta, d, epsilon, gamma, kappa_l, p_prime, zeta):
+def _f66(C_B, K, L, R, T, alpha, beta, d, epsilon, gamma, kappa_l, p_prime, zeta):
     return [C_B*L*gamma*(sqrt(pi)*C_B*K*L*R*gamma_ratio(d)*sqrt(log(K*T*log(T)/alpha))/(kappa_l*p_prime*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan), C_B*L*gamma*(C_B*K*L*(sqrt(pi)*R*gamma_ratio(d) + 2*sqrt(pi)*R*gamma_ratio(d)/expm1(epsilon))*sqrt(log(K*T*log(T)/alpha))/(kappa_l*p_prime*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan) - C_B*L*gamma*(sqrt(pi)*C_B*K*L*R*gamma_ratio(d)*sqrt(log(K*T*log(T)/alpha))/(kappa_l*p_prime*zeta))**(beta + 1)*select([equal(beta, 1),True], [log(T),T**(1/2 - 1/2*beta)/(1 - beta)], default=nan)]
 
-def _f65(T, epsilon):
+def _f67(T, epsilon):
     return [0, T**(3/4)/epsilon]
 
-def _f66(T, epsilon):
+def _f68(T, epsilon):
     return [0, T**(3/4)/epsilon]
 
 
@@ -265,33 +271,35 @@ FUNCTIONS = {
     '003-gope-explicit': ('boundcalc.bounds.linear', 'GOPENonPrivateExplicit', 'GOPENonPrivateExplicit.expression', ('K', 'T', 'd'), _f35),
     '003-gope-paper': ('boundcalc.bounds.linear', 'GOPENonPrivatePaper', 'GOPENonPrivatePaper.expression', ('K', 'T', 'd'), _f36),
     '003-table2-hanna-eq17': ('boundcalc.bounds.converted', 'Table2HannaEq17', 'Table2HannaEq17.expression', ('K', 'T', 'd', 'rho'), _f37),
-    '003-thm5-paper': ('boundcalc.bounds.contextual', 'AdaCOFULPaper', '_OFULPaper.expression', ('T', 'd', 'rho'), _f38),
-    '003-thm5-explicit': ('boundcalc.bounds.contextual', 'AdaCOFULExplicit', '_OFULExplicit.expression', ('C', 'T', 'd', 'delta', 'lam', 'lam0', 'rho', 'theta_norm'), _f39),
-    '003-thm5-corrected': ('boundcalc.bounds.contextual', 'AdaCOFULCorrected', '_OFULCorrected.expression', ('C', 'T', 'd', 'delta', 'kappa', 'lam', 'lam0', 'rho', 's_star', 'theta_norm'), _f40),
-    '000-thm10-paper': ('boundcalc.bounds.contextual', 'AdaROFULPaper', '_OFULPaper.expression', ('T', 'd', 'rho'), _f41),
-    '000-thm10-explicit': ('boundcalc.bounds.contextual', 'AdaROFULExplicit', '_OFULExplicit.expression', ('C', 'T', 'd', 'delta', 'lam', 'lam0', 'rho', 'theta_norm'), _f42),
-    '000-thm10-corrected': ('boundcalc.bounds.contextual', 'AdaROFULCorrected', '_OFULCorrected.expression', ('C', 'T', 'd', 'delta', 'kappa', 'lam', 'lam0', 'rho', 's_star', 'theta_norm'), _f43),
-    '003-rsoful-explicit': ('boundcalc.bounds.contextual', 'RSOFULExplicit', 'RSOFULExplicit.expression', ('C', 'T', 'd', 'delta', 'lam', 'theta_norm'), _f44),
-    '003-oful-paper': ('boundcalc.bounds.contextual', 'OFULPaper', 'OFULPaper.expression', ('T', 'd'), _f45),
-    '004-thm3': ('boundcalc.bounds.contextual', 'DGSThm3', 'DGSThm3.expression', ('L', 'S', 'T', 'd', 'delta_dp', 'epsilon', 'lam', 'lam0', 'zeta'), _f46),
-    '004-thm3-corrected': ('boundcalc.bounds.contextual', 'DGSThm3Corrected', 'DGSThm3.expression', ('L', 'S', 'T', 'd', 'delta_dp', 'epsilon', 'lam', 'lam0', 'zeta'), _f47),
-    '003-appF-linpriv-claimed': ('boundcalc.bounds.contextual', 'LinPrivClaimed', 'LinPrivClaimed.expression', ('K', 'T', 'd', 'epsilon'), _f48),
-    '003-appF-linpriv-rectified': ('boundcalc.bounds.contextual', 'LinPrivRectified', 'LinPrivRectified.expression', ('K', 'T', 'd', 'epsilon'), _f49),
-    '004-cor1': ('boundcalc.bounds.contextual_extra', 'DGSCor1', 'DGSCor1.expression', ('L', 'S', 'T', 'd', 'delta_dp', 'epsilon', 'lam', 'sigma_z', 'zeta'), _f50),
-    'oful-abbasi-yadkori2011-thm3': ('boundcalc.bounds.baselines', 'OFULAbbasiYadkori', 'OFULAbbasiYadkori.expression', ('L', 'S', 'T', 'd', 'delta', 'lam'), _f51),
-    'linucb-seed004-thm3-nonprivate': ('boundcalc.bounds.baselines', 'LinUCBSeed004', 'LinUCBSeed004.expression', ('L', 'S', 'T', 'd', 'lam', 'zeta'), _f52),
-    'private-linucb-neel-roth2018-paper': ('boundcalc.bounds.baselines', 'PrivateLinUCBNeelRoth', 'PrivateLinUCBNeelRoth.expression', ('T', 'd', 'epsilon'), _f53),
-    '002-thm3.1-ols': ('boundcalc.bounds.glm', 'Thm31OLS', 'Thm31OLS.expression', ('C_B', 'K', 'T', 'alpha', 'd', 'delta_p', 'epsilon', 'kappa_l', 'p_star', 'sigma_r'), _f54),
-    '002-thm3.1-sgd': ('boundcalc.bounds.glm', 'Thm31SGD', 'Thm31SGD.expression', ('R', 'T', 'alpha', 'd', 'epsilon', 'kappa_l', 'p_star', 'zeta'), _f55),
-    '002-thm3.1-sgd-corrected': ('boundcalc.bounds.glm', 'Thm31SGDCorrected', 'Thm31SGDCorrected.expression', ('K', 'R', 'T', 'alpha', 'c_r', 'd', 'epsilon', 'kappa_l', 'kappa_u', 'p_star', 'zeta'), _f56),
-    '002-thm3.1-sgd-explicit': ('boundcalc.bounds.glm', 'Thm31SGDExplicit', 'Thm31SGDExplicit.expression', ('K', 'L', 'R', 'T', 'alpha', 'c_r', 'd', 'epsilon', 'kappa_l', 'kappa_u', 'p_star', 'zeta'), _f57),
-    '002-thm3.2': ('boundcalc.bounds.glm', 'Thm32Lower', 'Thm32Lower.expression', ('T', 'epsilon'), _f58),
-    '002-thm3.3-ols': ('boundcalc.bounds.glm', 'Thm33OLS', 'Thm33OLS.expression', ('C_B', 'T', 'alpha', 'beta', 'd', 'delta_p', 'epsilon', 'gamma', 'kappa_l', 'p_star', 'sigma_r'), _f59),
-    '002-thm3.3-sgd': ('boundcalc.bounds.glm', 'Thm33SGD', 'Thm33SGD.expression', ('C_B', 'L', 'R', 'T', 'alpha', 'beta', 'd', 'epsilon', 'gamma', 'kappa_l', 'p_star', 'zeta'), _f60),
-    '002-thm4.1-ols': ('boundcalc.bounds.glm', 'Thm41OLS', 'Thm41OLS.expression', ('C_B', 'K', 'T', 'alpha', 'beta', 'd', 'delta_p', 'epsilon', 'gamma', 'kappa_l', 'p_prime', 'sigma_r'), _f61),
-    '002-thm4.1-ols-corrected': ('boundcalc.bounds.glm', 'Thm41OLSCorrected', 'Thm41OLS.expression', ('C_B', 'K', 'T', 'alpha', 'beta', 'd', 'delta_p', 'epsilon', 'gamma', 'kappa_l', 'p_prime', 'sigma_r'), _f62),
-    '002-thm4.1-sgd': ('boundcalc.bounds.glm', 'Thm41SGD', 'Thm41SGD.expression', ('C_B', 'K', 'L', 'R', 'T', 'alpha', 'beta', 'd', 'epsilon', 'gamma', 'kappa_l', 'p_prime', 'zeta'), _f63),
-    '002-thm4.1-sgd-corrected': ('boundcalc.bounds.glm', 'Thm41SGDCorrected', 'Thm41SGD.expression', ('C_B', 'K', 'L', 'R', 'T', 'alpha', 'beta', 'd', 'epsilon', 'gamma', 'kappa_l', 'p_prime', 'zeta'), _f64),
-    'ldp-ucb-zheng2020-paper': ('boundcalc.bounds.baselines', 'LDPUCBZheng', '_Zheng2020.expression', ('T', 'epsilon'), _f65),
-    'ldp-gloc-zheng2020-paper': ('boundcalc.bounds.baselines', 'LDPGLOCZheng', '_Zheng2020.expression', ('T', 'epsilon'), _f66),
+    'gope-lattimore-szepesvari2020-thm22-1-paper': ('boundcalc.bounds.baselines', 'GOPELattimoreSzepesvariPaper', 'GOPELattimoreSzepesvariPaper.expression', ('K', 'T', 'd'), _f38),
+    'gope-lattimore-szepesvari2020-thm22-1-explicit': ('boundcalc.bounds.baselines', 'GOPELattimoreSzepesvariExplicit', 'GOPELattimoreSzepesvariExplicit.expression', ('K', 'T', 'd', 'delta', 'max_action_norm', 'theta_norm'), _f39),
+    '003-thm5-paper': ('boundcalc.bounds.contextual', 'AdaCOFULPaper', '_OFULPaper.expression', ('T', 'd', 'rho'), _f40),
+    '003-thm5-explicit': ('boundcalc.bounds.contextual', 'AdaCOFULExplicit', '_OFULExplicit.expression', ('C', 'T', 'd', 'delta', 'lam', 'lam0', 'rho', 'theta_norm'), _f41),
+    '003-thm5-corrected': ('boundcalc.bounds.contextual', 'AdaCOFULCorrected', '_OFULCorrected.expression', ('C', 'T', 'd', 'delta', 'kappa', 'lam', 'lam0', 'rho', 's_star', 'theta_norm'), _f42),
+    '000-thm10-paper': ('boundcalc.bounds.contextual', 'AdaROFULPaper', '_OFULPaper.expression', ('T', 'd', 'rho'), _f43),
+    '000-thm10-explicit': ('boundcalc.bounds.contextual', 'AdaROFULExplicit', '_OFULExplicit.expression', ('C', 'T', 'd', 'delta', 'lam', 'lam0', 'rho', 'theta_norm'), _f44),
+    '000-thm10-corrected': ('boundcalc.bounds.contextual', 'AdaROFULCorrected', '_OFULCorrected.expression', ('C', 'T', 'd', 'delta', 'kappa', 'lam', 'lam0', 'rho', 's_star', 'theta_norm'), _f45),
+    '003-rsoful-explicit': ('boundcalc.bounds.contextual', 'RSOFULExplicit', 'RSOFULExplicit.expression', ('C', 'T', 'd', 'delta', 'lam', 'theta_norm'), _f46),
+    '003-oful-paper': ('boundcalc.bounds.contextual', 'OFULPaper', 'OFULPaper.expression', ('T', 'd'), _f47),
+    '004-thm3': ('boundcalc.bounds.contextual', 'DGSThm3', 'DGSThm3.expression', ('L', 'S', 'T', 'd', 'delta_dp', 'epsilon', 'lam', 'lam0', 'zeta'), _f48),
+    '004-thm3-corrected': ('boundcalc.bounds.contextual', 'DGSThm3Corrected', 'DGSThm3.expression', ('L', 'S', 'T', 'd', 'delta_dp', 'epsilon', 'lam', 'lam0', 'zeta'), _f49),
+    '003-appF-linpriv-claimed': ('boundcalc.bounds.contextual', 'LinPrivClaimed', 'LinPrivClaimed.expression', ('K', 'T', 'd', 'epsilon'), _f50),
+    '003-appF-linpriv-rectified': ('boundcalc.bounds.contextual', 'LinPrivRectified', 'LinPrivRectified.expression', ('K', 'T', 'd', 'epsilon'), _f51),
+    '004-cor1': ('boundcalc.bounds.contextual_extra', 'DGSCor1', 'DGSCor1.expression', ('L', 'S', 'T', 'd', 'delta_dp', 'epsilon', 'lam', 'sigma_z', 'zeta'), _f52),
+    'oful-abbasi-yadkori2011-thm3': ('boundcalc.bounds.baselines', 'OFULAbbasiYadkori', 'OFULAbbasiYadkori.expression', ('L', 'S', 'T', 'd', 'delta', 'lam'), _f53),
+    'linucb-seed004-thm3-nonprivate': ('boundcalc.bounds.baselines', 'LinUCBSeed004', 'LinUCBSeed004.expression', ('L', 'S', 'T', 'd', 'lam', 'zeta'), _f54),
+    'private-linucb-neel-roth2018-paper': ('boundcalc.bounds.baselines', 'PrivateLinUCBNeelRoth', 'PrivateLinUCBNeelRoth.expression', ('T', 'd', 'epsilon'), _f55),
+    '002-thm3.1-ols': ('boundcalc.bounds.glm', 'Thm31OLS', 'Thm31OLS.expression', ('C_B', 'K', 'T', 'alpha', 'd', 'delta_p', 'epsilon', 'kappa_l', 'p_star', 'sigma_r'), _f56),
+    '002-thm3.1-sgd': ('boundcalc.bounds.glm', 'Thm31SGD', 'Thm31SGD.expression', ('R', 'T', 'alpha', 'd', 'epsilon', 'kappa_l', 'p_star', 'zeta'), _f57),
+    '002-thm3.1-sgd-corrected': ('boundcalc.bounds.glm', 'Thm31SGDCorrected', 'Thm31SGDCorrected.expression', ('K', 'R', 'T', 'alpha', 'c_r', 'd', 'epsilon', 'kappa_l', 'kappa_u', 'p_star', 'zeta'), _f58),
+    '002-thm3.1-sgd-explicit': ('boundcalc.bounds.glm', 'Thm31SGDExplicit', 'Thm31SGDExplicit.expression', ('K', 'L', 'R', 'T', 'alpha', 'c_r', 'd', 'epsilon', 'kappa_l', 'kappa_u', 'p_star', 'zeta'), _f59),
+    '002-thm3.2': ('boundcalc.bounds.glm', 'Thm32Lower', 'Thm32Lower.expression', ('T', 'epsilon'), _f60),
+    '002-thm3.3-ols': ('boundcalc.bounds.glm', 'Thm33OLS', 'Thm33OLS.expression', ('C_B', 'T', 'alpha', 'beta', 'd', 'delta_p', 'epsilon', 'gamma', 'kappa_l', 'p_star', 'sigma_r'), _f61),
+    '002-thm3.3-sgd': ('boundcalc.bounds.glm', 'Thm33SGD', 'Thm33SGD.expression', ('C_B', 'L', 'R', 'T', 'alpha', 'beta', 'd', 'epsilon', 'gamma', 'kappa_l', 'p_star', 'zeta'), _f62),
+    '002-thm4.1-ols': ('boundcalc.bounds.glm', 'Thm41OLS', 'Thm41OLS.expression', ('C_B', 'K', 'T', 'alpha', 'beta', 'd', 'delta_p', 'epsilon', 'gamma', 'kappa_l', 'p_prime', 'sigma_r'), _f63),
+    '002-thm4.1-ols-corrected': ('boundcalc.bounds.glm', 'Thm41OLSCorrected', 'Thm41OLS.expression', ('C_B', 'K', 'T', 'alpha', 'beta', 'd', 'delta_p', 'epsilon', 'gamma', 'kappa_l', 'p_prime', 'sigma_r'), _f64),
+    '002-thm4.1-sgd': ('boundcalc.bounds.glm', 'Thm41SGD', 'Thm41SGD.expression', ('C_B', 'K', 'L', 'R', 'T', 'alpha', 'beta', 'd', 'epsilon', 'gamma', 'kappa_l', 'p_prime', 'zeta'), _f65),
+    '002-thm4.1-sgd-corrected': ('boundcalc.bounds.glm', 'Thm41SGDCorrected', 'Thm41SGD.expression', ('C_B', 'K', 'L', 'R', 'T', 'alpha', 'beta', 'd', 'epsilon', 'gamma', 'kappa_l', 'p_prime', 'zeta'), _f66),
+    'ldp-ucb-zheng2020-paper': ('boundcalc.bounds.baselines', 'LDPUCBZheng', '_Zheng2020.expression', ('T', 'epsilon'), _f67),
+    'ldp-gloc-zheng2020-paper': ('boundcalc.bounds.baselines', 'LDPGLOCZheng', '_Zheng2020.expression', ('T', 'epsilon'), _f68),
 }

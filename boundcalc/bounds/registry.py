@@ -22,7 +22,7 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {"contextual": ("boundcalc.bounds.co
                                                             "boundcalc.bounds.baselines"),
                                              "finite": ("boundcalc.bounds.converted", "boundcalc.bounds.finite_lower",
                                                         "boundcalc.bounds.baselines"),
-                                             "linear": ("boundcalc.bounds.converted",),
+                                             "linear": ("boundcalc.bounds.converted", "boundcalc.bounds.baselines"),
                                              "glm": ("boundcalc.bounds.baselines",)}
 
 

@@ -232,7 +232,9 @@ class GOPE(_PhasedElimination):
     name = "GOPE"
     source = "seed 003 Sec. VII baseline (Lattimore–Szepesvári Alg. 12)"
     notion = "none"
-    bound_ids = ("003-gope-paper",)  # the O-form sqrt(dT log(KT)) (LS Thm 22.1's rate); explicit constants: GOPE-limit
+    # Lattimore–Szepesvári Thm 22.1 (O-form, C = 1) and its explicit form DERIVED for this schedule (schedule="ls";
+    # boundcalc.bounds.baselines); GOPE(schedule="limit") is GOPE-limit's algorithm, whose bounds are GOPELimit's
+    bound_ids = ("gope-lattimore-szepesvari2020-thm22-1-explicit", "gope-lattimore-szepesvari2020-thm22-1-paper")
 
     def __init__(self, delta: float = 1e-3, schedule: str = "ls", design_tol: float = 1e-6):
         super().__init__(delta, design_tol)
