@@ -149,20 +149,20 @@ GRID = [
 
 @pytest.mark.parametrize("n,m,eps,mu", GRID)
 def test_all_bounds_dominate_exact_and_are_ordered(n, m, eps, mu):
+    # the bounds are vectorised: one call per tail over the six thresholds (the exact tail is scalar-only)
     for tail, xs in (("lower", np.linspace(0, mu, 6)), ("upper", np.linspace(mu, 1, 6))):
-        for x in xs:
-            ex = C.private_tail_exact(n, m, eps, mu, x, tail=tail).log
-            c0 = C.private_tail_c0(n, m, eps, mu, x, tail=tail).log
-            c1 = C.private_tail_c1(n, m, eps, mu, x, 0.5, tail=tail).log
-            c1b = C.private_tail_c1_best(n, m, eps, mu, x, tail=tail).log
-            c2 = C.private_tail_c2(n, m, eps, mu, x, tail=tail).log
-            c3 = C.private_tail_c3(n, m, eps, mu, x, tail=tail).log
-            nv = C.private_tail_naive(n, m, eps, mu, x, tail=tail).log
-            p41 = C.prop41_bound(n, m, eps, mu, x, 0.5 * eps, tail=tail).log
-            for b in (c0, c1, c1b, c2, c3, nv, p41):
-                assert b >= ex - 1e-9
-            assert c0 <= c1 + 1e-9 and c0 <= c1b + 1e-9 and c0 <= p41 + 1e-9
-            assert c1b <= c2 + 1e-9 <= c3 + 2e-9
+        ex = np.array([C.private_tail_exact(n, m, eps, mu, x, tail=tail).log for x in xs])
+        c0 = C.private_tail_c0(n, m, eps, mu, xs, tail=tail).log
+        c1 = C.private_tail_c1(n, m, eps, mu, xs, 0.5, tail=tail).log
+        c1b = C.private_tail_c1_best(n, m, eps, mu, xs, tail=tail).log
+        c2 = C.private_tail_c2(n, m, eps, mu, xs, tail=tail).log
+        c3 = C.private_tail_c3(n, m, eps, mu, xs, tail=tail).log
+        nv = C.private_tail_naive(n, m, eps, mu, xs, tail=tail).log
+        p41 = C.prop41_bound(n, m, eps, mu, xs, 0.5 * eps, tail=tail).log
+        for b in (c0, c1, c1b, c2, c3, nv, p41):
+            assert np.shape(b) == xs.shape and np.all(b >= ex - 1e-9)
+        assert np.all(c0 <= c1 + 1e-9) and np.all(c0 <= c1b + 1e-9) and np.all(c0 <= p41 + 1e-9)
+        assert np.all(c1b <= c2 + 1e-9) and np.all(c2 + 1e-9 <= c3 + 2e-9)
 
 
 @pytest.mark.parametrize("n,m,eps,mu,x", [(50, 3, 1.0, 0.5, 0.3), (1000, 10, 0.2, 0.6, 0.45), (10**6, 20, 0.05, 0.3, 0.299)])
