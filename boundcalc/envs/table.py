@@ -113,10 +113,11 @@ class FiniteTableEnv(_TableRows, ArmMeans, Env):
             return out
         runs = self._clock.shape[0]
         out = np.full((runs, T), -1, dtype=np.int64)
-        steps = np.arange(T)
-        for t0, arm, n in self._calls:
-            inside = (steps[None, :] >= t0[:, None]) & (steps[None, :] < (t0 + n)[:, None])
-            out[inside] = np.broadcast_to(arm[:, None], inside.shape)[inside]
+        rows = np.arange(runs)
+        for t0, arm, n in self._calls:  # steps t0 .. t0 + n − 1 of each run, one offset j at a time: O(runs · max n)
+            for j in range(int(n.max(initial=0))):  # per call, not O(runs · T) (a mask over every step)
+                sel = n > j
+                out[rows[sel], t0[sel] + j] = arm[sel]
         return out
 
     def describe(self) -> dict[str, Any]:
