@@ -466,6 +466,37 @@ def test_finite_table_env_actions_against_a_per_run_replay(monkeypatch):
     assert not np.array_equal(env.actions(), want)
 
 
+def test_argbest_lowest_is_the_first_best_per_row(monkeypatch):
+    """argbest(ties='lowest') (the audits' tie rule; a direct numpy argmax) against a plain per-row scan: the first
+    index of the row's maximum (minimum with minimize), the first NaN of a row that has one, on every row of 3 arms
+    over {−inf, −1, −0, 0, 0.5, 1, inf, nan}. Mutant: the last best index (a reversed scan) is rejected."""
+    import itertools
+
+    from boundcalc.algorithms.finite import _common
+
+    vals = [-np.inf, -1.0, -0.0, 0.0, 0.5, 1.0, np.inf, np.nan]
+    S = np.array(list(itertools.product(vals, repeat=3)))
+
+    def scan(row, minimize):
+        best = None
+        for i, v in enumerate(row):
+            if math.isnan(v):
+                return i
+            if best is None or (v < row[best] if minimize else v > row[best]):
+                best = i
+        return best
+
+    def check():
+        return all(np.array_equal(_common.argbest(S, None, "lowest", minimize=m), [scan(r, m) for r in S])
+                   for m in (False, True))
+
+    assert check()
+    real = _common.argbest
+    monkeypatch.setattr(_common, "argbest", lambda s, rng, ties="random", minimize=False:
+                        s.shape[1] - 1 - real(np.asarray(s)[:, ::-1], rng, ties, minimize))
+    assert not check()
+
+
 def test_linear_table_env_lockstep_sums():
     from boundcalc.envs.table import LinearTableEnv
 
