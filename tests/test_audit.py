@@ -430,11 +430,11 @@ def test_finite_table_env_actions_against_a_per_run_replay(monkeypatch):
     from boundcalc.envs import table as tb
 
     rng = np.random.default_rng(4)
-    T, runs, K = 40, 60, 3
+    T, runs, K = 80, 60, 3  # 12 calls of at most 5 steps: every run reaches the last two calls
     env = tb.FiniteTableEnv(rng.random((T, K)))
     clock, calls = np.zeros(runs, dtype=np.int64), []
-    for _ in range(12):
-        n = np.minimum(rng.integers(0, 6, runs), T - clock)
+    for i in range(14):  # the last two calls: every run the same length (1, then 2)
+        n = np.minimum(rng.integers(0, 6, runs) if i < 12 else np.full(runs, i - 11), T - clock)
         arm = rng.integers(0, K, runs)
         env.sum_rewards(arm, n)
         calls.append((arm, n))
@@ -453,7 +453,7 @@ def test_finite_table_env_actions_against_a_per_run_replay(monkeypatch):
     want = replay()
     assert np.array_equal(env.actions(), want) and np.any(want == -1) and np.any(want >= 0)
 
-    def short(self):  # mutant: range(max n - 1)
+    def short(self):  # mutant: range(max n − 1)
         out = np.full((self._clock.shape[0], self.horizon), -1, dtype=np.int64)
         rows = np.arange(self._clock.shape[0])
         for t0, arm, n in self._calls:
