@@ -43,27 +43,51 @@ def test_cp_matches_binomtest_exact_interval(n, frac, gamma):
 @pytest.mark.parametrize("k,n,gamma", [(1, 10, 0.025), (7, 20, 0.0125), (500, 1000, 0.0125), (3, 10000, 0.025),
                                        (9997, 10000, 0.01), (0, 50, 0.025), (50, 50, 0.025)])
 def test_cp_is_the_binomial_tail_root_at_50_digits(k, n, gamma):
-    """p_lo solves P(X >= k | p) = γ and q_hi solves P(X <= k | q) = γ (Binomial tails summed at 50 digits)."""
+    """p_lo solves P(X >= k | p) = γ and q_hi solves P(X <= k | q) = γ (Binomial tails summed at 50 digits).
+
+    Each tail is summed over its shorter side (the other one as 1 − the complement's sum): at 50 digits the
+    subtraction costs at most log10(1/γ) ~ 2 digits, far below the 1e-7 compared, and (3, 10000) or (9997, 10000)
+    then sum 4 terms instead of ~10^4 (15 s on a loaded machine). Mutant: the classic off-by-one Beta quantiles
+    (Beta(k, n − k) for the lower bound, Beta(k, n − k + 1) for the upper one) miss the tail root by far more than
+    1e-7: the same check rejects them."""
     import mpmath
+    from scipy.stats import beta
 
     with mpmath.workdps(50):
-        def upper_tail(p):  # P(X >= k)
+        def pmf_sum(p, lo_i, hi_i):  # sum_{i = lo_i}^{hi_i} C(n, i) p^i (1 − p)^(n − i), term by term ratios
             p = mpmath.mpf(p)
-            return mpmath.fsum(mpmath.binomial(n, i) * p**i * (1 - p) ** (n - i) for i in range(k, n + 1))
+            term = mpmath.binomial(n, lo_i) * p**lo_i * (1 - p) ** (n - lo_i)
+            terms = [term]
+            for i in range(lo_i, hi_i):
+                term = term * (n - i) / (i + 1) * p / (1 - p)
+                terms.append(term)
+            return mpmath.fsum(terms)
+
+        def upper_tail(p):  # P(X >= k)
+            return pmf_sum(p, k, n) if n - k <= k else 1 - pmf_sum(p, 0, k - 1)
 
         def lower_tail(p):  # P(X <= k)
-            p = mpmath.mpf(p)
-            return mpmath.fsum(mpmath.binomial(n, i) * p**i * (1 - p) ** (n - i) for i in range(0, k + 1))
+            return pmf_sum(p, 0, k) if k <= n - k else 1 - pmf_sum(p, k + 1, n)
+
+        def lower_ok(lo):
+            return float(upper_tail(lo)) == pytest.approx(gamma, rel=1e-7)
+
+        def upper_ok(hi):
+            return float(lower_tail(hi)) == pytest.approx(gamma, rel=1e-7)
 
         lo, hi = estimator.cp_lower(k, n, gamma), estimator.cp_upper(k, n, gamma)
         if k == 0:
             assert lo == 0.0
         else:
-            assert float(upper_tail(lo)) == pytest.approx(gamma, rel=1e-7)
+            assert lower_ok(lo)
+            if k < n:  # mutant lower bound: Beta(k, n − k)
+                assert not lower_ok(float(beta.ppf(gamma, k, n - k)))
         if k == n:
             assert hi == 1.0
         else:
-            assert float(lower_tail(hi)) == pytest.approx(gamma, rel=1e-7)
+            assert upper_ok(hi)
+            if k > 0:  # mutant upper bound: Beta(k, n − k + 1)
+                assert not upper_ok(float(beta.isf(gamma, k, n - k + 1)))
 
 
 def test_cp_bad_counts():
@@ -397,6 +421,80 @@ def test_finite_table_env_sums_and_actions():
         FiniteTableEnv(np.array([[0.1], [0.2]]))
     with pytest.raises(InputError):
         env.sum_rewards(np.array([0, 0]), np.array([10, 10]))
+
+
+def test_finite_table_env_actions_against_a_per_run_replay(monkeypatch):
+    """actions() (filled call by call, one offset at a time) equals a plain replay of every run's calls, step by step,
+    for random episode lengths (0 included) and runs that stop early; mutant: the offset loop one step short (the
+    last step of every episode left at −1) is rejected by the same comparison."""
+    from boundcalc.envs import table as tb
+
+    rng = np.random.default_rng(4)
+    T, runs, K = 80, 60, 3  # 12 calls of at most 5 steps: every run reaches the last two calls
+    env = tb.FiniteTableEnv(rng.random((T, K)))
+    clock, calls = np.zeros(runs, dtype=np.int64), []
+    for i in range(14):  # the last two calls: every run the same length (1, then 2)
+        n = np.minimum(rng.integers(0, 6, runs) if i < 12 else np.full(runs, i - 11), T - clock)
+        arm = rng.integers(0, K, runs)
+        env.sum_rewards(arm, n)
+        calls.append((arm, n))
+        clock += n
+
+    def replay():
+        out = np.full((runs, T), -1, dtype=np.int64)
+        for r in range(runs):
+            t = 0
+            for arm, n in calls:
+                for _ in range(int(n[r])):
+                    out[r, t] = arm[r]
+                    t += 1
+        return out
+
+    want = replay()
+    assert np.array_equal(env.actions(), want) and np.any(want == -1) and np.any(want >= 0)
+
+    def short(self):  # mutant: range(max n − 1)
+        out = np.full((self._clock.shape[0], self.horizon), -1, dtype=np.int64)
+        rows = np.arange(self._clock.shape[0])
+        for t0, arm, n in self._calls:
+            for j in range(int(n.max(initial=0)) - 1):
+                sel = n > j
+                out[rows[sel], t0[sel] + j] = arm[sel]
+        return out
+
+    monkeypatch.setattr(tb.FiniteTableEnv, "actions", short)
+    assert not np.array_equal(env.actions(), want)
+
+
+def test_argbest_lowest_is_the_first_best_per_row(monkeypatch):
+    """argbest(ties='lowest') (the audits' tie rule; a direct numpy argmax) against a plain per-row scan: the first
+    index of the row's maximum (minimum with minimize), the first NaN of a row that has one, on every row of 3 arms
+    over {−inf, −1, −0, 0, 0.5, 1, inf, nan}. Mutant: the last best index (a reversed scan) is rejected."""
+    import itertools
+
+    from boundcalc.algorithms.finite import _common
+
+    vals = [-np.inf, -1.0, -0.0, 0.0, 0.5, 1.0, np.inf, np.nan]
+    S = np.array(list(itertools.product(vals, repeat=3)))
+
+    def scan(row, minimize):
+        best = None
+        for i, v in enumerate(row):
+            if math.isnan(v):
+                return i
+            if best is None or (v < row[best] if minimize else v > row[best]):
+                best = i
+        return best
+
+    def check():
+        return all(np.array_equal(_common.argbest(S, None, "lowest", minimize=m), [scan(r, m) for r in S])
+                   for m in (False, True))
+
+    assert check()
+    real = _common.argbest
+    monkeypatch.setattr(_common, "argbest", lambda s, rng, ties="random", minimize=False:
+                        s.shape[1] - 1 - real(np.asarray(s)[:, ::-1], rng, ties, minimize))
+    assert not check()
 
 
 def test_linear_table_env_lockstep_sums():

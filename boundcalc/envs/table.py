@@ -113,10 +113,16 @@ class FiniteTableEnv(_TableRows, ArmMeans, Env):
             return out
         runs = self._clock.shape[0]
         out = np.full((runs, T), -1, dtype=np.int64)
-        steps = np.arange(T)
-        for t0, arm, n in self._calls:
-            inside = (steps[None, :] >= t0[:, None]) & (steps[None, :] < (t0 + n)[:, None])
-            out[inside] = np.broadcast_to(arm[:, None], inside.shape)[inside]
+        rows = np.arange(runs)
+        for t0, arm, n in self._calls:  # steps t0 .. t0 + n − 1 of each run, one offset j at a time: O(runs · max n)
+            if n.size == 0:  # per call, not O(runs · T) (a mask over every step)
+                continue
+            lo = max(int(n.min()), 0)
+            for j in range(lo):  # every run's episode reaches offset j
+                out[rows, t0 + j] = arm
+            for j in range(lo, int(n.max())):
+                sel = n > j
+                out[rows[sel], t0[sel] + j] = arm[sel]
         return out
 
     def describe(self) -> dict[str, Any]:

@@ -281,6 +281,8 @@ def argbest(scores, rng: np.random.Generator, ties: str = "random", minimize: bo
     s = np.asarray(scores, dtype=float)
     if minimize:
         s = -s
+    if ties == "lowest":  # numpy's argmax is exactly this: the first maximum, the first NaN in a row with one
+        return np.argmax(s, axis=1)
     best = s.max(axis=1, keepdims=True)
     is_best = s == best
     out = np.argmax(is_best, axis=1)
