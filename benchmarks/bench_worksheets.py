@@ -8,17 +8,19 @@ hour on the 2-core reference machine). With --from DIR (a folder holding NNN/res
 
 Single experiments:
     python3 benchmarks/bench_worksheets.py --full --only 002/multi,003/fig5 [--data NAME=PATH ...] [--synthetic]
-        [--limit SECONDS] [--out DIR] [--section TITLE]
+        [--limit SECONDS] [--step-cap N] [--out DIR] [--section TITLE] [--tabulate]
 times each listed experiment (WS/ID, as in ``boundcalc worksheet list``) in a fresh process that drives the library's
 Runner (boundcalc.experiments.base.Runner, the one ``boundcalc worksheet run`` uses, default step cap of the mode),
-one after the other: wall seconds, CPU seconds (user + system of the child), the 1-minute load average at start and
+one after the other (``--step-cap N``: the Runner's step cap instead of the mode's default): wall seconds, CPU seconds (user + system of the child), the 1-minute load average at start and
 end, the scale and each simulation's own seconds. ``--data NAME=PATH`` passes a real-data file through (autoloan=CSV,
 lastfm=DIR; docs/real_data.md); ``--synthetic`` writes files of the published formats and sizes for the experiments
 that need one and have none (benchmarks/bench_real_data.py's builders: a CPRM-12-001-format CSV of 208,000 rows, a
 HetRec 2011 Last.fm directory of 1,892 users and 17,632 artists). An experiment running longer than ``--limit``
 seconds (default 2100 = 35 min) is stopped; the row then gives the measured progress (simulations finished, their
 seconds) and an extrapolation, labelled as such. Writes the section TITLE (default "full mode, issue-16 experiments")
-of RESULTS_worksheets.md, keeping the others; ``--section ''`` prints only.
+of RESULTS_worksheets.md, keeping the others; ``--section ''`` prints only. Rows of earlier invocations with the same
+``--out`` are kept (one experiment per invocation builds one table); ``--tabulate`` rewrites the table from them
+without running anything.
 """
 
 from __future__ import annotations
@@ -81,7 +83,7 @@ def write(section_mode: str, text: str) -> None:
     title = section_mode if section_mode not in ("fast", "full") else f"{section_mode} mode"
     sections: dict[str, str] = {}
     if RESULTS.exists():
-        for m in re.finditer(r"^## (.+)\n.*?(?=^## |\Z)", RESULTS.read_text(), flags=re.S | re.M):
+        for m in re.finditer(r"^## ([^\n]+)\n.*?(?=^## |\Z)", RESULTS.read_text(), flags=re.S | re.M):
             sections[m.group(1).strip()] = m.group(0)
     sections[title] = text
     order = [t for t in ("fast mode", "full mode") if t in sections] + [t for t in sections
@@ -105,8 +107,9 @@ def _loadavg() -> str:
 
 def child(argv: list[str]) -> None:
     """In the fresh process: run one experiment through the Runner; progress lines (JSON) go to PROGRESS as
-    simulations finish, the summary to RESULT. argv: WS EXP MODE OUT PROGRESS RESULT [NAME=PATH ...]."""
-    ws_name, exp_id, mode, out, progress, result, *items = argv
+    simulations finish, the summary to RESULT. argv: WS EXP MODE CAP OUT PROGRESS RESULT [NAME=PATH ...] (CAP: the
+    Runner's step_cap, "default" for the mode's)."""
+    ws_name, exp_id, mode, cap, out, progress, result, *items = argv
     t_start = time.perf_counter()
     sys.path.insert(0, str(ROOT))
     from boundcalc.experiments import get
@@ -122,7 +125,8 @@ def child(argv: list[str]) -> None:
                                 "last": ({"label": sims[-1].label, "T": sims[-1].T, "runs": sims[-1].runs,
                                           "seconds": round(sims[-1].seconds, 2)} if sims and done else None)}) + "\n")
 
-    runner = Runner(ws, mode=mode, out=out, data=data, on_progress=on_progress)
+    runner = Runner(ws, mode=mode, out=out, data=data, on_progress=on_progress,
+                    step_cap=None if cap == "default" else int(float(cap)))
     t_import = time.perf_counter() - t_start
     with open(progress, "a") as f:  # the scale first, so a stopped run's row still shows it
         f.write(json.dumps({"t": t_import, "scale": ws.experiment(exp_id).scales[mode], "step_cap": runner.step_cap},
@@ -133,6 +137,7 @@ def child(argv: list[str]) -> None:
         "simulations": [{"label": m.label, "algorithm": m.algorithm, "T": m.T, "T_requested": m.T_requested,
                          "runs": m.runs, "seconds": m.seconds} for m in res.simulations],
         "capped": [m.label for m in res.simulations if m.T < m.T_requested],
+        "notes": [n for n in res.notes if "would take about" in n],
         "figures": res.figures, "claims": [c.verdict for c in res.figure_claims]}, default=str))
 
 
@@ -159,17 +164,17 @@ def synthetic_data(name: str, folder: Path) -> tuple[str, str]:
     raise ValueError(name)
 
 
-def time_single(key: str, mode: str, out: Path, data: dict[str, str], limit: float) -> dict:
+def time_single(key: str, mode: str, out: Path, data: dict[str, str], limit: float, cap: str = "default") -> dict:
     """Run one experiment WS/ID in a fresh process (no nice); stop it after ``limit`` seconds."""
     ws_name, exp_id = key.split("/")
-    work = out / key.replace("/", "_")
+    work = out / (key.replace("/", "_") + ("" if cap == "default" else f"_cap{cap}"))
     work.mkdir(parents=True, exist_ok=True)
     progress, result = work / "progress.jsonl", work / "result.json"
     for f in (progress, result):
         if f.exists():
             f.unlink()
     items = [f"{k}={v}" for k, v in data.items() if NEEDS_DATA.get(key) == k]
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", ws_name, exp_id, mode, str(work / "out"),
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", ws_name, exp_id, mode, cap, str(work / "out"),
            str(progress), str(result), *items]
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     load0, date0 = _loadavg(), time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
@@ -184,7 +189,7 @@ def time_single(key: str, mode: str, out: Path, data: dict[str, str], limit: flo
         _, err = proc.communicate()
     wall = time.perf_counter() - t0
     load1 = _loadavg()
-    row = {"key": key, "wall": wall, "load_start": load0, "load_end": load1, "started": date0, "stopped": stopped,
+    row = {"key": key, "cap_opt": cap, "wall": wall, "load_start": load0, "load_end": load1, "started": date0, "stopped": stopped,
            "data": items}
     # CPU of the child: resource usage of terminated children, read just after it ended (one child at a time)
     row["cpu"] = None
@@ -215,6 +220,13 @@ def extrapolation(row: dict) -> str:
             f"about {est:.0f} s = {est / 60:.0f} min in all")
 
 
+def _num(v) -> str:
+    """10^k for powers of ten from 1000 on, else the number as given."""
+    if isinstance(v, int) and v >= 1000 and 10 ** (len(str(v)) - 1) == v:
+        return f"10^{len(str(v)) - 1}"
+    return str(v)
+
+
 def single_table(rows: list[dict], mode: str, files: dict[str, str]) -> str:
     date = time.strftime("%Y-%m-%d", time.gmtime())
     cores = os.cpu_count()
@@ -235,7 +247,7 @@ def single_table(rows: list[dict], mode: str, files: dict[str, str]) -> str:
     out += ["| experiment | wall s | CPU s | load start → end | experiment s | scale | step cap | simulations (s) |",
             "|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        scale = ", ".join(f"{k} = {v}" for k, v in (r.get("scale") or {}).items())
+        scale = ", ".join(f"{k} = {_num(v)}" for k, v in (r.get("scale") or {}).items())
         cpu = "—" if r["cpu"] is None else f"{r['cpu']:.1f}"
         if r["stopped"]:
             sims = extrapolation(r)
@@ -244,7 +256,7 @@ def single_table(rows: list[dict], mode: str, files: dict[str, str]) -> str:
             ms = r.get("simulations", [])
 
             def one(m):
-                return f"{m['label']} {m['seconds']:.1f}" + (f" (T {m['T']:g} of {m['T_requested']:g})"
+                return f"{m['label']} {m['seconds']:.1f}" + (f" (T {_num(m['T'])} of {_num(m['T_requested'])})"
                                                              if m["T"] < m["T_requested"] else "")
             if len(ms) > 6:  # the count, the sum and the three slowest
                 top = sorted(ms, key=lambda m: -m["seconds"])[:3]
@@ -254,8 +266,9 @@ def single_table(rows: list[dict], mode: str, files: dict[str, str]) -> str:
                 sims = "; ".join(one(m) for m in ms) or "none"
             exp_s = f"{r['seconds']:.1f}"
         cap = r.get("step_cap", "")
-        cap = "none" if cap == 0 else (f"{cap:g}" if isinstance(cap, (int, float)) else "?")
-        out.append(f"| {r['key']} | {r['wall']:.1f} | {cpu} | {r['load_start']} → {r['load_end']} | {exp_s} | "
+        cap = "none" if cap == 0 else (_num(cap) if isinstance(cap, int) else "?")
+        name = r["key"] + ("" if r.get("cap_opt", "default") == "default" else f" (--step-cap {r['cap_opt']})")
+        out.append(f"| {name} | {r['wall']:.1f} | {cpu} | {r['load_start']} → {r['load_end']} | {exp_s} | "
                    f"{scale or '?'} | {cap} | {sims} |")
     return "\n".join(out) + "\n"
 
@@ -265,6 +278,7 @@ def main_single(argv: list[str]) -> None:
     keys = [k.strip() for k in argv[argv.index("--only") + 1].split(",") if k.strip()]
     out = Path(argv[argv.index("--out") + 1]) if "--out" in argv else Path(tempfile.mkdtemp(prefix="bench-ws1-"))
     limit = float(argv[argv.index("--limit") + 1]) if "--limit" in argv else DEFAULT_LIMIT
+    cap = argv[argv.index("--step-cap") + 1] if "--step-cap" in argv else "default"
     section = argv[argv.index("--section") + 1] if "--section" in argv else (SECTION if mode == "full" else
                                                                              f"{mode} mode, single experiments")
     data = {}
@@ -279,10 +293,10 @@ def main_single(argv: list[str]) -> None:
             data[need], files[need] = synthetic_data(need, out / "data")
     # rows of earlier invocations with the same --out are kept (run one experiment per invocation, same table)
     rows = json.loads((out / "rows.json").read_text()) if (out / "rows.json").exists() else []
-    for key in keys:
-        rows = [r for r in rows if r["key"] != key]
+    for key in keys if "--tabulate" not in argv else []:  # --tabulate: only rewrite the table of --out's rows
+        rows = [r for r in rows if (r["key"], r.get("cap_opt", "default")) != (key, cap)]
         c0 = _cpu_children()
-        row = time_single(key, mode, out, data, limit)
+        row = time_single(key, mode, out, data, limit, cap)
         row["cpu"] = _cpu_children() - c0
         if NEEDS_DATA.get(key) in files:
             row["data_desc"] = files[NEEDS_DATA[key]]
