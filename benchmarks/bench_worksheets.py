@@ -214,10 +214,12 @@ def extrapolation(row: dict) -> str:
                 f"{row['wall']:.0f} s (no finished simulation to extrapolate from)")
     done, total = lines[-1]["done"], lines[-1]["total"]
     spent = sum(x["last"]["seconds"] for x in lines)
-    est = row["wall"] / done * total if done else float("nan")
-    return (f"stopped at {row['wall']:.0f} s: {done} of {total} announced simulations finished "
-            f"({spent:.0f} s of simulation); EXTRAPOLATION (remaining simulations at the finished ones' mean cost): "
-            f"about {est:.0f} s = {est / 60:.0f} min in all")
+    t_done = lines[-1]["t"]  # the child's clock when the last finished simulation ended
+    est = t_done / done * total
+    return (f"stopped at {row['wall']:.0f} s: {done} of {total} announced simulations finished by "
+            f"{t_done:.0f} s (" + "; ".join(f"{x['last']['label']} {x['last']['seconds']:.0f}" for x in lines)
+            + f"; {spent:.0f} s of simulation); EXTRAPOLATION, not measured (the remaining simulations at the finished "
+            f"ones' mean cost, at this load): about {est:.0f} s = {est / 60:.0f} min in all")
 
 
 def _num(v) -> str:
@@ -231,9 +233,12 @@ def single_table(rows: list[dict], mode: str, files: dict[str, str]) -> str:
     date = time.strftime("%Y-%m-%d", time.gmtime())
     cores = os.cpu_count()
     out = [f"## {SECTION}" if mode == "full" else f"## {mode} mode, single experiments", "",
-           f"`python benchmarks/bench_worksheets.py --{mode} --only {','.join(r['key'] for r in rows)} --synthetic`, "
-           f"run on {date}: each experiment in a fresh process driving the library's Runner (the one `boundcalc "
-           f"worksheet run --{mode}` uses, its default step cap), one after the other, without `nice`. Machine: "
+           " and ".join(f"`python benchmarks/bench_worksheets.py --{mode} --only "
+                        f"{','.join(dict.fromkeys(r['key'] for r in rows if r.get('cap_opt', 'default') == c))}"
+                        + ("" if c == "default" else f" --step-cap {c}") + " --synthetic`"
+                        for c in dict.fromkeys(r.get("cap_opt", "default") for r in rows))
+           + f", run on {date}: each experiment in a fresh process driving the library's Runner (the one `boundcalc "
+           f"worksheet run --{mode}` uses, its default step cap unless the row says otherwise), one after the other, without `nice`. Machine: "
            f"{platform.machine()}, {cores} cores shared with other jobs, Python {platform.python_version()}. Wall and CPU "
            "seconds are the child process's (CPU = user + system; a wall time well above the CPU time means the "
            "process waited for a core); the load is the 1-minute load average at the start and the end of each run. "
