@@ -9,7 +9,6 @@ run on a deliberately broken copy (a mutant) of what it checks, and must then fa
 from __future__ import annotations
 
 import math
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -19,18 +18,10 @@ from boundcalc.lower import maximal_coupling, optimal_transport
 from boundcalc.verify.box import Domain
 from boundcalc.verify.claims import seed003_items as S
 from boundcalc.verify.claims.registry import CLAIMS
+from test_coverage_table import rows  # tests/ is on sys.path under pytest (rootdir-relative prepend import)
+from test_mutants_issue17 import mutate  # a function recompiled from its source with one edit
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _mutate(func, old, new):
-    """tests/test_mutants_issue17.py's ``mutate``: ``func`` recompiled from its source with one edit."""
-    sys.path.insert(0, str(ROOT / "tests"))
-    try:
-        from test_mutants_issue17 import mutate
-    finally:
-        sys.path.remove(str(ROOT / "tests"))
-    return mutate(func, old, new)
 
 
 def _verdict(cid):
@@ -71,7 +62,7 @@ def test_prop3_claim_and_its_mutants(monkeypatch):
     assert _verdict("003-prop3-maximal-coupling").verdict == "statement violated"
     # mutant 2: the residuals not normalised by TV (wrong marginals)
     monkeypatch.setattr(lower, "maximal_coupling",
-                        _mutate(maximal_coupling, "np.outer(p - m, q - m) / tv", "np.outer(p - m, q - m)"))
+                        mutate(maximal_coupling, "np.outer(p - m, q - m) / tv", "np.outer(p - m, q - m)"))
     assert _verdict("003-prop3-maximal-coupling").verdict == "statement violated"
 
 
@@ -145,10 +136,10 @@ def test_eq25_claim_matches_a_plain_loop_and_rejects_a_missing_factor(monkeypatc
 
     with monkeypatch.context() as m:
         m.setattr(contextual, "switching_times",
-                  _mutate(contextual.switching_times, "thr = math.log1p(C)", "thr = math.log1p(4 * C)"))
+                  mutate(contextual.switching_times, "thr = math.log1p(C)", "thr = math.log1p(4 * C)"))
         assert _verdict("003-eq25-sum").verdict == "statement violated"
     # mutant 2: the bound without its per-episode factor (1 + C)(1 + λ)
-    monkeypatch.setattr(S, "eq25_bound", _mutate(S.eq25_bound, "(1.0 + C) * (1.0 + lam) * n_updates", "n_updates"))
+    monkeypatch.setattr(S, "eq25_bound", mutate(S.eq25_bound, "(1.0 + C) * (1.0 + lam) * n_updates", "n_updates"))
     assert _verdict("003-eq25-sum").verdict == "statement violated"
 
 
@@ -163,7 +154,7 @@ def test_appce_claim_and_a_halved_noise_variance(monkeypatch):
     assert _verdict("003-appCE-calibration").verdict == "no counterexample"
     from boundcalc.algorithms.finite.doubling import AdaCUCB
 
-    monkeypatch.setattr(AdaCUCB, "noise", _mutate(AdaCUCB.noise, "1.0 / (2 * self.rho)", "1.0 / (4 * self.rho)"))
+    monkeypatch.setattr(AdaCUCB, "noise", mutate(AdaCUCB.noise, "1.0 / (2 * self.rho)", "1.0 / (4 * self.rho)"))
     assert _verdict("003-appCE-calibration").verdict == "statement violated"
 
 
@@ -178,11 +169,6 @@ GROUPED = ["003 Figs. 1–3", "003 Prop 1(a)–(d)", "003 Fig. 4", "003 Prop 2",
 
 
 def _items(text):
-    sys.path.insert(0, str(ROOT / "tests"))
-    try:
-        from test_coverage_table import rows
-    finally:
-        sys.path.remove(str(ROOT / "tests"))
     return {r["item"]: r for r in rows(text)}
 
 
