@@ -5,11 +5,34 @@ import signal
 import pytest
 
 
+def _one_click_command_per_app():
+    """typer's ``CliRunner.invoke`` converts the Typer app into its click command on every call (~0.08 s of CPU; the
+    suite makes a few thousand calls). The conversion is a pure function of the app, so each app object is converted
+    once per process and the same command object is invoked every time (the app is kept alive, so its id stays its
+    own). Nothing changes if typer renames its private helper."""
+    import typer.testing
+
+    build = getattr(typer.testing, "_get_command", None)
+    if build is None or getattr(build, "boundcalc_cached", False):
+        return
+    cache: dict = {}
+
+    def cached(app):
+        hit = cache.get(id(app))
+        if hit is None or hit[0] is not app:
+            hit = cache[id(app)] = (app, build(app))
+        return hit[1]
+
+    cached.boundcalc_cached = True
+    typer.testing._get_command = cached
+
+
 def pytest_configure(config):
     """Under pytest-xdist (``-n 2``, ``-n auto``) send the tests of one ``xdist_group`` to one worker: plain ``-n N``
     hands out test by test ("load"), so a module whose tests share an expensive module-scoped fixture (the five
     worksheets run twice, every claim of the verifier, local process pools and Dask clusters) would build it once per
     worker, twice the work and twice the processes on a 2-core machine. Without xdist nothing changes."""
+    _one_click_command_per_app()
     if getattr(config.option, "dist", None) == "load":
         config.option.dist = "loadgroup"
 

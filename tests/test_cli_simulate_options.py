@@ -12,12 +12,9 @@ import sys
 import tempfile
 import time
 
-from unittest import mock
-
 import numpy as np
 import pytest
 import typer.main
-import typer.testing
 from typer.testing import CliRunner
 
 from boundcalc import algorithms as registry
@@ -27,22 +24,7 @@ from boundcalc.montecarlo import Results, engine, log_checkpoints, run
 from boundcalc.privacy import RDP, ZCDP, ApproxDP, LocalDP, PureDP
 
 
-class _Runner(CliRunner):
-    """typer's CliRunner, converting the Typer app into its click command once instead of on every invoke (~0.1 s of
-    CPU a call, about half of this file's time); the command invoked is the same object typer would build, so every
-    invocation runs the same code."""
-
-    _commands: dict = {}
-
-    def invoke(self, app_, *args, **kwargs):
-        cmd = self._commands.get(id(app_))
-        if cmd is None:
-            cmd = self._commands[id(app_)] = typer.main.get_command(app_)
-        with mock.patch.object(typer.testing, "_get_command", lambda _app: cmd):
-            return super().invoke(app_, *args, **kwargs)
-
-
-runner = _Runner()
+runner = CliRunner()
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

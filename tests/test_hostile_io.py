@@ -16,12 +16,8 @@ import os
 import subprocess
 import sys
 
-from unittest import mock
-
 import numpy as np
 import pytest
-import typer.main
-import typer.testing
 from typer.testing import CliRunner
 
 from boundcalc.cli.app import app
@@ -29,22 +25,7 @@ from boundcalc.cli.app import app
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-class _Runner(CliRunner):
-    """typer's CliRunner, converting the Typer app into its click command once instead of on every invoke (that
-    conversion, ~0.1 s of CPU a call, was a third of this file's time); the command invoked is the same object
-    typer would build, so every invocation runs the same code."""
-
-    _commands: dict = {}
-
-    def invoke(self, app_, *args, **kwargs):
-        cmd = self._commands.get(id(app_))
-        if cmd is None:
-            cmd = self._commands[id(app_)] = typer.main.get_command(app_)
-        with mock.patch.object(typer.testing, "_get_command", lambda _app: cmd):
-            return super().invoke(app_, *args, **kwargs)
-
-
-runner = _Runner()
+runner = CliRunner()
 
 
 def _run(args):

@@ -5,12 +5,8 @@ from __future__ import annotations
 
 import json
 
-from unittest import mock
-
 import numpy as np
 import pytest
-import typer.main
-import typer.testing
 from typer.testing import CliRunner
 
 from boundcalc import algorithms as registry
@@ -22,21 +18,7 @@ from boundcalc.verify import overlay
 from boundcalc.verify import regret_check as rc
 
 
-class _Runner(CliRunner):
-    """typer's CliRunner, converting the Typer app into its click command once instead of on every invoke (~0.1 s of
-    CPU a call); the command invoked is the same object typer would build, so every invocation runs the same code."""
-
-    _commands: dict = {}
-
-    def invoke(self, app_, *args, **kwargs):
-        cmd = self._commands.get(id(app_))
-        if cmd is None:
-            cmd = self._commands[id(app_)] = typer.main.get_command(app_)
-        with mock.patch.object(typer.testing, "_get_command", lambda _app: cmd):
-            return super().invoke(app_, *args, **kwargs)
-
-
-runner = _Runner()
+runner = CliRunner()
 BUDGET = {"pure": PureDP(1.0), "zcdp": ZCDP(0.5), "rdp": RDP(2.0, 1.0), "approx": ApproxDP(1.0, 1e-5),
           "ldp": LocalDP(1.0, 0.01), "none": None}
 ADAPTED = sorted(rc._adapters())
