@@ -82,10 +82,9 @@ def test_check_finite_json_adds_empirical_regret_and_is_reproducible():
     78-80 / 99-101, half-widths 7.8-10.8 / 5.7-7.3 at 100 runs, 4.8 / 4.5 at 200) are not significantly exceeded
     unless the mean passes the bound by a half-width: the smallest mean reported "violated" rises by 3-6 (2-4% of the
     bound), still far above the measured means; the vacuity of DP-SE's explicit form does not depend on the runs.
-    The verdict mutant (the
-    pre-fix verdict without the trivial bound, which reported "held") is rejected on the rows of this very run; a
-    mutant that ignores the seed (fresh entropy for each simulation) was run once at 100 runs and failed the
-    reproducibility assertion.
+    The verdict mutant (the pre-fix verdict without the trivial bound, which reported "held") is rejected on the rows
+    of this very run; a mutant that ignores the seed (fresh entropy for each simulation) was run once at 100 runs and
+    failed the reproducibility assertion.
     """
     args = ["--setting", "finite", "--epsilon", "1", "--T", "2e4", "--runs", str(FINITE_RUNS), "--seed", "3"]
     out, rows = _checked(args)
