@@ -64,7 +64,8 @@ def _finite_problems(rows, runs=FINITE_RUNS):
         else:
             ok = e["verdict"] == "held"
         if not ok:
-            bad.append(f"{bid}: verdict {e['verdict']!r} (bound {row['value']:.6g}, trivial {row['trivial_bound']:.6g})")
+            bad.append(f"{bid}: verdict {e['verdict']!r} (bound {row['value']:.6g}, "
+                       f"trivial {row['trivial_bound']:.6g})")
     if not rows["001-dp-se-explicit"]["vacuous"]:  # 2.9e4 > 0.5 × 2e4: the old code reported "held"
         bad.append("001-dp-se-explicit: not marked vacuous")
     return bad
