@@ -100,6 +100,20 @@ def _click_exception_types():
     return tuple(usage), tuple(abort), tuple(exit_)
 
 
+_COMMAND: dict = {}  # (registered commands, groups, callback) -> the click command built from app
+
+
+def command():
+    """The click command of ``app``, built once per process: typer builds it anew from the app on every call
+    (``app(...)``, typer's CliRunner), ~0.1 s of CPU, most of a quick command's time where one process runs many
+    (the test suite, ``main`` called in-process). Built again when a command or group was registered since."""
+    key = (len(app.registered_commands), len(app.registered_groups), app.registered_callback)
+    if key not in _COMMAND:
+        _COMMAND.clear()
+        _COMMAND[key] = typer.main.get_command(app)
+    return _COMMAND[key]
+
+
 INTERNAL_ERROR_EXIT = 1
 TRACEBACK_ENV = "BOUNDCALC_TRACEBACK"  # set to 1 to see the Python traceback of an internal error
 
@@ -126,7 +140,7 @@ def main(argv: list[str] | None = None) -> None:
 
     usage_errors, aborts, exits = _click_exception_types()
     try:
-        rv = app(args=argv, prog_name="boundcalc", standalone_mode=False)
+        rv = command()(args=argv, prog_name="boundcalc", standalone_mode=False)  # as app(...), built once
     except InputError as exc:
         print(f"boundcalc: error: {exc}", file=sys.stderr)
         sys.exit(2)
