@@ -18,6 +18,10 @@ def _one_click_command_per_app():
     cache: dict = {}
 
     def cached(app):
+        from boundcalc.cli import app as main_app
+
+        if app is main_app.app:  # the library's own once-per-process command (rebuilt if a command is added)
+            return main_app.command()
         hit = cache.get(id(app))
         if hit is None or hit[0] is not app:
             hit = cache[id(app)] = (app, build(app))

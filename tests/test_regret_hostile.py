@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from cli_runner import CliRunner  # typer's, on the click command built once (tests/cli_runner.py)
+from typer.testing import CliRunner
 
 from boundcalc.cli.app import app
 

@@ -12,7 +12,7 @@ import json
 
 import numpy as np
 import pytest
-from cli_runner import CliRunner  # typer's, on the click command built once (tests/cli_runner.py)
+from typer.testing import CliRunner
 
 from boundcalc.bounds import registry
 from boundcalc.cli.app import app
