@@ -3,7 +3,7 @@ and tests/test_claim_ranges.py (the ranges each evaluator read from its domain):
 part of both files and computes exactly the same thing twice otherwise. Both modules are in the xdist group
 ``verify_claims`` (tests/conftest.py), so under ``-n 2`` the run is done once, on one worker.
 
-The run is ``claims.run()`` itself; only ``Claim.domain`` is wrapped so that each claim is evaluated on a
+The run is ``claims.run`` itself (claim by claim, in registry order); only ``Claim.domain`` is wrapped so that each claim is evaluated on a
 ``RecordingDomain`` (a Domain that records every range it hands out and returns the same values), which changes
 no verdict.
 """
@@ -74,7 +74,16 @@ def run_recording(ids=None):
     return verdicts, reads
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=None)
+def claim_run(cid: str):
+    """``claims.run([cid])`` on a recording domain, once per process: (verdict, {name: [(lo, hi)]})."""
+    verdicts, reads = run_recording([cid])
+    return verdicts[cid], reads[cid]
+
+
 def every_claim():
-    """The shared run of every claim (computed once per process)."""
-    return run_recording()
+    """The run of every claim, in registry order (what ``claims.run()`` runs: each claim on its default domain with
+    its default method), each claim computed once per process (``claim_run``): (verdicts by id, reads by id).
+    tests/test_claim_ranges.py asks only for the claims it checks, so run alone it evaluates no more than those."""
+    runs = {cid: claim_run(cid) for cid in claims.CLAIMS}
+    return {cid: v for cid, (v, _) in runs.items()}, {cid: r for cid, (_, r) in runs.items()}

@@ -27,7 +27,7 @@ from boundcalc.verify.box import Domain
 from boundcalc.verify.claims import proofs
 from boundcalc.verify.claims.evaluators import Inequality
 
-from _every_claim import every_claim, recording_domain, run_recording
+from _every_claim import claim_run, recording_domain, run_recording
 
 # one pytest-xdist worker with tests/test_verify_claims.py: both read the one run of every claim (tests/_every_claim.py)
 pytestmark = pytest.mark.xdist_group("verify_claims")
@@ -65,7 +65,7 @@ def evaluated_ranges(c, evaluator=None, reads=None) -> dict[str, tuple[float, fl
     """{parameter: (lo, hi)} actually evaluated by the claim's default evaluator (or ``evaluator``); ``reads``: the
     domain reads of a run already done (the shared run of every claim, or a mutant's run)."""
     if reads is None and _shared(c, evaluator):
-        reads = every_claim()[1][c.id]
+        reads = claim_run(c.id)[1]
     if reads is not None:
         return {k: _hull(v) for k, v in reads.items()}
     cache = evaluator is None and C.CLAIMS.get(c.id) is c and c.method == "proof"

@@ -58,8 +58,9 @@ pytestmark = pytest.mark.xdist_group("verify_claims")
 
 @pytest.fixture(scope="module")
 def verdicts():
-    """``claims.run()`` of every claim, done once and shared with tests/test_claim_ranges.py (tests/_every_claim.py:
-    the same call, each domain recording the ranges it hands out)."""
+    """``claims.run`` of every claim (claim by claim, in registry order), each done once per process and shared with
+    tests/test_claim_ranges.py (tests/_every_claim.py: the same call, each domain recording the ranges it hands
+    out)."""
     from _every_claim import every_claim
 
     return every_claim()[0]
