@@ -27,6 +27,11 @@ from boundcalc.verify.box import Domain
 from boundcalc.verify.claims import proofs
 from boundcalc.verify.claims.evaluators import Inequality
 
+from _every_claim import claim_run, recording_domain, run_recording
+
+# one pytest-xdist worker with tests/test_verify_claims.py: both read the one run of every claim (tests/_every_claim.py)
+pytestmark = pytest.mark.xdist_group("verify_claims")
+
 # claims whose evaluator deliberately reads only part of a stated range, with the reason
 EXEMPT: dict[str, str] = {}
 # grid claims too slow for this test (tens of seconds on 2 cores); their full runs are in tests/test_verify_claims.py
@@ -37,37 +42,6 @@ def _ranged(c) -> dict:
     return {p.name: p.default for p in c.params if p.default[0] != p.default[1]}
 
 
-class RecordingDomain(Domain):
-    """A Domain that records every range its evaluator reads."""
-
-    def __post_init__(self):
-        self.read: dict[str, list[tuple[float, float]]] = {}
-
-    def _rec(self, name, lo, hi):
-        self.read.setdefault(name, []).append((float(lo), float(hi)))
-
-    def range(self, name):
-        r = super().range(name)
-        self._rec(name, *r)
-        return r
-
-    def value(self, name):
-        v = super().value(name)
-        self._rec(name, v, v)
-        return v
-
-    def axis(self, name, n):
-        a = super().axis(name, n)
-        self._rec(name, float(np.min(a)), float(np.max(a)))
-        return a
-
-    def grid(self, names=None, points=4096):
-        g = super().grid(names, points)
-        for k, v in g.items():
-            self._rec(k, float(np.min(v)), float(np.max(v)))
-        return g
-
-
 def _hull(ranges):
     return (min(r[0] for r in ranges), max(r[1] for r in ranges))
 
@@ -76,11 +50,36 @@ def _same(a, b):
     return all(math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12) for x, y in zip(a, b))
 
 
-def evaluated_ranges(c, evaluator=None) -> dict[str, tuple[float, float]]:
-    """{parameter: (lo, hi)} actually evaluated by the claim's default evaluator (or ``evaluator``)."""
+def _shared(c, evaluator) -> bool:
+    """The registered claim with its default evaluator, which is neither a proof nor an Inequality grid: what it
+    reads from its domain is recorded by the shared run of every claim (``claims.run()`` on recording domains,
+    tests/_every_claim.py), the same call on the same default domain as below, so it is not run a second time."""
+    return (evaluator is None and C.CLAIMS.get(c.id) is c and c.method != "proof"
+            and not isinstance(c.evaluators[c.method], Inequality))
+
+
+_PROOF_RANGES: dict[str, dict] = {}  # the registered proof claims' boxes: both tests below read them
+
+
+def evaluated_ranges(c, evaluator=None, reads=None) -> dict[str, tuple[float, float]]:
+    """{parameter: (lo, hi)} actually evaluated by the claim's default evaluator (or ``evaluator``); ``reads``: the
+    domain reads of a run already done (the shared run of every claim, or a mutant's run)."""
+    if reads is None and _shared(c, evaluator):
+        reads = claim_run(c.id)[1]
+    if reads is not None:
+        return {k: _hull(v) for k, v in reads.items()}
+    cache = evaluator is None and C.CLAIMS.get(c.id) is c and c.method == "proof"
+    if cache and c.id in _PROOF_RANGES:
+        return dict(_PROOF_RANGES[c.id])
+    got = _evaluated_ranges(c, evaluator)
+    if cache:
+        _PROOF_RANGES[c.id] = dict(got)
+    return got
+
+
+def _evaluated_ranges(c, evaluator=None) -> dict[str, tuple[float, float]]:
     ev = evaluator or c.evaluators[c.method]
-    dom = RecordingDomain.of(c.params)
-    dom.__post_init__()
+    dom = recording_domain(c.params)
     if isinstance(ev, Inequality):
         seen: dict[str, list] = {}
         real = ev.margin
@@ -113,8 +112,8 @@ def evaluated_ranges(c, evaluator=None) -> dict[str, tuple[float, float]]:
     return {k: _hull(v) for k, v in dom.read.items()}
 
 
-def range_problems(c, evaluator=None) -> list[str]:
-    got = evaluated_ranges(c, evaluator)
+def range_problems(c, evaluator=None, reads=None) -> list[str]:
+    got = evaluated_ranges(c, evaluator, reads)
     problems = []
     for name, stated in _ranged(c).items():
         if name not in got:
@@ -201,6 +200,27 @@ def test_evaluator_ignoring_its_domain_is_caught():
                   'lo, hi = 1e-3, 2.0\n    eps = np.geomspace(lo, hi, 81)')
     c_grid = type(c)(**{**c.__dict__, "evaluators": {"grid": bad}})
     assert range_problems(c_grid) != []
+
+
+def test_evaluator_ignoring_its_domain_is_caught_in_the_shared_run():
+    """The same mutant as above, installed as the registered claim's default evaluator and read through the shared
+    run's path (``claims.run`` on recording domains, tests/_every_claim.py), which the range tests of the non-proof,
+    non-Inequality claims use: it is rejected there too, and the unmutated grid evaluator passes that path."""
+    from boundcalc.verify.claims import lower_bounds
+
+    cid = "001-thm31-vs-eq7"
+    c = C.CLAIMS[cid]
+    bad = _mutate(lower_bounds._thm31_vs_eq7, 'lo, hi = dom.range("epsilon")\n    eps = dom.axis("epsilon", 81)',
+                  'lo, hi = 1e-3, 2.0\n    eps = np.geomspace(lo, hi, 81)')
+    saved = c.evaluators
+    try:
+        object.__setattr__(c, "evaluators", {"grid": c.evaluators["grid"]})
+        assert _shared(c, None)
+        assert range_problems(c, reads=run_recording([cid])[1][cid]) == []
+        object.__setattr__(c, "evaluators", {"grid": bad})
+        assert range_problems(c, reads=run_recording([cid])[1][cid]) != []
+    finally:
+        object.__setattr__(c, "evaluators", saved)
 
 
 # -- ranges stated in a claim's text ------------------------------------------------------------------------------------

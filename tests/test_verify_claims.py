@@ -58,7 +58,12 @@ pytestmark = pytest.mark.xdist_group("verify_claims")
 
 @pytest.fixture(scope="module")
 def verdicts():
-    return {v.claim_id: v for v in claims.run()}
+    """``claims.run`` of every claim (claim by claim, in registry order), each done once per process and shared with
+    tests/test_claim_ranges.py (tests/_every_claim.py: the same call, each domain recording the ranges it hands
+    out)."""
+    from _every_claim import every_claim
+
+    return every_claim()[0]
 
 
 def test_every_claim_runs_and_meets_its_expected_verdict(verdicts):
@@ -319,9 +324,25 @@ def _app():
     return app
 
 
-def test_cli_json_one_object_with_method_per_claim():
+def test_cli_json_one_object_with_method_per_claim(verdicts, monkeypatch):
+    """The CLI's JSON for one paper. Each claim's evaluation is the library call ``claims.evaluate(id, None, None)``
+    under the default proof limits, exactly what the shared run of every claim (the ``verdicts`` fixture) did, so
+    the spy below answers those calls from that run instead of evaluating the paper's claims a second time (any
+    other call goes to the library); the calls are checked, and the JSON against the run's verdicts."""
+    from boundcalc.verify.claims import proofs
+
+    real, calls, default_limits = claims.evaluate, [], dict(proofs.LIMITS)
+
+    def evaluate(cid, box=None, method=None):
+        calls.append((cid, box, method))
+        if box is None and method is None and proofs.LIMITS == default_limits:
+            return verdicts[cid]
+        return real(cid, box, method)
+
+    monkeypatch.setattr(claims, "evaluate", evaluate)
     r = CliRunner().invoke(_app(), ["verify", "--paper", "002", "--json"])
     assert r.exit_code == 0, r.output
+    assert calls == [(cid, None, None) for cid in claims.select(paper="002")]
     obj = json.loads(r.stdout)
     assert obj["command"] == "verify" and obj["inputs"]["paper"] == "002"
     assert [c["claim_id"] for c in obj["claims"]] == claims.select(paper="002")
@@ -329,6 +350,8 @@ def test_cli_json_one_object_with_method_per_claim():
         assert c["method"] in ("grid", "monte-carlo", "proof", "none")
         assert "points" in c and "counterexample" in c and "verdict" in c and "finding" in c
     assert obj["value"] == sum(bool(c["held"]) for c in obj["claims"])
+    assert [(c["verdict"], c["method"]) for c in obj["claims"]] == [(verdicts[i].verdict, verdicts[i].method)
+                                                                     for i in claims.select(paper="002")]
 
 
 def test_cli_box_equals_library_call():
