@@ -432,9 +432,14 @@ REACH: dict[str, dict[str, Any]] = {
         "--prior-seed": Elsewhere(PRIOR_TEST),
         # --prior selects --by simulation: a small search (T = 1e4, one algorithm, 10-20 runs) instead of the defaults
         # (T = 1e6, every linear algorithm, 50-800 runs: minutes); the measured answers (value, rows) and the drawn
-        # instances change with the radius all the same
+        # instances change with the radius all the same. The check: every instance answered has ‖θ*‖ = 0.5 (the sphere
+        # prior's radius; the JSON of a --by simulation run also echoes the command line and timings, so "the output
+        # changes" alone would not catch the option dropped on its way)
         "--prior-param": Diff([*BUD, "--prior", "sphere", "--instances", "3", "--T", "1e4", "--algo", "AdaC-GOPE",
-                               "--runs", "10", "--max-runs", "20"], ["--prior-param", "radius=0.5"]),
+                               "--runs", "10", "--max-runs", "20"], ["--prior-param", "radius=0.5"],
+                              lambda o: len(o["instances"]) == 3 and all(
+                                  math.isclose(math.sqrt(sum(x * x for x in i["theta"])), 0.5, rel_tol=1e-12)
+                                  for i in o["instances"])),
         "--explain": Custom(_text_differs(["budget", *BUD], ["--explain"])),
         "--bounds-file": Elsewhere("tests/test_plugins.py::test_cli_budget_solves_the_example"),
         "--json": JSON_EXEMPT,
@@ -942,7 +947,7 @@ def test_option_reaches_its_destination(cmd, opt, entry, tmp_path):
 # The dropped-option mutant runs on every entry of the quick commands and every Spy; for regret, budget, verify and
 # concentration (seconds per run) on a sample that covers each kind of check (the suite's time budget).
 MUTANT_SAMPLE = {"regret": {"--T", "--epsilon", "--delta", "--ldp-delta", "--runs"},
-                 "budget": {"--T", "--notion", "--delta", "--means", "--lambda0", "--rho"},
+                 "budget": {"--T", "--notion", "--delta", "--means", "--lambda0", "--rho", "--prior-param"},
                  "verify": {"--box", "--paper"}, "concentration": {"--x", "--seed"}}
 
 
