@@ -272,7 +272,7 @@ def _cli(args):
 
 
 def test_cli_json_rows_and_value():
-    res = _cli(["--setting", "finite", "--T", "600", "--means", "0.9,0.5", "--max-overhead", "3", "--algo",
+    res = _cli(["--setting", "finite", "--T", "300", "--means", "0.9,0.5", "--max-overhead", "3", "--algo",
                 "DP-KLUCB", "--runs", "30", "--max-runs", "60", "--json"])
     assert res.exit_code == 0, res.output
     obj = json.loads(res.stdout)
@@ -332,8 +332,8 @@ def test_regret_distribution_against_hand_computation():
 def test_cli_executor_gives_the_same_answer():
     """--executor processes --workers 2 runs the blocks in worker processes: the seeding contract makes the search
     bit-identical to the in-process one (same decisions, same answer)."""
-    base = ["--setting", "finite", "--T", "400", "--means", "0.9,0.5", "--max-overhead", "3", "--algo", "DP-KLUCB",
-            "--runs", "10", "--max-runs", "20", "--json"]
+    base = ["--setting", "finite", "--T", "300", "--means", "0.9,0.5", "--max-overhead", "3", "--algo", "DP-KLUCB",
+            "--runs", "10", "--max-runs", "20", "--json"]  # T = 300 (was 400): the seeding contract, not the scale
     a = json.loads(_cli(base).stdout)
     b = json.loads(_cli([*base, "--executor", "processes", "--workers", "2"]).stdout)
     ra = [r for r in a["rows"] if r["by"] == "simulation"][0]
