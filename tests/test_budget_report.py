@@ -34,13 +34,33 @@ def _chromium():
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory):
+    """Both reports from the same search: the two invocations differ only in --report's extension and --json, so the
+    second one reuses the first one's plan (solve_measured is seeded: the same arguments give the same plan) instead
+    of searching again; each report is still rendered by its own `budget` run. The arguments are checked equal."""
+    import copy
+
+    from boundcalc.budget import measured
+
     d = tmp_path_factory.mktemp("report")
     html_path, md_path = d / "decision.html", d / "decision.md"
-    res = runner.invoke(app, [*ARGS, "--report", str(html_path), "--json"])
-    assert res.exit_code == 0, res.output
-    obj = json.loads(res.stdout)
-    res2 = runner.invoke(app, [*ARGS, "--report", str(md_path)])
-    assert res2.exit_code == 0, res2.output
+    real, seen = measured.solve_measured, []
+
+    def once(*a, **k):
+        args = (a, {n: v for n, v in k.items() if n not in ("progress", "executor")})
+        if seen:
+            assert repr(args) == repr(seen[0][0]), "the two report runs asked for different searches"
+            return copy.deepcopy(seen[0][1])
+        seen.append((args, real(*a, **k)))
+        return copy.deepcopy(seen[0][1])
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(measured, "solve_measured", once)
+        res = runner.invoke(app, [*ARGS, "--report", str(html_path), "--json"])
+        assert res.exit_code == 0, res.output
+        obj = json.loads(res.stdout)
+        res2 = runner.invoke(app, [*ARGS, "--report", str(md_path)])
+        assert res2.exit_code == 0, res2.output
+    assert len(seen) == 1
     return d, html_path, md_path, obj
 
 

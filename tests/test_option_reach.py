@@ -21,6 +21,7 @@ entry's check fails on it.
 from __future__ import annotations
 
 import contextlib
+import copy
 import functools
 import importlib
 import json
@@ -80,6 +81,7 @@ class Spy:
     expect: Callable[[list], bool]  # calls = [(args, kwargs)] -> True when the option's value arrived
     stub: Callable | None = None  # replaces the call (None: call through)
     base: list | None = None  # the same call without the option (for the dropped-option mutant); default: argv minus
+    memo: bool = False  # call through once per distinct arguments (a deterministic, seeded target): ``_memo_call``
 
 
 @dataclass
@@ -428,7 +430,16 @@ REACH: dict[str, dict[str, Any]] = {
         "--instances": Elsewhere(PRIOR_TEST),
         "--prior-quantile": Elsewhere(PRIOR_TEST),
         "--prior-seed": Elsewhere(PRIOR_TEST),
-        "--prior-param": Diff([*BUD, "--prior", "sphere", "--instances", "3"], ["--prior-param", "radius=0.5"]),
+        # --prior selects --by simulation: a small search (T = 1e4, one algorithm, 10-20 runs) instead of the defaults
+        # (T = 1e6, every linear algorithm, 50-800 runs: minutes); the measured answers (value, rows) and the drawn
+        # instances change with the radius all the same. The check: every instance answered has ‖θ*‖ = 0.5 (the sphere
+        # prior's radius; the JSON of a --by simulation run also echoes the command line and timings, so "the output
+        # changes" alone would not catch the option dropped on its way)
+        "--prior-param": Diff([*BUD, "--prior", "sphere", "--instances", "3", "--T", "1e4", "--algo", "AdaC-GOPE",
+                               "--runs", "10", "--max-runs", "20"], ["--prior-param", "radius=0.5"],
+                              lambda o: len(o["instances"]) == 3 and all(
+                                  math.isclose(math.sqrt(sum(x * x for x in i["theta"])), 0.5, rel_tol=1e-12)
+                                  for i in o["instances"])),
         "--explain": Custom(_text_differs(["budget", *BUD], ["--explain"])),
         "--bounds-file": Elsewhere("tests/test_plugins.py::test_cli_budget_solves_the_example"),
         "--json": JSON_EXEMPT,
@@ -445,13 +456,13 @@ REACH: dict[str, dict[str, Any]] = {
                               "(tests/test_mutants_issue17.py::test_executor_options_reach_the_executor)"),
         "--report": Elsewhere("tests/test_budget_report.py::test_rendered_numbers_equal_the_json"),
         "--counterpart": Spy([*BUD_SIM, "--counterpart", "UCB"], "boundcalc.budget.measured:solve_measured",
-                             lambda c: bool(c) and _kw(c, "counterpart")[-1] == "UCB"),
+                             lambda c: bool(c) and _kw(c, "counterpart")[-1] == "UCB", memo=True),
         "--counterpart-param": Spy([*BUD_SIM, "--counterpart", "UCB", "--counterpart-param", "c=0.5"],
                                    "boundcalc.budget.measured:solve_measured",
                                    lambda c: bool(c) and _kw(c, "counterpart_params")[-1] == {"c": 0.5},
-                                   base=[*BUD_SIM, "--counterpart", "UCB"]),
+                                   base=[*BUD_SIM, "--counterpart", "UCB"], memo=True),
         "--pairing": Spy([*BUD_SIM, "--pairing", "common"], "boundcalc.budget.measured:solve_measured",
-                         lambda c: bool(c) and _kw(c, "pairing")[-1] == "common"),
+                         lambda c: bool(c) and _kw(c, "pairing")[-1] == "common", memo=True),
     },
     "episodes": {
         "--algo": Diff(EP_UCB, ["--algo", "adac-gope"], _episodes_lib("adac-gope", rho=1.0)),
@@ -824,6 +835,25 @@ def _run_diff(cmd, opt, entry: Diff, tmp_path, mutant=False):
     return _diff_problems(entry, base_out, out)
 
 
+_MEMO: dict = {}  # (target, arguments' repr) -> the real call's return value (Spy.memo; per process, one xdist group)
+_NOT_IN_KEY = ("progress", "executor")  # a progress printer (a new closure per call) and the in-process executor
+
+
+def _memo_call(target, real, a, k):
+    """``real(*a, **k)``, or its value from an earlier call with the same arguments: the --by simulation searches of
+    ``budget`` are seeded (the same arguments give the same plan), and the Spy entries on ``solve_measured`` and their
+    dropped-option mutants call it with the same arguments several times (the base invocation, the mutant's forced
+    value). Every call is still recorded by the spy and checked: only the return value is shared. Arguments whose
+    repr is not a value (an object address) are never shared, and an executor other than the in-process default
+    is not either."""
+    key = (target, repr(a), repr(sorted((n, v) for n, v in k.items() if n not in _NOT_IN_KEY)))
+    if " at 0x" in key[1] + key[2] or k.get("executor") not in (None,) and type(k["executor"]).__name__ != "InProcess":
+        return real(*a, **k)
+    if key not in _MEMO:
+        _MEMO[key] = real(*a, **k)
+    return copy.deepcopy(_MEMO[key])  # the command may annotate the plan it renders
+
+
 def _spy_calls(entry: Spy, argv, force=None, cmd=None):
     mod_name, attr = entry.target.split(":")
     mod = importlib.import_module(mod_name)
@@ -832,6 +862,8 @@ def _spy_calls(entry: Spy, argv, force=None, cmd=None):
 
     def spy(*a, **k):
         calls.append((a, k))
+        if entry.memo and entry.stub is None:
+            return _memo_call(entry.target, real, a, k)
         return (entry.stub or real)(*a, **k)
 
     old = getattr(mod, attr)
@@ -915,7 +947,7 @@ def test_option_reaches_its_destination(cmd, opt, entry, tmp_path):
 # The dropped-option mutant runs on every entry of the quick commands and every Spy; for regret, budget, verify and
 # concentration (seconds per run) on a sample that covers each kind of check (the suite's time budget).
 MUTANT_SAMPLE = {"regret": {"--T", "--epsilon", "--delta", "--ldp-delta", "--runs"},
-                 "budget": {"--T", "--notion", "--delta", "--means", "--lambda0", "--rho"},
+                 "budget": {"--T", "--notion", "--delta", "--means", "--lambda0", "--rho", "--prior-param"},
                  "verify": {"--box", "--paper"}, "concentration": {"--x", "--seed"}}
 
 
