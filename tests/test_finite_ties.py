@@ -205,9 +205,9 @@ def _one_row_disagreements(fn, trials=3000):
 def test_argbest_one_row_path_is_the_vectorised_choice():
     """argbest's plain-Python path for one row (the step-by-step references call it every step) picks the arm the
     vectorised path picks and consumes the same draws (ties, -0.0, infinities; NaN rows take the vectorised path).
-    Mutants: the highest tied index instead of the lowest; the draw read against the tied arms in reverse order.
-    (A draw on a row without a tie is no mutant: integers(0, 1) consumes nothing.)"""
+    Mutants: two tied arms taken as no tie (the lower one, no draw); the draw read against the tied arms in
+    reverse order. (A draw on a row without a tie is no mutant: integers(0, 1) consumes nothing.)"""
     assert _one_row_disagreements(argbest) == 0
-    for old, new in [("return np.array([hits[0]])", "return np.array([hits[-1]])"),
+    for old, new in [("if len(hits) > 1:", "if len(hits) > 2:"),
                      ("return np.array([hits[int(", "return np.array([hits[::-1][int(")]:
         assert _one_row_disagreements(_mutate(argbest, old, new)) > 0, new
