@@ -87,18 +87,35 @@ def _tapes(means, runs, T, seed):
     return (rng.random((runs, len(means), T + 1)) < np.asarray(means)[None, :, None]).astype(np.int64)
 
 
-def _mismatches(alg, means, T, runs=8, seed=0):
-    """Runs in which the engine and the reference, on one tape and one tie stream, disagree."""
+_REFERENCE_RUNS = {}  # the step-by-step reference on one tape, shared by the tests of one worker (group "fastpath-tape")
+
+
+def _reference_on_tape(alg, means, tape, T, seed, r, cps):
+    """``alg.reference`` on ``tape`` with the tie stream default_rng([seed, r]), cached: a mutant of the engine's
+    certificate (it overrides ``certify``, never ``index`` or ``reference``) reads the same reference run as its
+    policy on the same tape, so the step-by-step loop (most of these tests' time) runs once per tape and policy."""
+    key = (type(alg).index, type(alg).reference, tuple(sorted(alg.params().items())), tuple(means), T, seed, r,
+           tape.tobytes(), cps.tobytes())
+    if key not in _REFERENCE_RUNS:
+        _REFERENCE_RUNS[key] = alg.reference(_stretch.TapeEnv(means, tape), T, np.random.default_rng([seed, r]), cps)
+    return _REFERENCE_RUNS[key]
+
+
+def _mismatches(alg, means, T, runs=8, seed=0, stop_at=None):
+    """Runs in which the engine and the reference, on one tape and one tie stream, disagree (counting stops at
+    ``stop_at``: enough for an assertion ``>= stop_at``)."""
     tapes = _tapes(means, runs, T, seed)
     cps = np.unique(np.geomspace(1, T, 25).astype(np.int64))
     fast = _stretch.simulate(alg, means, T, runs,
                              _stretch.TapeSource(tapes, [np.random.default_rng([seed, r]) for r in range(runs)]), cps)
     bad = 0
     for r in range(runs):
-        ref = alg.reference(_stretch.TapeEnv(means, tapes[r]), T, np.random.default_rng([seed, r]), cps)
+        ref = _reference_on_tape(alg, means, tapes[r], T, seed, r, cps)
         same = np.array_equal(ref.pulls[0], fast.pulls[r]) and np.allclose(ref.regret[0], fast.regret[r], rtol=0,
                                                                             atol=1e-9)
         bad += not same
+        if stop_at is not None and bad >= stop_at:
+            break
     return bad
 
 
@@ -109,11 +126,17 @@ EDGE_MEANS = [[0.7, 0.5, 0.4], [0.5, 0.5, 0.3, 0.5], [1.0, 1.0, 0.0], [0.0, 0.0,
               [0.02, 0.01, 0.015]]
 
 
+# T = 1500: the six tapes of the mutants' test below (seed 3), whose reference runs this group's cache shares
+LONG_TAPES = dict(T=1500, runs=6, seed=3)
+
+
+@pytest.mark.xdist_group("fastpath-tape")  # one worker: the cached reference runs (_REFERENCE_RUNS) are built once
 @pytest.mark.parametrize("alg", POLICIES, ids=lambda a: f"{a.name}-{a.params()}")
 def test_engine_equals_reference_on_one_tape(alg):
     # T = 1 and T = K (initial round-robin only), K + 1 (one decision), short and long horizons
-    for T in (1, 5, 6, 40, 1500):
+    for T in (1, 5, 6, 40):
         assert _mismatches(alg, MU2, T, runs=4, seed=T) == 0, (alg.name, T)
+    assert _mismatches(alg, MU2, **LONG_TAPES) == 0, (alg.name, LONG_TAPES)
 
 
 @pytest.mark.parametrize("alg", [UCB(), KLUCB(), IMED()], ids=lambda a: a.name)
@@ -137,10 +160,11 @@ def test_tape_runs_exercise_ties():
     assert _mismatches(UCB(), means, T, runs=runs, seed=1) == 0
 
 
+@pytest.mark.xdist_group("fastpath-tape")  # the reference runs of test_engine_equals_reference_on_one_tape
 @pytest.mark.parametrize("mutant", [UCBNoGrowth(), UCBNoEnvelope(), KLUCBNoGrowth(), KLUCBNoEnvelope(),
                                     IMEDNoGrowth()], ids=lambda m: type(m).__name__)
 def test_tape_comparison_catches_a_shortcut(mutant):
-    assert _mismatches(mutant, MU2, 1500, runs=6, seed=3) >= 3
+    assert _mismatches(mutant, MU2, **LONG_TAPES, stop_at=3) >= 3
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -304,21 +328,31 @@ def test_klucb_long_stretch_from_a_starved_start():
     tapes[:, 0, :10] = 0
     tapes[:, 0, :2] = 1
 
-    def exact_steps(cls):
+    class Enough(Exception):
+        pass
+
+    def exact_steps(cls, stop_above=None):
+        """(exact index rows, result); with ``stop_above`` the run is abandoned once the count exceeds it (all the
+        assertion below needs of the old guess, which would go on deciding nearly every step one by one)."""
         class Counted(cls):
             n = 0
 
             def index(self, S, N, t):
                 Counted.n += S.shape[0]
+                if stop_above is not None and Counted.n > stop_above:
+                    raise Enough
                 return super().index(S, N, t)
 
-        out = _stretch.simulate(Counted(), means, T, runs,
-                                _stretch.TapeSource(tapes, [np.random.default_rng([5, r]) for r in range(runs)]),
-                                np.array([T]))
+        try:
+            out = _stretch.simulate(Counted(), means, T, runs,
+                                    _stretch.TapeSource(tapes, [np.random.default_rng([5, r]) for r in range(runs)]),
+                                    np.array([T]))
+        except Enough:
+            out = None
         return Counted.n, out
 
     n_fix, fast = exact_steps(KLUCB)
-    n_old, _ = exact_steps(KLUCBFirstOrderTheta)
+    n_old, _ = exact_steps(KLUCBFirstOrderTheta, stop_above=0.5 * runs * T)
     assert (fast.pulls[:, 0] > 0.8 * T).all()
     for r in range(runs):
         ref = KLUCB().reference(_stretch.TapeEnv(means, tapes[r]), T, np.random.default_rng([5, r]), np.array([T]))

@@ -170,3 +170,44 @@ def test_cli_param_ties_reaches_the_algorithm():
     assert outs["lowest"]["regret_mean"] != outs["random"]["regret_mean"]
     r = runner.invoke(app, args + ["--param", "ties=first"])
     assert r.exit_code == 2 and "ties" in r.output
+
+
+def _mutate(func, old, new):
+    """``func`` recompiled from its source with ``old`` replaced by ``new`` (one occurrence): a one-line mistake."""
+    import inspect
+    import textwrap
+
+    src = textwrap.dedent(inspect.getsource(func))
+    assert src.count(old) == 1, old
+    ns = dict(func.__globals__)
+    exec(compile(src.replace(old, new), inspect.getsourcefile(func), "exec"), ns)  # noqa: S102 - test mutant
+    return ns[func.__name__]
+
+
+def _one_row_disagreements(fn, trials=3000):
+    """Rows on which ``fn``'s one-row path and its vectorised path (the same row stacked on a row without a tie,
+    so only this row can draw) choose differently or leave the Generator in different states."""
+    g = np.random.default_rng(3)
+    vals = np.array([0.0, -0.0, 0.5, 1.0, np.inf, -np.inf, np.nan])
+    bad = 0
+    for i in range(trials):
+        K = int(g.integers(1, 7))
+        row = g.choice(vals, size=(1, K), p=[0.25, 0.1, 0.25, 0.2, 0.08, 0.08, 0.04])
+        ties, minimize = ("random", "lowest")[i % 2], i % 3 == 0
+        seed = int(g.integers(2**31))
+        r1, r2 = np.random.default_rng(seed), np.random.default_rng(seed)
+        one = fn(row, r1, ties, minimize)
+        two = fn(np.vstack([row, np.arange(K, dtype=float)[None]]), r2, ties, minimize)
+        bad += not (one.shape == (1,) and one[0] == two[0] and r1.random() == r2.random())
+    return bad
+
+
+def test_argbest_one_row_path_is_the_vectorised_choice():
+    """argbest's plain-Python path for one row (the step-by-step references call it every step) picks the arm the
+    vectorised path picks and consumes the same draws (ties, -0.0, infinities; NaN rows take the vectorised path).
+    Mutants: two tied arms taken as no tie (the lower one, no draw); the draw read against the tied arms in
+    reverse order. (A draw on a row without a tie is no mutant: integers(0, 1) consumes nothing.)"""
+    assert _one_row_disagreements(argbest) == 0
+    for old, new in [("if len(hits) > 1:", "if len(hits) > 2:"),
+                     ("return np.array([hits[int(", "return np.array([hits[::-1][int(")]:
+        assert _one_row_disagreements(_mutate(argbest, old, new)) > 0, new

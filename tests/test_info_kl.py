@@ -129,10 +129,10 @@ def test_kl_ucb_vs_mpmath_50():
     u, l = kl_ucb(x, lev), kl_lcb(x, lev)
     with mpmath.workdps(50):
         for xi, li, ui, lo in zip(x, lev, u, l):
-            assert abs(ui - float(kl_ucb_mp(xi, li))) < 1e-12
+            r = kl_ucb_mp(xi, li)  # one 50-digit root per point, for both checks below
+            assert abs(ui - float(r)) < 1e-12
             assert abs(lo - float(kl_lcb_mp(xi, li))) < 1e-12
             # the 50-digit root really solves kl = level (independent check of the mp bisection)
-            r = kl_ucb_mp(xi, li)
             if 1 - r > mpmath.mpf(10) ** -40:  # conditioning: d kl / dq = (q - x)/(q(1 - q))
                 assert abs(kl_bernoulli_mp(xi, r) - li) < mpmath.mpf(10) ** -45 * (1 + li) / (1 - r)
 
@@ -324,3 +324,29 @@ def test_kl_lcb_mp_huge_levels_against_the_closed_form_at_one_half():
                 want = e / (2 * (1 + mpmath.sqrt(1 - e)))
             got = kl_lcb_mp(mpmath.mpf("0.5"), lv)
             assert mpmath.almosteq(got, want, rel_eps=mpmath.mpf(10) ** -25), (L, got, want)
+
+
+def test_expit_pair_is_two_expits_exactly():
+    """The kl-UCB/LCB Newton loops take (expit(θ), expit(−θ)) from one exponential (kl._expit_pair): the same
+    doubles as two calls of _special.expit (so the indexes, and the simulations on them, do not move by an ulp).
+    Mutant: expit(−θ) as 1 − expit(θ), equal in exact arithmetic only."""
+    import inspect
+    import textwrap
+
+    from boundcalc.info import kl as klmod
+    from boundcalc.info._special import expit
+
+    th = np.concatenate([[0.0, -0.0, np.inf, -np.inf, 1e-300, -1e-300, 36.7, -36.7, 745.0, -745.0, 800.0],
+                         np.random.default_rng(4).normal(0, 30, 5000)])
+
+    def same(fn):
+        a, b = fn(th)
+        return np.array_equal(a, expit(th)) and np.array_equal(b, expit(-th))
+
+    assert same(klmod._expit_pair)
+    src = textwrap.dedent(inspect.getsource(klmod._expit_pair))
+    old = "np.where(-th >= 0, a, b)"
+    assert src.count(old) == 1
+    ns = dict(klmod._expit_pair.__globals__)
+    exec(compile(src.replace(old, "1.0 - np.where(th >= 0, a, b)"), "mutant", "exec"), ns)  # noqa: S102
+    assert not same(ns["_expit_pair"])

@@ -283,6 +283,14 @@ def argbest(scores, rng: np.random.Generator, ties: str = "random", minimize: bo
         s = -s
     if ties == "lowest":  # numpy's argmax is exactly this: the first maximum, the first NaN in a row with one
         return np.argmax(s, axis=1)
+    if s.ndim == 2 and s.shape[0] == 1:  # one run (the step-by-step references): the same choice and draws
+        row = s[0].tolist()
+        if not any(v != v for v in row):  # no NaN (NaN rows: numpy's convention below)
+            best = max(row)
+            hits = [k for k, v in enumerate(row) if v == best]
+            if len(hits) > 1:
+                return np.array([hits[int(rng.integers(0, np.array([len(hits)]))[0])]])
+            return np.array([hits[0]])
     best = s.max(axis=1, keepdims=True)
     is_best = s == best
     out = np.argmax(is_best, axis=1)
