@@ -157,8 +157,10 @@ class _LDPLinUCBBase(Algorithm):
             ups = self.upsilon(sig, n, d, T, self.alpha) if sig > 0 else 0.0
             A = V + (2 * ups + 1e-12) * np.eye(d)
             # one pseudo-inverse per step, with lstsq's cut-off (singular values below eps·d·s_max dropped): A⁺ b is
-            # lstsq's minimum-norm solution for every b, so this is the same estimate as one lstsq per arm, 11× fewer
-            # decompositions (K = 10)
+            # lstsq's minimum-norm solution for every b (equal to rounding, ~2e-15 relative), with K + 1 = 11 times
+            # fewer decompositions. Where arms tie exactly (the first rounds: θ = 0 and unit contexts give every arm
+            # the same index) rounding picks the arm, as it did with one lstsq per arm: a run may then take another
+            # (equally likely) path; the law of the reference is unchanged
             A_pinv = np.linalg.pinv(A, rcond=np.finfo(float).eps * d)
             theta = A_pinv @ u
             beta = self._beta(sig, ups, n, d, T, {"kappa": self._kappa(env)})
