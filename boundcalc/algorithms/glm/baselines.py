@@ -160,7 +160,7 @@ class _LDPLinUCBBase(Algorithm):
             # lstsq's minimum-norm solution for every b (equal to rounding, ~2e-15 relative), with K + 1 = 11 times
             # fewer decompositions. Where arms tie exactly (the first rounds: θ = 0 and unit contexts give every arm
             # the same index) rounding picks the arm, as it did with one lstsq per arm: a run may then take another
-            # (equally likely) path; the law of the reference is unchanged
+            # path (the algorithm does not say which arm wins a tie; the tests compare laws, not paths)
             A_pinv = np.linalg.pinv(A, rcond=np.finfo(float).eps * d)
             theta = A_pinv @ u
             beta = self._beta(sig, ups, n, d, T, {"kappa": self._kappa(env)})
