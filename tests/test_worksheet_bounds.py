@@ -1,6 +1,9 @@
 """Issue 16 item 6: every simulated curve of every worksheet figure has its algorithm's bound drawn and judged, or a
 stated reason (outside the assumptions, not applicable, or a figure that plots no regret) — never a silently dropped
-bound. Every experiment runs at a tiny scale (a few hundred rounds, two runs), fast mode."""
+bound. The every-curve check reads the five worksheets' fast runs through the CLI (their results.json: the runner's
+simulations, comparisons and curve entries as recorded; tests/worksheet_fast_runs.py, built once and shared with
+tests/test_worksheets.py, xdist group "worksheets"); the mutants re-run single experiments at a tiny scale (a few
+hundred rounds, two runs), fast mode, with the worksheet's code broken."""
 
 from __future__ import annotations
 
@@ -12,7 +15,18 @@ from boundcalc import experiments
 from boundcalc.bounds import registry
 from boundcalc.experiments.base import Runner
 
-pytestmark = pytest.mark.xdist_group("worksheet-bounds")
+# the tests that read the shared fast runs join test_worksheets.py's group (one build of the five runs per worker);
+# the others (tiny runs of their own) keep their own group
+FAST = pytest.mark.xdist_group("worksheets")
+TINY = pytest.mark.xdist_group("worksheet-bounds")
+
+
+@pytest.fixture(scope="module")
+def fast(tmp_path_factory):
+    """{worksheet: {experiment id: ExperimentResult}} of the five fast CLI runs (read back from results.json)."""
+    from worksheet_fast_runs import cli_fast_runs, experiment_results
+
+    return {n: experiment_results(js["results"]) for n, (js, _d) in cli_fast_runs(tmp_path_factory).items()}
 
 NAMES = ["000", "001", "002", "003", "004"]
 # a reason is accepted when it is one of these (record_curves / the worksheets); "no bound drawn and judged" is not
@@ -89,22 +103,22 @@ def problems(res) -> list[str]:
     return out
 
 
+@FAST
 @pytest.mark.parametrize("name", NAMES)
-def test_every_curve_has_its_bound_or_a_reason(name, tmp_path):
-    results = run_tiny(name, tmp_path)
+def test_every_curve_has_its_bound_or_a_reason(name, fast):
+    results = fast[name]
+    assert set(results) == {e.id for e in experiments.get(name).experiments}  # every experiment of the worksheet
     bad = [p for res in results.values() for p in problems(res)]
     assert not bad, "\n".join(bad)
     assert any(cb.drawn and cb.judged for res in results.values() for cb in res.curve_bounds)
 
 
-def test_baselines_drawn_and_judged(tmp_path):
+@FAST
+def test_baselines_drawn_and_judged(fast):
     """The baselines of issue 16 item 6 on their figures: LinUCB and Private LinUCB (004 Fig. 1(a)), LDP-UCB and
     LDP-GLOC (002 Fig. 5.1), Lazy-DP-TS and IMED (001 Fig. 1), GOPE (Lattimore–Szepesvári Alg. 12, its Thm 22.1) and
     GOPE-limit on 003 Fig. 4(b)'s companion; Private LinUCB's paper calibration is never inside."""
-    r4 = run_tiny("004", tmp_path, only={"fig1a"})["fig1a"]
-    r2 = run_tiny("002", tmp_path, only={"single"})["single"]
-    r1 = run_tiny("001", tmp_path, only={"fig1"})["fig1"]
-    r3 = run_tiny("003", tmp_path, only={"fig4b-bounds"})["fig4b-bounds"]
+    r4, r2, r1, r3 = fast["004"]["fig1a"], fast["002"]["single"], fast["001"]["fig1"], fast["003"]["fig4b-bounds"]
     want = {("003", "GOPE"): "gope-lattimore-szepesvari2020-thm22-1-explicit",
             ("003", "GOPE-limit"): "003-gope-explicit", ("004", "LinUCB"): "linucb-seed004-thm3-nonprivate",
             ("004", "Private-LinUCB"): "private-linucb-neel-roth2018-paper",
@@ -121,6 +135,7 @@ def test_baselines_drawn_and_judged(tmp_path):
 
 
 # -- mutants: a curve whose bound is silently dropped fails the check ------------------------------------------------
+@TINY
 def test_mutant_dropped_line_is_rejected(tmp_path, monkeypatch):
     from boundcalc.experiments import ws004
 
@@ -130,6 +145,7 @@ def test_mutant_dropped_line_is_rejected(tmp_path, monkeypatch):
     assert any("Private-LinUCB" in p for p in bad), bad
 
 
+@TINY
 def test_mutant_unjudged_baseline_is_rejected(tmp_path, monkeypatch):
     from boundcalc.experiments import ws001
 
@@ -138,10 +154,11 @@ def test_mutant_unjudged_baseline_is_rejected(tmp_path, monkeypatch):
     assert any("Lazy-DP-TS" in p for p in bad), bad
 
 
-def test_mutant_missing_entry_and_held_outside_are_rejected(tmp_path):
+@FAST
+def test_mutant_missing_entry_and_held_outside_are_rejected(fast):
     from boundcalc.experiments.base import CurveBounds
 
-    res = run_tiny("004", tmp_path, only={"fig1a"})["fig1a"]
+    res = fast["004"]["fig1a"]
     assert not problems(res)
     dropped = dataclasses.replace(res, curve_bounds=[cb for cb in res.curve_bounds if cb.algorithm != "LinUCB"])
     assert any("LinUCB simulated but no bound entry" in p for p in problems(dropped))
@@ -152,6 +169,7 @@ def test_mutant_missing_entry_and_held_outside_are_rejected(tmp_path):
     assert any("neither a drawn and judged bound nor a reason" in p for p in problems(silent))
 
 
+@TINY
 def test_real_data_curves_have_their_bound_or_a_reason(tmp_path):
     """The real-data experiments on small synthetic files of the data sets' formats (tests/test_real_data.py's
     writers): LDP-GLOC's bound drawn and judged on the auto-loan data, the LastFM curves with their reason."""
@@ -176,6 +194,7 @@ def test_real_data_curves_have_their_bound_or_a_reason(tmp_path):
                        for cb in sgd)
 
 
+@TINY
 def test_logistic_sgd_bounds_drawn_and_judged_inside(tmp_path, monkeypatch):
     """Issue 16 items 6/9: on the synthetic logistic instance LDP-SGD's bounds (Thms 3.1, 3.3 at the constants computed
     from the instance, boundcalc.verify.glm_instance) are drawn and judged inside their assumptions."""

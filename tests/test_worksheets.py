@@ -23,6 +23,8 @@ from typer.testing import CliRunner
 from boundcalc import experiments, montecarlo
 from boundcalc.cli.app import app
 from boundcalc.experiments.base import Experiment, Runner, Worksheet, derived_seed
+from worksheet_fast_runs import TIMES as CLI_TIMES
+from worksheet_fast_runs import cli_fast_runs
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = ["000", "001", "002", "003", "004"]
@@ -58,14 +60,10 @@ def one_line_error(r) -> str:
 # -- the five worksheets, fast, through the CLI and as scripts --------------------------------------------------
 @pytest.fixture(scope="module")
 def cli_runs(tmp_path_factory):
-    out = {}
-    for n in NAMES:
-        d = tmp_path_factory.mktemp(f"cli{n}")
-        t0 = time.perf_counter()
-        r = CliRunner().invoke(app, ["worksheet", "run", n, "--fast", "--out", str(d), "--json"])
-        TIMES[f"cli {n}"] = time.perf_counter() - t0
-        assert r.exit_code == 0, r.output
-        out[n] = (json.loads(r.stdout), d)
+    # built once per process (tests/worksheet_fast_runs.py) and shared with tests/test_worksheet_bounds.py, whose
+    # every-curve check reads these runs' results.json (same xdist group "worksheets")
+    out = cli_fast_runs(tmp_path_factory)
+    TIMES.update(CLI_TIMES)
     return out
 
 
