@@ -9,7 +9,7 @@ def _one_click_command_per_app():
     """typer's ``CliRunner.invoke`` converts the Typer app into its click command on every call (~0.08 s of CPU; the
     suite makes a few thousand calls). The conversion is a pure function of the app, so each app object is converted
     once per process and the same command object is invoked every time (the app is kept alive, so its id stays its
-    own). Nothing changes if typer renames its private helper."""
+    own); a callback replaced after that (a test's mutant) builds it again. Nothing changes if typer renames its private helper."""
     import typer.testing
 
     build = getattr(typer.testing, "_get_command", None)
@@ -22,9 +22,10 @@ def _one_click_command_per_app():
 
         if app is main_app.app:  # the library's own once-per-process command (rebuilt if a command is added)
             return main_app.command()
-        hit = cache.get(id(app))
+        key = (id(app), main_app._registration_key(app))  # a replaced callback (a test's mutant) is a new key
+        hit = cache.get(key)
         if hit is None or hit[0] is not app:
-            hit = cache[id(app)] = (app, build(app))
+            hit = cache[key] = (app, build(app))
         return hit[1]
 
     cached.boundcalc_cached = True

@@ -103,11 +103,22 @@ def _click_exception_types():
 _COMMAND: dict = {}  # (registered commands, groups, callback) -> the click command built from app
 
 
+def _registration_key(typer_app) -> tuple:
+    """What the click command is built from: each registered command's name and callback, each group's name, callback
+    and own key, the app's callback (identities: a replaced callback is a new key)."""
+    cb = typer_app.registered_callback
+    return (tuple((c.name, id(c.callback)) for c in typer_app.registered_commands),
+            tuple((g.name, id(g.typer_instance.registered_callback and g.typer_instance.registered_callback.callback),
+                   _registration_key(g.typer_instance)) for g in typer_app.registered_groups),
+            id(cb.callback) if cb is not None else None)
+
+
 def command():
     """The click command of ``app``, built once per process: typer builds it anew from the app on every call
     (``app(...)``, typer's CliRunner), ~0.1 s of CPU, most of a quick command's time where one process runs many
-    (the test suite, ``main`` called in-process). Built again when a command or group was registered since."""
-    key = (len(app.registered_commands), len(app.registered_groups), app.registered_callback)
+    (the test suite, ``main`` called in-process). Built again when a command, group or callback was registered or
+    replaced since (the key holds every callback object of the app and its groups)."""
+    key = _registration_key(app)
     if key not in _COMMAND:
         _COMMAND.clear()
         _COMMAND[key] = typer.main.get_command(app)
