@@ -77,9 +77,22 @@ def algorithm(name: str, eps: float, delta: float = DELTA_SINGLE):
             "LDP-SGD (multi-parameter)": lambda: LDPSGDMulti(eps)}[name]()
 
 
+def _bounds_panel(r, eps, budget, checkpoints, algos, lines_of, overrides, comps, curves):
+    """One ε panel: the bound lines ``lines_of`` ({bound id: label}) at ``budget`` beside ``curves``, a note for each
+    bound that cannot be drawn, and the curve/bound bookkeeping of the ε's comparisons (``record_curves``)."""
+    from ..figures import Panel
+
+    lines, missing = bound_lines("glm", budget, checkpoints, lines_of, overrides)
+    for bid, why in missing.items():
+        r.note(f"{bid} not drawn at ε = {eps:g}: {why}")
+    record_curves(r, algos, lines_of, missing, [c for c in comps if c.config.startswith(f"ε = {eps:g},")],
+                  lines, where=f"ε = {eps:g}")
+    return Panel(curves, lines, title=f"ε = {eps:g}")
+
+
 def _figure(r, which, algos, env, s, setting_lines, overrides, delta, subtitle, fig_name, judge_ours, envs=None):
     """One Figure 5.1 column: ``algos`` at each ε on ``env`` (``envs``: another environment per algorithm name)."""
-    from ..figures import Panel, panels_figure, title
+    from ..figures import panels_figure, title
     from ..privacy import LocalDP
 
     r.expect(len(EPSILONS) * len(algos))
@@ -96,12 +109,8 @@ def _figure(r, which, algos, env, s, setting_lines, overrides, delta, subtitle, 
             if a in judge_ours:
                 comps += compare(r, f"ε = {eps:g}, δ = {delta:g}", "glm", LocalDP(eps, delta), a, res, env_a, overrides,
                                  assumptions=judge_ours[a])
-        lines, missing = bound_lines("glm", LocalDP(eps, delta), res.checkpoints, setting_lines, overrides)
-        for bid, why in missing.items():
-            r.note(f"{bid} not drawn at ε = {eps:g}: {why}")
-        record_curves(r, algos, setting_lines, missing, [c for c in comps if c.config.startswith(f"ε = {eps:g},")],
-                      lines, where=f"ε = {eps:g}")
-        panels.append(Panel(curves, lines, title=f"ε = {eps:g}"))
+        panels.append(_bounds_panel(r, eps, LocalDP(eps, delta), res.checkpoints, algos, setting_lines, overrides,
+                                    comps, curves))
         fins[eps] = fin
     r.figure(panels_figure(panels, ncols=2, suptitle=title(f"seed 002 Figure 5.1: {subtitle}", "", "local DP",
                                                            s["T"], s["runs"])), f"{fig_name}.png")
@@ -206,7 +215,7 @@ def _logistic_panels(r, key, env, s, what, fig_name, source):
     algorithms' bounds are drawn and judged: LDP-GLOC's (Zheng et al. 2020, no instance constant; assumptions by the
     LDP-GLOC adapter on this environment) and LDP-SGD's (seed 002 Thms 3.1 and 3.3 at the constants computed from the
     instance, assumptions as boundcalc.verify.glm_instance decides them)."""
-    from ..figures import Panel, panels_figure, title
+    from ..figures import panels_figure, title
     from ..privacy import LocalDP
     from ..verify.glm_instance import SGD_IDS
 
@@ -233,12 +242,7 @@ def _logistic_panels(r, key, env, s, what, fig_name, source):
                 for bid in SGD_IDS:
                     comps += compare(r, config, "glm", budget, a, res, env, over, bound_ids=(bid,),
                                      assumptions=ctx.assumptions(bid))
-        lines, missing = bound_lines("glm", budget, res.checkpoints, ids_labels, over)
-        for bid, why in missing.items():
-            r.note(f"{bid} not drawn at ε = {eps:g}: {why}")
-        record_curves(r, LOGISTIC, ids_labels, missing, [c for c in comps if c.config.startswith(f"ε = {eps:g},")],
-                      lines, where=f"ε = {eps:g}")
-        panels.append(Panel(curves, lines, title=f"ε = {eps:g}"))
+        panels.append(_bounds_panel(r, eps, budget, res.checkpoints, LOGISTIC, ids_labels, over, comps, curves))
         fins[eps] = fin
     r.figure(panels_figure(panels, ncols=2, suptitle=title(f"seed 002 {source}: {what}", "", "local DP", s["T"],
                                                            s["runs"])), f"{fig_name}.png")
