@@ -21,3 +21,13 @@ class InputError(ValueError):
 class ExecutionError(RuntimeError):
     """A computation could not be carried out where it was sent (a worker process died, a Dask scheduler could
     not be reached or has no workers): one line saying what happened where; the CLI prints it, exit code 1."""
+
+
+class PluginError(InputError):
+    """A bad plugin (bound or algorithm): one line naming the plugin (file or entry point) and the problem (exit 2)."""
+
+    def __init__(self, origin: str, problem: str, label: str = "plugin"):
+        self.origin = origin
+        self.problem = problem
+        ValueError.__init__(self, f"{label} {origin}: {problem}")
+        self.parameter, self.allowed, self.got = f"{label} {origin}", problem, None

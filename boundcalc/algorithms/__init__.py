@@ -59,7 +59,7 @@ def by_setting() -> dict[str, dict[str, type]]:
 def add_plugin_algorithms(classes, origin: str, check_only: bool = False) -> None:
     """Register plugin algorithm classes (checked by ``plugins.check_class``), all or none: a name already taken
     (built-in or plugin, compared as ``lookup`` does) is a PluginError naming ``origin``."""
-    from ..bounds.declared import PluginError
+    from ..errors import PluginError
 
     taken = {_key(n): "a built-in algorithm" for algs in builtin_by_setting().values() for n in algs}
     taken.update({_key(n): f"an algorithm of plugin {getattr(c, 'plugin_origin', '?')}" for n, c in _PLUGINS.items()})

@@ -33,7 +33,7 @@ from __future__ import annotations
 import os
 from typing import Iterable
 
-from ..bounds.declared import PluginError
+from ..errors import PluginError
 
 ENTRY_POINT_GROUP = "boundcalc.algorithms"
 NOTIONS = ("none", "pure", "zcdp", "rdp", "approx", "ldp")
@@ -89,9 +89,9 @@ def check_class(cls, origin: str) -> type:
         raise PluginError(label, f"the constructor takes no {', '.join(lacking)} (the budget of a {notion} algorithm)")
     hook = getattr(cls, "audit_scenario", None)
     if hook is not None and hook != "first-decision":
-        from ..audit.base import Scenario
-
-        if not (isinstance(hook, type) and issubclass(hook, Scenario)):
+        # a Scenario subclass, recognised by its interface (boundcalc.audit.base.Scenario: ``probes`` and ``event``);
+        # audit sits above algorithms, so the class itself is not imported here
+        if not (isinstance(hook, type) and all(callable(getattr(hook, m, None)) for m in ("probes", "event"))):
             raise PluginError(label, "audit_scenario must be 'first-decision' or a boundcalc.audit.base.Scenario "
                                      f"subclass (got {hook!r})")
     return cls

@@ -496,7 +496,7 @@ def plugin_scenario(cls) -> Scenario:
     subclass of its own. A plugin that declares none, or whose declaration does not fit, raises a one-line
     PluginError "cannot audit: …" naming the plugin."""
     from ..algorithms import constructor_params
-    from ..bounds.declared import PluginError
+    from ..errors import PluginError
 
     origin = f"{getattr(cls, 'plugin_origin', '') or 'plugin'} [algorithm {cls.name!r}]"
     hook = getattr(cls, "audit_scenario", None)
@@ -528,7 +528,7 @@ def plugin_scenario(cls) -> Scenario:
 def all_scenarios() -> dict[str, Scenario]:
     """The built-in scenarios, then those of the plugin algorithms that declare one."""
     from ..algorithms import plugin_algorithms
-    from ..bounds.declared import PluginError
+    from ..errors import PluginError
 
     out = dict(SCENARIOS)
     for name, cls in plugin_algorithms().items():

@@ -31,7 +31,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, PluginError  # noqa: F401  (PluginError re-exported for plugins written against it)
 from .base import FORMS, KINDS, NOTIONS, SETTINGS, Bound, check_metadata
 
 # Instance parameters of each setting a declared bound may use, and the budget symbols of each notion: declared
@@ -49,16 +49,6 @@ FUNCTIONS = ("log", "sqrt", "exp", "min", "max", "ceiling", "floor")
 CONSTANTS = ("pi", "E")
 REQUIRED = ("id", "title", "source", "setting", "notion", "kind", "nonprivate", "privacy_cost")
 OPTIONAL = ("form", "assumptions", "caveats", "algorithm", "combination", "regime_note")
-
-
-class PluginError(InputError):
-    """A bad plugin bound: one line naming the plugin (file or entry point) and the problem (exit 2)."""
-
-    def __init__(self, origin: str, problem: str, label: str = "plugin"):
-        self.origin = origin
-        self.problem = problem
-        ValueError.__init__(self, f"{label} {origin}: {problem}")
-        self.parameter, self.allowed, self.got = f"{label} {origin}", problem, None
 
 
 def setting_symbols(setting: str, notion: str) -> tuple[str, ...]:

@@ -5,7 +5,7 @@ A bound's sympy expression (boundcalc/bounds/finite.py) names each per-arm sum b
 
 * ``numpy``: floats, what ``regret`` evaluates (``Bound.symbol_values`` → :func:`values`);
 * ``mpmath``: at the current mpmath precision, written independently of the numpy path (d_ε from its definition,
-  seed 001 Eq. 6, by ``rigorous.claims.d_eps_definition_mp``; kl by ``info.kl_bernoulli_mp``), for the prover's
+  seed 001 Eq. 6, by ``info.d_eps.d_eps_definition_mp``; kl by ``info.kl_bernoulli_mp``), for the prover's
   50-digit re-checks (``rigorous.bound_pairs.finite_symbol_values_mp``);
 * ``interval``: a rigorous enclosure over boxes of the means and the budget (``rigorous.enclosures`` /
   ``rigorous.interval``), for ``check`` / ``verify`` (``rigorous.bound_pairs.finite_symbol_intervals``).
@@ -234,7 +234,7 @@ def _H_eps_np(a: Arms, epsilon) -> float:
 
 def _H_eps_mp(a: Arms, epsilon):
     # d_ε from its definition (Eq. 6) by golden-section search: independent of the closed form used by numpy
-    from ..rigorous.claims import d_eps_definition_mp
+    from ..info.d_eps import d_eps_definition_mp
 
     return _mpsum(g / d_eps_definition_mp(m, a.mu_star, epsilon) for m, g in zip(a.means, a.gaps))
 

@@ -46,7 +46,7 @@ _PLUGINS: list[Bound] = []
 
 def add_plugin_bounds(bounds, origin: str) -> None:
     """Register plugin bounds, all or none: an id already registered (built-in or plugin) is a PluginError."""
-    from .declared import PluginError
+    from ..errors import PluginError
 
     taken = {b.id: "a built-in bound" for b in _builtin_bounds()}
     taken.update({b.id: f"a bound of plugin {getattr(b, 'origin', '?')}" for b in _PLUGINS})

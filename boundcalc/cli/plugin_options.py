@@ -18,7 +18,7 @@ def load(paths) -> None:
     if not paths:
         return
     from ..bounds import plugins
-    from ..bounds.declared import PluginError
+    from ..errors import PluginError
 
     try:
         plugins.load_bounds_files(paths)
@@ -40,7 +40,7 @@ def load_algorithms(paths) -> None:
     if not paths:
         return
     from ..algorithms import plugins
-    from ..bounds.declared import PluginError
+    from ..errors import PluginError
 
     try:
         plugins.load_algorithms_files(paths)

@@ -18,12 +18,12 @@ from __future__ import annotations
 import math
 import os
 import time
-import zlib
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
 from .. import textformat
 from ..errors import InputError
+from ..montecarlo.engine import derived_seed  # noqa: F401  (the worksheets' seeds, defined with the engine's seeding)
 
 MODES = ("fast", "full")
 # Full mode: the largest horizon simulated for an algorithm that loops over every step (granularity "step": its cost
@@ -227,12 +227,6 @@ def check_data(data: dict[str, str] | None) -> dict[str, str]:
             raise InputError("--data", f"{name}=PATH with an existing path (docs/real_data.md)", f"{name}={path}")
         out[name] = str(path)
     return out
-
-
-def derived_seed(base: int, *parts: str) -> int:
-    """A seed for one simulation from the worksheet seed and its (worksheet, experiment, label) path: stable across
-    runs, processes and Python versions (CRC-32, not hash())."""
-    return (int(base) * 1_000_003 + zlib.crc32("/".join(parts).encode())) % (2**32)
 
 
 class Runner:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import math
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +33,12 @@ from ..errors import InputError
 DEFAULT_BLOCK_RUNS = 50
 MAX_PROCESSES = 256  # a sane ceiling for a request; the machine's CPU count caps what is actually used
 RESULT_BYTES_LIMIT = 2 * 2**30  # regret + pulls + episodes of all runs held at once (float64/int64)
+
+
+def derived_seed(base: int, *parts: str) -> int:
+    """A seed for one simulation from the worksheet seed and its (worksheet, experiment, label) path: stable across
+    runs, processes and Python versions (CRC-32, not hash())."""
+    return (int(base) * 1_000_003 + zlib.crc32("/".join(parts).encode())) % (2**32)
 
 
 def plan_processes(processes, n_blocks: int) -> tuple[int, str | None]:

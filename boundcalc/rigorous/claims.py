@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
+from ..info.d_eps import d_eps_definition_mp  # noqa: F401  (re-exported: the claims' 50-digit reference)
 from .interval import Interval
 from .prover import ProofResult, as_box, prove
 
@@ -53,44 +54,6 @@ class Claim:
         return prove(self.margin, b, point_margin=self.point_margin, claim=self.name, statement=self.statement,
                      tol=self.tol, strict=self.strict, constraint=self.constraint, scales=self.scales or None,
                      **limits)
-
-
-# ----------------------------------------------------------------------------------------------------
-# d_eps from its definition at any precision (independent of the closed form): for 50-digit re-checks
-# ----------------------------------------------------------------------------------------------------
-def d_eps_definition_mp(x, y, eps):
-    """inf_{z in [min(x,y), max(x,y)]} eps |z - x| + kl(z, y) (seed 001 Eq. 6) by golden-section search at the
-    current mpmath precision (the objective is convex in z), plus both ends of the segment."""
-    import mpmath
-
-    from ..info import kl_bernoulli_mp
-
-    x, y, eps = mpmath.mpf(x), mpmath.mpf(y), mpmath.mpf(eps)
-    if x == y:
-        return mpmath.mpf(0)
-    lo, hi = min(x, y), max(x, y)
-
-    def G(z):
-        return eps * abs(z - x) + kl_bernoulli_mp(z, y)
-
-    best = min(G(lo), G(hi))
-    g = (mpmath.sqrt(5) - 1) / 2
-    a, b = lo, hi
-    c, d = b - g * (b - a), a + g * (b - a)
-    fc, fd = G(c), G(d)
-    n = int(mpmath.mp.prec * 1.5) + 20
-    for _ in range(n):
-        if fc <= fd:
-            b, d, fd = d, c, fc
-            c = b - g * (b - a)
-            fc = G(c)
-        else:
-            a, c, fc = c, d, fd
-            d = a + g * (b - a)
-            fd = G(d)
-        if b - a <= mpmath.mpf(2) ** (-mpmath.mp.prec) * max(1, abs(a)):
-            break
-    return min(best, fc, fd)
 
 
 def _mp_quantities():

@@ -373,20 +373,20 @@ claim("004-dsafe-always-valid", "Sheet wording: \"Δ^safe is always valid\" (ERR
 
 
 def _sensitivity_experiment(dom) -> Result:
-    """Seed 004 Fig. 2(b) replayed (boundcalc.experiments.ws004.sensitivity_study: 500 rounds, the reward of round 0,
+    """Seed 004 Fig. 2(b) replayed (boundcalc.verify.dgs_sensitivity.sensitivity_study: 500 rounds, the reward of round 0,
     100 or 200 raised by 0.5, 5 runs per method, every random draw shared between the original and the changed run)
-    and judged part by part (ws004.judge_sensitivity): a part fails only when the runs separate it the other way."""
-    from ...experiments import ws004
+    and judged part by part (dgs_sensitivity.judge_sensitivity): a part fails only when the runs separate it the other way."""
+    from .. import dgs_sensitivity as study_004
 
     seed = 4
-    study = ws004.sensitivity_study(ws004.SENS_T, 5, seed=seed)
-    word, parts, text = ws004.judge_sensitivity(study)
+    study = study_004.sensitivity_study(study_004.SENS_T, 5, seed=seed)
+    word, parts, text = study_004.judge_sensitivity(study)
     failed = [k for k, v in parts.items() if v == "fails"]
     return Result(verdict="statement violated" if failed else "no counterexample",
                   points=sum(r.runs * (1 + len(r.steps)) for r in study.values()),
                   counterexample={"parts_failed": failed} if failed else None, measured=text,
-                  evidence={"parts": parts, "worksheet_word": word, "seed": seed, "T": ws004.SENS_T, "runs": 5,
-                            "steps": list(ws004.SENS_STEPS), "shift": ws004.SENS_SHIFT,
+                  evidence={"parts": parts, "worksheet_word": word, "seed": seed, "T": study_004.SENS_T, "runs": 5,
+                            "steps": list(study_004.SENS_STEPS), "shift": study_004.SENS_SHIFT,
                             "summary": {a: r.summary() for a, r in study.items()},
                             "reading": "alpha = 1 shared by the methods, LinUCB-DGS paper schedule (Delta_t = 2L/lambda "
                                        "throughout 500 rounds, sheet §7.9), memoised tree, lambda0 of the pool"})
