@@ -158,3 +158,119 @@ def test_the_walk_reads_source(tmp_path):
                               "def f():\n    from .a import x\n")
     g = import_graph(package_modules(str(tmp_path), "mutpkg"), "mutpkg")
     assert find_cycle(g) is None
+
+
+# -- issue 23 item 5: layers that hold for every import, lazy ones included -------------------------------------------
+# The package layers, lowest first (README "Design"; DEVELOPERS.md). A module may import its own package and any
+# package of a lower or the same layer, never one above it; counting imports inside functions too (a lazy import is a
+# dependency all the same), and no two packages may import each other.
+LAYERS = (("boundcalc", "errors"), ("validate", "textformat", "progress"), ("figures",),
+          ("info", "privacy", "schedules", "intervals"), ("concentration", "envs"), ("data",),
+          ("bounds", "algorithms", "lower"), ("montecarlo",), ("rigorous", "audit"), ("verify",),
+          ("budget", "experiments"), ("cli",), ("__main__",))
+LAYER = {p: i for i, ps in enumerate(LAYERS) for p in ps}
+
+
+def package_of(module: str) -> str:
+    """``boundcalc.bounds.registry`` -> ``bounds``; ``boundcalc`` -> ``boundcalc``."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def all_imports(modules: dict[str, str], pkg: str = PKG) -> list[tuple[str, str, bool, int]]:
+    """Every import of a package module by a package module: (importer, imported, inside a function, line)."""
+    out = []
+    for mod, path in modules.items():
+        is_pkg = os.path.basename(path) == "__init__.py"
+        here = mod if is_pkg else mod.rpartition(".")[0]
+        with open(path, encoding="utf-8") as fh:
+            tree = ast.parse(fh.read(), filename=path)
+        in_function = set()
+        for f in ast.walk(tree):
+            if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                in_function.update(id(n) for n in ast.walk(f) if n is not f)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    parts = here.split(".")
+                    parts = parts[:len(parts) - (node.level - 1)]
+                    src = ".".join(parts + ([node.module] if node.module else []))
+                else:
+                    src = node.module or ""
+                targets = [f"{src}.{a.name}" if f"{src}.{a.name}" in modules else src for a in node.names]
+            else:
+                continue
+            for t in targets:
+                while t and t not in modules:
+                    t = t.rpartition(".")[0]
+                if t and (t == pkg or t.startswith(pkg + ".")) and t != mod:
+                    out.append((mod, t, id(node) in in_function, node.lineno))
+    return out
+
+
+def package_graph(imports) -> dict[str, set[str]]:
+    g: dict[str, set[str]] = {}
+    for a, b, _lazy, _line in imports:
+        pa, pb = package_of(a), package_of(b)
+        g.setdefault(pa, set())
+        g.setdefault(pb, set())
+        if pa != pb:
+            g[pa].add(pb)
+    return g
+
+
+def layer_violations(imports) -> list[str]:
+    """Imports that point up the layers (or into a package no layer names), as readable lines."""
+    bad = []
+    for a, b, lazy, line in imports:
+        pa, pb = package_of(a), package_of(b)
+        if pa == pb:
+            continue
+        if pa not in LAYER or pb not in LAYER:
+            bad.append(f"{a}:{line} -> {b}: package not in LAYERS")
+        elif LAYER[pb] > LAYER[pa]:
+            bad.append(f"{a}:{line} -> {b} ({'inside a function' if lazy else 'module level'}): {pa} is below {pb}")
+    return bad
+
+
+@pytest.fixture(scope="module")
+def imports():
+    return all_imports(package_modules())
+
+
+@pytest.mark.xfail(strict=True, reason="bounds <-> rigorous until interval arithmetic moves below bounds")
+def test_no_package_cycle_counting_lazy_imports(imports):
+    cycle = find_cycle(package_graph(imports))
+    assert cycle is None, "package cycle (imports inside functions counted): " + " -> ".join(cycle)
+
+
+@pytest.mark.xfail(strict=True, reason="bounds <-> rigorous until interval arithmetic moves below bounds")
+def test_imports_point_down_the_layers(imports):
+    bad = layer_violations(imports)
+    assert not bad, "imports against the layer order:\n" + "\n".join(bad[:20])
+
+
+def test_function_level_imports_are_counted(imports):
+    """The walk counts imports inside functions (they are most of the package's internal imports); a mutant that
+    lazily imports the CLI from a library module is an upward edge and a package cycle, both reported."""
+    lazy = [i for i in imports if i[2]]
+    assert len(lazy) > 100 and len(imports) > len(lazy)
+    mutant = imports + [("boundcalc.bounds.registry", "boundcalc.cli.app", True, 1)]
+    assert any("boundcalc.cli.app" in b for b in layer_violations(mutant))
+    assert find_cycle(package_graph(mutant)) is not None
+
+
+def test_the_function_walk_reads_source(tmp_path):
+    """On disk: an import inside a function is an edge of all_imports (not of import_graph)."""
+    pkg = tmp_path / "mutpkg"
+    (pkg / "low").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "low" / "__init__.py").write_text("def f():\n    from ..high import g\n")
+    (pkg / "high.py").write_text("from .low import f\n")
+    mods = package_modules(str(tmp_path), "mutpkg")
+    edges = {(a, b, lazy) for a, b, lazy, _ in all_imports(mods, "mutpkg")}
+    assert ("mutpkg.low", "mutpkg.high", True) in edges and ("mutpkg.high", "mutpkg.low", False) in edges
+    assert find_cycle(import_graph(mods, "mutpkg")) is None  # load time: no cycle
+    assert find_cycle(package_graph(all_imports(mods, "mutpkg"))) is not None  # every import: low <-> high
