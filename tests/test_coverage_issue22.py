@@ -1,0 +1,200 @@
+"""Claims of issue 22 §3 (boundcalc/verify/claims/coverage_issue22.py): seed 000 Thm 14 (= 003 Thm 2), 000 Lemma 25,
+000 Lemma 26 (= 003 Lemma 11), 003 Thm 19, and seed 002 Lemma D.1 with the printed rule Eq. 4.1 (ERRATA 18).
+
+Each quantity is checked against an independent computation (closed forms, scipy, a plain loop), and each claim is shown
+to have power: a kept mutant (a one-line mistake in the solver, the threshold, the divergence or the rule) must change
+its verdict. The claims' own verdicts are checked with every other claim in tests/test_verify_claims.py.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from scipy import optimize, special, stats
+
+from boundcalc.errors import InputError
+from boundcalc.verify import claims as C
+from boundcalc.verify.claims import coverage_issue22 as ci
+
+from test_mutants_issue17 import mutate
+
+
+# -- Kiefer–Wolfowitz (seed 000 Thm 14 / seed 003 Thm 2) ---------------------------------------------------------------
+def test_kw_g_against_a_hand_computation():
+    """Actions e1, e2, (1, 1)/√2 with weights (1/2, 1/2, 0): V = I/2, so ‖a‖²_{V⁻¹} = 2‖a‖² = 2 for each (g = 2)."""
+    A = np.array([[1.0, 0.0], [0.0, 1.0], [1 / math.sqrt(2), 1 / math.sqrt(2)]])
+    assert math.isclose(ci.kw_g(A, np.array([0.5, 0.5, 0.0])), 2.0, rel_tol=1e-12)
+    # weights (1/4, 1/4, 1/2): V = [[1/2, 1/4], [1/4, 1/2]], det 3/16; ‖e1‖² = (1/2)/(3/16) = 8/3 (the largest)
+    assert math.isclose(ci.kw_g(A, np.array([0.25, 0.25, 0.5])), 8 / 3, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("d", [2, 3, 4])
+def test_kw_symmetric_sets_reach_d(d):
+    """The hypercube {±1}^d and the cross-polytope {±e_i}: the uniform design has g = d (closed form: V = I or I/d),
+    so the optimum is d; the solver's design reaches it with support ≤ d(d+1)/2."""
+    from boundcalc.algorithms.design import g_optimal_design
+
+    for A in (np.array(list(itertools.product((-1.0, 1.0), repeat=d))), np.vstack([np.eye(d), -np.eye(d)])):
+        uni = np.full(len(A), 1 / len(A))
+        assert math.isclose(ci.kw_g(A, uni), d, rel_tol=1e-12)
+        des = g_optimal_design(A, tol=ci.KW_TOL)
+        assert d * (1 - 1e-9) <= ci.kw_g(A, des.weights) <= d * (1 + ci.KW_TOL) and des.support_size <= d * (d + 1) // 2
+
+
+@pytest.mark.parametrize("old,new", [
+    ("if om_j <= r * (1.0 + tol):", "if om_j <= r * (1.0 + 1e4 * tol):"),  # solver stops early: g(π) > d
+    ("    if reduce_support:\n", "    if False:\n"),  # no Carathéodory reduction: support > d(d+1)/2
+])
+def test_kw_mutants_of_the_solver_are_caught(monkeypatch, old, new):
+    from boundcalc.algorithms import design
+
+    monkeypatch.setattr(design, "g_optimal_design", mutate(design.g_optimal_design, old, new))
+    assert C.evaluate("000-thm14-kiefer-wolfowitz").verdict == "statement violated"
+
+
+# -- Lemma 25 (top singular value) -------------------------------------------------------------------------------------
+def test_lemma25_threshold_typed_again():
+    for d, delta in ((1, 0.5), (4, 0.01), (8, 0.9)):
+        assert math.isclose(float(ci.lemma25_threshold(d, delta)), 4 * math.sqrt(d + 1) + 2 * math.log(1 / delta))
+
+
+def test_top_singular_value_sampler_against_exact_tails():
+    """d = 1: ‖M‖ = |N(0, 1)|, P(|N| > x) = erfc(x/√2); d = 3: the sample tail stays under the Gaussian-concentration
+    bound exp(−(x − 2√d)²/2) (Davidson–Szarek), and ‖M‖ equals the root of the top eigenvalue of MᵀM."""
+    rng = np.random.default_rng(5)
+    s = ci.top_singular_values(rng, 1, 20000)
+    for x in (0.5, 1.0, 2.0):
+        p = float(special.erfc(x / math.sqrt(2)))
+        assert abs(np.mean(s > x) - p) < 4 * math.sqrt(p * (1 - p) / s.size)
+    rng = np.random.default_rng(6)
+    M = rng.standard_normal((3000, 3, 3))
+    s3 = ci.top_singular_values(np.random.default_rng(6), 3, 3000)
+    assert np.allclose(s3, np.sqrt(np.linalg.eigvalsh(np.einsum("nij,nik->njk", M, M))[:, -1]))
+    for x in (4.0, 5.0):
+        lo, _ = stats.beta.ppf([0.025, 0.975], np.sum(s3 > x), 3000 - np.sum(s3 > x) + 1)
+        assert np.nan_to_num(lo) <= float(ci.gaussian_concentration_bound(3, x))
+
+
+def test_lemma25_mutant_threshold_is_caught(monkeypatch):
+    """Mutant: 4√(d + 1) written √(d + 1) (a threshold below E‖M‖ ≈ 2√d for large d) must be refuted."""
+    monkeypatch.setattr(ci, "lemma25_threshold",
+                        mutate(ci.lemma25_threshold, "4.0 * np.sqrt(d + 1.0)", "np.sqrt(d + 1.0)"))
+    assert C.evaluate("000-lemma25-top-singular", "d=6:8").verdict == "statement violated"
+
+
+# -- Lemma 26 / seed 003 Lemma 11 (self-normalised bound) ----------------------------------------------------------
+@pytest.mark.parametrize("noise", ["gaussian", "rademacher"])
+def test_self_normalised_statistic_against_a_plain_loop(noise):
+    """Three paths replayed with explicit matrices (V_t built and inverted from scratch, det by slogdet), on the same
+    draws in the same order: the statistic and log det V_t agree."""
+    d, lam, T, runs = 2, 0.5, 25, 3
+    stat, lds = ci.self_normalised_paths(np.random.default_rng(11), d, lam, T, runs, noise)
+    rng = np.random.default_rng(11)
+    acts = ci._actions(d, ci.L26_ACTIONS)
+    V = np.stack([lam * np.eye(d)] * runs)
+    S = np.zeros((runs, d))
+    for t in range(T):
+        tie = rng.random((runs, len(acts)))
+        eta = rng.standard_normal(runs) if noise == "gaussian" else rng.choice((-1.0, 1.0), runs)
+        for r in range(runs):
+            score = np.abs(acts @ np.linalg.inv(V[r]) @ S[r])
+            a = acts[int(np.argmax(score + 1e-9 * tie[r]))]
+            S[r] += a * eta[r]
+            V[r] += np.outer(a, a)
+            assert math.isclose(stat[r, t], float(S[r] @ np.linalg.solve(V[r], S[r])), rel_tol=1e-9, abs_tol=1e-12)
+            assert math.isclose(lds[r, t], float(np.linalg.slogdet(V[r])[1]), rel_tol=1e-9, abs_tol=1e-12)
+
+
+def test_lemma26_threshold_typed_again():
+    assert math.isclose(float(ci.lemma26_threshold(3, 0.5, 0.1, 2.0)), 2 * math.log(10) + 2.0 - 3 * math.log(0.5))
+
+
+def test_lemma26_mutant_without_the_log_det_term_is_caught(monkeypatch):
+    """Mutant: the threshold without log(det V_t/λ^d) (the fixed-design bound applied at every t) is refuted."""
+    monkeypatch.setattr(ci, "lemma26_threshold",
+                        mutate(ci.lemma26_threshold, "+ logdet_v - d * np.log(lam)", "+ 0.0 * logdet_v"))
+    assert C.evaluate("000-lemma26-self-normalised", "d=2,lam=1").verdict == "statement violated"
+
+
+# -- seed 003 Thm 19 (conditioning increases an f-divergence) -------------------------------------------------------
+def test_f_divergences_against_scipy_and_closed_forms():
+    p, q = np.array([0.2, 0.5, 0.3]), np.array([0.4, 0.4, 0.2])
+    assert math.isclose(ci.f_divergence("KL", p, q), float(stats.entropy(p, q)), rel_tol=1e-12)
+    assert math.isclose(ci.f_divergence("reverse-KL", p, q), float(stats.entropy(q, p)), rel_tol=1e-12)
+    assert math.isclose(ci.f_divergence("TV", p, q), 0.5 * float(np.abs(p - q).sum()), rel_tol=1e-12)
+    assert math.isclose(ci.f_divergence("chi2", p, q), float(np.sum((p - q) ** 2 / q)), rel_tol=1e-12)
+    assert math.isclose(ci.f_divergence("hellinger2", p, q), float(np.sum((np.sqrt(p) - np.sqrt(q)) ** 2)),
+                        rel_tol=1e-12)
+    # P-mass where Q = 0: KL and χ² infinite, TV counts it at 1/2, Hellinger at 1, reverse KL at 0
+    p, q = np.array([0.5, 0.5]), np.array([1.0, 0.0])
+    assert ci.f_divergence("KL", p, q) == math.inf and ci.f_divergence("chi2", p, q) == math.inf
+    assert math.isclose(ci.f_divergence("TV", p, q), 0.5) and math.isclose(ci.f_divergence("reverse-KL", p, q),
+                                                                          math.log(2))
+    assert math.isclose(ci.f_divergence("hellinger2", p, q), (math.sqrt(0.5) - 1) ** 2 + 0.5)
+
+
+def test_thm19_mutant_with_a_concave_f_is_caught(monkeypatch):
+    """Mutant: χ² with f(t) = −(t − 1)² (concave): the inequality reverses, and the claim must report it."""
+    monkeypatch.setitem(ci.F_DIVERGENCES, "chi2", (lambda t: -((t - 1.0) ** 2), -math.inf))
+    assert C.evaluate("003-thm19-conditioning").verdict == "statement violated"
+
+
+# -- seed 002 Lemma D.1 with the printed rule Eq. 4.1 (ERRATA 18) ------------------------------------------------------
+def _drop_measure_by_roots(theta, est, h):
+    """The measure of {φ : a* dropped by the linear rule} found independently: the sign changes of
+    m(φ) = s_{a*}(φ) − (max_a s_a(φ) − h/2) located by brentq between the points of a coarse grid."""
+    def m(phi):
+        x = np.array([math.cos(phi), math.sin(phi)])
+        s = est @ x
+        return float(s[int(np.argmax(theta @ x))] - (s.max() - h / 2))
+
+    grid = np.linspace(0, 2 * math.pi, 1201)
+    vals = [m(p) for p in grid]
+    total, start = 0.0, (0.0 if vals[0] <= 0 else None)
+    for (a, va), (b, vb) in zip(zip(grid, vals), zip(grid[1:], vals[1:])):
+        if (va > 0) != (vb > 0):
+            try:
+                r = optimize.brentq(m, a, b, xtol=1e-14)
+            except ValueError:  # a jump of the argmax (a tie of the true scores), not a root
+                r = 0.5 * (a + b)
+            if vb <= 0:
+                start = r
+            else:
+                total += r - start
+                start = None
+    if start is not None:
+        total += 2 * math.pi - start
+    return total / (2 * math.pi)
+
+
+def test_lemma_d1_printed_counterexample_independently():
+    theta, est, h0 = ci.d1_instance()
+    assert math.isclose(h0, ci.D1_H_SUB / (8 * 0.25 * 1.0)) and np.all(np.linalg.norm(est - theta, axis=1) <= h0)
+    assert np.all(np.linalg.norm(theta, axis=1) <= 1 + 1e-12)
+    frac, _ = ci.d1_drop_fraction(theta, est, ci.D1_H_SUB, "linear")
+    exact = _drop_measure_by_roots(theta, est, ci.D1_H_SUB)
+    assert exact > 0.004 and abs(frac - exact) <= 4 / ci.D1_GRID
+    assert ci.d1_drop_fraction(theta, est, ci.D1_H_SUB, "mu")[0] == 0.0
+    # the sub-optimal arm's μ-gap, closed form: max_j Xᵀθ_j ≥ 1/2 (inradius), μ(1/2) − μ(0) > h_sub
+    assert 1 / (1 + math.exp(-0.5)) - 0.5 > ci.D1_H_SUB
+    # the same estimates at the h_0 of the identity link (L = 1 > 1/2, h_0 = h_sub/8): the linear rule keeps a*
+    est1 = theta + (est - theta) * (ci.D1_H_SUB / 8) / h0
+    assert ci.d1_drop_fraction(theta, est1, ci.D1_H_SUB, "linear")[0] == 0.0
+
+
+def test_lemma_d1_mutant_rule_on_the_mu_scale_hides_the_finding(monkeypatch):
+    """Mutant: the printed (linear) rule evaluated on the μ-scale: the finding disappears, the claim misses its
+    expected verdict."""
+    monkeypatch.setattr(ci, "d1_drop_fraction", mutate(ci.d1_drop_fraction, 'if scale == "mu":', "if True:"))
+    v = C.evaluate("002-lemma-d1-printed")
+    assert v.verdict != v.expected == "statement violated"
+
+
+def test_claims_refuse_boxes_outside_their_assumptions():
+    for cid, box in (("000-lemma25-top-singular", "delta=0:0.5"), ("000-lemma26-self-normalised", "delta=0.1:1"),
+                     ("000-lemma26-self-normalised", "lam=0:1"), ("000-thm14-kiefer-wolfowitz", "d=0:3")):
+        with pytest.raises(InputError):
+            C.evaluate(cid, box)
