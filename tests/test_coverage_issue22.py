@@ -198,3 +198,68 @@ def test_claims_refuse_boxes_outside_their_assumptions():
                      ("000-lemma26-self-normalised", "lam=0:1"), ("000-thm14-kiefer-wolfowitz", "d=0:3")):
         with pytest.raises(InputError):
             C.evaluate(cid, box)
+
+
+# -- seed 003 Thm 13 for any fixed design ----------------------------------------------------------------------------
+def test_thm13_width_typed_again():
+    g, d, rho, delta = 0.3, 3, 0.5, 0.05
+    f = d + 2 * math.sqrt(d * math.log(2 / delta)) + 2 * math.log(2 / delta)
+    assert math.isclose(ci.thm13_width(g, d, rho, delta),
+                        g * math.sqrt(2 * math.log(4 / delta)) + g * g * math.sqrt(2 / rho * f))
+
+
+def test_thm13_exact_probability_against_sampling():
+    """⟨θ̃ − θ*, a⟩ sampled from its definition (LS error from N(0, 1) rewards on the design, plus aᵀV^{−1/2}N with
+    the symmetric root from scipy) against the closed-form probability, at a width where it is not tiny."""
+    from scipy.linalg import sqrtm
+
+    rng = np.random.default_rng(13)
+    A = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]])
+    counts = np.array([3.0, 5.0, 2.0])
+    rho = 0.5
+    half = lambda g, d, r, dl: 1.5 * g  # a width of 1.5 g_t, so that the probabilities are large  # noqa: E731
+    p, w, g = ci.thm13_probabilities(A, counts, rho, 0.1, width=half)
+    V = (A * counts[:, None]).T @ A
+    Vi, Vmh = np.linalg.inv(V), np.real(sqrtm(np.linalg.inv(V)))
+    X = np.repeat(A, counts.astype(int), axis=0)
+    n = 40000
+    ls = rng.standard_normal((n, len(X))) @ X @ Vi  # θ̂ − θ* = V⁻¹ Σ x_s η_s
+    priv = (math.sqrt(2 / rho) * g * rng.standard_normal((n, 2))) @ Vmh
+    freq = np.mean(np.abs((ls + priv) @ A.T) >= w, axis=0)
+    assert np.all(np.abs(freq - p) < 4 * np.sqrt(p * (1 - p) / n)), (freq, p)
+
+
+def test_thm13_mutant_without_the_privacy_term_is_caught(monkeypatch):
+    """Mutant: β_t without its privacy half g_t²√((2/ρ) f(d, δ)) (the non-private width) is refuted."""
+    bad_width = mutate(ci.thm13_width, " + g**2 * math.sqrt(2 / rho * fdd)", "")
+    real = ci.thm13_probabilities
+    monkeypatch.setattr(ci, "thm13_probabilities", lambda *a, **k: real(*a, width=bad_width))
+    assert C.evaluate("003-thm13-width", "d=2:3").verdict == "statement violated"
+
+
+# -- seed 000 App. D.3 / seed 003 App. F-C: the unsquared potential step ------------------------------------------------
+def test_unsquared_sum_against_explicit_matrices():
+    for n, d, lam in ((7, 1, 1.0), (11, 2, 0.5), (20, 3, 2.0)):
+        V, total = lam * np.eye(d), 0.0
+        for t in range(n):
+            x = np.eye(d)[t % d]
+            total += math.sqrt(float(x @ np.linalg.solve(V, x)))
+            V += np.outer(x, x)
+        assert math.isclose(float(ci.unsquared_sum(np.array([n]), np.array([d]), np.array([lam]))[0]), total,
+                            rel_tol=1e-12)
+
+
+def test_unsquared_step_fails_from_n_10_at_d_1():
+    """At λ = 1, d = 1 the sum is Σ_{k≤n} k^{−1/2}; the first n where it exceeds 2 log(1 + n) is found here with plain
+    floats, and the claim must hold below it and fail at it (the papers' point: the unsquared sum grows like 2√n)."""
+    first = next(n for n in range(1, 100) if sum(k ** -0.5 for k in range(1, n + 1)) > 2 * math.log(1 + n))
+    assert C.evaluate("000-appD3-unsquared-potential", f"n=1:{first - 1},d=1,lam=1").verdict == "no counterexample"
+    assert C.evaluate("000-appD3-unsquared-potential", f"n={first},d=1,lam=1").verdict == "statement violated"
+
+
+def test_unsquared_mutant_with_squared_norms_hides_the_finding(monkeypatch):
+    """Mutant: the sum taken over squared norms (the elliptical potential, which holds): the claim's expected
+    'statement violated' is lost."""
+    monkeypatch.setattr(ci, "unsquared_sum", mutate(ci.unsquared_sum, "** -0.5", "** -1.0"))
+    v = C.evaluate("000-appD3-unsquared-potential")
+    assert v.verdict != v.expected == "statement violated"

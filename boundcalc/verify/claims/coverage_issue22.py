@@ -243,7 +243,7 @@ claim("000-lemma26-self-normalised", "Lemma 26 (self-normalised bound, Lattimore
       "for conditionally 1-sub-Gaussian noise, S_t = Σ_{s≤t} A_s ρ_s and V_t(λ) = λI + Σ A_s A_sᵀ: "
       "P(∃t: ‖S_t‖²_{V_t(λ)⁻¹} ≥ 2 log(1/δ) + log(det V_t(λ)/λ^d)) ≤ δ for all λ > 0, δ ∈ (0, 1)",
       ["seed 000 Lemma 26", "seed 003 Lemma 11", "seed 000 Thm 17 (event E1)", "seed 003 Thm 14",
-       f"{RDP_SHEET} §4", f"{ZCDP_SHEET} §3"], "no counterexample", evaluator=_lemma26, method="monte-carlo",
+       f"{RDP_SHEET} §4", f"{ZCDP_SHEET} §4.2"], "no counterexample", evaluator=_lemma26, method="monte-carlo",
       params=(integer("d", 1, 3), positive("lam", 0.25, 4.0), _open_unit("delta", 0.05, 0.5)))
 
 
@@ -314,7 +314,7 @@ def _thm19(dom) -> Result:
 claim("003-thm19-conditioning", "Thm 19 (conditioning increases an f-divergence)",
       "for P_X → P_Y through P_{Y|X} and P_X → Q_Y through Q_{Y|X}: D_f(P_Y ‖ Q_Y) ≤ E_{X∼P_X} D_f(P_{Y|X} ‖ Q_{Y|X}) "
       "(f convex, f(1) = 0: KL, TV, χ², squared Hellinger, reverse KL; exact on finite alphabets)",
-      ["seed 003 Thm 19 (App. I)", "seed 003 Thm 15 (proof)", f"{ZCDP_SHEET} §5"], "no counterexample",
+      ["seed 003 Thm 19", "seed 003 Thm 15 (proof)", f"{ZCDP_SHEET} §5.1"], "no counterexample",
       evaluator=_thm19)
 
 
@@ -413,3 +413,112 @@ claim("002-lemma-d1-printed", "Lemma D.1 with Algorithm 2's printed elimination 
       "(logistic link, L = 1/4, C_B = 1, ‖θ_i‖ ≤ 1: inside Assumptions 1 and 5)",
       ["seed 002 Lemma D.1", "seed 002 Eq. 4.1 (Algorithm 2)", "seed 002 Assumptions 1, 5", "ERRATA 18",
        f"{LDP_SHEET} §2.4"], "statement violated", evaluator=_d1_printed, errata=(18,))
+
+
+# ---------------------------------------------------------------------------------------------------
+# seed 003 Thm 13 for any design fixed in advance (not only Corollary 1's counts)
+# ---------------------------------------------------------------------------------------------------
+def thm13_width(g, d, rho, delta):
+    """seed 003 Thm 13 (App. E-A): β_t = g_t √(2 log(4/δ)) + g_t² √((2/ρ) f(d, δ)),
+    f(d, δ) = d + 2√(d log(2/δ)) + 2 log(2/δ), g_t = max_{b ∈ 𝒜} ‖b‖_{V_t⁻¹}."""
+    L2 = math.log(2 / delta)
+    fdd = d + 2 * math.sqrt(d * L2) + 2 * L2
+    return g * math.sqrt(2 * math.log(4 / delta)) + g**2 * math.sqrt(2 / rho * fdd)
+
+
+def thm13_probabilities(A, counts, rho, delta, width=thm13_width):
+    """Exact P(|⟨θ̃_t − θ*, a⟩| ≥ β_t) for every a ∈ 𝒜 (seed 003 App. E-A): actions fixed in advance with counts N_a(t),
+    V_t = Σ_a N_a(t) a aᵀ, θ̃_t = θ̂_t + V_t^{−1/2} N_t with N_t ~ N(0, (2/ρ) g_t² I_d), and N(0, 1) reward noise
+    (1-sub-Gaussian): ⟨θ̃_t − θ*, a⟩ ~ N(0, ‖a‖²_{V⁻¹}(1 + 2g_t²/ρ)) exactly. Returns (probabilities, β_t, g_t)."""
+    from scipy.special import ndtr
+
+    A = np.asarray(A, dtype=float)
+    V = (A * np.asarray(counts, dtype=float)[:, None]).T @ A
+    norms = np.einsum("ij,ji->i", A, np.linalg.solve(V, A.T))
+    g = float(np.sqrt(norms.max()))
+    w = width(g, A.shape[1], rho, delta)
+    return 2 * ndtr(-w / np.sqrt(norms * (1 + 2 * g * g / rho))), w, g
+
+
+def _thm13(dom) -> Result:
+    rng = np.random.default_rng(2213)
+    rows, bad = [], []
+    for d in [int(x) for x in dom.axis("d", 5)]:
+        for _ in range(3):
+            K = d + int(rng.integers(0, 8))
+            A = rng.standard_normal((K, d))
+            A /= np.linalg.norm(A, axis=1, keepdims=True)
+            for counts in (rng.integers(1, 30, K).astype(float), np.full(K, 200.0), rng.integers(1, 4, K).astype(float)):
+                for rho in dom.axis("rho", 6):
+                    for delta in dom.axis("delta", 5):
+                        p, w, g = thm13_probabilities(A, counts, float(rho), float(delta))
+                        rows.append({"d": d, "K": K, "rho": float(rho), "delta": float(delta), "g_t": g, "beta_t": w,
+                                     "max_prob": float(p.max()), "ratio": float(p.max() / delta)})
+                        if p.max() > delta:
+                            bad.append(rows[-1])
+    worst = max(r["ratio"] for r in rows)
+    return Result(verdict=verdict_of(not bad, "statement violated"), points=len(rows),
+                  counterexample=bad[0] if bad else None,
+                  measured=f"{len(rows)} (design, ρ, δ) cases, any counts fixed in advance (not only Cor. 1's "
+                  f"⌈c_t π(a)⌉): exact max_a P(|⟨θ̃_t − θ*, a⟩| ≥ β_t)/δ ≤ {worst:.3g} (N(0, 1) reward noise)",
+                  evidence={"rows": rows[:200], "max_ratio": worst, "reward_noise": "N(0, 1)", "seed": 2213})
+
+
+claim("003-thm13-width", "Thm 13 (App. E-A): private least squares, any design fixed in advance",
+      "for actions fixed in advance (V_t = Σ_a N_a(t) a aᵀ invertible) and θ̃_t = θ̂_t + V_t^{−1/2} N_t, "
+      "N_t ~ N(0, (2/ρ) g_t² I_d): P(|⟨θ̃_t − θ*, a⟩| ≥ g_t√(2 log(4/δ)) + g_t²√((2/ρ) f(d, δ))) ≤ δ for every a, "
+      "f(d, δ) = d + 2√(d log(2/δ)) + 2 log(2/δ)", ["seed 003 Thm 13 (App. E-A)", f"{ZCDP_SHEET} §3.4"],
+      "no counterexample", evaluator=_thm13,
+      params=(integer("d", 1, 5), positive("rho", 0.01, 10.0), _open_unit("delta", 0.01, 0.5)))
+
+
+# ---------------------------------------------------------------------------------------------------
+# seed 000 App. D.3 (Remark 4) / seed 003 App. F-C (Remark 10): the step of Neel–Roth's Thm 5 the papers call wrong
+# ---------------------------------------------------------------------------------------------------
+def unsquared_sum(n, d, lam):
+    """Σ_{t≤n} ‖x_t‖_{V_{t−1}⁻¹} (norms not squared), V_{t−1} = λI + Σ_{s<t} x_s x_sᵀ, for x_t cycling through the
+    standard basis e_1, …, e_d: direction j is played n_j = ⌈(n − j + 1)/d⌉ times and its k-th play has norm
+    (λ + k − 1)^{−1/2}."""
+    out = np.empty(np.shape(n))
+    for i, (nn, dd, ll) in enumerate(zip(np.ravel(n), np.ravel(d), np.ravel(lam))):
+        nn, dd = int(nn), int(dd)
+        total = 0.0
+        for j in range(dd):
+            m = (nn - j + dd - 1) // dd
+            total += float(np.sum((ll + np.arange(m)) ** -0.5))
+        out.flat[i] = total
+    return out
+
+
+def _unsquared_margin(n, d, lam):
+    return 2 * d * np.log1p(n / (lam * d)) - unsquared_sum(n, d, lam)
+
+
+def _unsquared_margin_mp(n, d, lam):
+    import mpmath
+
+    n, d = int(n), int(d)
+    s = mpmath.mpf(0)
+    for j in range(d):
+        m = (n - j + d - 1) // d
+        s += mpmath.zeta(mpmath.mpf(1) / 2, lam) - mpmath.zeta(mpmath.mpf(1) / 2, lam + m)
+    return 2 * d * mpmath.log(1 + n / (lam * d)) - s
+
+
+
+def _unsquared(dom) -> Result:
+    from .evaluators import Inequality
+
+    ineq = Inequality(("n", "d", "lam"), _unsquared_margin, _unsquared_margin_mp, points=600,
+                      text="Σ_{t≤n} ‖x_t‖_{V_{t−1}⁻¹} ≤ 2d log(1 + n/(λd))")
+    return ineq(dom)
+
+
+claim("000-appD3-unsquared-potential", "App. D.3 / Remark 4 (= seed 003 App. F-C / Remark 10): the step of Neel–Roth "
+      "2018 Thm 5's proof the papers call erroneous",
+      "the bound Neel–Roth's proof quotes, Σ_{t≤n} ‖x_t‖_{V_{t−1}⁻¹} ≤ 2d log(1 + n/(λd)) (norms not squared), for "
+      "‖x_t‖ ≤ 1 (the papers: only the squared form holds; with Cauchy–Schwarz the sum is ≤ √(2nd log(1 + n/(λd))), "
+      "so the private term gains a √T)",
+      ["seed 000 App. D.3, Remark 4", "seed 003 App. F-C, Remark 10", f"{RDP_SHEET} §3.3", f"{ZCDP_SHEET} §7"],
+      "statement violated", evaluator=_unsquared,
+      params=(integer("n", 1, 10_000), integer("d", 1, 5), positive("lam", 0.5, 4.0)))
