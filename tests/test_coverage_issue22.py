@@ -177,6 +177,7 @@ def test_lemma_d1_printed_counterexample_independently():
     frac, _ = ci.d1_drop_fraction(theta, est, ci.D1_H_SUB, "linear")
     exact = _drop_measure_by_roots(theta, est, ci.D1_H_SUB)
     assert exact > 0.004 and abs(frac - exact) <= 4 / ci.D1_GRID
+    assert round(exact, 4) == 0.0046  # the number docs/errata.md row 18 quotes
     assert ci.d1_drop_fraction(theta, est, ci.D1_H_SUB, "mu")[0] == 0.0
     # the sub-optimal arm's μ-gap, closed form: max_j Xᵀθ_j ≥ 1/2 (inradius), μ(1/2) − μ(0) > h_sub
     assert 1 / (1 + math.exp(-0.5)) - 0.5 > ci.D1_H_SUB
