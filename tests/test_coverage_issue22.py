@@ -264,3 +264,35 @@ def test_unsquared_mutant_with_squared_norms_hides_the_finding(monkeypatch):
     monkeypatch.setattr(ci, "unsquared_sum", mutate(ci.unsquared_sum, "** -0.5", "** -1.0"))
     v = C.evaluate("000-appD3-unsquared-potential")
     assert v.verdict != v.expected == "statement violated"
+
+
+# -- seed 000 Lemma 27 / seed 003 Lemma 12 at d = 1 -------------------------------------------------------------------
+def test_lemma27_bound_typed_again():
+    t, delta = 1000.0, 0.05
+    L = math.log((t + 3) / delta)
+    assert math.isclose(float(ci.lemma27_bound(t, delta)), t / 4 - 8 * L - 2 * math.sqrt(t * L))
+
+
+def test_lemma27_mutant_bound_above_t_is_caught(monkeypatch):
+    """Mutant: λ0t/4 written λ0t·4 (a bound above λ_min = t), in the float form and in its 50-digit re-check: the
+    d = 1 check must refute it."""
+    monkeypatch.setattr(ci, "lemma27_bound", mutate(ci.lemma27_bound, "lam0 * t / 4.0", "lam0 * t * 4.0"))
+    monkeypatch.setattr(ci, "_lemma27_margin_mp", mutate(ci._lemma27_margin_mp, "(t / 4 - 8 * L", "(t * 4 - 8 * L"))
+    assert C.evaluate("000-lemma27-d1").verdict == "statement violated"
+
+
+# -- seed 002 Assumption 6 on the multi-parameter instances -------------------------------------------------------------
+def test_margin_union_gamma_and_cdf_against_two_arms():
+    """Two arms θ = (±1, 0): Δ = |2 cos φ| exactly, so P(Δ ≤ h) = (2/π) arcsin(h/2) and the union bound is γ = 1/2."""
+    th = np.array([[1.0, 0.0], [-1.0, 0.0]])
+    assert math.isclose(ci.margin_gamma_union(th), 0.5)
+    hs = np.array([0.01, 0.3, 1.0, 1.9])
+    exact = 2 / math.pi * np.arcsin(hs / 2)
+    assert np.allclose(ci.margin_cdf_grid(th, hs), exact, atol=4 / ci.A6_GRID)
+    assert np.all(exact <= 0.5 * hs)
+
+
+def test_assumption6_mutant_gamma_too_small_is_caught(monkeypatch):
+    monkeypatch.setattr(ci, "margin_gamma_union", mutate(ci.margin_gamma_union, "float(sum(1.0 / np.linalg.norm",
+                                                         "float(sum(0.25 / np.linalg.norm"))
+    assert C.evaluate("002-assumption6-margin").verdict == "statement violated"

@@ -522,3 +522,101 @@ claim("000-appD3-unsquared-potential", "App. D.3 / Remark 4 (= seed 003 App. F-C
       ["seed 000 App. D.3, Remark 4", "seed 003 App. F-C, Remark 10", f"{RDP_SHEET} §3.3", f"{ZCDP_SHEET} §7"],
       "statement violated", evaluator=_unsquared,
       params=(integer("n", 1, 10_000), integer("d", 1, 5), positive("lam", 0.5, 4.0)))
+
+
+# ---------------------------------------------------------------------------------------------------
+# seed 000 Lemma 27 / seed 003 Lemma 12 inside their hypothesis: d = 1 (ERRATA 1: no law meets it for d ≥ 2)
+# ---------------------------------------------------------------------------------------------------
+def lemma27_bound(t, delta, d=1, lam0=1.0):
+    """seed 000 Lemma 27 / seed 003 Lemma 12: λ0 t/4 − 8 log((t + 3)/(δ/d)) − 2√(t log((t + 3)/(δ/d)))."""
+    L = np.log((t + 3.0) / (delta / d))
+    return lam0 * t / 4.0 - 8.0 * L - 2.0 * np.sqrt(t * L)
+
+
+def _lemma27_margin(t, delta):
+    # d = 1: ‖A‖ = 1 forces A² = 1, so λ0 = E A² = 1, Var[(zA)²] = 0 and λ_min(Σ_{s≤t} A_s²) = t exactly
+    return t - lemma27_bound(t, delta)
+
+
+def _lemma27_margin_mp(t, delta):
+    import mpmath
+
+    L = mpmath.log((t + 3) / delta)
+    return t - (t / 4 - 8 * L - 2 * mpmath.sqrt(t * L))
+
+
+def _lemma27(dom) -> Result:
+    from .evaluators import Inequality
+
+    r = Inequality(("t", "delta"), _lemma27_margin, _lemma27_margin_mp, points=2500,
+                   text="λ_min(Σ_{s≤t} A_sA_sᵀ) = t > λ0t/4 − 8 log((t + 3)/δ) − 2√(t log((t + 3)/δ)) at d = 1")(dom)
+    if r.verdict == "no counterexample":
+        r.measured += ("; so the event of the lemma is empty and its probability 0 ≤ δ. For d ≥ 2 no context law meets "
+                       "the hypothesis (claim 000-assumption2, ERRATA 1): the lemma is vacuous there")
+    return r
+
+
+claim("000-lemma27-d1", "Lemma 27 (Gentile et al. 2014 Lemma 2; = seed 003 Lemma 12) inside its hypothesis (d = 1)",
+      "for i.i.d. action sets with ‖A‖ = 1, λ_min(E AAᵀ) = λ0 > 0 and Var[(zᵀA)²] ≤ λ0²/(8 log 4k): P(∃t: "
+      "λ_min(Σ_{s≤t} A_sA_sᵀ) ≤ λ0t/4 − 8 log((t + 3)/(δ/d)) − 2√(t log((t + 3)/(δ/d)))) ≤ δ; the hypothesis holds "
+      "only at d = 1 (ERRATA 1), where λ0 = 1 and λ_min = t",
+      ["seed 000 Lemma 27", "seed 003 Lemma 12", "ERRATA 1", f"{RDP_SHEET} §4"], "no counterexample",
+      evaluator=_lemma27, params=(integer("t", 1, 10_000_000), _open_unit("delta", 1e-6, 0.5)))
+
+
+# ---------------------------------------------------------------------------------------------------
+# seed 002 Assumption 6 on the worksheet's multi-parameter instances (linear link, contexts Unif(S¹))
+# ---------------------------------------------------------------------------------------------------
+A6_GRID = 1 << 16
+A6_ENVS = ("ldp-multi", "ldp-multi-sub")
+
+
+def margin_gamma_union(thetas) -> float:
+    """A guaranteed γ at β = 1 for P(Δ ≤ h) ≤ γh, Δ = the gap between the two best linear scores Xᵀθ_i, X uniform on
+    the unit circle: {Δ ≤ h} ⊆ ∪_{a<b} {|Xᵀ(θ_a − θ_b)| ≤ h}; Xᵀ(θ_a − θ_b) = R_ab cos(φ − ψ), R_ab = ‖θ_a − θ_b‖, so
+    each set has measure 4 arcsin(min(1, h/R_ab)) ≤ 2πh/R_ab of 2π: γ = Σ_{a<b} 1/R_ab (every h ≥ 0)."""
+    th = np.asarray(thetas, dtype=float)
+    return float(sum(1.0 / np.linalg.norm(th[a] - th[b]) for a in range(len(th)) for b in range(a + 1, len(th))))
+
+
+def margin_cdf_grid(thetas, hs, n: int = A6_GRID):
+    """P(Δ ≤ h) for each h, measured on n equally spaced angles (the gap between the two best linear scores)."""
+    phi = 2 * math.pi * (np.arange(n) + 0.5) / n
+    s = np.sort(np.c_[np.cos(phi), np.sin(phi)] @ np.asarray(thetas, dtype=float).T, axis=1)
+    gap = s[:, -1] - s[:, -2]
+    return np.array([np.mean(gap <= h) for h in hs])
+
+
+def _assumption6(dom) -> Result:
+    from ...envs.glm import make_glm_env
+
+    hs = dom.axis("h", 40)
+    rows, bad = [], []
+    for name in A6_ENVS:
+        env = make_glm_env(name)
+        if env.link != "linear":  # the bound above is for the identity link (both instances use it)
+            continue
+        gamma = margin_gamma_union(env.thetas)
+        F = margin_cdf_grid(env.thetas, hs)
+        # the grid can miss at most the two cells at each end of each interval of {Δ ≤ h}: a slack of 4·(pairs)/n
+        slack = 4 * len(env.thetas) * (len(env.thetas) - 1) / 2 / A6_GRID
+        worst = float(np.max((F - slack) / (gamma * hs)))
+        rows.append({"env": env.name, "gamma_beta1": gamma, "max_measured_F_over_gamma_h": worst,
+                     "tight_gamma_on_grid": float(np.max(F / hs))})
+        if worst > 1.0:
+            bad.append(rows[-1])
+    return Result(verdict=verdict_of(not bad, "statement violated"), points=len(rows) * len(hs),
+                  counterexample=bad[0] if bad else None,
+                  measured="; ".join(f"{r['env']}: P(Δ ≤ h) ≤ γh with β = 1 and γ = {r['gamma_beta1']:.4g} (union bound "
+                                     f"over pairs of arms), largest measured P(Δ ≤ h)/(γh) {r['max_measured_F_over_gamma_h']:.3g} "
+                                     f"for h in [{hs[0]:g}, {hs[-1]:g}] (the tightest γ on the grid "
+                                     f"{r['tight_gamma_on_grid']:.4g})" for r in rows),
+                  evidence={"rows": rows, "grid": A6_GRID})
+
+
+claim("002-assumption6-margin", "Assumption 6 ((γ, β)-margin, multi-parameter gap) for the worksheet's multi-parameter "
+      "instances",
+      "for ldp-multi and ldp-multi-sub (linear link, contexts Unif(S¹), d = 2): P(Δ_t ≤ h) ≤ γh^β with β = 1 and "
+      "γ = Σ_{a<b} 1/‖θ_a − θ_b‖, Δ_t = μ(X_tᵀθ_{a*_t}) − max_{j≠a*_t} μ(X_tᵀθ_j)",
+      ["seed 002 Assumption 6", "seed 002 Assumption 4", f"{LDP_SHEET} §3.4"], "no counterexample",
+      evaluator=_assumption6, params=(positive("h", 1e-4, 1.0),))
