@@ -296,3 +296,45 @@ def test_assumption6_mutant_gamma_too_small_is_caught(monkeypatch):
     monkeypatch.setattr(ci, "margin_gamma_union", mutate(ci.margin_gamma_union, "float(sum(1.0 / np.linalg.norm",
                                                          "float(sum(0.25 / np.linalg.norm"))
     assert C.evaluate("002-assumption6-margin").verdict == "statement violated"
+
+
+# -- seed 002 Lemma D.9 as printed (ERRATA 19) --------------------------------------------------------------------------
+def test_d9_bound_and_ridge_typed_again():
+    s0, p, kl = 10**6, 0.2, 0.5
+    T, t = 8 * s0, 4 * s0
+    sig = 2 * math.sqrt(2 * math.log(1.25 / 0.1))  # σ_{1, 0.1}, sensitivity 2
+    want = (4 * 0.01 + sig) * math.sqrt(t * (math.log(T * 4 / 0.05) + 2)) / (s0 * p * kl)
+    assert math.isclose(ci.d9_bound(t, s0, T, p, kl), want, rel_tol=1e-12)
+    sig2 = 2 * math.sqrt(2 * math.log(1.25 / 0.05)) / 0.5  # σ_{ε/2, δ/2}
+    assert math.isclose(ci.d9_c_tilde(T), 2 * sig2 * (4 * math.sqrt(2) + 2 * math.log(2 * T * 4 / 0.05)), rel_tol=1e-12)
+
+
+def test_d9_lower_bound_below_a_direct_simulation():
+    """The claim's lower bound on ‖θ̂ − θ‖ must not exceed the error of the estimator simulated from its definition
+    (s_0 contexts drawn one by one, W_s and ξ_s drawn per round, U and θ̂ formed explicitly) at a small s_0."""
+    s0 = 3000
+    rng = np.random.default_rng(9)
+    lb, T, t = ci.d9_error_lower_bounds(np.random.default_rng(10), s0, 200)
+    sw = 2 * ci.sigma_gauss(0.5, 0.05)
+    sx = ci.D9_CR * ci.sigma_gauss(0.5, 0.05)
+    theta = np.array([ci.D9_NORM, 0.0])
+    errs = []
+    for _ in range(30):
+        phi = rng.uniform(0, 2 * math.pi, s0)
+        X = np.c_[np.cos(phi), np.sin(phi)]
+        y = X @ theta + rng.uniform(-0.01, 0.01, s0)
+        A = rng.standard_normal((s0, 2, 2)) * sw
+        Wsum = (np.triu(A) + np.triu(A, 1).transpose(0, 2, 1)).sum(axis=0)
+        U = X.T @ X + Wsum + ci.d9_c_tilde(T) * math.sqrt(t) * np.eye(2)
+        th = np.linalg.solve(U, X.T @ y + (rng.standard_normal((s0, 2)) * sx).sum(axis=0))
+        errs.append(float(np.linalg.norm(th - theta)))
+    assert np.quantile(lb, 0.9) <= min(errs) + 1e-12, (np.quantile(lb, 0.9), min(errs))
+
+
+def test_d9_mutant_without_the_ridge_hides_the_finding(monkeypatch):
+    """Mutant: the ridge c̃√t dropped from the error (the estimator of the authors' code, shift=False): the bias that
+    breaks the printed bound disappears, and the claim loses its expected verdict."""
+    monkeypatch.setattr(ci, "d9_error_lower_bounds", mutate(ci.d9_error_lower_bounds,
+                                                            "ct = d9_c_tilde(T) * math.sqrt(t)", "ct = 0.0"))
+    v = C.evaluate("002-lemma-d9-printed")
+    assert v.verdict != v.expected == "statement violated"

@@ -620,3 +620,112 @@ claim("002-assumption6-margin", "Assumption 6 ((γ, β)-margin, multi-parameter 
       "γ = Σ_{a<b} 1/‖θ_a − θ_b‖, Δ_t = μ(X_tᵀθ_{a*_t}) − max_{j≠a*_t} μ(X_tᵀθ_j)",
       ["seed 002 Assumption 6", "seed 002 Assumption 4", f"{LDP_SHEET} §3.4"], "no counterexample",
       evaluator=_assumption6, params=(positive("h", 1e-4, 1.0),))
+
+
+# ---------------------------------------------------------------------------------------------------
+# seed 002 Lemma D.9 as printed (explicit constants 4 and 1): the ridge c̃√t I of Eq. 3.4 biases θ̂ beyond it
+# ---------------------------------------------------------------------------------------------------
+D9_EPS, D9_DELTA, D9_ALPHA, D9_D, D9_K = 1.0, 0.1, 0.05, 2, 4
+D9_CR, D9_NOISE, D9_NORM = 1.0, 0.01, 0.99  # ‖θ_1‖ = 0.99, rewards Xᵀθ_1 + U[−0.01, 0.01]: |r| ≤ c_r = 1, noise
+# 0.01-sub-Gaussian (σ_ε = 0.01)
+D9_RUNS, D9_FAIL = 1000, 0.01  # runs of the Gaussian sums; total probability given to the Hoeffding bounds
+
+
+def sigma_gauss(eps, delta):
+    """σ_{ε,δ} of seed 002 Lemma 2.1 for the OLS release with sensitivity 2 (docs/formulas/ldp-glm-bandits.md §1.4:
+    σ_{ε,δ} = 2√(2 ln(1.25/δ))/ε at C_B = c_r = 1)."""
+    return 2.0 * math.sqrt(2.0 * math.log(1.25 / delta)) / eps
+
+
+def d9_bound(t, s0, T, p, kl, sigma_eps=D9_NOISE, C_B=1.0):
+    """seed 002 Lemma D.9 as printed: (4C_Bσ_ε + σ_{ε,δ})√(t(log(TK/α) + d))/(s0 p′ κ_l)."""
+    return ((4 * C_B * sigma_eps + sigma_gauss(D9_EPS, D9_DELTA)) * math.sqrt(t * (math.log(T * D9_K / D9_ALPHA) + D9_D))
+            / (s0 * p * kl))
+
+
+def d9_c_tilde(T):
+    """Thm 4.1's ridge c̃ = 2σ_{ε/2,δ/2}(4√d + 2 log(2TK/α)) in Eq. 3.4 (C_B = 1)."""
+    return 2 * sigma_gauss(D9_EPS / 2, D9_DELTA / 2) * (4 * math.sqrt(D9_D) + 2 * math.log(2 * T * D9_K / D9_ALPHA))
+
+
+def d9_error_lower_bounds(rng, s0: int, runs: int):
+    """A lower bound, per run, on ‖θ̂_{Ks_0,1} − θ_1‖ for arm 1 (‖θ_1‖ = D9_NORM) at the end of the warm-up (Lemma
+    D.9's proof: θ̂ − θ = U⁻¹(Σ Xε + Σ ξ − (Σ W)θ − c̃√t θ), U = Σ XXᵀ + Σ W + c̃√t I over the arm's s_0 rounds):
+    ‖U⁻¹v‖ ≥ ‖v‖/λ_max(U). The Gaussian sums are drawn exactly (Σ_{s≤n} W_s ~ √n W, Σ ξ_s ~ √n ξ); the context
+    sum Σ XXᵀ = (s_0/2)I + ½[[C, S], [S, −C]] (X uniform on the circle, (C, S) = Σ (cos 2φ, sin 2φ)) and the reward
+    noise sum are bounded by Hoeffding with total failure probability D9_FAIL. T = 2Ks_0."""
+    T = 2 * D9_K * s0
+    t = D9_K * s0
+    sw = 2 * sigma_gauss(D9_EPS / 2, D9_DELTA / 2)  # W entries, ξ: sheet §1.4 calibration at C_B = 1, c_r = D9_CR
+    sx = D9_CR * sigma_gauss(D9_EPS / 2, D9_DELTA / 2)
+    ct = d9_c_tilde(T) * math.sqrt(t)
+    # Hoeffding: each of C, S (sums of s0 terms in [−1, 1]) and each coordinate of Σ Xε (terms in [−0.01, 0.01])
+    # exceeds a with probability ≤ 2 exp(−a²/(2 s0 b²)); four events share D9_FAIL
+    a_cs = math.sqrt(2 * s0 * math.log(2 * 4 / D9_FAIL))
+    r_ctx = math.sqrt(2) * a_cs  # ‖(C, S)‖ ≤ √2 a_cs, so λ_max(Σ XXᵀ) ≤ s0/2 + r_ctx/2
+    e_noise = math.sqrt(2) * D9_NOISE * math.sqrt(2 * s0 * math.log(2 * 4 / D9_FAIL))
+    theta = np.array([D9_NORM, 0.0])
+    A = rng.standard_normal((runs, D9_D, D9_D)) * sw
+    W = np.triu(A) + np.triu(A, 1).transpose(0, 2, 1)  # symmetric, i.i.d. N(0, s_W²) entries for i ≤ j
+    W *= math.sqrt(s0)
+    xi = rng.standard_normal((runs, D9_D)) * sx * math.sqrt(s0)
+    normW = np.abs(np.linalg.eigvalsh(W)).max(axis=1)
+    num = ct * D9_NORM - np.linalg.norm(W @ theta, axis=1) - np.linalg.norm(xi, axis=1) - e_noise
+    den = s0 / 2 + r_ctx / 2 + normW + ct
+    return np.maximum(num, 0.0) / den, T, t
+
+
+def _d9(dom) -> Result:
+    from .evaluators import frequency_below
+
+    rng = np.random.default_rng(2209)
+    # Assumption 5 on the instance θ_1..3 unit vectors 120° apart, θ_4 = 0 (ldp-multi-sub), contexts Unif(S¹), two
+    # readings: (E) E[(vᵀX)² 1{X ∈ U_i}] ≥ κ_l/K_opt > p′ (as printed), κ_l/K_opt = (π/3 − √3/4)/(2π) = 0.0978 (closed
+    # form, the 120° sector); (P) P((vᵀX)² 1{X ∈ U_i} ≥ κ_l/K) ≥ p′ (as Lemma D.5's proof uses it), κ_l = 0.5, p′ = 0.2
+    # (the 120° sector minus the band |cos(φ − ν)| < √(κ_l/K): (2π/3 − 2 asin(√(1/8)))/(2π) = 0.218 ≥ 0.2)
+    e_kl = 3 * (math.pi / 3 - math.sqrt(3) / 4) / (2 * math.pi)
+    readings = {"E (as printed)": (0.097, e_kl), "P (Lemma D.5's proof)": (0.2, 0.5)}
+    p_band = (2 * math.pi / 3 - 2 * math.asin(math.sqrt(0.5 / D9_K))) / (2 * math.pi)
+    assert p_band >= 0.2 and e_kl / 3 > 0.097
+    rows, bad = [], []
+    for s0 in dom.axis("s0", 7):
+        s0 = int(s0)
+        lb, T, t = d9_error_lower_bounds(rng, s0, D9_RUNS)
+        for name, (p, kl) in readings.items():
+            b = d9_bound(t, s0, T, p, kl)
+            hits = int(np.sum(lb > b))
+            fb = frequency_below(hits, D9_RUNS, D9_ALPHA)
+            # P(violation) ≥ CP lower − D9_FAIL (the Hoeffding events); the lemma needs P(violation) ≤ α
+            violated = fb["ci_low"] - D9_FAIL > D9_ALPHA
+            rows.append({"s0": s0, "reading": name, "p_prime": p, "kappa_l": kl, "bound": b,
+                         "median_error_lower_bound": float(np.median(lb)), "ratio": float(np.median(lb) / b),
+                         "violations": hits, "runs": D9_RUNS, "violated": bool(violated),
+                         "implied_C_of_lemma_D8": s0 / ((kl * p) ** -2 * max(math.log(1 / D9_ALPHA), D9_D))})
+            if violated:
+                bad.append(rows[-1])
+    worst = max(rows, key=lambda r: r["ratio"])
+    # the lemma fails whatever Lemma D.8's constant C is when the violation persists up to the largest s0 of the box
+    top = max(r["s0"] for r in rows)
+    persists = all(r["violated"] for r in rows if r["s0"] == top)
+    return Result(verdict="statement violated" if bad else "no counterexample", points=len(rows) * D9_RUNS,
+                  counterexample=bad[0] if bad else None,
+                  measured=f"arm θ_1 of ldp-multi-sub scaled to ‖θ_1‖ = {D9_NORM:g} (d = 2, K = 4, contexts Unif(S¹), linear "
+                  f"link), ε = {D9_EPS:g}, "
+                  f"δ = {D9_DELTA:g}, α = {D9_ALPHA:g}, T = 2Ks_0, c̃ of Thm 4.1: at t = Ks_0 the error exceeds the "
+                  f"printed bound in {len(bad)} of {len(rows)} (s_0, reading) cases with probability > α (lower bound "
+                  f"‖v‖/λ_max(U), Gaussian sums exact, context and reward sums by Hoeffding); largest median "
+                  f"error/bound {worst['ratio']:.3g} (s_0 = {worst['s0']:g}, {worst['reading']}); at the largest s_0 "
+                  f"both readings violated: {persists}. The ridge bias c̃√t/λ_max(U) ≈ 2c̃√K/√s_0 with c̃ ∝ log(TK/α), "
+                  f"against σ_{{ε,δ}}√(K(log(TK/α) + d))/(√s_0 p′κ_l): the ratio grows like √log s_0, so no constant C "
+                  f"in Lemma D.8's s_0 avoids it; the proof's step (D.3) bounds c̃√t by Cσ_{{ε,δ}}√(t(d + log(TK/α))), "
+                  f"which needs C ∝ √log(TK/α)",
+                  evidence={"rows": rows, "persists_at_largest_s0": persists, "runs": D9_RUNS, "fail": D9_FAIL})
+
+
+claim("002-lemma-d9-printed", "Lemma D.9 as printed (explicit constants 4 and 1), the OLS warm-up error",
+      "for the private OLS warm-up of length Ks_0 (s_0 as in Lemma D.8), with probability ≥ 1 − α: sup_i ‖θ̂_{t,i} − "
+      "θ_i‖ ≤ (4C_Bσ_ε + σ_{ε,δ})√(t(log(TK/α) + d))/(s_0 p′κ_l) for all Ks_0 ≤ t ≤ T (checked at t = Ks_0 on "
+      "ldp-multi-sub, c̃ = 2σ_{ε/2,δ/2}(4√d + 2 log(2TK/α)) as Thm 4.1 sets it, ‖θ_i‖ ≤ 1, ‖X‖ = C_B = 1, |r| ≤ c_r)",
+      ["seed 002 Lemma D.9, (D.1)-(D.3)", "seed 002 Thm 4.1 (c̃)", "seed 002 Eq. 3.4", "seed 002 Assumption 5",
+       "ERRATA 19", f"{LDP_SHEET} §2.4"], "statement violated", evaluator=_d9, method="monte-carlo", errata=(19,),
+      params=(integer("s0", 1e5, 1e12),))
