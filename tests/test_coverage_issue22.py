@@ -338,3 +338,28 @@ def test_d9_mutant_without_the_ridge_hides_the_finding(monkeypatch):
                                                             "ct = d9_c_tilde(T) * math.sqrt(t)", "ct = 0.0"))
     v = C.evaluate("002-lemma-d9-printed")
     assert v.verdict != v.expected == "statement violated"
+
+
+# -- seed 002 Lemmas D.8 and D.10 at chosen constants ---------------------------------------------------------------------
+def test_d8_hoeffding_bound_against_sampling():
+    """The claim's Hoeffding bound on ‖(C, S)‖ = ‖Σ (cos 2φ, sin 2φ)‖ holds on samples: at s_0 = 300 the largest
+    ‖(C, S)‖ of 2000 draws stays below s_0(1 − p′κ_l), and λ_min(Σ XXᵀ) = s_0/2 − ‖(C, S)‖/2 exactly (d = 2)."""
+    rng = np.random.default_rng(8)
+    phi = rng.uniform(0, 2 * math.pi, (2000, 300))
+    X = np.stack([np.cos(phi), np.sin(phi)], axis=-1)
+    lmin = np.linalg.eigvalsh(np.einsum("nti,ntj->nij", X, X))[:, 0]
+    r = np.hypot(np.cos(2 * phi).sum(axis=1), np.sin(2 * phi).sum(axis=1))
+    assert np.allclose(lmin, 150 - r / 2) and r.max() < 300 * (1 - 0.1)
+
+
+def test_d8_mutant_exponent_is_caught(monkeypatch):
+    monkeypatch.setattr(ci, "_d8", mutate(ci._d8, "a * a / (2 * s0))", "a * a / (2 * s0 * s0))"))
+    c = C.CLAIMS["002-lemma-d8-c1"]
+    assert ci._d8(c.domain()).verdict == "statement violated"
+
+
+def test_d10_mutant_without_the_ridge_loses_the_finding(monkeypatch):
+    monkeypatch.setattr(ci, "d9_error_lower_bounds", mutate(ci.d9_error_lower_bounds,
+                                                            "ct = d9_c_tilde(T) * math.sqrt(t)", "ct = 0.0"))
+    v = C.evaluate("002-lemma-d10-c")
+    assert v.verdict != v.expected == "scaling not shown"
