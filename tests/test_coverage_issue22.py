@@ -363,3 +363,34 @@ def test_d10_mutant_without_the_ridge_loses_the_finding(monkeypatch):
                                                             "ct = d9_c_tilde(T) * math.sqrt(t)", "ct = 0.0"))
     v = C.evaluate("002-lemma-d10-c")
     assert v.verdict != v.expected == "scaling not shown"
+
+
+# -- seed 002 Lemmas D.5 and D.7 -------------------------------------------------------------------------------------------
+def test_greedy_choice_against_a_plain_loop_and_the_sector_moment():
+    th = ci.multi_sub_thetas(0.3)
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((50, 2))
+    X /= np.linalg.norm(X, axis=1, keepdims=True)
+    now, frozen = th + 0.01 * rng.standard_normal(th.shape), th + 0.04 * rng.standard_normal(th.shape)
+    got = ci.greedy_choice(X, now, frozen, 0.4)
+    for x, g in zip(X, got):
+        sf = frozen @ x
+        keep = [a for a in range(4) if sf[a] > sf.max() - 0.2]
+        assert g == max(keep, key=lambda a: now[a] @ x)
+    # exact estimates: arm i is chosen on its 120° sector, whose second moment has λ_min (π/3 − √3/4)/(2π)
+    phi = 2 * math.pi * (np.arange(20000) + 0.5) / 20000
+    Xg = np.c_[np.cos(phi), np.sin(phi)]
+    a = ci.greedy_choice(Xg, th, th, 0.4)
+    M = (Xg[a == 0].T @ Xg[a == 0]) / Xg.shape[0]
+    assert math.isclose(float(np.linalg.eigvalsh(M)[0]), (math.pi / 3 - math.sqrt(3) / 4) / (2 * math.pi), rel_tol=1e-3)
+
+
+def test_d5_mutant_constant_is_caught(monkeypatch):
+    """Mutant: p′κ_l/(2K) written p′κ_l·2 (above the sector's λ_min ≈ 0.098): refuted."""
+    m = mutate(ci._d5, "need = p * kl / (2 * D9_K)", "need = p * kl * 2")
+    assert m(C.CLAIMS["002-lemma-d5"].domain({"trials": (40.0, 40.0)})).verdict == "statement violated"
+
+
+def test_d7_mutant_threshold_is_caught():
+    m = mutate(ci._d7, "thr = n * kl * p / (8 * D9_K)", "thr = n * kl * p * 8")
+    assert m(C.CLAIMS["002-lemma-d7"].domain({"runs": (6.0, 6.0)})).verdict == "statement violated"
