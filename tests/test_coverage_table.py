@@ -3,7 +3,9 @@
 The table's tokens: `bound:ID`, `alg:NAME`, `claim:ID`, `ws:NNN/EXP`, `cmd:NAME`, `py:MODULE.NAME`. Each is looked up
 in the registry it names (built-in bounds, algorithms, claims, worksheet experiments, the Typer app, importable
 functions). A row whose status is not `runs` must give a reason; only the rows in MISSING may say `missing`.
-The mutants (a misspelled id of each kind, a reason dropped, a `missing` row not in the list) must fail.
+The mutants (a misspelled id of each kind, a reason dropped, a `missing` row not in the list) must fail. Every count
+the page states (the count line, the per-paper line, each Reconciliation paragraph's rows by status and by kind) is
+recomputed from the rows (issue 22 §3), with mutants of each.
 """
 
 from __future__ import annotations
@@ -144,12 +146,97 @@ def test_table_covers_every_paper(text):
         assert item in {r["item"] for r in rows(text)}, item
 
 
-def test_count_line_matches_the_rows(text):
+STATUSES = ("runs", "partial", "not runnable", "missing")
+# the kind of an item, from the first word after the paper number (the word the "By kind" sentences use)
+KINDS = {"Table": "table", "Algorithm": "algorithm", "Assumption": "assumption", "Thm": "theorem", "Cor": "corollary",
+         "Lemma": "lemma", "Prop": "proposition", "Eq.": "equation", "Fig.": "figure", "App.": "appendix section",
+         "Claim": "numbered claim"}
+PLURAL = {"table": "tables", "algorithm": "algorithms", "assumption": "assumptions", "theorem": "theorems",
+          "corollary": "corollaries", "lemma": "lemmas", "proposition": "propositions", "equation": "equations",
+          "figure": "figures", "appendix section": "appendix sections", "numbered claim": "numbered claims",
+          "text item": "text items"}
+
+
+def kind(item: str) -> str:
+    word = item.split()[1]
+    return "text item" if word.startswith("§") else KINDS[word]
+
+
+def stated_counts(text: str) -> dict:
+    """Every count docs/coverage.md states: the count line, the per-paper line, and per paper (its Reconciliation
+    paragraph) the rows by status and by kind. Raises AssertionError when a statement is missing."""
+    out = {}
     m = re.search(r"\*\*Count\*\*: (\d+) rows — (\d+) runs, (\d+) partial, (\d+) not runnable, (\d+) missing", text)
     assert m, "the count line"
+    out["total"] = [int(g) for g in m.groups()]
+    m = re.search(r"\*\*Per paper\*\*: ((?:\d{3} \d+, ){4}\d{3} \d+)", text)
+    assert m, "the per-paper line"
+    out["per_paper"] = {p: int(n) for p, n in (x.split() for x in m.group(1).split(", "))}
+    for paper in ("000", "001", "002", "003", "004"):
+        m = re.search(rf"\*\*Reconciliation \(seed {paper}\)\.\*\* (\d+) rows: (\d+) runs, (\d+) partial, "
+                      rf"(\d+) not runnable, (\d+) missing\. By kind: ([^.]+)\.", text)
+        assert m, f"the Reconciliation counts of seed {paper}"
+        kinds = {}
+        for part in re.sub(r"\s+", " ", m.group(6)).split(", "):
+            n, _, word = part.strip().partition(" ")
+            singular = {v: k for k, v in PLURAL.items()}.get(word, word)
+            assert singular in PLURAL, f"seed {paper}: unknown kind {word!r}"
+            kinds[singular] = int(n)
+        out[paper] = {"status": [int(g) for g in m.groups()[:5]], "kinds": kinds}
+    return out
+
+
+def count_problems(text: str) -> list[str]:
+    """Every stated count that disagrees with the rows."""
     rs = rows(text)
-    by = {k: sum(r["status"] == k for r in rs) for k in ("runs", "partial", "not runnable", "missing")}
-    assert [int(g) for g in m.groups()] == [len(rs), by["runs"], by["partial"], by["not runnable"], by["missing"]]
+    st = stated_counts(text)
+    errs = []
+
+    def by_status(rr):
+        return [len(rr)] + [sum(r["status"] == k for r in rr) for k in STATUSES]
+
+    if st["total"] != by_status(rs):
+        errs.append(f"count line {st['total']} != rows {by_status(rs)}")
+    for paper in ("000", "001", "002", "003", "004"):
+        pr = [r for r in rs if r["item"].split()[0] == paper]
+        if st["per_paper"].get(paper) != len(pr):
+            errs.append(f"per-paper line: {paper} {st['per_paper'].get(paper)} != {len(pr)} rows")
+        if st[paper]["status"] != by_status(pr):
+            errs.append(f"seed {paper} Reconciliation {st[paper]['status']} != rows {by_status(pr)}")
+        kinds: dict[str, int] = {}
+        for r in pr:
+            kinds[kind(r["item"])] = kinds.get(kind(r["item"]), 0) + 1
+        if st[paper]["kinds"] != kinds:
+            errs.append(f"seed {paper} by kind {st[paper]['kinds']} != rows {kinds}")
+    return errs
+
+
+def test_stated_counts_match_the_rows(text):
+    """The count line, the per-paper line and every Reconciliation paragraph's counts are recomputed from the rows."""
+    assert count_problems(text) == []
+    assert stated_counts(text)["total"][0] == 217  # issue 22's independent re-read counted 217 items
+
+
+@pytest.mark.parametrize("where", [
+    r"\*\*Count\*\*: \d+ rows — (\d+) runs",  # the count line
+    r"\*\*Per paper\*\*: 000 \d+, 001 (\d+)",  # the per-paper line
+    r"\*\*Reconciliation \(seed 002\)\.\*\* \d+ rows: \d+ runs, (\d+) partial",  # a section's statuses
+    r"\*\*Reconciliation \(seed 003\)\.\*\*[^*]*?By kind:[^.]*?(\d+) theorems",  # a section's kinds
+])
+def test_mutant_stated_count_disagrees(text, where):
+    """Each stated count, one more than it says, must be reported."""
+    m = re.search(where, text)
+    assert m, where
+    mutated = text[: m.start(1)] + str(int(m.group(1)) + 1) + text[m.end(1):]
+    assert count_problems(mutated) != []
+
+
+def test_mutant_row_rejudged_without_its_counts(text):
+    """A row whose status changes (runs -> partial) while no count is updated must fail the count check."""
+    line = next(ln for ln in text.splitlines() if ln.startswith("| 003 Thm 19 "))
+    assert line.endswith("| runs |")
+    mutated = line[: -len("runs |")] + "partial — a consequence only |"
+    assert count_problems(text.replace(line, mutated)) != []
 
 
 def test_pending_ids_are_those_of_other_branches(reg):
@@ -179,12 +266,12 @@ def test_mutant_reason_dropped_fails(text, reg):
 
 
 def test_mutant_unlisted_missing_row_fails(text, reg):
-    line = next(ln for ln in text.splitlines() if ln.startswith("| 000 Lemma 11 "))
+    line = next(ln for ln in text.splitlines() if ln.startswith("| 002 Lemma D.2 "))
     mutated = line[: line.index("partial — ")] + "missing — nothing runs this lemma on its own |"
     assert problems(text.replace(line, mutated), reg) != []
     # and an allowed missing row that disappears is reported too
     assert problems(text, reg, missing={**MISSING, "004 Thm 9": "nowhere"}) != []
-    assert problems(text.replace(line, mutated), reg, missing={**MISSING, "000 Lemma 11": "t16-x"}) == []
+    assert problems(text.replace(line, mutated), reg, missing={**MISSING, "002 Lemma D.2": "t16-x"}) == []
 
 
 def test_mutant_pending_id_not_allowed_once_unlisted(text, reg):

@@ -42,3 +42,5 @@ from . import coverage  # noqa: E402,F401  (issue 16 item 5: confidence sets, Mo
 from . import glm_assumptions  # noqa: E402,F401  (issue 16 coverage table: seed 002 Assumptions 1-3, (C.4))
 from . import dgs_cb  # noqa: E402,F401  (issue 16 coverage table: seed 004 Eq. 3)
 from . import seed003_items  # noqa: E402,F401  (issue 16: seed 003 items of the coverage table)
+from . import coverage_issue22  # noqa: E402,F401  (issue 22 §3: restated results and Lemma D.1 as printed)
+from . import textbook_issue22  # noqa: E402,F401  (issue 22 §3: restated textbook results, exact examples)
