@@ -123,3 +123,16 @@ def test_section_check_rejects_a_missing_section(ref, ok):
     sections = _sheet_sections(ROOT / "docs" / "formulas" / f"{m.group(1)}.md")
     key = (int(m.group(2)), int(m.group(3)) if m.group(3) else None)
     assert (key in sections) == ok
+
+
+def test_docs_index_lists_every_page():
+    """docs/index.md links every page of docs/ (and the formula sheets' folder); every link it has resolves
+    (issue 23 item 7). Mutant: a page added to docs/ without a line in the index fails the first assertion."""
+    docs = ROOT / "docs"
+    text = (docs / "index.md").read_text(encoding="utf-8")
+    links = set(re.findall(r"\]\(([^)#]+)\)", text))
+    pages = {p.name for p in docs.glob("*.md") if p.name != "index.md"}
+    assert pages <= links, f"docs/index.md does not list: {sorted(pages - links)}"
+    assert "formulas/" in links
+    missing = [link for link in links if not (docs / link).exists()]
+    assert not missing, f"docs/index.md links to missing files: {missing}"
