@@ -65,7 +65,7 @@ def register(app: typer.Typer) -> None:
         backend = out.proof.backend if out.proof is not None else None  # the interval backend of the proof
         if json_out:
             fields = {"method": out.method, "verdict": out.verdict, "counterexample": out.counterexample,
-                      "expression": out.parsed.sympy_text, "domain": out.domain.describe(), "notes": out.notes,
+                      "expression": out.parsed.sympy_text, "domain": out.domain.describe(exact=True), "notes": out.notes,
                       "backend": backend}
             if out.boxes is not None:
                 fields["boxes"] = out.boxes
@@ -88,7 +88,7 @@ def register(app: typer.Typer) -> None:
             fields["limits"] = ck.limits()
             common.emit_json("check", inputs, **fields)
             return
-        rows = [("expression", out.parsed.sympy_text), ("box", out.domain.describe()), ("method", out.method)]
+        rows = [("expression", out.parsed.sympy_text), ("box", out.domain.describe(exact=True)), ("method", out.method)]
         if backend:
             rows.append(("interval backend", backend))
         if out.boxes is not None:

@@ -111,11 +111,17 @@ class Domain:
     def changed(self) -> bool:
         return bool(self.user)
 
-    def describe(self) -> str:
+    def describe(self, exact: bool = False) -> str:
+        """``name=lo:hi,...``; ``exact``: every end as text that reads back as the same double (0.09999999999999999,
+        not 0.1; the short form where it is exact)."""
+        def num(v):
+            s = f"{v:g}"
+            return repr(float(v)) if exact and float(s) != v else s
+
         parts = []
         for p in self.params:
             lo, hi = self.ranges[p.name]
-            parts.append(f"{p.name}={lo:g}" if lo == hi else f"{p.name}={lo:g}:{hi:g}")
+            parts.append(f"{p.name}={num(lo)}" if lo == hi else f"{p.name}={num(lo)}:{num(hi)}")
         return ",".join(parts)
 
     # -- grids -------------------------------------------------------------------------------------------

@@ -89,6 +89,19 @@ def _fmt_point(pt: dict) -> str:
     return ", ".join(f"{k}={v:.6g}" for k, v in pt.items())
 
 
+def exact_number(v) -> str:
+    """A double as text that reads back as the same double: the short form ("0.1", "1e-08") when it does, else
+    Python's shortest round-trip repr ("0.10000000000000002"). A counterexample printed so is one."""
+    v = float(v)
+    short = f"{v:g}"
+    return short if float(short) == v else repr(v)
+
+
+def _fmt_cex(pt: dict) -> str:
+    """A counterexample point, every coordinate exact (exact_number)."""
+    return ", ".join(f"{k}={exact_number(v)}" for k, v in pt.items())
+
+
 # ---------------------------------------------------------------------------------------------------
 # where EXPR is defined
 # ---------------------------------------------------------------------------------------------------
@@ -438,7 +451,7 @@ def _grid_verdict(res: GridResult) -> tuple[str, str]:
            f"inf - inf){res.nan_note()}") if res.undefined else ""
     if res.counterexample is not None:
         pt = {k: v for k, v in res.counterexample.items() if k not in ("margin", "margin_50_digits", "recheck")}
-        return "counterexample", "counterexample at " + _fmt_point(pt)
+        return "counterexample", "counterexample at " + _fmt_cex(pt)
     if res.points == 0 and res.fails == 0:
         why = "before the time limit" if res.time_limited else "(the expression is undefined at every grid point)"
         return "undecided", f"undecided: no grid point evaluated {why}" + part + und
@@ -471,7 +484,7 @@ def _grid_outcome(p, dom, points, notes, proof=None, max_seconds: float = MAX_SE
         cex = _equality_counterexample(p, dom, _grid_sample_points(dom, p.variables))
         if cex is not None:
             word = "counterexample"
-            verdict = ("counterexample at " + _fmt_point({k: cex[k] for k in p.variables})
+            verdict = ("counterexample at " + _fmt_cex({k: cex[k] for k in p.variables})
                        + f" (the sides of == differ by {cex['difference_50_digits']} at 50 digits)")
     if p.equalities:
         notes.append(f"== holds within a relative tolerance of {EQ_TOL:g} in float (|lhs - rhs| <= {EQ_TOL:g} "
@@ -605,7 +618,7 @@ def run(text: str, box: str | None, method: str = "auto", points: int = 4096, ma
             if cex is not None:
                 return CheckOutcome(
                     method="proof", word="counterexample",
-                    verdict="counterexample at " + _fmt_point({k: cex[k] for k in p.variables})
+                    verdict="counterexample at " + _fmt_cex({k: cex[k] for k in p.variables})
                     + f" (the sides of == differ by {cex['difference_50_digits']} (relative) at 50 digits; they agree "
                     f"within the relative tolerance {EQ_TOL:g} on the whole box)",
                     parsed=p, domain=dom, boxes=r.boxes, counterexample=cex, seconds=r.seconds, notes=notes, proof=r,
@@ -627,7 +640,7 @@ def run(text: str, box: str | None, method: str = "auto", points: int = 4096, ma
         cex = dict(pt, margin=r.counterexample["value_float"], margin_50_digits=r.counterexample["value"])
         if assumed.gaps:
             notes.append("the counterexample lies inside the assumptions of every bound; " + _gap_suffix(assumed.gaps))
-        return CheckOutcome(method="proof", word="counterexample", verdict="counterexample at " + _fmt_point(pt),
+        return CheckOutcome(method="proof", word="counterexample", verdict="counterexample at " + _fmt_cex(pt),
                             parsed=p, domain=dom, boxes=r.boxes, counterexample=cex, seconds=r.seconds, notes=notes,
                             proof=r, domain_gaps=gaps, equality=eq_info, assumption_gaps=assumed.gaps)
     # undecided: the grid may still find a counterexample (confirmed at 50 digits)
