@@ -31,6 +31,7 @@ from typing import Any
 from ..errors import InputError
 from ..rigorous.prover import boxes_text
 from . import assumptions as _assumptions
+from .box import exact_number
 
 METHODS = ("auto", "proof", "grid")
 VALIDATE_POINTS = 256
@@ -89,12 +90,35 @@ def _fmt_point(pt: dict) -> str:
     return ", ".join(f"{k}={v:.6g}" for k, v in pt.items())
 
 
-def exact_number(v) -> str:
-    """A double as text that reads back as the same double: the short form ("0.1", "1e-08") when it does, else
-    Python's shortest round-trip repr ("0.10000000000000002"). A counterexample printed so is one."""
-    v = float(v)
-    short = f"{v:g}"
-    return short if float(short) == v else repr(v)
+def box_texts(box: str | None) -> dict:
+    """{name: (lo text, hi text)} of a ``--box`` text as written (parsed and checked by box.parse_box already)."""
+    out = {}
+    for item in str(box or "").split(","):
+        name, _, rng = item.partition("=")
+        lo, colon, hi = rng.partition(":")
+        out[name.strip()] = (lo.strip(), (hi if colon else lo).strip())
+    return out
+
+
+def mp_point(dom, pt: dict) -> dict:
+    """A point of the box at the working mpmath precision: a coordinate at an end of its range is that end as the
+    user wrote it (``--box x=0:0.1`` ends at 1/10, as the literal 0.1 of EXPR, not at the double above it), any
+    other coordinate is its double exactly."""
+    import mpmath
+
+    texts = getattr(dom, "texts", None) or {}
+    out = {}
+    for k, x in pt.items():
+        v = mpmath.mpf(x)
+        for t in texts.get(k, ()):
+            try:
+                if t and float(t) == float(x):
+                    v = mpmath.mpf(t.replace("_", ""))
+                    break
+            except (TypeError, ValueError):
+                continue
+        out[k] = v
+    return out
 
 
 def _fmt_cex(pt: dict) -> str:
@@ -368,7 +392,7 @@ def sample(p, dom, points: int = 4096, max_seconds: float = MAX_SECONDS) -> Grid
                     break
                 with mpmath.workdps(50):
                     try:
-                        v = p.margin_mp(**{k: mpmath.mpf(x) for k, x in pt.items()})
+                        v = p.margin_mp(**mp_point(dom, pt))
                     except (ValueError, ZeroDivisionError):
                         res.undefined_50 += 1
                         continue
@@ -390,7 +414,7 @@ def sample(p, dom, points: int = 4096, max_seconds: float = MAX_SECONDS) -> Grid
                 res.nan_rechecked += 1
                 with mpmath.workdps(50):
                     try:
-                        v = p.margin_mp(**{k: mpmath.mpf(x) for k, x in pt.items()})
+                        v = p.margin_mp(**mp_point(dom, pt))
                     except (ValueError, ZeroDivisionError):
                         res.nan_undefined += 1
                         continue
@@ -408,7 +432,7 @@ def sample(p, dom, points: int = 4096, max_seconds: float = MAX_SECONDS) -> Grid
             for idx in pick:
                 pt = {k: float(g[k][idx]) for k in names}
                 res.tiny_rechecked += 1
-                v = _underflow_recheck(p, pt)
+                v = _underflow_recheck(p, pt, dom)
                 if v is not None:
                     res.counterexample = dict(pt, margin=float(m[idx]), margin_50_digits=mpmath.nstr(v, 12),
                                               recheck="float margin within underflow; negative at 50 digits and beyond")
@@ -421,7 +445,7 @@ def sample(p, dom, points: int = 4096, max_seconds: float = MAX_SECONDS) -> Grid
     return res
 
 
-def _underflow_recheck(p, pt: dict):
+def _underflow_recheck(p, pt: dict, dom=None):
     """The margin at a grid point whose float margin is 0 or within underflow, when it is negative at 50, 100 (and
     200) digits and two consecutive values agree to 20 digits (so it is the margin's own value, not the noise of a
     cancellation, which the grid's absolute floor of 1e-40 would reject for a value this small); else None."""
@@ -431,7 +455,7 @@ def _underflow_recheck(p, pt: dict):
     for digits in (50, 100, 200):
         with mpmath.workdps(digits):
             try:
-                v = p.margin_mp(**{k: mpmath.mpf(x) for k, x in pt.items()})
+                v = p.margin_mp(**mp_point(dom, pt))
             except (ValueError, ZeroDivisionError, OverflowError):
                 return None
             if isinstance(v, mpmath.mpc) or not mpmath.isfinite(v) or not v < 0:
@@ -522,7 +546,7 @@ def _equality_counterexample(p, dom, pts) -> dict | None:
         for pt in pts:
             with mpmath.workdps(50):
                 try:
-                    d = p.eq_rel_diff_mp(**{k: mpmath.mpf(v) for k, v in pt.items()})
+                    d = p.eq_rel_diff_mp(**mp_point(dom, pt))
                 except (ValueError, ZeroDivisionError, OverflowError):
                     continue
                 if d is not None and d > mpmath.mpf(10) ** -40:
@@ -546,6 +570,7 @@ def run(text: str, box: str | None, method: str = "auto", points: int = 4096, ma
         raise InputError("--method", "one of " + ", ".join(METHODS), method)
     p = parse(text)
     dom = domain_of(p, box)
+    dom.texts = box_texts(box)  # the ends as written: the 50-digit re-checks read them exactly (mp_point)
     notes: list[str] = []
     why, calls = enclosure_obstacles(p)
     fns = _interval_functions(calls)

@@ -1,0 +1,98 @@
+"""`boundcalc check`'s 50-digit re-check, counterexample points, and bound calls at the edges (issue 22 §2 D3, D5;
+issue 24 item 5).
+
+Every expected verdict is decided independently here (``fractions.Fraction`` on the decimal texts, the bound's own
+declared assumption), not read off the code's output; each test keeps the one-line mutant it kills
+(``mutate`` of tests/test_mutants_issue17.py).
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+from typer.testing import CliRunner
+
+from boundcalc.cli.app import app
+from boundcalc.verify import check as ck
+from boundcalc.verify import expression as ex
+
+from test_mutants_issue17 import mutate
+
+runner = CliRunner()
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# D3: literals as written, box ends as written, counterexamples printed exactly
+# ---------------------------------------------------------------------------------------------------------------------
+def test_folded_constant_is_rechecked_exactly(monkeypatch):
+    """x <= 0.3 - 0.2 on x in [0, 0.09999999999999999]: true (0.09999999999999999 < 1/10 as rationals), though the
+    double 0.3 - 0.2 = 0.09999999999999998 lies below the box's end. Mutant: the folded constant's 50-digit value
+    taken from its float fold (the old behaviour) -> a counterexample."""
+    assert Fraction("0.09999999999999999") <= Fraction("0.3") - Fraction("0.2")
+    out = ck.run("x <= 0.3 - 0.2", "x=0:0.09999999999999999", method="grid")
+    assert out.word == "no counterexample" and out.grid.fails == 1 and out.grid.holds_50 == 1
+    bad = mutate(ex._Builder.expr, "_mp_of_exact(exact, cv)", "(lambda env: _mpf(cv))")
+    monkeypatch.setattr(ex._Builder, "expr", bad)
+    assert ck.run("x <= 0.3 - 0.2", "x=0:0.09999999999999999", method="grid").word == "counterexample"
+
+
+def test_conjunction_with_a_folded_constant_is_not_refuted():
+    """The issue's second command (default method): the proof is undecided on the AM-GM part at y = z, and the grid
+    must not turn the float noise of 0.3 - 0.2 into a counterexample."""
+    out = ck.run("x <= 0.3 - 0.2 and sqrt(y*z) <= (y + z)/2", "x=0:0.09999999999999999,y=0:1,z=0:1",
+                 max_seconds=1.0)
+    assert out.word != "counterexample" and out.counterexample is None
+
+
+def test_literal_with_many_digits_is_not_its_double(monkeypatch):
+    """x + 0.1 == x + 0.1000000000000000000001: the sides differ by 1e-22 exactly, so the exact equality fails (within
+    the relative tolerance 1e-9 it holds); the old re-check read both literals as the double 0.1 and said "agree to
+    1e-40". Mutant: the literal's mpmath value from its double."""
+    diff = Fraction("0.1000000000000000000001") - Fraction("0.1")
+    assert diff == Fraction(1, 10**22)
+    out = ck.run("x + 0.1 == x + 0.1000000000000000000001", "x=0:1")
+    assert out.word == "counterexample"
+    rel = float(out.counterexample["difference_50_digits"])
+    x = Fraction(out.counterexample["x"])
+    assert rel == pytest.approx(float(diff / (x + Fraction("0.1000000000000000000001"))), rel=1e-6)
+    assert "0.1000000000000000000001" in out.parsed.sympy_text  # displayed as written, not as 0.1
+    bad = mutate(ex._Builder.expr, "_mp_literal(src, lit)", "_mpf(v)")
+    monkeypatch.setattr(ex._Builder, "expr", bad)
+    assert ck.run("x + 0.1 == x + 0.1000000000000000000001", "x=0:1").word != "counterexample"
+
+
+def test_box_end_is_read_as_written(monkeypatch):
+    """x <= 0.1 on --box x=0:0.1 holds (the box ends at 1/10 as written; the double 0.1 is above 1/10). Mutant: the
+    re-check reads the end as its double -> a counterexample at x = 0.1."""
+    assert Fraction("0.1") <= Fraction("0.1") and Fraction(0.1) > Fraction("0.1")
+    assert ck.run("x <= 0.1", "x=0:0.1", method="grid").word == "no counterexample"
+    bad = mutate(ck.mp_point, 'v = mpmath.mpf(t.replace("_", ""))', "v = mpmath.mpf(x)")
+    monkeypatch.setattr(ck, "mp_point", bad)
+    assert ck.run("x <= 0.1", "x=0:0.1", method="grid").word == "counterexample"
+
+
+@pytest.mark.parametrize("method", ["grid", "auto"])
+def test_counterexample_printed_exactly(method, monkeypatch):
+    """x <= 0.3 - 0.2 on x in [0, 0.10000000000000002]: false at the box's end (0.10000000000000002 > 1/10); the
+    verdict names that point with digits that read back as it (not "x=0.1", which satisfies the statement), in the
+    text as in the JSON. Mutant: the point printed with 6 significant digits."""
+    box = "x=0:0.10000000000000002"
+    assert Fraction("0.10000000000000002") > Fraction(1, 10)
+    out = ck.run("x <= 0.3 - 0.2", box, method=method)
+    assert out.word == "counterexample"
+    assert out.verdict.startswith("counterexample at x=0.10000000000000002")
+    assert out.counterexample["x"] == 0.10000000000000002
+    r = runner.invoke(app, ["check", "x <= 0.3 - 0.2", "--box", box, "--method", "grid"],
+                      env={"COLUMNS": "200"})
+    assert r.exit_code == 0 and "x=0.10000000000000002" in r.output and "x=0:0.10000000000000002" in r.output
+    bad = mutate(ck._fmt_cex, "exact_number(v)", "format(v, '.6g')")
+    monkeypatch.setattr(ck, "_fmt_cex", bad)
+    assert "x=0.10000000000000002" not in ck.run("x <= 0.3 - 0.2", box, method=method).verdict
+
+
+def test_exact_number_reads_back():
+    for v in (0.1, 0.10000000000000002, 1e-8, 3.0, 1e308, 2.5e-320, 0.09999999999999999):
+        assert float(ck.exact_number(v)) == v
+    assert ck.exact_number(0.1) == "0.1" and ck.exact_number(1e-8) == "1e-08"  # the short form where exact
