@@ -96,3 +96,77 @@ def test_exact_number_reads_back():
     for v in (0.1, 0.10000000000000002, 1e-8, 3.0, 1e308, 2.5e-320, 0.09999999999999999):
         assert float(ck.exact_number(v)) == v
     assert ck.exact_number(0.1) == "0.1" and ck.exact_number(1e-8) == "1e-08"  # the short form where exact
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# D4: a claim's parameters carry their assumptions; a box outside them is refused, never "holds" or "violated"
+# ---------------------------------------------------------------------------------------------------------------------
+LU = "003-lower-le-upper-finite"
+
+
+def _verify(*args):
+    return runner.invoke(app, ["verify", *args])
+
+
+@pytest.mark.parametrize("box, option", [
+    ("K=2:10,T=1:2,rho=1e-8:1,beta=3.001:10", "--box T"),  # the claim is for T >= 3
+    ("K=2:10,T=3:20,rho=1e-8:1,beta=1:3", "--box beta"),  # Thm 11 needs beta > 3
+    ("K=2:10,T=3:20,rho=1e-8:2,beta=3.001:10", "--box rho"),  # Thm 17 needs rho <= 1
+    ("K=2:10,T=3:20,rho=1e-8:1,beta=3.001:10", "T >= K - 1"),  # Thm 17 needs T >= K - 1 (K = 10, T = 3 fails it)
+])
+def test_claim_box_outside_its_assumptions_is_refused(box, option):
+    r = _verify("--claim", LU, "--box", box)
+    assert r.exit_code == 2, r.output
+    line = r.output.strip()
+    assert "\n" not in line and option in line and "Traceback" not in r.output
+
+
+def test_claim_assumptions_are_the_theorems():
+    """The ranges as the seed states them (seed 003 Thm 17: K > 1, T >= K - 1, 0 < rho <= 1; Thm 11: beta > 3; the
+    claim: T >= 3), and the default box inside all of them (so the default verdict is about the theorems)."""
+    from boundcalc.verify import claims as C
+
+    c = C.CLAIMS[LU]
+    p = {q.name: q for q in c.params}
+    assert p["rho"].admits(1.0) and not p["rho"].admits(1.0 + 1e-12) and not p["rho"].admits(0.0)
+    assert p["beta"].admits(3.001) and not p["beta"].admits(3.0)
+    assert p["T"].admits(3.0) and not p["T"].admits(2.999)
+    (k_lo, k_hi), (t_lo, t_hi) = p["K"].default, p["T"].default
+    assert k_lo >= 2 and t_lo >= k_hi - 1 and t_lo >= 3 and p["rho"].default[1] <= 1 and p["beta"].default[0] > 3
+    texts = [t for t, _ in C.registry.assumption_relations(c)]
+    assert "T >= K - 1 (003-thm17)" in texts and "rho <= 1 (003-thm17)" in texts
+
+
+def test_refusal_mutant_is_caught(monkeypatch):
+    """Mutant: the relation check never refuses (``if not ok`` -> ``if False``): the box K = 2..10, T = 3..20 (partly
+    outside T >= K - 1) is then evaluated and gets a verdict."""
+    from boundcalc.verify.claims import registry
+
+    box = "K=2:10,T=3:20,rho=1e-8:1,beta=3.001:10"
+    with pytest.raises(Exception, match="T >= K - 1"):
+        registry.evaluate(LU, box)
+    monkeypatch.setattr(registry, "check_assumptions", mutate(registry.check_assumptions, "if not ok:", "if False:"))
+    assert registry.evaluate(LU, box).verdict in ("holds", "statement violated", "no counterexample")
+
+
+def test_registered_pairs_carry_the_bounds_assumptions(monkeypatch):
+    """Every built-in pair claim's default box lies inside the assumptions of both bounds (their requires, read by
+    rigorous.bound_calls.assumption_relations); the Thm 17 pair lists rho <= 1. Mutant: the pair registered without
+    the bounds' assumptions -> nothing listed."""
+    from boundcalc.verify import claims as C
+    from boundcalc.verify.claims import pairs
+
+    for cid in pairs.PAIR_CLAIMS:
+        c = C.CLAIMS[cid]
+        C.registry.check_assumptions(c, c.domain())  # raises if a default box leaves an assumption
+    cid = "003-thm11-explicit-ge-003-thm17"
+    assert "rho <= 1 (003-thm17)" in C.get(cid).metadata()["assumptions"]
+    bad = mutate(pairs._register, "assumptions_of = () if plugin else", "assumptions_of = () if True else")
+    saved = C.CLAIMS.pop(cid), C.registry.CLAIM_PAPERS.pop(cid)
+    try:
+        from boundcalc.bounds import registry as br
+
+        bad(br.get("003-thm17"), br.get("003-thm11-explicit"))
+        assert "assumptions" not in C.get(cid).metadata()
+    finally:
+        C.CLAIMS[cid], C.registry.CLAIM_PAPERS[cid] = saved

@@ -58,6 +58,24 @@ class NotEnclosable(ValueError):
     """This bound call has no interval enclosure here; the message says why (the caller falls back to a grid)."""
 
 
+def confidence_delta(setting: str, keys) -> bool:
+    """Is a call's ``delta=`` the instance's confidence δ (the symbol ``delta`` the bounds of ``setting`` declare,
+    as ``confidence=``) rather than the δ of an (ε, δ) budget? It is the budget's δ only beside ``epsilon=``; the
+    linear, contextual and GLM instances have a confidence δ (their default instance's ``delta``)."""
+    from ..bounds import registry
+
+    k = set(keys)
+    if "delta" not in k or "epsilon" in k:
+        return False
+    return "delta" in registry.setting_module(setting).DEFAULT_INSTANCE
+
+
+def budget_keywords(setting: str, keys) -> tuple:
+    """The keywords of a call that form its budget (``delta=`` as a confidence is an instance keyword)."""
+    conf = confidence_delta(setting, keys)
+    return tuple(k for k in keys if k in BUDGET_KEYS and not (conf and k == "delta"))
+
+
 def keyword_notion(keys) -> str | None:
     """The budget notion the call's budget keywords describe (as boundcalc.verify.functions._budget builds it)."""
     k = set(keys)
@@ -134,7 +152,8 @@ def _context(b, vals: dict):
     from ..bounds import registry
     from ..privacy import RDP, ZCDP, ApproxDP, LocalDP, PureDP
 
-    g = {k: float(v) for k, v in vals.items() if k in BUDGET_KEYS and v is not None}
+    bk = budget_keywords(b.setting, list(vals))
+    g = {k: float(v) for k, v in vals.items() if k in bk and v is not None}
     budget = None
     if "rho" in g:
         budget = ZCDP(g["rho"])
@@ -145,7 +164,7 @@ def _context(b, vals: dict):
     elif "epsilon" in g:
         budget = ApproxDP(g["epsilon"], g["delta"]) if "delta" in g else PureDP(g["epsilon"])
     over = {("delta" if k == "confidence" else k): float(v) for k, v in vals.items()
-            if k not in BUDGET_KEYS + ("T",) and v is not None}
+            if k not in bk and k != "T" and v is not None}
     for k in ("d", "K"):
         if k in over:
             over[k] = int(round(over[k]))
@@ -170,7 +189,8 @@ def bound_call(bid: str, keys) -> BoundCall:
     keys = tuple(keys)
     if "T" not in keys:
         raise NotEnclosable(f"{bid}: no horizon T=")
-    user = keyword_notion(keys)
+    bkeys = budget_keywords(b.setting, keys)  # delta= is the confidence unless beside epsilon= (confidence_delta)
+    user = keyword_notion(bkeys)
     expr = bp.total_expression(b)
     needed = sorted(s.name for s in expr.free_symbols)
     budget_map: dict[str, str] = {}
@@ -179,12 +199,12 @@ def bound_call(bid: str, keys) -> BoundCall:
             raise NotEnclosable(f"{bid} is a {b.notion} bound and the call gives a {user or 'missing'} budget: the "
                                 "registry converts it first, and the conversion has no enclosure here")
         budget_map = BUDGET_SYMBOLS.get((b.setting, b.notion), {})
-        if not budget_map or set(budget_map) != {k for k in keys if k in BUDGET_KEYS}:
+        if not budget_map or set(budget_map) != set(bkeys):
             raise NotEnclosable(f"{bid}: no enclosure for its {b.notion} budget in the {b.setting} setting")
     mod = registry.setting_module(b.setting)
     raw = {k: v for k, v in mod.DEFAULT_INSTANCE.items() if k != "name"}
     default_ctx = registry.make_context(b.setting, {})
-    inst_keys = [k for k in keys if k not in BUDGET_KEYS and k != "T"]
+    inst_keys = [k for k in keys if k not in bkeys and k != "T"]
     if b.setting == "finite":
         odd = [k for k in inst_keys if k not in FINITE_INSTANCE_KEYWORDS]
         if odd:

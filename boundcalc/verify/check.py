@@ -471,8 +471,8 @@ def _grid_verdict(res: GridResult) -> tuple[str, str]:
     re-checked and holds (or is undefined) at 50 digits; else "undecided" with the counts."""
     part = "" if res.evaluated == res.total else \
         f" (evaluated {res.evaluated} of {res.total} grid points before the time limit{res.order})"
-    und = (f"; {res.undefined} points undefined in float (outside a function's domain, or an overflow such as "
-           f"inf - inf){res.nan_note()}") if res.undefined else ""
+    und = (f"; {res.undefined} points undefined in float (outside a function's domain or a bound's assumptions, or "
+           f"an overflow such as inf - inf){res.nan_note()}") if res.undefined else ""
     if res.counterexample is not None:
         pt = {k: v for k, v in res.counterexample.items() if k not in ("margin", "margin_50_digits", "recheck")}
         return "counterexample", "counterexample at " + _fmt_cex(pt)
