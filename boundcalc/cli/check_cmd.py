@@ -85,6 +85,7 @@ def register(app: typer.Typer) -> None:
                 fields["equality"] = out.equality
             if out.grid is not None:
                 fields["grid"] = out.grid.to_json()
+            fields["defaults"] = out.defaults  # values bound calls take from the default instance (no keyword)
             fields["limits"] = ck.limits()
             common.emit_json("check", inputs, **fields)
             return

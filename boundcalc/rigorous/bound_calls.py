@@ -296,6 +296,40 @@ def bound_call(bid: str, keys) -> BoundCall:
                      has_conditions=has_cond, relations=tuple(rels), sources=sources)
 
 
+def defaulted_values(bid: str, keys) -> dict:
+    """The values a call ``bound(bid, **keys)`` takes from the setting's default instance because no keyword gives
+    them (issue 24 item 5: said, not silent): {symbol of the bound's expression: its value} for the instance's
+    scalars (d, K, delta, …), and ``means`` (the default arms) when the bound's per-arm sums (H_kl, …) come from
+    them. The budget symbols and T come from the call (or its budget's conversion) and are not listed."""
+    import math
+
+    from ..bounds import registry
+    from . import bound_pairs as bp
+
+    b = registry.get(bid)
+    keys = tuple(keys)
+    bk = budget_keywords(b.setting, keys)
+    given = {("delta" if k == "confidence" else k) for k in keys if k not in bk and k != "T"}
+    budget_syms = {v for (st, _), m in BUDGET_SYMBOLS.items() if st == b.setting for v in m.values()}
+    ctx = registry.make_context(b.setting, {})
+    out: dict = {}
+    per_arm = False
+    for s in sorted(bp.total_expression(b).free_symbols, key=lambda t: t.name):
+        n = s.name
+        if n == "T" or n in given or n in budget_syms:
+            continue
+        v = ctx.params.get(n)
+        if _is_number(v) and math.isfinite(float(v)):
+            out[n] = int(v) if float(v).is_integer() and n in ("d", "K") else float(v)
+        elif b.setting == "finite" and (n in FINITE_SUMMARIES or n.startswith("H_min__c")):
+            per_arm = True
+        else:
+            out[n] = "from the default instance"
+    if per_arm:
+        out["means"] = [float(m) for m in ctx["means"]]
+    return out
+
+
 def assumption_relations(b) -> list:
     """Every assumption of the bound ``b`` that is data, as (text, sympy relation) pairs, in one list: the
     ``requires`` of a built-in bound (``bounds.base.requirement_relations``: relations over scalar context parameters

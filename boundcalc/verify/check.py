@@ -70,6 +70,7 @@ class CheckOutcome:
     domain_gaps: list = field(default_factory=list)  # DomainGap: parts of the box outside a function's domain
     equality: dict | None = None  # how == was decided: {"tolerance", "kind": "relative" | "exact", ...}
     assumption_gaps: list = field(default_factory=list)  # assumptions.AssumptionGap: a bound's assumption failing
+    defaults: dict = field(default_factory=dict)  # bound call (as written) -> values taken from the default instance
 
 
 def enclosure_obstacles(p) -> tuple[list[str], dict]:
@@ -557,8 +558,47 @@ def _equality_counterexample(p, dom, pts) -> dict | None:
     return None
 
 
+def bound_defaults(p) -> dict:
+    """{bound call as written: {name: value}} for the calls that take values from the setting's default instance
+    (no keyword for them: K = 10, delta = 1e-3 of the linear instance, …; rigorous.bound_calls.defaulted_values)."""
+    from ..rigorous.bound_calls import defaulted_values
+
+    out = {}
+    for bid, keys, seg in p.bound_calls.values():
+        try:
+            got = defaulted_values(bid, keys)
+        except Exception:  # noqa: BLE001 - a report only; the evaluation says what is wrong with the call
+            continue
+        if got:
+            out[seg] = got
+    return out
+
+
+def _defaults_note(defaults: dict) -> str:
+    def val(v):
+        if isinstance(v, list):
+            return "[" + ", ".join(f"{x:g}" for x in v) + "]"
+        return f"{v:g}" if isinstance(v, (int, float)) else str(v)
+
+    parts = [f"{seg}: " + ", ".join(f"{k} = {val(v)}" for k, v in d.items()) for seg, d in defaults.items()]
+    return ("values from the default instance (no keyword gives them; pass e.g. K=, delta= to set them): "
+            + "; ".join(parts))
+
+
 def run(text: str, box: str | None, method: str = "auto", points: int = 4096, max_seconds: float = MAX_SECONDS,
         max_boxes: int = MAX_BOXES) -> CheckOutcome:
+    """Check EXPR over the box (:func:`_run`); the values that bound calls take from the default instance are
+    reported in ``defaults`` and a note (issue 24 item 5)."""
+    out = _run(text, box, method, points, max_seconds, max_boxes)
+    defaults = bound_defaults(out.parsed) if out.parsed.bound_calls else {}
+    if defaults:
+        out.defaults = defaults
+        out.notes.append(_defaults_note(defaults))
+    return out
+
+
+def _run(text: str, box: str | None, method: str = "auto", points: int = 4096, max_seconds: float = MAX_SECONDS,
+         max_boxes: int = MAX_BOXES) -> CheckOutcome:
     """Check EXPR over the box: a proof when possible (``method`` "auto" or "proof"), else / or the grid.
 
     ``max_seconds`` bounds the proof (with the domain analysis and the 50-digit re-checks; the limit holds inside
