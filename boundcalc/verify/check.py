@@ -632,6 +632,9 @@ def _run(text: str, box: str | None, method: str = "auto", points: int = 4096, m
             raise InputError("--method", "grid for this expression (no proof: " + "; ".join(why) + ")", "proof")
         notes.append("no proof possible: " + "; ".join(why) + "; sampled on a grid instead")
         return _grid_outcome(p, dom, points, notes, max_seconds=max_seconds, gaps=gaps)
+    routed = _pair_route(p, dom, calls, max_seconds, max_boxes, notes)
+    if routed is not None:
+        return routed
     try:
         with limit(max_seconds):
             _validate(p, dom)  # the grid's one-line domain errors, before any proof
@@ -722,6 +725,124 @@ def _run(text: str, box: str | None, method: str = "auto", points: int = 4096, m
                         domain=dom, boxes=r.boxes, undecided=r.undecided, n_undecided=r.n_undecided,
                         seconds=r.seconds, notes=notes, proof=r, grid=g.grid, points=None, domain_gaps=gaps,
                         equality=eq_info or g.equality, assumption_gaps=assumed.gaps)
+
+
+def _pair_route(p, dom, calls: dict, max_seconds: float, max_boxes: int, notes: list):
+    """``bound(A, …) >= bound(B, …)`` (or <=) between linear bounds whose calls give K or d from the box: the route
+    of ``verify``'s pair claims (rigorous.bound_pairs.pair_claim: the two registered sympy expressions over the box,
+    K and d real intervals), so that no K×d instance is built at any point of the box (issue 24 item 5). The
+    assumptions of both bounds over box names (T, rho, d, K, …) are evaluated by interval arithmetic
+    (assumptions.over_box) and the proof covers the part of the box inside them; those about the instance's actions
+    (their norms, their rank) are checked at a counterexample, on the instance built there. None when the
+    statement is not of that form (then the usual route)."""
+    import sympy
+
+    from ..bounds import registry
+    from ..rigorous import bound_pairs as bp
+    from ..rigorous.bound_calls import NotEnclosable
+    from ..rigorous.deadline import TimeLimit, limit
+
+    if len(calls) != 2 or p.domain:
+        return None
+    if not any(registry.get(c.bid).setting == "linear" and {"K", "d"} & set(c.keys) for c in calls.values()):
+        return None
+    try:
+        pieces = p.comparisons()
+    except Exception:  # noqa: BLE001 - the usual route reports it
+        return None
+    if len(pieces) != 1 or pieces[0][0] not in ("<=", ">="):
+        return None
+    op, L, R = pieces[0]
+    names = [type(f).__name__ if isinstance(f, sympy.core.function.AppliedUndef) else None for f in (L, R)]
+    if any(n not in calls for n in names) or names[0] == names[1]:
+        return None
+    (lo_f, lo_n), (up_f, up_n) = ((L, names[0]), (R, names[1])) if op == "<=" else ((R, names[1]), (L, names[0]))
+    lower, upper = registry.get(calls[lo_n].bid), registry.get(calls[up_n].bid)
+    if lower.setting != "linear" or upper.setting != "linear" or bp.common_notion(lower, upper) is None:
+        return None
+    inst = registry.setting_module("linear").DEFAULT_INSTANCE
+    box: dict = {}
+    for f, c in ((lo_f, calls[lo_n]), (up_f, calls[up_n])):
+        args = dict(zip(c.keys, f.args))
+        for sym, src in c.symbols.items():
+            if src.startswith("keyword "):
+                a = args[src[len("keyword "):]]
+                if not isinstance(a, sympy.Symbol) or a.name != sym:  # T=T, rho=rho, K=K, d=d: the box's own names
+                    return None
+                val = tuple(float(x) for x in dom.range(sym))
+            elif src.startswith("default instance (") and sym in inst:
+                val = (float(inst[sym]), float(inst[sym]))
+            else:
+                return None
+            if box.setdefault(sym, val) != val:
+                return None  # one name, two values (d from the box in one call, the default d in the other)
+    try:
+        # code conditions at the corners only for the calls that build no instance there (Thm 9's "rho <= 1 or T >= 3")
+        small = {n: c for n, c in calls.items() if not {"K", "d"} & set(c.keys)}
+        _check_bound_assumptions(pieces, small, {v: dom.range(v) for v in p.variables})
+        c = bp.pair_claim(lower, upper, box)
+        an = _assumptions.over_box((lower, upper), c.box, seconds=min(1.0, max_seconds / 4), instance=False)
+    except (NotEnclosable, InputError, ValueError, TimeLimit):
+        return None
+    route = (f"the route of verify's pair claims: {lower.id} <= {upper.id} through their sympy expressions over the "
+             "box (rigorous.bound_pairs.pair_claim; K and d real intervals, so every integer value; no K×d instance "
+             "is built)")
+    notes.append(route)
+    if an.skipped:
+        notes.append("assumptions on the instance's actions (" + ", ".join(an.skipped) + ") are not evaluated over the "
+                     "box (they are checked on the instance built at a counterexample)")
+    if an.everywhere:
+        return CheckOutcome(method="assumptions", word="outside the assumptions",
+                            verdict="outside the assumptions on the whole box: " + _gap_suffix(an.everywhere), parsed=p,
+                            domain=dom, notes=notes, assumption_gaps=an.gaps)
+    c.constraint = an.constraint()
+    with limit(max_seconds + 0.5):
+        try:
+            r = c.prove(None, max_seconds=max_seconds, max_boxes=max_boxes)
+        except TimeLimit:
+            return None
+    if r.verdict == "counterexample" and p.integers:
+        r = _integer_counterexample(r, c, p.integers)
+    if r.verdict == "counterexample":
+        pt = {k: r.counterexample["point"][k] for k in p.variables if k in r.counterexample["point"]}
+        bad = _instance_failures((lower, upper), pt)
+        if bad:
+            r.verdict, r.n_undecided = "undecided", max(r.n_undecided, 1)
+            r.reason = f"the counterexample at {_fmt_cex(pt)} is outside the assumptions: {bad}"
+        else:
+            cex = dict(pt, margin=r.counterexample["value_float"], margin_50_digits=r.counterexample["value"])
+            return CheckOutcome(method="proof", word="counterexample", verdict="counterexample at " + _fmt_cex(pt),
+                                parsed=p, domain=dom, boxes=r.boxes, counterexample=cex, seconds=r.seconds,
+                                notes=notes, proof=r, assumption_gaps=an.gaps)
+    if r.verdict == "proven on the box":
+        word, where = _assumption_words(*_proven_words(False, False), an.bounds_with_gaps())
+        verdict = f"{where} ({boxes_text(r.boxes)})" + ("; " + _gap_suffix(an.gaps) if an.gaps else "")
+        return CheckOutcome(method="proof", word=word, verdict=verdict, parsed=p, domain=dom, boxes=r.boxes,
+                            seconds=r.seconds, notes=notes, proof=r, assumption_gaps=an.gaps)
+    notes.append(f"the proof stopped at its limit ({r.reason}); no grid on this route (the grid evaluates the "
+                 "registry's code, which builds the K×d instance at every point)")
+    return CheckOutcome(method="proof", word="undecided", verdict=f"undecided on {boxes_text(r.n_undecided)}"
+                        + ("; " + _gap_suffix(an.gaps) if an.gaps else ""), parsed=p, domain=dom, boxes=r.boxes,
+                        undecided=r.undecided, n_undecided=r.n_undecided, seconds=r.seconds, notes=notes, proof=r,
+                        assumption_gaps=an.gaps)
+
+
+def _instance_failures(bounds, pt: dict) -> str:
+    """The bounds' assumptions on the instance built at the point ``pt`` (K, d, T, budget keywords): "" when they
+    hold, else what fails (or why the instance cannot be built there)."""
+    from ..rigorous.bound_calls import _context
+
+    out = []
+    for b in bounds:
+        vals = {k: v for k, v in pt.items() if k in ("T", "rho", "d", "K", "delta", "alpha", "rdp_epsilon")}
+        if "delta" in vals:
+            vals["confidence"] = vals.pop("delta")
+        try:
+            bad = b.conditions(_context(b, vals))
+        except InputError as exc:
+            return f"{b.id}: the instance cannot be built there ({exc})"
+        out += [f"{b.id}: {x}" for x in bad]
+    return "; ".join(out)
 
 
 def limits() -> dict:
