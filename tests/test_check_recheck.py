@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -170,3 +171,153 @@ def test_registered_pairs_carry_the_bounds_assumptions(monkeypatch):
         assert "assumptions" not in C.get(cid).metadata()
     finally:
         C.CLAIMS[cid], C.registry.CLAIM_PAPERS[cid] = saved
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# D5: a user's bound with a confidence delta and "T >= 2"; keywords as the bound declares them
+# ---------------------------------------------------------------------------------------------------------------------
+MINE = dict(id="mine", title="a zCDP linear upper bound with a confidence delta", source="this test file",
+            setting="linear", notion="zcdp", kind="upper-minimax", nonprivate="3*sqrt(d*T*log(T/delta))",
+            privacy_cost="d*log(T)/sqrt(rho)", assumptions=["rho > 0", "T >= 2"])
+D5 = 'bound("mine", T=T, rho=rho, delta=0.001) >= bound("003-thm9", T=T, rho=rho)'
+D5_BOX = "rho=1e-8:1,T=1:1e9"
+
+
+@pytest.fixture
+def mine():
+    from boundcalc.bounds import plugins, registry
+    from boundcalc.bounds.declared import DeclaredBound
+
+    plugins.reset()
+    registry.add_plugin_bounds([DeclaredBound(origin="test", **MINE)], "test")
+    yield
+    plugins.reset()
+
+
+def _mine(T, rho, delta, d=3):
+    import math
+
+    return 3 * math.sqrt(d * T * math.log(T / delta)) + d * math.log(T) / math.sqrt(rho)
+
+
+def _thm9(T, rho, d=3):  # seed 003 Thm 9 as printed
+    import math
+
+    return max(math.exp(-2) / 8 * d * math.sqrt(T), math.exp(-2.25) / 4 * d / math.sqrt(rho))
+
+
+def test_delta_keyword_keeps_the_proof(mine, monkeypatch):
+    """delta= of a zCDP linear bound is its confidence δ (the bound's own symbol), so the prover stays on; the
+    statement is false at T = 1 (outside 'T >= 2') and true where the assumption holds, which is the verdict.
+    Mutant: delta= always read as a budget keyword -> no enclosure (the grid)."""
+    from boundcalc.rigorous import bound_calls
+
+    assert _mine(1, 1e-8, 1e-3) < _thm9(1, 1e-8)  # a "counterexample" there, outside the bound's assumption
+    assert _mine(2, 1e-8, 1e-3) >= _thm9(2, 1e-8)
+    out = ck.run(D5, D5_BOX, max_seconds=5)
+    assert out.method == "proof" and out.counterexample is None
+    assert out.word == "proven where the assumptions hold"
+    assert [g.assumption for g in out.assumption_gaps] == ["T >= 2"]
+    monkeypatch.setattr(bound_calls, "confidence_delta",
+                        mutate(bound_calls.confidence_delta, 'if "delta" not in k or "epsilon" in k:', "if True:"))
+    assert ck.run(D5, D5_BOX, points=400, max_seconds=5).method == "grid"
+
+
+def test_delta_keyword_reaches_the_bound(mine):
+    """The call's delta is the value in the bound's expression, on every route: the enclosure of the prover, the
+    registry's float code of the grid and the 50-digit value of the re-check (recomputed here from the declared
+    formula, which differs at the default delta 1e-3)."""
+    import mpmath
+
+    from boundcalc.rigorous.bound_calls import bound_call
+    from boundcalc.rigorous.interval import Interval
+
+    T, rho, delta = 1e4, 0.25, 1e-6
+    want, default = _mine(T, rho, delta), _mine(T, rho, 1e-3)
+    assert abs(want / default - 1) > 1e-3
+    c = bound_call("mine", ("T", "delta", "rho"))
+    iv = c.interval(Interval(T), Interval(delta), Interval(rho))
+    assert iv.lo <= want <= iv.hi and not iv.lo <= default <= iv.hi
+    v = ex._bound_values("mine", {"T": np.array([T]), "rho": np.array(rho), "delta": np.array(delta)})[0]
+    assert v == pytest.approx(want, rel=1e-12)
+    with mpmath.workdps(50):
+        m = ex._bound_mp("mine", {"T": mpmath.mpf(T), "rho": mpmath.mpf(rho), "delta": mpmath.mpf("1e-6")})
+        exact = 3 * mpmath.sqrt(3 * T * mpmath.log(T / mpmath.mpf("1e-6"))) + 3 * mpmath.log(T) / mpmath.sqrt(rho)
+        assert abs(m - exact) <= mpmath.mpf(10) ** -40 * exact  # delta as written, not its double
+    out = ck.run('bound("mine", T=T, rho=rho, delta=delta) <= 0.99*(3*sqrt(3*T*log(T/delta)) + 3*log(T)/sqrt(rho))',
+                 "T=2:1e6,rho=0.01:1,delta=1e-6:0.1", max_seconds=5)
+    assert out.method == "proof" and out.word == "counterexample"
+
+
+def test_grid_never_reports_a_point_outside_the_assumptions(mine, monkeypatch):
+    """--method grid: T < 2 is outside 'T >= 2'; those points are not evaluated (NaN) in float nor at 50 digits.
+    Mutant: the 50-digit value ignores the horizon's assumptions -> the re-check of the undefined float points
+    turns T = 1 into a counterexample."""
+    from boundcalc.verify import functions
+
+    out = ck.run(D5, D5_BOX, method="grid", points=400, max_seconds=5)
+    assert out.word != "counterexample" and out.grid.undefined > 0
+    bad = mutate(functions._bound_mp, 'if b.conditions(ctx) or ("T" in vals and b.conditions(_at_T(ctx, float(vals["T"])))):',
+                 "if b.conditions(ctx):")
+    monkeypatch.setattr(ex, "_bound_mp", bad)
+    out = ck.run(D5, D5_BOX, method="grid", points=400, max_seconds=5)
+    assert out.word == "counterexample" and out.counterexample["T"] < 2
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# issue 24 item 5: defaults said; K in the box takes verify's route
+# ---------------------------------------------------------------------------------------------------------------------
+def test_defaults_are_said(monkeypatch):
+    """A call without K / d takes the linear default instance's (K = 10 actions in R^3, docs: seed 003 Sec. VII):
+    the outcome lists them (JSON 'defaults', a note). Mutant: nothing reported."""
+    from boundcalc.rigorous import bound_calls
+
+    text = 'bound("003-thm4-explicit", T=T, rho=rho) >= bound("003-thm9", T=T, rho=rho, d=d)'
+    out = ck.run(text, "T=1e3:1e9,rho=1e-4:1,d=3", max_seconds=5)
+    assert out.defaults == {'bound("003-thm4-explicit", T=T, rho=rho)': {"K": 10, "d": 3}}
+    assert any("K = 10" in n for n in out.notes)
+    r = runner.invoke(app, ["check", text, "--box", "T=1e3:1e9,rho=1e-4:1,d=3", "--json"])
+    assert json.loads(r.stdout)["defaults"] == {'bound("003-thm4-explicit", T=T, rho=rho)': {"K": 10, "d": 3}}
+    monkeypatch.setattr(bound_calls, "defaulted_values", mutate(
+        bound_calls.defaulted_values, 'if n == "T" or n in given or n in budget_syms:', "if True:"))
+    assert ck.run(text, "T=1e3:1e9,rho=1e-4:1,d=3", max_seconds=5).defaults == {}
+
+
+def test_K_in_the_box_takes_verify_route(monkeypatch):
+    """K up to 1e6 and d up to 50 (K·d beyond the 1e7 entries an instance may have): proven as verify proves the
+    pair 003-thm4-explicit-ge-003-thm9 (the same pair_claim over the same box), with no instance built. Mutant: the
+    route never taken -> the K×d memory limit stops the check."""
+    from boundcalc.errors import InputError
+    from boundcalc.rigorous import bound_pairs as bp
+
+    text = 'bound("003-thm4-explicit", T=T, rho=rho, K=K, d=d) >= bound("003-thm9", T=T, rho=rho, d=d)'
+    box = "T=1e3:1e9,rho=1e-8:1,K=2:1e6,d=1:50"
+    out = ck.run(text, box, max_seconds=10)
+    assert out.method == "proof" and out.word == "proven"
+    ref = bp.prove_pair("003-thm9", "003-thm4-explicit", {"T": (1e3, 1e9), "rho": (1e-8, 1.0), "K": (2.0, 1e6),
+                                                          "d": (1.0, 50.0)}, max_seconds=10)
+    assert ref.proven
+    monkeypatch.setattr(ck, "_pair_route", mutate(ck._pair_route, "if len(calls) != 2 or p.domain:", "if True:"))
+    with pytest.raises(InputError, match="K"):
+        ck.run(text, box, max_seconds=10)
+
+
+def test_route_counterexample_is_inside_the_instance_assumptions():
+    """The reversed pair (Thm 9 above the Thm 4 bound) is false; the counterexample names a point where the instance
+    built there meets Assumption 1 and rank >= d (K >= d), and where the two bounds, as the registry computes them,
+    compare as the verdict says (Thm 9's value below the upper bound's: ">=" fails)."""
+    from boundcalc.bounds import registry
+    from boundcalc.privacy import ZCDP
+
+    text = 'bound("003-thm9", T=T, rho=rho, d=d) >= bound("003-thm4-explicit", T=T, rho=rho, K=K, d=d)'
+    out = ck.run(text, "T=1e3:1e9,rho=1e-8:1,K=2:100,d=1:5", max_seconds=5)
+    assert out.word == "counterexample"
+    pt = out.counterexample
+    K, d = int(pt["K"]), int(pt["d"])
+    assert K >= d
+    ctx = registry.make_context("linear", {"K": K, "d": d})
+    up = registry.get("003-thm4-explicit")
+    lo = registry.get("003-thm9")
+    assert not up.conditions(ctx)
+    b = ZCDP(pt["rho"])
+    assert float(lo.evaluate([pt["T"]], ctx, b).value[0]) < float(up.evaluate([pt["T"]], ctx, b).value[0])

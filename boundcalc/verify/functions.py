@@ -313,5 +313,12 @@ def _bound_mp(bid: str, vals: dict):
     sv = b.symbol_values(ctx, budget)
     syms = sorted(expr.free_symbols, key=lambda s: s.name)
     f = sympy.lambdify(syms, expr, "mpmath")
-    args = [vals["T"] if s.name == "T" else mpmath.mpf(float(sv[s.name])) for s in syms]
+    from ..rigorous.bound_calls import BUDGET_SYMBOLS, budget_keywords
+
+    # a keyword that is the symbol itself keeps its working-precision value (delta=1e-6 as written, not its double):
+    # T, an instance keyword other than the integers d, K, and a budget keyword that is the bound's own symbol
+    bk = budget_keywords(b.setting, list(vals))
+    own = {k for k, sym in BUDGET_SYMBOLS.get((b.setting, b.notion), {}).items() if k == sym and k in bk}
+    same = {k for k in vals if (k not in bk and k not in ("d", "K")) or k in own}
+    args = [vals[s.name] if s.name in same else mpmath.mpf(float(sv[s.name])) for s in syms]
     return f(*args)
