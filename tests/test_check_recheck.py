@@ -122,6 +122,13 @@ def test_claim_box_outside_its_assumptions_is_refused(box, option):
     assert "\n" not in line and option in line and "Traceback" not in r.output
 
 
+def test_linear_claim_refuses_small_horizons():
+    """003-lower-le-upper-linear: Thm 9 holds for rho > 1 only when T >= 3 (its condition 'rho <= 1 or T >= 3'), and
+    the claim runs rho to 1e3: T below 3 is refused."""
+    r = _verify("--claim", "003-lower-le-upper-linear", "--box", "T=1:2")
+    assert r.exit_code == 2 and "--box T" in r.output and ">= 3" in r.output
+
+
 def test_claim_assumptions_are_the_theorems():
     """The ranges as the seed states them (seed 003 Thm 17: K > 1, T >= K - 1, 0 < rho <= 1; Thm 11: beta > 3; the
     claim: T >= 3), and the default box inside all of them (so the default verdict is about the theorems)."""
