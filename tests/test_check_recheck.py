@@ -328,3 +328,16 @@ def test_route_counterexample_is_inside_the_instance_assumptions():
     assert not up.conditions(ctx)
     b = ZCDP(pt["rho"])
     assert float(lo.evaluate([pt["T"]], ctx, b).value[0]) < float(up.evaluate([pt["T"]], ctx, b).value[0])
+
+
+def test_grid_claim_entirely_outside_its_assumptions(monkeypatch):
+    """003-thm17-constant on K = 100..1000, T = 1..10: T < K - 1 everywhere (Thm 17 needs T >= K - 1), so no point is
+    checked; the verdict says so instead of "no counterexample on 0 points". Mutant: the empty grid not caught."""
+    from boundcalc.verify.claims import evaluators, registry
+
+    assert 10 < 100 - 1
+    v = registry.evaluate("003-thm17-constant", "K=100:1000,T=1:10")
+    assert v.verdict == "not checkable numerically" and "outside the assumptions" in v.finding and v.held is None
+    monkeypatch.setattr(evaluators.Inequality, "evaluate",
+                        mutate(evaluators.Inequality.evaluate, "if n == 0:", "if False:"))
+    assert registry.evaluate("003-thm17-constant", "K=100:1000,T=1:10").verdict == "no counterexample"
