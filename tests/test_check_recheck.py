@@ -341,3 +341,16 @@ def test_grid_claim_entirely_outside_its_assumptions(monkeypatch):
     monkeypatch.setattr(evaluators.Inequality, "evaluate",
                         mutate(evaluators.Inequality.evaluate, "if n == 0:", "if False:"))
     assert registry.evaluate("003-thm17-constant", "K=100:1000,T=1:10").verdict == "no counterexample"
+
+
+def test_delta_keyword_a_bound_does_not_declare_is_refused(monkeypatch):
+    """delta= for a finite zCDP bound (no confidence δ, no (ε, δ) budget) was silently dropped (and the proof switched
+    off): now a one-line error naming it, exit 2. Mutant: the refusal removed -> exit 0."""
+    from boundcalc.verify import functions
+
+    args = ["check", 'bound("003-thm17", T=T, rho=rho, delta=0.1) >= 0', "--box", "T=10:100,rho=0.1:1"]
+    r = runner.invoke(app, args)
+    assert r.exit_code == 2 and "delta" in r.output and "\n" not in r.output.strip()
+    monkeypatch.setattr(functions, "_context", mutate(functions._context, 'if "delta" in bk and "epsilon" not in vals:',
+                                                      "if False:"))
+    assert runner.invoke(app, args).exit_code == 0

@@ -258,6 +258,9 @@ def _context(bid: str, vals: dict):
 
     b = registry.get(bid)
     bk = budget_keywords(b.setting, list(vals))  # delta= is the bound's confidence unless beside epsilon=
+    if "delta" in bk and "epsilon" not in vals:  # neither a budget's δ nor a confidence: it would be ignored
+        raise InputError(f'bound("{bid}") keyword delta', "used with epsilon= (an (ε, δ) budget) or, as the "
+                         "confidence δ, with a linear, contextual or GLM bound", "delta")
     over = {("delta" if k == "confidence" else k): float(v) for k, v in vals.items() if k not in bk and k != "T"}
     for k in ("d", "K"):
         if k in over:
@@ -287,10 +290,32 @@ def _bound_values(bid: str, vals: dict) -> np.ndarray:
             raise InputError("bound()", f"a budget {b.id} can use ({b.notion})", str(exc)) from None
         # the assumptions in T ("T >= 2" of a declared bound, "T >= K - 1", Thm 9's "rho <= 1 or T >= 3") at each
         # horizon: NaN outside them (never a counterexample there)
+        if not _t_dependent(b):
+            out[sel] = v
+            continue
         uT, invT = np.unique(Ts, return_inverse=True)
         ok = np.array([not b.conditions(_at_T(ctx, t)) for t in uT], dtype=bool)
         out[sel] = np.where(ok[invT.ravel()], v, np.nan)
     return out.reshape(arrs[0].shape)
+
+
+_GENERIC_CONDITIONS = ("Bound.conditions", "BaseBound.conditions", "_Finite.conditions", "DeclaredBound.conditions")
+
+
+def _t_dependent(b) -> bool:
+    """May the bound's conditions depend on the horizon? Yes when a relation of its ``requires`` (a declared bound:
+    its ``assumptions``) names T, or when its ``conditions`` is code of its own (seed 003 Thm 9: "rho <= 1 or
+    T >= 3"); the generic conditions read only the relations."""
+    import re
+
+    from ..bounds.declared import DeclaredBound
+
+    texts = tuple(getattr(b, "requires", ()) or ())
+    if isinstance(b, DeclaredBound):
+        texts += tuple(b.assumptions or ())
+    if any("T" in re.findall(r"[A-Za-z_][A-Za-z_0-9]*", t) for t in texts):
+        return True
+    return type(b).conditions.__qualname__ not in _GENERIC_CONDITIONS
 
 
 def _at_T(ctx, T):
