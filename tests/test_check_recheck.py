@@ -298,11 +298,23 @@ def test_defaults_are_said(monkeypatch):
 
 def test_K_in_the_box_takes_verify_route(monkeypatch):
     """K up to 1e6 and d up to 50 (K·d beyond the 1e7 entries an instance may have): proven as verify proves the
-    pair 003-thm4-explicit-ge-003-thm9 (the same pair_claim over the same box), with no instance built. Mutant: the
-    route never taken -> the K×d memory limit stops the check."""
-    from boundcalc.errors import InputError
+    pair 003-thm4-explicit-ge-003-thm9 (the same pair_claim over the same box), and no large instance is built (a
+    spy on the linear instance's derive refuses any K·d above 1e4). Mutant: the route never taken -> the usual
+    route builds K×d instances on its validation grid."""
+    from boundcalc.bounds import linear
     from boundcalc.rigorous import bound_pairs as bp
 
+    real = linear.derive
+
+    class Built(Exception):
+        pass
+
+    def spy(params):
+        if int(params.get("K") or 10) * int(params.get("d") or 3) > 10**4:
+            raise Built(f"K = {params.get('K')}, d = {params.get('d')}")
+        return real(params)
+
+    monkeypatch.setattr(linear, "derive", spy)
     text = 'bound("003-thm4-explicit", T=T, rho=rho, K=K, d=d) >= bound("003-thm9", T=T, rho=rho, d=d)'
     box = "T=1e3:1e9,rho=1e-8:1,K=2:1e6,d=1:50"
     out = ck.run(text, box, max_seconds=10)
@@ -311,7 +323,7 @@ def test_K_in_the_box_takes_verify_route(monkeypatch):
                                                           "d": (1.0, 50.0)}, max_seconds=10)
     assert ref.proven
     monkeypatch.setattr(ck, "_pair_route", mutate(ck._pair_route, "if len(calls) != 2 or p.domain:", "if True:"))
-    with pytest.raises(InputError, match="K"):
+    with pytest.raises(Built):
         ck.run(text, box, max_seconds=10)
 
 
@@ -354,7 +366,7 @@ def test_delta_keyword_a_bound_does_not_declare_is_refused(monkeypatch):
     off): now a one-line error naming it, exit 2. Mutant: the refusal removed -> exit 0."""
     from boundcalc.verify import functions
 
-    args = ["check", 'bound("003-thm17", T=T, rho=rho, delta=0.1) >= 0', "--box", "T=10:100,rho=0.1:1"]
+    args = ["check", 'bound("003-thm17", T=T, rho=rho, delta=0.1) >= 0', "--box", "T=10:100,rho=0.1:1", "--points", "200"]
     r = runner.invoke(app, args)
     assert r.exit_code == 2 and "delta" in r.output and "\n" not in r.output.strip()
     monkeypatch.setattr(functions, "_context", mutate(functions._context, 'if "delta" in bk and "epsilon" not in vals:',
