@@ -372,3 +372,21 @@ def test_delta_keyword_a_bound_does_not_declare_is_refused(monkeypatch):
     monkeypatch.setattr(functions, "_context", mutate(functions._context, 'if "delta" in bk and "epsilon" not in vals:',
                                                       "if False:"))
     assert runner.invoke(app, args).exit_code == 0
+
+
+def test_claim_findings_name_counterexamples_exactly(monkeypatch):
+    """verify's findings (a proof's, a grid's) print a counterexample with digits that read back as it (0.1 would be
+    another point). Mutant: the proof's finding with 6 significant digits."""
+    from boundcalc.rigorous.prover import ProofResult
+    from boundcalc.verify.box import Domain, unit
+    from boundcalc.verify.claims import proofs
+
+    x = 0.10000000000000002
+    dom = Domain.of((unit("x", 0.0, 1.0),))
+    r = ProofResult(claim="c", verdict="counterexample", box={"x": [0.0, 1.0]}, boxes=3,
+                    counterexample={"point": {"x": x}, "value": "-1e-17", "value_float": -1e-17})
+    got = proofs.combine([("part", r)], dom).finding
+    assert got == "counterexample at x=0.10000000000000002" and float(got.split("=")[1]) == x
+    monkeypatch.setattr(proofs, "combine", mutate(proofs.combine, 'finding=f"counterexample at {_pt_exact(point)}"',
+                                                  'finding=f"counterexample at {_pt(point)}"'))
+    assert proofs.combine([("part", r)], dom).finding != "counterexample at x=0.10000000000000002"
