@@ -800,6 +800,7 @@ def _pair_route(p, dom, calls: dict, max_seconds: float, max_boxes: int, notes: 
         try:
             r = c.prove(None, max_seconds=max_seconds, max_boxes=max_boxes)
         except TimeLimit:
+            del notes[-(1 + bool(an.skipped)):]  # the usual route then (its own notes)
             return None
     if r.verdict == "counterexample" and p.integers:
         r = _integer_counterexample(r, c, p.integers)
