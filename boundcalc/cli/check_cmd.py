@@ -41,7 +41,7 @@ def register(app: typer.Typer) -> None:
 
         EXPR is parsed against a whitelist, never run as Python. Allowed: numbers, the box parameters, pi, + - * / **, comparisons < <= > >= == (chains, 'and'), and calls of kl(x, y), tv(x, y), kl_inf(mu, mu_star), d_eps(x, y, epsilon), kl_gauss(mu1, mu2), laplace_tail and laplace_chernoff(x, m, epsilon), binom_tail and chernoff(n, p, x), private_tail and private_c0 ... private_c3(n, m, epsilon, mu, x), log, exp, sqrt, abs, log1p, expm1, min, max.
 
-        bound("ID", T=..., ...) evaluates a registered bound (see 'boundcalc bounds'): budget keywords epsilon (with delta), rho, alpha with rdp_epsilon, ldp_epsilon (with ldp_delta); confidence= is the bound's own δ; other keywords (d=, K=, lam0=, ...) override its instance.
+        bound("ID", T=..., ...) evaluates a registered bound (see 'boundcalc bounds'): budget keywords epsilon (with delta), rho, alpha with rdp_epsilon, ldp_epsilon (with ldp_delta); confidence= (or delta= without epsilon=) is the bound's own δ; other keywords (d=, K=, lam0=, ...) override its instance, and the values taken from the default instance instead are said (a note; 'defaults' in --json).
 
         Example: boundcalc check "d_eps(mu, mu_star, epsilon) <= kl(mu, mu_star)" --box mu=0.01:0.99,mu_star=0.02:1,epsilon=1e-3:10
 
@@ -65,7 +65,7 @@ def register(app: typer.Typer) -> None:
         backend = out.proof.backend if out.proof is not None else None  # the interval backend of the proof
         if json_out:
             fields = {"method": out.method, "verdict": out.verdict, "counterexample": out.counterexample,
-                      "expression": out.parsed.sympy_text, "domain": out.domain.describe(), "notes": out.notes,
+                      "expression": out.parsed.sympy_text, "domain": out.domain.describe(exact=True), "notes": out.notes,
                       "backend": backend}
             if out.boxes is not None:
                 fields["boxes"] = out.boxes
@@ -85,10 +85,11 @@ def register(app: typer.Typer) -> None:
                 fields["equality"] = out.equality
             if out.grid is not None:
                 fields["grid"] = out.grid.to_json()
+            fields["defaults"] = out.defaults  # values bound calls take from the default instance (no keyword)
             fields["limits"] = ck.limits()
             common.emit_json("check", inputs, **fields)
             return
-        rows = [("expression", out.parsed.sympy_text), ("box", out.domain.describe()), ("method", out.method)]
+        rows = [("expression", out.parsed.sympy_text), ("box", out.domain.describe(exact=True)), ("method", out.method)]
         if backend:
             rows.append(("interval backend", backend))
         if out.boxes is not None:

@@ -58,6 +58,24 @@ class NotEnclosable(ValueError):
     """This bound call has no interval enclosure here; the message says why (the caller falls back to a grid)."""
 
 
+def confidence_delta(setting: str, keys) -> bool:
+    """Is a call's ``delta=`` the instance's confidence δ (the symbol ``delta`` the bounds of ``setting`` declare,
+    as ``confidence=``) rather than the δ of an (ε, δ) budget? It is the budget's δ only beside ``epsilon=``; the
+    linear, contextual and GLM instances have a confidence δ (their default instance's ``delta``)."""
+    from ..bounds import registry
+
+    k = set(keys)
+    if "delta" not in k or "epsilon" in k:
+        return False
+    return "delta" in registry.setting_module(setting).DEFAULT_INSTANCE
+
+
+def budget_keywords(setting: str, keys) -> tuple:
+    """The keywords of a call that form its budget (``delta=`` as a confidence is an instance keyword)."""
+    conf = confidence_delta(setting, keys)
+    return tuple(k for k in keys if k in BUDGET_KEYS and not (conf and k == "delta"))
+
+
 def keyword_notion(keys) -> str | None:
     """The budget notion the call's budget keywords describe (as boundcalc.verify.functions._budget builds it)."""
     k = set(keys)
@@ -134,7 +152,8 @@ def _context(b, vals: dict):
     from ..bounds import registry
     from ..privacy import RDP, ZCDP, ApproxDP, LocalDP, PureDP
 
-    g = {k: float(v) for k, v in vals.items() if k in BUDGET_KEYS and v is not None}
+    bk = budget_keywords(b.setting, list(vals))
+    g = {k: float(v) for k, v in vals.items() if k in bk and v is not None}
     budget = None
     if "rho" in g:
         budget = ZCDP(g["rho"])
@@ -145,7 +164,7 @@ def _context(b, vals: dict):
     elif "epsilon" in g:
         budget = ApproxDP(g["epsilon"], g["delta"]) if "delta" in g else PureDP(g["epsilon"])
     over = {("delta" if k == "confidence" else k): float(v) for k, v in vals.items()
-            if k not in BUDGET_KEYS + ("T",) and v is not None}
+            if k not in bk and k != "T" and v is not None}
     for k in ("d", "K"):
         if k in over:
             over[k] = int(round(over[k]))
@@ -170,7 +189,8 @@ def bound_call(bid: str, keys) -> BoundCall:
     keys = tuple(keys)
     if "T" not in keys:
         raise NotEnclosable(f"{bid}: no horizon T=")
-    user = keyword_notion(keys)
+    bkeys = budget_keywords(b.setting, keys)  # delta= is the confidence unless beside epsilon= (confidence_delta)
+    user = keyword_notion(bkeys)
     expr = bp.total_expression(b)
     needed = sorted(s.name for s in expr.free_symbols)
     budget_map: dict[str, str] = {}
@@ -179,12 +199,12 @@ def bound_call(bid: str, keys) -> BoundCall:
             raise NotEnclosable(f"{bid} is a {b.notion} bound and the call gives a {user or 'missing'} budget: the "
                                 "registry converts it first, and the conversion has no enclosure here")
         budget_map = BUDGET_SYMBOLS.get((b.setting, b.notion), {})
-        if not budget_map or set(budget_map) != {k for k in keys if k in BUDGET_KEYS}:
+        if not budget_map or set(budget_map) != set(bkeys):
             raise NotEnclosable(f"{bid}: no enclosure for its {b.notion} budget in the {b.setting} setting")
     mod = registry.setting_module(b.setting)
     raw = {k: v for k, v in mod.DEFAULT_INSTANCE.items() if k != "name"}
     default_ctx = registry.make_context(b.setting, {})
-    inst_keys = [k for k in keys if k not in BUDGET_KEYS and k != "T"]
+    inst_keys = [k for k in keys if k not in bkeys and k != "T"]
     if b.setting == "finite":
         odd = [k for k in inst_keys if k not in FINITE_INSTANCE_KEYWORDS]
         if odd:
@@ -274,6 +294,40 @@ def bound_call(bid: str, keys) -> BoundCall:
                 sources[n] = ("code", None)
     return BoundCall(bid=bid, keys=keys, interval=interval, mp=mp, symbols=source, expression=expr,
                      has_conditions=has_cond, relations=tuple(rels), sources=sources)
+
+
+def defaulted_values(bid: str, keys) -> dict:
+    """The values a call ``bound(bid, **keys)`` takes from the setting's default instance because no keyword gives
+    them (issue 24 item 5: said, not silent): {symbol of the bound's expression: its value} for the instance's
+    scalars (d, K, delta, …), and ``means`` (the default arms) when the bound's per-arm sums (H_kl, …) come from
+    them. The budget symbols and T come from the call (or its budget's conversion) and are not listed."""
+    import math
+
+    from ..bounds import registry
+    from . import bound_pairs as bp
+
+    b = registry.get(bid)
+    keys = tuple(keys)
+    bk = budget_keywords(b.setting, keys)
+    given = {("delta" if k == "confidence" else k) for k in keys if k not in bk and k != "T"}
+    budget_syms = {v for (st, _), m in BUDGET_SYMBOLS.items() if st == b.setting for v in m.values()}
+    ctx = registry.make_context(b.setting, {})
+    out: dict = {}
+    per_arm = False
+    for s in sorted(bp.total_expression(b).free_symbols, key=lambda t: t.name):
+        n = s.name
+        if n == "T" or n in given or n in budget_syms:
+            continue
+        v = ctx.params.get(n)
+        if _is_number(v) and math.isfinite(float(v)):
+            out[n] = int(v) if float(v).is_integer() and n in ("d", "K") else float(v)
+        elif b.setting == "finite" and (n in FINITE_SUMMARIES or n.startswith("H_min__c")):
+            per_arm = True
+        else:
+            out[n] = "from the default instance"
+    if per_arm:
+        out["means"] = [float(m) for m in ctx["means"]]
+    return out
 
 
 def assumption_relations(b) -> list:

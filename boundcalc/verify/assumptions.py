@@ -381,9 +381,11 @@ def _code_value(c, name: str, args: dict, env: dict) -> float:
     return hi if hi == lo else (lo + hi) / 2
 
 
-def over_box(bounds, box: dict, seconds: float = 1.0) -> Analysis:
+def over_box(bounds, box: dict, seconds: float = 1.0, instance: bool = True) -> Analysis:
     """The assumptions of ``bounds`` over a box whose parameters carry the bounds' own symbol names (the box of a
-    lower <= upper pair: T, rho, d, K, …); a name the box does not carry takes the setting's default-instance value.
+    lower <= upper pair: T, rho, d, K, …); a name the box does not carry takes the setting's default-instance value
+    (with ``instance`` False it does not: the instance's K and d are the box's, so its computed values such as the
+    rank of the actions are not the default instance's).
     A relation over a name with neither (a symbol computed by code) is not evaluated: it is listed under
     ``Analysis.skipped``."""
     import sympy
@@ -399,7 +401,7 @@ def over_box(bounds, box: dict, seconds: float = 1.0) -> Analysis:
     scales = default_scales(env)
     for b in bounds:
         inst = {k: float(v) for k, v in registry.make_context(b.setting).params.items()
-                if isinstance(v, (int, float)) and not isinstance(v, bool)}
+                if isinstance(v, (int, float)) and not isinstance(v, bool)} if instance else {}
         for text, rel in assumption_relations(b):
             subs, shown, skip = {}, [], False
             for s in rel.free_symbols:

@@ -74,6 +74,14 @@ def above(name: str, lo: float, hi: float | None, bound: float, doc: str = "") -
     return Param(name, lo, hi, (bound, math.inf, True, True), doc=doc)
 
 
+def exact_number(v) -> str:
+    """A double as text that reads back as the same double: the short form ("0.1", "1e-08") when it does, else
+    Python's shortest round-trip repr ("0.10000000000000002"). A counterexample printed so is one."""
+    v = float(v)
+    short = f"{v:g}"
+    return short if float(short) == v else repr(v)
+
+
 @dataclass
 class Domain:
     """The ranges a claim is evaluated on: the claim's defaults with the user's box applied."""
@@ -111,11 +119,16 @@ class Domain:
     def changed(self) -> bool:
         return bool(self.user)
 
-    def describe(self) -> str:
+    def describe(self, exact: bool = False) -> str:
+        """``name=lo:hi,...``; ``exact``: every end as text that reads back as the same double (0.09999999999999999,
+        not 0.1; the short form where it is exact)."""
+        def num(v):
+            return exact_number(v) if exact else f"{v:g}"
+
         parts = []
         for p in self.params:
             lo, hi = self.ranges[p.name]
-            parts.append(f"{p.name}={lo:g}" if lo == hi else f"{p.name}={lo:g}:{hi:g}")
+            parts.append(f"{p.name}={num(lo)}" if lo == hi else f"{p.name}={num(lo)}:{num(hi)}")
         return ",".join(parts)
 
     # -- grids -------------------------------------------------------------------------------------------

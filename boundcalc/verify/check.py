@@ -31,6 +31,7 @@ from typing import Any
 from ..errors import InputError
 from ..rigorous.prover import boxes_text
 from . import assumptions as _assumptions
+from .box import exact_number
 
 METHODS = ("auto", "proof", "grid")
 VALIDATE_POINTS = 256
@@ -69,6 +70,7 @@ class CheckOutcome:
     domain_gaps: list = field(default_factory=list)  # DomainGap: parts of the box outside a function's domain
     equality: dict | None = None  # how == was decided: {"tolerance", "kind": "relative" | "exact", ...}
     assumption_gaps: list = field(default_factory=list)  # assumptions.AssumptionGap: a bound's assumption failing
+    defaults: dict = field(default_factory=dict)  # bound call (as written) -> values taken from the default instance
 
 
 def enclosure_obstacles(p) -> tuple[list[str], dict]:
@@ -87,6 +89,42 @@ def enclosure_obstacles(p) -> tuple[list[str], dict]:
 
 def _fmt_point(pt: dict) -> str:
     return ", ".join(f"{k}={v:.6g}" for k, v in pt.items())
+
+
+def box_texts(box: str | None) -> dict:
+    """{name: (lo text, hi text)} of a ``--box`` text as written (parsed and checked by box.parse_box already)."""
+    out = {}
+    for item in str(box or "").split(","):
+        name, _, rng = item.partition("=")
+        lo, colon, hi = rng.partition(":")
+        out[name.strip()] = (lo.strip(), (hi if colon else lo).strip())
+    return out
+
+
+def mp_point(dom, pt: dict) -> dict:
+    """A point of the box at the working mpmath precision: a coordinate at an end of its range is that end as the
+    user wrote it (``--box x=0:0.1`` ends at 1/10, as the literal 0.1 of EXPR, not at the double above it), any
+    other coordinate is its double exactly."""
+    import mpmath
+
+    texts = getattr(dom, "texts", None) or {}
+    out = {}
+    for k, x in pt.items():
+        v = mpmath.mpf(x)
+        for t in texts.get(k, ()):
+            try:
+                if t and float(t) == float(x):
+                    v = mpmath.mpf(t.replace("_", ""))
+                    break
+            except (TypeError, ValueError):
+                continue
+        out[k] = v
+    return out
+
+
+def _fmt_cex(pt: dict) -> str:
+    """A counterexample point, every coordinate exact (exact_number)."""
+    return ", ".join(f"{k}={exact_number(v)}" for k, v in pt.items())
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -355,7 +393,7 @@ def sample(p, dom, points: int = 4096, max_seconds: float = MAX_SECONDS) -> Grid
                     break
                 with mpmath.workdps(50):
                     try:
-                        v = p.margin_mp(**{k: mpmath.mpf(x) for k, x in pt.items()})
+                        v = p.margin_mp(**mp_point(dom, pt))
                     except (ValueError, ZeroDivisionError):
                         res.undefined_50 += 1
                         continue
@@ -377,7 +415,7 @@ def sample(p, dom, points: int = 4096, max_seconds: float = MAX_SECONDS) -> Grid
                 res.nan_rechecked += 1
                 with mpmath.workdps(50):
                     try:
-                        v = p.margin_mp(**{k: mpmath.mpf(x) for k, x in pt.items()})
+                        v = p.margin_mp(**mp_point(dom, pt))
                     except (ValueError, ZeroDivisionError):
                         res.nan_undefined += 1
                         continue
@@ -395,7 +433,7 @@ def sample(p, dom, points: int = 4096, max_seconds: float = MAX_SECONDS) -> Grid
             for idx in pick:
                 pt = {k: float(g[k][idx]) for k in names}
                 res.tiny_rechecked += 1
-                v = _underflow_recheck(p, pt)
+                v = _underflow_recheck(p, pt, dom)
                 if v is not None:
                     res.counterexample = dict(pt, margin=float(m[idx]), margin_50_digits=mpmath.nstr(v, 12),
                                               recheck="float margin within underflow; negative at 50 digits and beyond")
@@ -408,7 +446,7 @@ def sample(p, dom, points: int = 4096, max_seconds: float = MAX_SECONDS) -> Grid
     return res
 
 
-def _underflow_recheck(p, pt: dict):
+def _underflow_recheck(p, pt: dict, dom=None):
     """The margin at a grid point whose float margin is 0 or within underflow, when it is negative at 50, 100 (and
     200) digits and two consecutive values agree to 20 digits (so it is the margin's own value, not the noise of a
     cancellation, which the grid's absolute floor of 1e-40 would reject for a value this small); else None."""
@@ -418,7 +456,7 @@ def _underflow_recheck(p, pt: dict):
     for digits in (50, 100, 200):
         with mpmath.workdps(digits):
             try:
-                v = p.margin_mp(**{k: mpmath.mpf(x) for k, x in pt.items()})
+                v = p.margin_mp(**mp_point(dom, pt))
             except (ValueError, ZeroDivisionError, OverflowError):
                 return None
             if isinstance(v, mpmath.mpc) or not mpmath.isfinite(v) or not v < 0:
@@ -434,11 +472,11 @@ def _grid_verdict(res: GridResult) -> tuple[str, str]:
     re-checked and holds (or is undefined) at 50 digits; else "undecided" with the counts."""
     part = "" if res.evaluated == res.total else \
         f" (evaluated {res.evaluated} of {res.total} grid points before the time limit{res.order})"
-    und = (f"; {res.undefined} points undefined in float (outside a function's domain, or an overflow such as "
-           f"inf - inf){res.nan_note()}") if res.undefined else ""
+    und = (f"; {res.undefined} points undefined in float (outside a function's domain or a bound's assumptions, or "
+           f"an overflow such as inf - inf){res.nan_note()}") if res.undefined else ""
     if res.counterexample is not None:
         pt = {k: v for k, v in res.counterexample.items() if k not in ("margin", "margin_50_digits", "recheck")}
-        return "counterexample", "counterexample at " + _fmt_point(pt)
+        return "counterexample", "counterexample at " + _fmt_cex(pt)
     if res.points == 0 and res.fails == 0:
         why = "before the time limit" if res.time_limited else "(the expression is undefined at every grid point)"
         return "undecided", f"undecided: no grid point evaluated {why}" + part + und
@@ -471,7 +509,7 @@ def _grid_outcome(p, dom, points, notes, proof=None, max_seconds: float = MAX_SE
         cex = _equality_counterexample(p, dom, _grid_sample_points(dom, p.variables))
         if cex is not None:
             word = "counterexample"
-            verdict = ("counterexample at " + _fmt_point({k: cex[k] for k in p.variables})
+            verdict = ("counterexample at " + _fmt_cex({k: cex[k] for k in p.variables})
                        + f" (the sides of == differ by {cex['difference_50_digits']} at 50 digits)")
     if p.equalities:
         notes.append(f"== holds within a relative tolerance of {EQ_TOL:g} in float (|lhs - rhs| <= {EQ_TOL:g} "
@@ -509,7 +547,7 @@ def _equality_counterexample(p, dom, pts) -> dict | None:
         for pt in pts:
             with mpmath.workdps(50):
                 try:
-                    d = p.eq_rel_diff_mp(**{k: mpmath.mpf(v) for k, v in pt.items()})
+                    d = p.eq_rel_diff_mp(**mp_point(dom, pt))
                 except (ValueError, ZeroDivisionError, OverflowError):
                     continue
                 if d is not None and d > mpmath.mpf(10) ** -40:
@@ -520,8 +558,47 @@ def _equality_counterexample(p, dom, pts) -> dict | None:
     return None
 
 
+def bound_defaults(p) -> dict:
+    """{bound call as written: {name: value}} for the calls that take values from the setting's default instance
+    (no keyword for them: K = 10, delta = 1e-3 of the linear instance, …; rigorous.bound_calls.defaulted_values)."""
+    from ..rigorous.bound_calls import defaulted_values
+
+    out = {}
+    for bid, keys, seg in p.bound_calls.values():
+        try:
+            got = defaulted_values(bid, keys)
+        except Exception:  # noqa: BLE001 - a report only; the evaluation says what is wrong with the call
+            continue
+        if got:
+            out[seg] = got
+    return out
+
+
+def _defaults_note(defaults: dict) -> str:
+    def val(v):
+        if isinstance(v, list):
+            return "[" + ", ".join(f"{x:g}" for x in v) + "]"
+        return f"{v:g}" if isinstance(v, (int, float)) else str(v)
+
+    parts = [f"{seg}: " + ", ".join(f"{k} = {val(v)}" for k, v in d.items()) for seg, d in defaults.items()]
+    return ("values from the default instance (no keyword gives them; pass e.g. K=, delta= to set them): "
+            + "; ".join(parts))
+
+
 def run(text: str, box: str | None, method: str = "auto", points: int = 4096, max_seconds: float = MAX_SECONDS,
         max_boxes: int = MAX_BOXES) -> CheckOutcome:
+    """Check EXPR over the box (:func:`_run`); the values that bound calls take from the default instance are
+    reported in ``defaults`` and a note (issue 24 item 5)."""
+    out = _run(text, box, method, points, max_seconds, max_boxes)
+    defaults = bound_defaults(out.parsed) if out.parsed.bound_calls else {}
+    if defaults:
+        out.defaults = defaults
+        out.notes.append(_defaults_note(defaults))
+    return out
+
+
+def _run(text: str, box: str | None, method: str = "auto", points: int = 4096, max_seconds: float = MAX_SECONDS,
+         max_boxes: int = MAX_BOXES) -> CheckOutcome:
     """Check EXPR over the box: a proof when possible (``method`` "auto" or "proof"), else / or the grid.
 
     ``max_seconds`` bounds the proof (with the domain analysis and the 50-digit re-checks; the limit holds inside
@@ -533,6 +610,7 @@ def run(text: str, box: str | None, method: str = "auto", points: int = 4096, ma
         raise InputError("--method", "one of " + ", ".join(METHODS), method)
     p = parse(text)
     dom = domain_of(p, box)
+    dom.texts = box_texts(box)  # the ends as written: the 50-digit re-checks read them exactly (mp_point)
     notes: list[str] = []
     why, calls = enclosure_obstacles(p)
     fns = _interval_functions(calls)
@@ -554,6 +632,9 @@ def run(text: str, box: str | None, method: str = "auto", points: int = 4096, ma
             raise InputError("--method", "grid for this expression (no proof: " + "; ".join(why) + ")", "proof")
         notes.append("no proof possible: " + "; ".join(why) + "; sampled on a grid instead")
         return _grid_outcome(p, dom, points, notes, max_seconds=max_seconds, gaps=gaps)
+    routed = _pair_route(p, dom, calls, max_seconds, max_boxes, notes)
+    if routed is not None:
+        return routed
     try:
         with limit(max_seconds):
             _validate(p, dom)  # the grid's one-line domain errors, before any proof
@@ -605,7 +686,7 @@ def run(text: str, box: str | None, method: str = "auto", points: int = 4096, ma
             if cex is not None:
                 return CheckOutcome(
                     method="proof", word="counterexample",
-                    verdict="counterexample at " + _fmt_point({k: cex[k] for k in p.variables})
+                    verdict="counterexample at " + _fmt_cex({k: cex[k] for k in p.variables})
                     + f" (the sides of == differ by {cex['difference_50_digits']} (relative) at 50 digits; they agree "
                     f"within the relative tolerance {EQ_TOL:g} on the whole box)",
                     parsed=p, domain=dom, boxes=r.boxes, counterexample=cex, seconds=r.seconds, notes=notes, proof=r,
@@ -627,7 +708,7 @@ def run(text: str, box: str | None, method: str = "auto", points: int = 4096, ma
         cex = dict(pt, margin=r.counterexample["value_float"], margin_50_digits=r.counterexample["value"])
         if assumed.gaps:
             notes.append("the counterexample lies inside the assumptions of every bound; " + _gap_suffix(assumed.gaps))
-        return CheckOutcome(method="proof", word="counterexample", verdict="counterexample at " + _fmt_point(pt),
+        return CheckOutcome(method="proof", word="counterexample", verdict="counterexample at " + _fmt_cex(pt),
                             parsed=p, domain=dom, boxes=r.boxes, counterexample=cex, seconds=r.seconds, notes=notes,
                             proof=r, domain_gaps=gaps, equality=eq_info, assumption_gaps=assumed.gaps)
     # undecided: the grid may still find a counterexample (confirmed at 50 digits)
@@ -644,6 +725,125 @@ def run(text: str, box: str | None, method: str = "auto", points: int = 4096, ma
                         domain=dom, boxes=r.boxes, undecided=r.undecided, n_undecided=r.n_undecided,
                         seconds=r.seconds, notes=notes, proof=r, grid=g.grid, points=None, domain_gaps=gaps,
                         equality=eq_info or g.equality, assumption_gaps=assumed.gaps)
+
+
+def _pair_route(p, dom, calls: dict, max_seconds: float, max_boxes: int, notes: list):
+    """``bound(A, …) >= bound(B, …)`` (or <=) between linear bounds whose calls give K or d from the box: the route
+    of ``verify``'s pair claims (rigorous.bound_pairs.pair_claim: the two registered sympy expressions over the box,
+    K and d real intervals), so that no K×d instance is built at any point of the box (issue 24 item 5). The
+    assumptions of both bounds over box names (T, rho, d, K, …) are evaluated by interval arithmetic
+    (assumptions.over_box) and the proof covers the part of the box inside them; those about the instance's actions
+    (their norms, their rank) are checked at a counterexample, on the instance built there. None when the
+    statement is not of that form (then the usual route)."""
+    import sympy
+
+    from ..bounds import registry
+    from ..rigorous import bound_pairs as bp
+    from ..rigorous.bound_calls import NotEnclosable
+    from ..rigorous.deadline import TimeLimit, limit
+
+    if len(calls) != 2 or p.domain:
+        return None
+    if not any(registry.get(c.bid).setting == "linear" and {"K", "d"} & set(c.keys) for c in calls.values()):
+        return None
+    try:
+        pieces = p.comparisons()
+    except Exception:  # noqa: BLE001 - the usual route reports it
+        return None
+    if len(pieces) != 1 or pieces[0][0] not in ("<=", ">="):
+        return None
+    op, L, R = pieces[0]
+    names = [type(f).__name__ if isinstance(f, sympy.core.function.AppliedUndef) else None for f in (L, R)]
+    if any(n not in calls for n in names) or names[0] == names[1]:
+        return None
+    (lo_f, lo_n), (up_f, up_n) = ((L, names[0]), (R, names[1])) if op == "<=" else ((R, names[1]), (L, names[0]))
+    lower, upper = registry.get(calls[lo_n].bid), registry.get(calls[up_n].bid)
+    if lower.setting != "linear" or upper.setting != "linear" or bp.common_notion(lower, upper) is None:
+        return None
+    inst = registry.setting_module("linear").DEFAULT_INSTANCE
+    box: dict = {}
+    for f, c in ((lo_f, calls[lo_n]), (up_f, calls[up_n])):
+        args = dict(zip(c.keys, f.args))
+        for sym, src in c.symbols.items():
+            if src.startswith("keyword "):
+                a = args[src[len("keyword "):]]
+                if not isinstance(a, sympy.Symbol) or a.name != sym:  # T=T, rho=rho, K=K, d=d: the box's own names
+                    return None
+                val = tuple(float(x) for x in dom.range(sym))
+            elif src.startswith("default instance (") and sym in inst:
+                val = (float(inst[sym]), float(inst[sym]))
+            else:
+                return None
+            if box.setdefault(sym, val) != val:
+                return None  # one name, two values (d from the box in one call, the default d in the other)
+    try:
+        # code conditions at the corners only for the calls that build no instance there (Thm 9's "rho <= 1 or T >= 3")
+        small = {n: c for n, c in calls.items() if not {"K", "d"} & set(c.keys)}
+        _check_bound_assumptions(pieces, small, {v: dom.range(v) for v in p.variables})
+        c = bp.pair_claim(lower, upper, box)
+        an = _assumptions.over_box((lower, upper), c.box, seconds=min(1.0, max_seconds / 4), instance=False)
+    except (NotEnclosable, InputError, ValueError, TimeLimit):
+        return None
+    route = (f"the route of verify's pair claims: {lower.id} <= {upper.id} through their sympy expressions over the "
+             "box (rigorous.bound_pairs.pair_claim; K and d real intervals, so every integer value; no K×d instance "
+             "is built)")
+    notes.append(route)
+    if an.skipped:
+        notes.append("assumptions on the instance's actions (" + ", ".join(an.skipped) + ") are not evaluated over the "
+                     "box (they are checked on the instance built at a counterexample)")
+    if an.everywhere:
+        return CheckOutcome(method="assumptions", word="outside the assumptions",
+                            verdict="outside the assumptions on the whole box: " + _gap_suffix(an.everywhere), parsed=p,
+                            domain=dom, notes=notes, assumption_gaps=an.gaps)
+    c.constraint = an.constraint()
+    with limit(max_seconds + 0.5):
+        try:
+            r = c.prove(None, max_seconds=max_seconds, max_boxes=max_boxes)
+        except TimeLimit:
+            del notes[-(1 + bool(an.skipped)):]  # the usual route then (its own notes)
+            return None
+    if r.verdict == "counterexample" and p.integers:
+        r = _integer_counterexample(r, c, p.integers)
+    if r.verdict == "counterexample":
+        pt = {k: r.counterexample["point"][k] for k in p.variables if k in r.counterexample["point"]}
+        bad = _instance_failures((lower, upper), pt)
+        if bad:
+            r.verdict, r.n_undecided = "undecided", max(r.n_undecided, 1)
+            r.reason = f"the counterexample at {_fmt_cex(pt)} is outside the assumptions: {bad}"
+        else:
+            cex = dict(pt, margin=r.counterexample["value_float"], margin_50_digits=r.counterexample["value"])
+            return CheckOutcome(method="proof", word="counterexample", verdict="counterexample at " + _fmt_cex(pt),
+                                parsed=p, domain=dom, boxes=r.boxes, counterexample=cex, seconds=r.seconds,
+                                notes=notes, proof=r, assumption_gaps=an.gaps)
+    if r.verdict == "proven on the box":
+        word, where = _assumption_words(*_proven_words(False, False), an.bounds_with_gaps())
+        verdict = f"{where} ({boxes_text(r.boxes)})" + ("; " + _gap_suffix(an.gaps) if an.gaps else "")
+        return CheckOutcome(method="proof", word=word, verdict=verdict, parsed=p, domain=dom, boxes=r.boxes,
+                            seconds=r.seconds, notes=notes, proof=r, assumption_gaps=an.gaps)
+    notes.append(f"the proof stopped at its limit ({r.reason}); no grid on this route (the grid evaluates the "
+                 "registry's code, which builds the K×d instance at every point)")
+    return CheckOutcome(method="proof", word="undecided", verdict=f"undecided on {boxes_text(r.n_undecided)}"
+                        + ("; " + _gap_suffix(an.gaps) if an.gaps else ""), parsed=p, domain=dom, boxes=r.boxes,
+                        undecided=r.undecided, n_undecided=r.n_undecided, seconds=r.seconds, notes=notes, proof=r,
+                        assumption_gaps=an.gaps)
+
+
+def _instance_failures(bounds, pt: dict) -> str:
+    """The bounds' assumptions on the instance built at the point ``pt`` (K, d, T, budget keywords): "" when they
+    hold, else what fails (or why the instance cannot be built there)."""
+    from ..rigorous.bound_calls import _context
+
+    out = []
+    for b in bounds:
+        vals = {k: v for k, v in pt.items() if k in ("T", "rho", "d", "K", "delta", "alpha", "rdp_epsilon")}
+        if "delta" in vals:
+            vals["confidence"] = vals.pop("delta")
+        try:
+            bad = b.conditions(_context(b, vals))
+        except InputError as exc:
+            return f"{b.id}: the instance cannot be built there ({exc})"
+        out += [f"{b.id}: {x}" for x in bad]
+    return "; ".join(out)
 
 
 def limits() -> dict:

@@ -263,8 +263,8 @@ class _Builder:
         cv = self.const(node)
         if cv is not None and not isinstance(node, (ast.Constant, ast.Name)):
             # a folded constant: one number (the exact form keeps the literals exactly when it is small)
-            return (lambda env: cv), (lambda env: _mpf(cv)), (lambda: _sym_num(cv)), \
-                (lambda: self._exact_const(node, cv))
+            exact = (lambda: self._exact_const(node, cv))
+            return (lambda env: cv), _mp_of_exact(exact, cv), (lambda: _sym_num(cv)), exact
         if isinstance(node, ast.Constant):
             if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
                 raise _err("made of numbers (a string only as a bound id)", node, self.text)
@@ -272,7 +272,9 @@ class _Builder:
             if not math.isfinite(v):
                 raise _err("made of finite numbers", node, self.text)
             src = ast.get_source_segment(self.text, node) or repr(v)
-            return (lambda env: v), (lambda env: _mpf(v)), (lambda: _sym_num(v)), (lambda: _exact_num(src, v))
+            lit = node.value
+            return (lambda env: v), (lambda env: _mp_literal(src, lit)), (lambda: _sym_literal(src, v)), \
+                (lambda: _exact_num(src, v))
         if isinstance(node, ast.Name):
             if node.id in CONSTANTS:
                 v = CONSTANTS[node.id]
@@ -461,6 +463,44 @@ def _mpf(v):
     return mpmath.mpf(v)
 
 
+def _mp_literal(src: str, value):
+    """A literal at the working mpmath precision from the text as written (0.1 is 1/10 rounded at 50 digits, not
+    the double nearest 0.1): the 50-digit re-check evaluates the expression as written, as the prover does."""
+    import mpmath
+
+    if isinstance(value, int):
+        return mpmath.mpf(value)
+    try:
+        return mpmath.mpf(src.replace("_", ""))
+    except (TypeError, ValueError):
+        return mpmath.mpf(value)
+
+
+def _mp_of_exact(exact, cv):
+    """The mpmath evaluator of a folded constant sub-expression (``0.3 - 0.2``): its exact sympy value (literals
+    as exact rationals) at the working precision plus 10 digits, cached per precision; the float fold ``cv``
+    (0.09999999999999998) only if sympy cannot evaluate it."""
+    cache: dict = {}
+
+    def mp_fn(env):
+        import mpmath
+
+        key = mpmath.mp.prec
+        if key not in cache:
+            try:
+                import sympy
+
+                x = sympy.N(exact(), mpmath.mp.dps + 10)
+                if not x.is_real or not x.is_finite:
+                    raise ValueError("not a finite real")
+                cache[key] = mpmath.mpf(x._mpf_) if isinstance(x, sympy.Float) else mpmath.mpf(sympy.Float(x, mpmath.mp.dps + 10)._mpf_)
+            except Exception:  # noqa: BLE001 - the float fold is still a value (the old behaviour)
+                cache[key] = mpmath.mpf(cv)
+        return +cache[key]
+
+    return mp_fn
+
+
 def _mp_const(name):
     import mpmath
 
@@ -471,6 +511,18 @@ def _sym_num(v):
     import sympy
 
     return sympy.Float(v) if v != int(v) else sympy.Integer(int(v))
+
+
+def _sym_literal(src: str, v: float):
+    """The displayed literal: the double's short form (``_sym_num``) when it is the literal exactly as written,
+    else the literal with all its digits (0.1000000000000000000001 is not shown as 0.1)."""
+    import sympy
+
+    exact = _exact_num(src, v)
+    if exact == sympy.Rational(repr(float(v))):
+        return _sym_num(v) if float(f"{v:.15g}") == v else sympy.Float(repr(float(v)), 17)
+    digits = sum(ch.isdigit() for ch in src.lower().split("e")[0].lstrip("0.") or "0")
+    return sympy.Float(src.replace("_", ""), max(15, digits + 1))
 
 
 def _exact_num(src: str, v: float):

@@ -234,10 +234,10 @@ ALLOWED = ("numbers, box parameters, pi, + - * / **, comparisons (<, <=, >, >=, 
 
 
 
-def _budget(vals: dict):
+def _budget(vals: dict, keys=BUDGET_KEYS):
     from ..privacy import RDP, ZCDP, ApproxDP, LocalDP, PureDP
 
-    g = {k: float(v) for k, v in vals.items() if k in BUDGET_KEYS}
+    g = {k: float(v) for k, v in vals.items() if k in keys}
     if "rho" in g:
         return ZCDP(g["rho"])
     if "alpha" in g or "rdp_epsilon" in g:
@@ -254,12 +254,18 @@ def _budget(vals: dict):
 def _context(bid: str, vals: dict):
     from ..bounds import registry
 
+    from ..rigorous.bound_calls import budget_keywords
+
     b = registry.get(bid)
-    over = {("delta" if k == "confidence" else k): float(v) for k, v in vals.items() if k not in BUDGET_KEYS + ("T",)}
+    bk = budget_keywords(b.setting, list(vals))  # delta= is the bound's confidence unless beside epsilon=
+    if "delta" in bk and "epsilon" not in vals:  # neither a budget's δ nor a confidence: it would be ignored
+        raise InputError(f'bound("{bid}") keyword delta', "used with epsilon= (an (ε, δ) budget) or, as the "
+                         "confidence δ, with a linear, contextual or GLM bound", "delta")
+    over = {("delta" if k == "confidence" else k): float(v) for k, v in vals.items() if k not in bk and k != "T"}
     for k in ("d", "K"):
         if k in over:
             over[k] = int(round(over[k]))
-    return b, registry.make_context(b.setting, over, budget=_budget(vals))
+    return b, registry.make_context(b.setting, over, budget=_budget(vals, bk))
 
 
 def _bound_values(bid: str, vals: dict) -> np.ndarray:
@@ -277,11 +283,45 @@ def _bound_values(bid: str, vals: dict) -> np.ndarray:
         b, ctx = _context(bid, dict(zip(others, row)))
         if b.conditions(ctx):
             continue
+        Ts = flat["T"][sel]
         try:
-            out[sel] = b.evaluate(flat["T"][sel], ctx).value
+            v = np.asarray(b.evaluate(Ts, ctx).value, dtype=float)
         except ValueError as exc:
             raise InputError("bound()", f"a budget {b.id} can use ({b.notion})", str(exc)) from None
+        # the assumptions in T ("T >= 2" of a declared bound, "T >= K - 1", Thm 9's "rho <= 1 or T >= 3") at each
+        # horizon: NaN outside them (never a counterexample there)
+        if not _t_dependent(b):
+            out[sel] = v
+            continue
+        uT, invT = np.unique(Ts, return_inverse=True)
+        ok = np.array([not b.conditions(_at_T(ctx, t)) for t in uT], dtype=bool)
+        out[sel] = np.where(ok[invT.ravel()], v, np.nan)
     return out.reshape(arrs[0].shape)
+
+
+_GENERIC_CONDITIONS = ("Bound.conditions", "BaseBound.conditions", "_Finite.conditions", "DeclaredBound.conditions")
+
+
+def _t_dependent(b) -> bool:
+    """May the bound's conditions depend on the horizon? Yes when a relation of its ``requires`` (a declared bound:
+    its ``assumptions``) names T, or when its ``conditions`` is code of its own (seed 003 Thm 9: "rho <= 1 or
+    T >= 3"); the generic conditions read only the relations."""
+    import re
+
+    from ..bounds.declared import DeclaredBound
+
+    texts = tuple(getattr(b, "requires", ()) or ())
+    if isinstance(b, DeclaredBound):
+        texts += tuple(b.assumptions or ())
+    if any("T" in re.findall(r"[A-Za-z_][A-Za-z_0-9]*", t) for t in texts):
+        return True
+    return type(b).conditions.__qualname__ not in _GENERIC_CONDITIONS
+
+
+def _at_T(ctx, T):
+    """The context at horizon ``T`` (a bound's relations in T are checked only where the context names one)."""
+    return type(ctx)(params=dict(ctx.params, T=float(T)), budget=ctx.budget,
+                     instance_name=getattr(ctx, "instance_name", ""))
 
 
 def _bound_mp(bid: str, vals: dict):
@@ -290,7 +330,7 @@ def _bound_mp(bid: str, vals: dict):
     import sympy
 
     b, ctx = _context(bid, {k: float(v) for k, v in vals.items()})
-    if b.conditions(ctx):
+    if b.conditions(ctx) or ("T" in vals and b.conditions(_at_T(ctx, float(vals["T"])))):
         return mpmath.nan
     budget, _ = ctx.budget_for(b) if b.notion != "none" else (None, "")
     npart, ppart = b.expression()
@@ -298,5 +338,12 @@ def _bound_mp(bid: str, vals: dict):
     sv = b.symbol_values(ctx, budget)
     syms = sorted(expr.free_symbols, key=lambda s: s.name)
     f = sympy.lambdify(syms, expr, "mpmath")
-    args = [vals["T"] if s.name == "T" else mpmath.mpf(float(sv[s.name])) for s in syms]
+    from ..rigorous.bound_calls import BUDGET_SYMBOLS, budget_keywords
+
+    # a keyword that is the symbol itself keeps its working-precision value (delta=1e-6 as written, not its double):
+    # T, an instance keyword other than the integers d, K, and a budget keyword that is the bound's own symbol
+    bk = budget_keywords(b.setting, list(vals))
+    own = {k for k, sym in BUDGET_SYMBOLS.get((b.setting, b.notion), {}).items() if k == sym and k in bk}
+    same = {k for k in vals if (k not in bk and k not in ("d", "K")) or k in own}
+    args = [vals[s.name] if s.name in same else mpmath.mpf(float(sv[s.name])) for s in syms]
     return f(*args)

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from ..box import Param, integer, positive
+from ..box import Param, above, integer, positive
 from .evaluators import Inequality, f, verdict_of
 from .proofs import proof_evaluator
 from .registry import Result, claim
@@ -246,14 +246,19 @@ def _lu_fin_parts(dom):
 
 
 claim("003-lower-le-upper-finite", "Thm 17 ≤ Thm 11 (sheet check 8.10, finite)",
-      "√(T(K−1))/27 ∨ √((K−1)/ρ)/124 ≤ 4√(2βKT log T) + 8K√(β log T/ρ) for all ρ > 0, T ≥ 3, K ≥ 2, β > 3",
+      "√(T(K−1))/27 ∨ √((K−1)/ρ)/124 ≤ 4√(2βKT log T) + 8K√(β log T/ρ) for all 0 < ρ ≤ 1, integers 2 ≤ K ≤ "
+      "T + 1 (Thm 17's assumptions), 3 ≤ T, β > 3 (Thm 11's); default box K ∈ [2, 1000], T ∈ [999, 1e9], ρ ∈ [1e-8, 1]",
       ["seed 003 Thm 17, Thm 11", f"{ZCDP} §2.4, §5.2, §8.10"], "holds",
       evaluators={"proof": proof_evaluator(_lu_fin_parts, grid=_lu_fin, what=(
           "proven with the registered expressions of 003-thm17 and 003-thm11-explicit (K, T, ρ, β real intervals, so "
           "every integer K; Σ Δ_a ≥ 0 dropped). The grid method also checks that the registry's values agree with "
           "the sheet's formulas at the default instance.")), "grid": _lu_fin},
-      inequality=_LU_FINITE, params=(integer("K", 2, 1000, minimum=2), positive("T", 3, 1e9), positive("rho", 1e-8, 1e3),
-                                     positive("beta", 3.001, 10.0)),
+      # the assumptions as allowed ranges (T >= 3 of the statement, rho <= 1 of Thm 17, beta > 3 of Thm 11; a --box
+      # outside them is refused) and as relations (T >= K - 1 of Thm 17: the default box stays inside it)
+      inequality=_LU_FINITE, params=(integer("K", 2, 1000, minimum=2), Param("T", 999, 1e9, (3.0, math.inf, False, True)),
+                                     Param("rho", 1e-8, 1.0, (0.0, 1.0, True, False)),
+                                     above("beta", 3.001, 10.0, 3.0)),
+      assumptions_of=(("003-thm17", {}, {}), ("003-thm11-explicit", {"beta_adac": "beta"}, {})),
       sheet_checks=("docs/formulas/zcdp-bandits.md §8.10",),
       note="crosses environment classes (Gaussian hard instances vs [0, 1] rewards): a consistency check, not a theorem")
 
@@ -319,7 +324,8 @@ claim("003-lower-le-upper-linear", "Thm 9 ≤ explicit Thm 4 bound (sheet check 
           "003-thm4-explicit (E[R_T], δ = 1/T) over real intervals of T, d, K = 2^log2K and ρ (so every integer d and "
           "K of the box). The grid method evaluates the sheet's formula index independently of the registry.")),
           "grid": _lu_lin}, inequality=_LU_LINEAR,
-      params=(positive("T", 10, 1e9), integer("d", 1, 50), integer("log2K", 1, 20, minimum=0),
+      # T >= 3: Thm 9's condition "rho <= 1 or T >= 3" (bounds.linear.Thm9.conditions) holds for every rho
+      params=(Param("T", 10, 1e9, (3.0, math.inf, False, True)), integer("d", 1, 50), integer("log2K", 1, 20, minimum=0),
               positive("rho", 1e-8, 1e3)),
       sheet_checks=("docs/formulas/zcdp-bandits.md §8.10",),
       note="the hard instance of Thm 9 is the hypercube (outside Assumption 1): a consistency check, not a theorem")

@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..box import Domain
+from ..box import Domain, exact_number
 from .registry import Result
 
 MP_DPS = 50
@@ -76,7 +76,12 @@ class Inequality:
                           measured=f"counterexample at " + ", ".join(f"{k}={cex[k]:.6g}" for k in self.names)
                           + f" (margin {cex['margin']:.3g}" + (f", {MP_DPS} digits: {cex['margin_50_digits']})"
                                                              if "margin_50_digits" in cex else ")"),
-                          finding="counterexample at " + ", ".join(f"{k}={cex[k]:.6g}" for k in self.names))
+                          finding="counterexample at " + ", ".join(f"{k}={exact_number(cex[k])}" for k in self.names))
+        if n == 0:  # every grid point undefined: outside the statement's assumptions (NaN), nothing was checked
+            why = (f"outside the assumptions on the whole box: none of the {int(m.size)} grid points is inside the "
+                   "statement's assumptions or domain (each undefined)")
+            return Result(verdict="not checkable numerically", points=0, evidence=evidence, measured=why,
+                          finding="outside the assumptions on the whole box")
         extra = f"; {unconfirmed} float violations vanish at {MP_DPS} digits" if unconfirmed else ""
         return Result(verdict="no counterexample", points=n, evidence=evidence,
                       measured=f"{self.text or 'inequality'}: no counterexample on {n} points "

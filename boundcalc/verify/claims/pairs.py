@@ -200,6 +200,10 @@ def _register(lower, upper, cid: str | None = None):
     def wrap(ev):
         return _outside_assumptions(ev, lower, upper) if plugin else ev
 
+    # the bounds' assumptions over the box (their requires, through rigorous.bound_calls.assumption_relations; K = 2
+    # arms on the finite box): a --box where one may fail is refused (a plugin pair proves where they hold instead)
+    fixed = {"K": 2} if lower.setting == "finite" else {}
+    assumptions_of = () if plugin else ((lower.id, {}, fixed), (upper.id, {}, fixed))
     claim(cid, f"{'plugin' if plugin else 'registered'} pair {lower.id} ≤ {upper.id}",
           f"{lower.id} ({lower.source}) ≤ {upper.id} ({upper.source}) for every instance, budget ({notion}) and "
           f"horizon of the box{where}, both as registered (nonprivate + privacy cost){arms}",
@@ -209,7 +213,8 @@ def _register(lower, upper, cid: str | None = None):
               "per-arm sums through the kl / d_eps enclosures. Not proven: that the registry's float code equals "
               "those expressions (tests/test_proofs.py checks it at points; the grid method uses the float code)"))),
               "grid": wrap(grid)},
-          params=params, note="registered lower ≤ upper pair (rigorous.bound_pairs.registered_pairs)")
+          params=params, note="registered lower ≤ upper pair (rigorous.bound_pairs.registered_pairs)",
+          assumptions_of=assumptions_of)
 
 
 def register_all() -> list[str]:

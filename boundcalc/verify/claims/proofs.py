@@ -40,6 +40,13 @@ def limits(max_seconds: float | None = None, max_boxes: int | None = None):
         LIMITS.update(old)
 
 
+def _pt_exact(point: dict) -> str:
+    """The point with digits that read back as it (the finding names a counterexample that is one)."""
+    from ..box import exact_number
+
+    return ", ".join(f"{k}={exact_number(v)}" for k, v in point.items())
+
+
 def _pt(point: dict) -> str:
     return ", ".join(f"{k}={v:.6g}" for k, v in point.items())
 
@@ -88,7 +95,7 @@ def combine(results: Iterable, dom, on_fail: str = "statement violated", grid: C
         return Result(verdict=on_fail, boxes=boxes, counterexample=ce, evidence=evidence,
                       measured=f"{label}: counterexample at {_pt(point)} (margin {r.counterexample['value_float']:.3g}, "
                       f"50 digits: {r.counterexample['value'][:20]})",
-                      finding=f"counterexample at {_pt(point)}")
+                      finding=f"counterexample at {_pt_exact(point)}")
     undecided = [(label, r) for label, r in results if r.verdict == "undecided"]
     if not undecided:
         secs = sum(r.seconds for _, r in results)

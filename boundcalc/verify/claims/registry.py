@@ -70,6 +70,12 @@ class Claim:
     sheet_checks: tuple[str, ...] = ()  # e.g. "docs/formulas/zcdp-bandits.md §8.10"
     note: str = ""
     inequality: Any = None  # for pointwise claims: the Inequality (margins) a prover can consume
+    # assumptions over the claim's parameters beyond their allowed ranges (issue 22 D4): relation texts over the
+    # parameter names ("T >= K - 1"), and bounds whose assumptions (rigorous.bound_calls.assumption_relations)
+    # apply, as (bound id, {the bound's name: the parameter's name}, {the bound's name: a fixed value}); a relation
+    # with a name that is no parameter (an instance constant) is not the box's. A box where one may fail is refused.
+    assumptions: tuple = ()
+    assumptions_of: tuple = ()
 
     def __post_init__(self):
         assert self.paper in PAPERS, (self.id, self.paper)
@@ -89,7 +95,9 @@ class Claim:
         return {"claim_id": self.id, "paper": self.paper, "item": self.item, "statement": self.statement,
                 "sources": list(self.sources), "expected": self.expected, "methods": list(self.evaluators),
                 "params": [{"name": p.name, "default": list(p.default), "allowed": p.allowed_text()}
-                           for p in self.params]}
+                           for p in self.params],
+                **({"assumptions": [t for t, _ in assumption_relations(self)]}
+                   if self.assumptions or self.assumptions_of else {})}
 
 
 @dataclass
@@ -189,6 +197,7 @@ def evaluate(claim_id: str, box: str | dict | None = None, method: str | None = 
             raise InputError("--box", f"used with a claim that has parameters ({claim_id} has none)", box)
         box = parse_box(box, c.params, owner=f"claim {claim_id}")
     dom = c.domain(box)
+    check_assumptions(c, dom)
     r = c.evaluators[method](dom)
     method = r.method or method
     finding = r.finding or _default_finding(r, method)
@@ -197,6 +206,72 @@ def evaluate(claim_id: str, box: str | dict | None = None, method: str | None = 
                    measured=r.measured, method=method, sources=list(c.sources), expected=c.expected,
                    evidence=r.evidence, points=r.points, boxes=r.boxes, counterexample=r.counterexample,
                    finding=finding, domain=dom.describe(), held=held, figure=r.figure)
+
+
+def assumption_relations(c: Claim) -> list:
+    """[(text, sympy relation over the claim's parameter names)]: ``c.assumptions`` and, for each bound of
+    ``c.assumptions_of``, its relations (rigorous.bound_calls.assumption_relations, the one reader) renamed to the
+    parameters, fixed names substituted, kept when every name left is a parameter of the claim."""
+    if not (c.assumptions or c.assumptions_of):
+        return []
+    import sympy
+
+    names = {p.name for p in c.params}
+    out = []
+    for text in c.assumptions:
+        ns = {n: sympy.Symbol(n, real=True) for n in names}
+        out.append((text, sympy.sympify(text, locals=ns)))
+    from ...bounds import registry as bounds
+    from ...rigorous.bound_calls import assumption_relations as relations_of
+
+    for bid, rename, fixed in c.assumptions_of:
+        for text, rel in relations_of(bounds.get(bid)):
+            sub = {s: (sympy.Symbol(rename[s.name], real=True) if s.name in rename else
+                       sympy.Symbol(s.name, real=True)) for s in rel.free_symbols}
+            rel2 = rel.xreplace(sub)
+            rel2 = rel2.subs({sympy.Symbol(k, real=True): v for k, v in fixed.items()})
+            if rel2 is sympy.true:
+                continue
+            if rel2 is sympy.false or not {s.name for s in rel2.free_symbols} <= names:
+                if rel2 is sympy.false:
+                    out.append((f"{text} ({bid})", rel2))
+                continue
+            shown = text if not rename and not fixed else str(rel2)
+            out.append((f"{shown} ({bid})", rel2))
+    return out
+
+
+def check_assumptions(c: Claim, dom: Domain) -> None:
+    """Refuse (one-line InputError on --box) a domain where an assumption of the claim may fail: each relation is
+    proven on the whole box by interval arithmetic (boundcalc.rigorous), else the box is not inside it."""
+    rels = assumption_relations(c)
+    if not rels:
+        return
+    import sympy
+
+    from ...rigorous.prover import prove
+    from ...rigorous.sympy_eval import interval_eval
+
+    box = {p.name: dom.range(p.name) for p in c.params}
+    for text, rel in rels:
+        if rel is sympy.false:
+            raise InputError("--box", f"a box inside the assumptions of claim {c.id} ({text} fails for this claim)",
+                             dom.describe(exact=True))
+        op = rel.rel_op
+        g = (rel.lhs - rel.rhs) if op in (">=", ">") else (rel.rhs - rel.lhs)
+        ok = False
+        if not g.free_symbols:
+            ok = bool(rel)
+        else:
+            try:
+                r = prove(lambda b, g=g: interval_eval(g, b), {k: box[k] for k in sorted(s.name for s in g.free_symbols)},
+                          strict=op in (">", "<"), max_seconds=1.0, max_boxes=2000, split="widest")
+                ok = r.proven
+            except (TypeError, KeyError, ValueError, ZeroDivisionError):
+                ok = False
+        if not ok:
+            raise InputError("--box", f"a box inside the assumptions of claim {c.id}: {text} on the whole box",
+                             dom.describe(exact=True))
 
 
 def _default_finding(r: Result, method: str) -> str:
@@ -228,11 +303,12 @@ def run(ids: list[str] | None = None, method: str | None = None) -> list[Verdict
 
 def claim(id: str, item: str, statement: str, sources, expected: str, evaluators=None, *, params=(),
           errata=(), smaller=(), sheet_checks=(), note: str = "", inequality=None, method: str = "grid",
-          evaluator=None) -> Claim:
+          evaluator=None, assumptions=(), assumptions_of=()) -> Claim:
     """Register a claim (``evaluator`` + ``method`` is the short form of ``evaluators={method: evaluator}``)."""
     if evaluators is None:
         evaluators = {method: evaluator if evaluator is not None else inequality}
     return register(Claim(id=id, paper=id[:3], item=item, statement=statement, sources=tuple(sources),
                           evaluators=dict(evaluators), expected=expected, params=tuple(params),
                           errata=tuple(errata), smaller=tuple(smaller), sheet_checks=tuple(sheet_checks),
-                          note=note, inequality=inequality))
+                          note=note, inequality=inequality, assumptions=tuple(assumptions),
+                          assumptions_of=tuple(assumptions_of)))
