@@ -18,15 +18,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 from scipy import stats
-from typer.testing import CliRunner
 
 from boundcalc.audit import SCENARIOS, estimator, run_audit
 from boundcalc.audit import mutants as mut
 from boundcalc.audit.run import budget_for, prepare
-from boundcalc.cli.app import app
+from clirun import app, json_of, runner
 from boundcalc.errors import InputError
-
-runner = CliRunner()
 
 
 # -- Clopper–Pearson ----------------------------------------------------------------------------------------------
@@ -513,9 +510,7 @@ def test_linear_table_env_lockstep_sums():
 
 # -- CLI ----------------------------------------------------------------------------------------------------------
 def _cli(args):
-    res = runner.invoke(app, ["audit", *args, "--json"])
-    assert res.exit_code == 0, res.output
-    return json.loads(res.stdout)
+    return json_of("audit", *args)
 
 
 @pytest.mark.parametrize("args,call", [

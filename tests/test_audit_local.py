@@ -22,14 +22,13 @@ import math
 import numpy as np
 import pytest
 from scipy import stats
-from typer.testing import CliRunner
 
 from boundcalc.audit import SCENARIOS, run_audit
 from boundcalc.audit.run import budget_for, prepare
-from boundcalc.cli.app import app, main
+from boundcalc.cli.app import main
+from clirun import app, json_of, runner
 from boundcalc.errors import InputError
 
-runner = CliRunner()
 GAUSS = ["LDP-OLS", "LDP-OLS (multi-parameter)", "LDP-UCB", "LDP-GLOC"]
 BALL = ["LDP-SGD", "LDP-SGD (multi-parameter)"]
 
@@ -218,9 +217,7 @@ def test_noise_mult_on_the_local_releases():
 
 # -- CLI -----------------------------------------------------------------------------------------------------------
 def _cli(args):
-    res = runner.invoke(app, ["audit", *args, "--json"])
-    assert res.exit_code == 0, res.output
-    return json.loads(res.stdout)
+    return json_of("audit", *args)
 
 
 @pytest.mark.parametrize("args,call", [

@@ -10,14 +10,12 @@ import json
 import mpmath
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from boundcalc import algorithms as algs
 from boundcalc.bounds import baselines, registry
-from boundcalc.cli.app import app
+from clirun import app, runner
 from boundcalc.privacy import LocalDP, PureDP
 
-runner = CliRunner()
 TS = (10.0, 1e3, 1e6)
 
 

@@ -9,18 +9,15 @@ import math
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from boundcalc import montecarlo
 from boundcalc.algorithms import build
 from boundcalc.budget import measured as M
 from boundcalc.budget.solve import Target
-from boundcalc.cli.app import app
+from clirun import app, runner
 from boundcalc.envs import BernoulliEnv
 from boundcalc.errors import InputError
 from boundcalc.privacy import PureDP
-
-runner = CliRunner()
 
 MEANS = [0.9, 0.6, 0.5]
 # T = 1000 (was 2000: KL-UCB's per-step loop costs in proportion to T). Power, checked once over search seeds 1-6 with

@@ -12,11 +12,9 @@ import subprocess
 from html.parser import HTMLParser
 
 import pytest
-from typer.testing import CliRunner
 
-from boundcalc.cli.app import app
+from clirun import app, runner
 
-runner = CliRunner()
 ARGS = ["budget", "--setting", "finite", "--T", "600", "--means", "0.9,0.5", "--max-overhead", "3", "--algo",
         "DP-KLUCB", "--runs", "30", "--max-runs", "60", "--seed", "4"]
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

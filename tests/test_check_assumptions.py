@@ -21,16 +21,14 @@ import math
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from boundcalc.bounds import plugins, registry
 from boundcalc.bounds.declared import DeclaredBound
-from boundcalc.cli.app import app
+from clirun import app, json_of, runner
 from boundcalc.verify import assumptions as asm
 from boundcalc.verify import check as ck
 from test_interval_fuzz import backend  # noqa: F401  (fixture: both interval backends, flint and mpmath-iv)
 
-runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = str(ROOT / "examples" / "my_bound.toml")
 EXPR = 'bound("rho-ub", T=T, rho=rho) >= 0'
@@ -252,9 +250,7 @@ def thm9(T, d, rho):
 
 
 def verify_json(*args):
-    r = runner.invoke(app, ["verify", *args, "--json"])
-    assert r.exit_code == 0, r.output
-    return json.loads(r.stdout)
+    return json_of("verify", *args)
 
 
 def check_pair_listed_and_proven(out_list, out_claim):

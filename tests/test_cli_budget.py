@@ -8,18 +8,13 @@ import math
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from boundcalc.budget import Target, UserNotion, min_horizon, solve
-from boundcalc.cli.app import app
-
-runner = CliRunner()
+from clirun import app, json_of, runner
 
 
 def _json(args):
-    res = runner.invoke(app, ["budget", *args, "--json"])
-    assert res.exit_code == 0, res.output
-    return json.loads(res.stdout)
+    return json_of("budget", *args)
 
 
 def _rows(obj):

@@ -8,9 +8,7 @@ import math
 import pytest
 from typer.testing import CliRunner
 
-from boundcalc.cli.app import app
-
-runner = CliRunner()
+from clirun import app, runner
 
 
 def run(*args):

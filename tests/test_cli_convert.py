@@ -10,9 +10,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from boundcalc.cli.app import app
-
-runner = CliRunner()
+from clirun import app, runner
 
 
 def run(*args):

@@ -6,11 +6,8 @@ import json
 import math
 
 import pytest
-from typer.testing import CliRunner
 
-from boundcalc.cli.app import app
-
-runner = CliRunner()
+from clirun import app, runner
 
 
 def run(*args):

@@ -8,11 +8,8 @@ import math
 import re
 
 import pytest
-from typer.testing import CliRunner
 
-from boundcalc.cli.app import app
-
-runner = CliRunner()
+from clirun import app, runner
 
 
 def _run(args, env=None, width=None):

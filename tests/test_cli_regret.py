@@ -5,17 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
 
-from boundcalc.cli.app import app
-
-runner = CliRunner()
+from clirun import app, json_of, runner
 
 
 def _json(args):
-    r = runner.invoke(app, args)
-    assert r.exit_code == 0, r.output
-    return json.loads(r.stdout)
+    """args end with --json."""
+    return json_of(*[a for a in args if a != "--json"])
 
 
 def test_regret_linear_rho_shows_adac_gope_and_thm9():

@@ -5,9 +5,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from boundcalc.cli.app import app
-
-runner = CliRunner()
+from clirun import app, runner
 
 
 def _run(args):

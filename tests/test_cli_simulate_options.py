@@ -15,23 +15,19 @@ import time
 import numpy as np
 import pytest
 import typer.main
-from typer.testing import CliRunner
 
 from boundcalc import algorithms as registry
-from boundcalc.cli.app import app
+from clirun import app, json_of, runner
 from boundcalc.envs import make_env, make_named_env
 from boundcalc.montecarlo import Results, engine, log_checkpoints, run
 from boundcalc.privacy import RDP, ZCDP, ApproxDP, LocalDP, PureDP
 
 
-runner = CliRunner()
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _json(args):
-    r = runner.invoke(app, ["simulate", *args, "--json"])
-    assert r.exit_code == 0, r.output
-    return json.loads(r.stdout)
+    return json_of("simulate", *args)
 
 
 def _lib(algo, budget=None, params=None, env=None, T=300, runs=6, seed=0, n_cp=12, block_runs=50):

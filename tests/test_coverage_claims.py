@@ -9,14 +9,12 @@ import math
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from boundcalc.algorithms.contextual.oful import AdaCOFUL, AdaROFUL
-from boundcalc.cli.app import app
+from clirun import app, runner
 from boundcalc.verify import claims as C
 from boundcalc.verify.claims import coverage as cv
 
-runner = CliRunner()
 IDS = ("003-thm14-coverage", "000-thm17-coverage", "004-lemma2-alpha-printed", "004-lemma2-alpha-derived")
 
 

@@ -16,17 +16,15 @@ import time
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from boundcalc import algorithms as registry
-from boundcalc.cli.app import app
+from clirun import app, json_of, runner
 from boundcalc.envs import make_env, make_named_env
 from boundcalc.errors import ExecutionError, InputError
 from boundcalc.montecarlo import engine, executors, log_checkpoints, run, run_many
 from boundcalc.privacy import ZCDP, LocalDP, PureDP
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-runner = CliRunner()
 HAVE_DASK = executors.dask_available()
 needs_dask = pytest.mark.skipif(not HAVE_DASK, reason="needs the dask extra (pip install 'boundcalc[dask]')")
 
@@ -235,9 +233,8 @@ SIM = ["simulate", "--algo", "DP-KLUCB,KL-UCB", "--epsilon", "1", "--T", "300", 
 
 
 def _cli(args):
-    r = runner.invoke(app, args)
-    assert r.exit_code == 0, r.output
-    return json.loads(r.stdout)
+    """args end with --json."""
+    return json_of(*[a for a in args if a != "--json"])
 
 
 def _numbers(d):

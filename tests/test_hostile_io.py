@@ -20,12 +20,10 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from boundcalc.cli.app import app
+from clirun import app, runner
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-
-runner = CliRunner()
 
 
 def _run(args):

@@ -15,13 +15,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 from scipy import integrate, stats
-from typer.testing import CliRunner
 
-from boundcalc.cli.app import app
+from clirun import app, runner
 from boundcalc.envs.spec import Instance
 from boundcalc.lower import kl_decomposition as kd
-
-runner = CliRunner()
 
 
 # -- an explicit ρ-Interactive zCDP policy, enumerated exactly --------------------------------------------------------

@@ -22,11 +22,8 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
-from boundcalc.cli.app import app
-
-runner = CliRunner()
+from clirun import app, json_of, runner
 
 
 # -- mutants: one-line edits of the real source ---------------------------------------------------------------------
@@ -41,9 +38,7 @@ def mutate(func, old: str, new: str):
 
 
 def _json(args):
-    r = runner.invoke(app, [*args, "--json"])
-    assert r.exit_code == 0, r.output
-    return json.loads(r.stdout)
+    return json_of(*args)
 
 
 # =====================================================================================================================

@@ -34,11 +34,9 @@ from typing import Any, Callable
 
 import pytest
 import typer.main
-from typer.testing import CliRunner
 
-from boundcalc.cli.app import app
+from clirun import app, runner
 
-runner = CliRunner()
 TESTS = os.path.dirname(os.path.abspath(__file__))
 
 

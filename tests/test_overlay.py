@@ -7,18 +7,16 @@ import json
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from boundcalc import algorithms as registry
 from boundcalc.bounds import registry as bounds
-from boundcalc.cli.app import app
+from clirun import app, runner
 from boundcalc.envs import DEFAULT_ENV, make_named_env
 from boundcalc.privacy import RDP, ZCDP, ApproxDP, LocalDP, PureDP
 from boundcalc.verify import overlay
 from boundcalc.verify import regret_check as rc
 
 
-runner = CliRunner()
 BUDGET = {"pure": PureDP(1.0), "zcdp": ZCDP(0.5), "rdp": RDP(2.0, 1.0), "approx": ApproxDP(1.0, 1e-5),
           "ldp": LocalDP(1.0, 0.01), "none": None}
 ADAPTED = sorted(rc._adapters())

@@ -30,13 +30,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from boundcalc.algorithms import plugins as alg_plugins
 from boundcalc.bounds import plugins as bound_plugins
-from boundcalc.cli.app import app
+from clirun import app, runner
 
-runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[1]
 PLUGIN = str(ROOT / "examples" / "my_plugin.py")
 PACKAGE = ROOT / "examples" / "boundcalc_example_plugin"

@@ -15,14 +15,12 @@ from pathlib import Path
 import mpmath
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from boundcalc.bounds import declared, plugins, registry
 from boundcalc.bounds.declared import DeclaredBound, PluginError
-from boundcalc.cli.app import app
+from clirun import app, runner
 from boundcalc.privacy.budgets import ZCDP
 
-runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = str(ROOT / "examples" / "my_bound.toml")
 GOOD = dict(id="my-linear-ub", title="A zCDP linear upper bound from a new paper", source="Doe 2027, Thm 1",

@@ -17,13 +17,10 @@ import os
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
-from boundcalc.cli.app import app
+from clirun import app, runner
 from boundcalc.data import autoloan, lastfm
 from boundcalc.errors import InputError
-
-runner = CliRunner()
 
 
 # ---------------------------------------------------------------------------------------------- synthetic files

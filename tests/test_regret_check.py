@@ -9,14 +9,11 @@ import math
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from boundcalc.bounds import registry
-from boundcalc.cli.app import app
+from clirun import app, runner
 from boundcalc.verify import regret_check as rc
 from boundcalc.verify.regret_check import verdict
-
-runner = CliRunner()
 
 
 def test_verdict_logic():

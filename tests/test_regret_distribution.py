@@ -7,11 +7,8 @@ import json
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
-from boundcalc.cli.app import app
-
-runner = CliRunner()
+from clirun import app, runner
 
 
 def test_simulate_distribution_matches_the_saved_runs(tmp_path):

@@ -12,12 +12,9 @@ import json
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from boundcalc.bounds import registry
-from boundcalc.cli.app import app
-
-runner = CliRunner()
+from clirun import app, runner
 
 BUDGET_ARGS = {
     "none": [],

@@ -8,14 +8,11 @@ import math
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from boundcalc.bounds import registry
 from boundcalc.bounds.report import OVERHEAD_LOWER_ORDER, regret_report, regime_words
-from boundcalc.cli.app import app
+from clirun import app, runner
 from boundcalc.privacy import PureDP, ZCDP
-
-runner = CliRunner()
 
 
 def _kl(p, q):

@@ -6,17 +6,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
 
-from boundcalc.cli.app import app
-
-runner = CliRunner()
+from clirun import app, json_of, runner
 
 
 def _json(args):
-    res = runner.invoke(app, ["regret", *args, "--json"])
-    assert res.exit_code == 0, res.output
-    return json.loads(res.stdout)
+    return json_of("regret", *args)
 
 
 @pytest.mark.parametrize("setting,flag,values,extra", [

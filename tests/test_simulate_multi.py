@@ -8,23 +8,19 @@ import json
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from boundcalc import algorithms as registry
 from boundcalc import figures
-from boundcalc.cli.app import app
+from clirun import app, json_of, runner
 from boundcalc.envs import make_env, make_named_env
 from boundcalc.montecarlo import log_checkpoints, run
 from boundcalc.privacy import RDP, ZCDP, PureDP
 
-runner = CliRunner()
 BASE = ["--T", "400", "--runs", "6", "--block-runs", "4"]
 
 
 def _json(args):
-    r = runner.invoke(app, ["simulate", *args, "--json"])
-    assert r.exit_code == 0, r.output
-    return json.loads(r.stdout)
+    return json_of("simulate", *args)
 
 
 def _lib(algo, budget=None, params=None, env=None, T=400, runs=6, seed=0, n_cp=12, block_runs=4):

@@ -7,15 +7,12 @@ import json
 from pathlib import Path
 
 import sympy
-from typer.testing import CliRunner
 
 from boundcalc.bounds import declared, plugins, registry, symbols
 from boundcalc.bounds.base import requirement_relations
-from boundcalc.cli.app import app
+from clirun import app, runner
 
 import pytest
-
-runner = CliRunner()
 
 
 @pytest.fixture(autouse=True)

@@ -8,12 +8,9 @@ import math
 import re
 
 import pytest
-from typer.testing import CliRunner
 
 from boundcalc.cli import common
-from boundcalc.cli.app import app
-
-runner = CliRunner()
+from clirun import app, runner
 
 # one invocation per alias: (command, old flag) -> (base arguments, value given, library function to record)
 CASES = {

@@ -1,0 +1,50 @@
+"""The tests' one CLI helper: boundcalc's Typer app run in-process through typer's CliRunner.
+
+Every test module that drives a command imports from here (``from clirun import app, invoke, json_of, one_line_error,
+runner``) instead of writing its own wrapper; tests/conftest.py makes each CliRunner reuse one click command per
+process. ``invoke`` returns click's Result (exit_code, stdout, stderr, output); ``json_of`` adds ``--json``, checks the
+exit code and that stdout holds exactly one JSON object, and returns it; ``one_line_error`` checks the bad-input
+contract (one line on stderr, "boundcalc: error: ...").
+"""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from boundcalc.cli.app import app
+
+runner = CliRunner()
+
+
+def _argv(args) -> list[str]:
+    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+        args = args[0]
+    return [str(a) for a in args]
+
+
+def invoke(*args, env: dict | None = None, input: str | None = None):
+    """``boundcalc ARGS`` in-process (args as separate strings or one list); click's Result."""
+    return runner.invoke(app, _argv(args), env=env, input=input)
+
+
+def json_of(*args, code: int = 0, env: dict | None = None):
+    """``boundcalc ARGS --json``: asserts the exit code (0 by default) and, on success, exactly one JSON object on
+    stdout, which it returns; on a non-zero expected code it returns the Result."""
+    r = invoke(*_argv(args), "--json", env=env)
+    assert r.exit_code == code, (_argv(args), r.output)
+    if code != 0:
+        return r
+    lines = [ln for ln in r.stdout.splitlines() if ln.strip()]
+    assert len(lines) == 1, f"--json printed {len(lines)} lines"
+    return json.loads(lines[0])
+
+
+def one_line_error(r) -> str:
+    """The bad-input contract: exit 2 and one line on stderr starting "boundcalc: error: "; returns the line."""
+    assert r.exit_code == 2, r.output
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, r.stderr
+    assert lines[0].startswith("boundcalc: error: "), lines[0]
+    return lines[0]
