@@ -90,7 +90,8 @@ def pytest_itemcollected(item):
     it has one): under ``loadgroup`` the fixture is then built once, on one worker, instead of once per worker that
     happens to receive one of its tests (test_budget_report's decision report, ~20 s, was built twice). The module's
     other tests are still spread over both workers. (Marked here, at collection, before xdist's worker reads the
-    marks into the node ids in its collection hook.)"""
+    marks into the node ids in its collection hook.) The slow marker is set here too (_mark_slow, below)."""
+    _mark_slow(item)
     if item.get_closest_marker("xdist_group") is not None or getattr(item, "_fixtureinfo", None) is None:
         return
     mod = getattr(getattr(item, "module", None), "__name__", None)
@@ -112,3 +113,64 @@ def _as_from_a_shell():
 def shell_like():
     """``preexec_fn`` for subprocesses that must react to Ctrl-C as a command typed in a terminal does."""
     return _as_from_a_shell
+
+
+# -- the slow marker, from committed durations (issue 23 item 6) ------------------------------------------------------
+# tests/durations.json holds each test's measured seconds (setup, call, teardown) on this 2-core machine, recorded by
+# `BOUNDCALC_RECORD_DURATIONS=tests/durations.json python -m pytest -q -n 2` (the whole suite). A test is marked
+# ``slow`` when its call took more than SLOW_CALL seconds, and every test of a module is when one of its tests' setup
+# took more than SLOW_SETUP (a module-scoped fixture, e.g. the worksheets' runs or every claim of the verifier, is paid
+# by the first test that asks for it: selecting the module's other tests would pay it again). ``pytest -m "not slow"``
+# is then the fast run; an explicit ``@pytest.mark.slow`` counts too. A test missing from the file is not slow.
+import json as _json  # noqa: E402
+import os as _os  # noqa: E402
+from pathlib import Path as _Path  # noqa: E402
+
+DURATIONS = _Path(__file__).with_name("durations.json")
+SLOW_CALL = 0.75
+SLOW_SETUP = 1.5
+
+
+def _slow_ids() -> set[str]:
+    try:
+        rec = _json.loads(DURATIONS.read_text())
+    except (OSError, ValueError):
+        return set()
+    slow_modules = {nid.split("::")[0] for nid, (setup, _call, _down) in rec.items() if setup > SLOW_SETUP}
+    return {nid for nid, (_setup, call, _down) in rec.items()
+            if call > SLOW_CALL or nid.split("::")[0] in slow_modules} | {f"module:{m}" for m in slow_modules}
+
+
+_SLOW: set[str] | None = None
+
+
+def _base_id(nodeid: str) -> str:
+    """The node id without the ``@group`` suffix that this conftest appends for xdist's loadgroup."""
+    at, bracket = nodeid.rfind("@"), nodeid.rfind("]")
+    return nodeid[:at] if at > bracket else nodeid
+
+
+def _mark_slow(item) -> None:
+    """Called from pytest_itemcollected (before ``-m`` deselects): the slow marker from the committed durations."""
+    global _SLOW
+    if _SLOW is None:
+        _SLOW = _slow_ids()
+    nid = _base_id(item.nodeid)
+    if nid in _SLOW or f"module:{nid.split('::')[0]}" in _SLOW:
+        item.add_marker(pytest.mark.slow)
+
+
+_RECORD = _os.environ.get("BOUNDCALC_RECORD_DURATIONS")
+_TIMES: dict[str, list[float]] = {}
+
+
+def pytest_runtest_logreport(report):
+    if _RECORD:
+        t = _TIMES.setdefault(_base_id(report.nodeid), [0.0, 0.0, 0.0])
+        t[("setup", "call", "teardown").index(report.when)] += float(report.duration)
+
+
+def pytest_sessionfinish(session):
+    if _RECORD and _TIMES and not hasattr(session.config, "workerinput"):  # the controller writes it, once
+        rows = [f"{_json.dumps(k)}: {_json.dumps([round(x, 3) for x in v])}" for k, v in sorted(_TIMES.items())]
+        _Path(_RECORD).write_text("{\n" + ",\n".join(rows) + "\n}\n")
