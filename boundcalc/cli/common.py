@@ -182,12 +182,61 @@ def fmt(x: Any, digits: int = 6) -> str:
     return textformat.number(x, digits)
 
 
+PIPE_WIDTH = 140  # columns of the tables written into a pipe or a file when COLUMNS is not set
+
+
+def pipe_width(environ=None) -> int:
+    """Columns for output that is not on a terminal: COLUMNS when it is a positive integer (rich's own convention,
+    which ``COLUMNS=100 boundcalc regret … | less`` relies on), else PIPE_WIDTH (wide enough for the bound tables)."""
+    import os
+
+    text = (os.environ if environ is None else environ).get("COLUMNS", "").strip()
+    if text.isdigit() and 20 <= int(text) <= 10_000:
+        return int(text)
+    return PIPE_WIDTH
+
+
 def console(stderr: bool = False):
     from rich.console import Console
 
     stream = sys.stderr if stderr else sys.stdout
-    width = None if stream.isatty() else 140  # pipes and test runners: wide enough for the bound tables
+    width = None if stream.isatty() else pipe_width()  # a terminal: rich asks it (and reads COLUMNS itself)
     return Console(stderr=stderr, highlight=False, soft_wrap=False, width=width)
+
+
+def table_min_width(con, table, floors: dict | None = None) -> int:
+    """Columns a rich table needs so that no cell is cut: a no-wrap column its widest cell (header included), a
+    wrapping column its longest word (or its min_width), plus the padding; rich's Measurement.get would clamp this
+    to the console's width, so the columns are measured one by one (rich's Table._measure_column)."""
+    opts = con.options.update_width(100_000)
+    need = 0
+    for col in table.columns:
+        m = table._measure_column(con, opts, col)
+        need += m.maximum if col.no_wrap else max(m.minimum, (floors or {}).get(str(col.header), 0))
+    return need + table._extra_width
+
+
+def fit_columns(con, table, drop, floors: dict | None = None) -> list[str]:
+    """Leave out columns of ``table`` named in ``drop`` (in that order, the least needed first) while it is wider than
+    the console (``table_min_width``), so that rich never cuts a number or a header ("algorit…", "[0.6494, 0.74…");
+    a caption line names what was left out. ``floors``: {header: columns} a wrapping column should keep (caveats
+    readable, not one word a line; rich's own min_width would defeat its column collapse). Returns the names dropped."""
+    dropped = []
+    for name in drop:
+        if table_min_width(con, table, floors) <= con.width:
+            break
+        idx = next((i for i, c in enumerate(table.columns) if str(c.header) == name), None)
+        if idx is None:
+            continue
+        del table.columns[idx]
+        for i, c in enumerate(table.columns):
+            c._index = i
+        dropped.append(name)
+    if dropped:
+        note = f"left out at {con.width} columns: {', '.join(dropped)} (a wider COLUMNS or --json shows them)"
+        table.caption = f"{table.caption}\n{note}" if table.caption else note
+        table.caption_justify = "left"
+    return dropped
 
 
 def kv_table(title: str, rows: list[tuple[str, Any]], caption: str | None = None):

@@ -46,6 +46,28 @@ MAX_PRIOR_INSTANCES = 10000
 NEW_OPTIONS = ("--instance", "--env", "--env-seed", "--gaps", "--best-mean", "--noise")
 
 
+def setting_of(setting, instance_file, settings, option: str = "--setting"):
+    """The setting of a command: ``--setting`` when given (an --instance file of another setting is then refused
+    where the instance is resolved), else the setting the --instance file carries (issue 23: an instance file
+    carries its setting), else a one-line error asking for one."""
+    from ..errors import InputError
+
+    if setting is not None:
+        if setting not in settings:
+            raise InputError(option, "one of " + ", ".join(settings), setting)
+        return setting
+    if instance_file is not None:
+        from ..envs import spec
+
+        inst = spec.load_instance(instance_file)
+        if inst.setting not in settings:
+            raise InputError("--instance", "an instance of the " + " / ".join(settings) + " setting",
+                             f"{inst.setting} ({inst.label})")
+        return inst.setting
+    raise InputError(option, "one of " + ", ".join(settings) + " (or an --instance file, which carries its own)",
+                     "nothing")
+
+
 def _given(**kw) -> list[str]:
     return [k for k, v in kw.items() if v is not None]
 
