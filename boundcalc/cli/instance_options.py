@@ -68,6 +68,38 @@ def setting_of(setting, instance_file, settings, option: str = "--setting"):
                      "nothing")
 
 
+def instance_text(inst, path=None) -> str:
+    """One line for a table's caption: the instance's description (``Instance.describe``), its name when it has its own,
+    and where it came from (the --instance file ``path``, else the file recorded in its source). ``inst``: an Instance,
+    its ``to_dict()`` (the JSON keeps that whole), or another description dict (an environment's), summarised."""
+    if isinstance(inst, dict):
+        from ..envs import spec
+        from ..errors import InputError
+
+        try:
+            inst = spec.Instance.from_dict(inst, "instance")
+        except (InputError, KeyError, TypeError, ValueError):
+            parts = []
+            for k, v in inst.items():
+                if isinstance(v, (list, tuple)):
+                    if len(v) > 6 or any(isinstance(x, (list, tuple, dict)) for x in v):
+                        continue
+                    v = "(" + ", ".join(f"{x:.4g}" if isinstance(x, float) else str(x) for x in v) + ")"
+                elif isinstance(v, float):
+                    v = f"{v:.4g}"
+                elif isinstance(v, dict):
+                    continue
+                parts.append(f"{k} = {v}")
+            return ", ".join(parts) or "the setting's default instance"
+    if not hasattr(inst, "describe"):
+        return str(inst)
+    desc = inst.describe()
+    name = getattr(inst, "name", None)
+    text = desc if not name or name == desc else f"{name} ({desc})"
+    src = path or (getattr(inst, "source", None) or {}).get("file")
+    return text + (f"; from {src}" if src else "")
+
+
 def _given(**kw) -> list[str]:
     return [k for k, v in kw.items() if v is not None]
 
