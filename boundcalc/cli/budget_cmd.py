@@ -107,13 +107,8 @@ def _row_cells(r, sym):
 
 def _fits(con, table) -> bool:
     """Whether rich can lay the table out in the console's width without cutting a no-wrap cell (numbers) or
-    squeezing a column below its min_width (the caveats: one word per line)."""
-    # Measurement.get clamps the table's minimum to the console width, so sum the columns' own minimums (cells and
-    # padding; rich's Table._measure_column); the edges and separators are in the padding of SIMPLE_HEAD tables
-    # (a no-wrap column needs its widest cell: rich measures its minimum at the longest word)
-    # (rich's own Column.min_width would defeat its column collapse and crop the table: common.table_min_width's
-    # floors keep the caveats readable instead)
-    return common.table_min_width(con, table, floors={"caveats": 24, "bound's own budget": 12}) <= con.width
+    squeezing the caveats below 24 columns (one word per line): common.table_fits."""
+    return common.table_fits(con, table, floors={"caveats": 24, "bound's own budget": 12})
 
 
 SELECTED: tuple = ()  # the --bound ids of the command being rendered (marked ★ in the tables and the figure)
@@ -494,7 +489,7 @@ def register(app: typer.Typer) -> None:
         plugin_options.load(bounds_file)
         selected = selected_bounds(bound, setting)
         _set_selected(selected)
-        Ts = horizons_option(T)
+        Ts = horizons_option(T, max_points=50)
         d_priv = validate.open_unit("--delta", "1e-6" if delta is None else delta)
         n_runs = validate.count("--runs", runs if runs is not None else "100", minimum=2, maximum=10**6)
         sd = validate.count("--seed", seed, minimum=0, maximum=2**63 - 1)

@@ -627,15 +627,19 @@ def selected_bounds(ids, setting: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def horizons_option(text: str) -> list[int]:
+def horizons_option(text: str, max_points: int = 200) -> list[int]:
     """--T: one horizon, a list 1e4,1e5,1e6 or a range lo:hi:n (the quantity commands' syntax, cli/sweep.py: log-spaced
-    across decades), each an integer >= 1, sorted, without repeats (a range's points are rounded to integers)."""
+    across decades), each an integer >= 1, sorted, without repeats (a range's points are rounded to integers); a range
+    has at most ``max_points`` points (each horizon is a full evaluation: regret 200, budget 50)."""
     from .. import validate
+    from ..errors import InputError
 
     if ":" in str(text):
         from .sweep import parse
 
         pts = parse("--T", text, integer=True).texts
+        if len(pts) > max_points:
+            raise InputError("--T", f"a range lo:hi:n of at most {max_points} horizons", text)
         return sorted(set(validate.horizons("--T", ",".join(pts))))
     return validate.horizons("--T", text)
 
