@@ -265,8 +265,6 @@ def test_budget_bound_line_matches_the_json():
 
 
 def test_T_range_is_log_spaced_integers():
-    obj = _json(["regret", "--setting", "finite", "--epsilon", "1", "--T", "1e3:1e7:5"])
-    assert obj["inputs"]["T"] == [10 ** k for k in range(3, 8)]
     obj = _json(["regret", "--setting", "finite", "--epsilon", "1", "--T", "1e3:1e7:20"])
     want = [int(round(1e3 * 10 ** (4 * i / 19))) for i in range(20)]  # log spacing, computed here
     assert obj["inputs"]["T"] == want
@@ -274,8 +272,8 @@ def test_T_range_is_log_spaced_integers():
     assert [v["T"] for v in row["values"]] == [float(t) for t in want]
     out = _run(["regret", "--setting", "finite", "--epsilon", "1", "--T", "1e3:1e7:20"], columns=140)
     assert sum(bool(re.match(r"│\s+\d[\d.e+]*\s+│", ln)) for ln in out.splitlines()) == 20  # one row per T
-    b = _json(["budget", "--setting", "linear", "--max-overhead", "0.1", "--T", "1e3:1e7:5"])
-    assert [h["T"] for h in b["horizons"]] == [10 ** k for k in range(3, 8)]
+    b = _json(["budget", "--setting", "linear", "--max-overhead", "0.1", "--T", "1e3:1e7:3"])
+    assert [h["T"] for h in b["horizons"]] == [10 ** 3, 10 ** 5, 10 ** 7]
 
 
 # -- 4. the instance in one line -----------------------------------------------------------------------------------------
