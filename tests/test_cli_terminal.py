@@ -311,7 +311,26 @@ def test_instance_file_needs_no_setting(tmp_path):
     assert a["inputs"]["setting"] == "linear" and a["value"] == b["value"] and a["bounds"] == b["bounds"]
     bud = ["budget", "--instance", str(path), "--by", "bound", "--max-overhead", "0.1"]
     assert _json(bud)["budgets"] == _json([*bud, "--setting", "linear"])["budgets"]
+    from boundcalc.envs import spec
+
+    for args in (base, bud):  # the bound tables name the instance in one line with its file, too
+        _check_instance_line(_run(args, columns=200), path, spec.load_instance(str(path)))
+    low = ["lower", "--instance", str(path), "--alt", str(path), "--rho", "0.1", "--T", "1e3"]
+    la, lb = _json(low), _json([*low, "--setting", "linear"])
+    assert la["inputs"]["setting"] == "linear" and {k: v for k, v in la.items() if k != "inputs"} == {
+        k: v for k, v in lb.items() if k != "inputs"}
     r = runner.invoke(app, [*base, "--setting", "finite"])
     assert r.exit_code == 2 and "--instance" in r.stderr
     r = runner.invoke(app, ["regret", "--rho", "1"])
     assert r.exit_code == 2 and "--setting must be one of" in r.stderr and "--instance" in r.stderr
+
+
+def test_mutant_raw_instance_is_rejected(tmp_path, monkeypatch):
+    from boundcalc.cli import instance_options
+    from boundcalc.envs import spec
+
+    path = _save_linear(tmp_path)
+    monkeypatch.setattr(instance_options, "instance_text", lambda inst, p=None: str(inst.to_dict()))  # the old line
+    with pytest.raises(AssertionError):
+        _check_instance_line(_run(["regret", "--instance", str(path), "--rho", "1"], columns=200), path,
+                             spec.load_instance(str(path)))

@@ -670,6 +670,9 @@ def register(app: typer.Typer) -> None:
         from .regret_cmd import _caption_values
 
         ctx = registry.make_context(setting, overrides, None)
+        if inst_used is not None and instance_file is not None:  # one line and its file (the JSON has it whole)
+            for p in plans:
+                p.instance = instance_options.instance_text(inst_used, instance_file)
         _render(plans, explain, _caption_values(instance_values(setting, ctx)))
         if chk is not None:
             _render_check(chk)

@@ -230,14 +230,15 @@ def shown_rows(rows: list[dict], headline_id: str | None, selected=(), show_all:
     return sorted(out, key=order)  # stable: the registry's order within each group
 
 
-def _render(rep, budget, explain: bool, check_info: dict | None, show_all: bool = False, selected=()):
+def _render(rep, budget, explain: bool, check_info: dict | None, show_all: bool = False, selected=(),
+            instance_line: str | None = None):
     from rich import box
     from rich.table import Table
 
     con = common.console()
     rows, T = rep.rows, rep.T
     title = f"Regret bounds — {rep.setting} — T = {common.fmt(T[-1])}"
-    cap = (f"instance: {rep.ctx.instance_name}\nvalues used: {_caption_values(rep.instance_values)}\n"
+    cap = (f"instance: {instance_line or rep.ctx.instance_name}\nvalues used: {_caption_values(rep.instance_values)}\n"
            f"budget: {budget.describe() if budget else 'none (non-private)'}; trivial bound {rep.trivial.label} = "
            f"{common.fmt(rep.trivial.per_step * T[-1])}")
     shown = shown_rows(rows, rep.headline.bound_id, selected, show_all or explain)
@@ -809,7 +810,8 @@ def register(app: typer.Typer) -> None:
                       else "bounds against T"} if plot else None,
             )
             return
-        _render(rep, budget, explain, check_info, show_all, selected)
+        _render(rep, budget, explain, check_info, show_all, selected,
+                instance_options.instance_text(used, instance_file) if used is not None and instance_file else None)
         if symbolic:
             pairs = []
             for r in rep.rows:
