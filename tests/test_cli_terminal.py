@@ -128,7 +128,7 @@ def test_pipe_width_reads_columns_else_140():
         assert pipe_width(bad) == 140, bad
 
 
-NARROW = [README,
+NARROW = [README, ["regret", "--setting", "linear", "--rho", "0.001,0.01,0.1"],
           ["regret", "--setting", "finite", "--epsilon", "0.5", "--T", "1000", "--check", "--runs", "4"],
           ["budget", "--setting", "linear", "--T", "1e6", "--max-overhead", "0.1"],
           ["budget", "--setting", "finite", "--T", "300", "--means", "0.9,0.5", "--max-overhead", "3", "--algo",
@@ -147,7 +147,7 @@ def _check_width(outs: list[str], width: int):
 def test_columns_100_no_line_wider_and_nothing_cut():
     outs = [_run(a, columns=100) for a in NARROW]
     _check_width(outs, 100)
-    verdicts = " ".join(outs[1].split())
+    verdicts = " ".join(outs[2].split())
     assert "verdict" in verdicts and ("held" in verdicts or "exceeded" in verdicts)  # the verdict column is there
 
 
@@ -164,7 +164,7 @@ def test_mutant_columns_never_dropped_cuts_the_check_table(monkeypatch):
 
     monkeypatch.setattr(common, "fit_columns", lambda con, table, drop, floors=None: [])  # the old tables
     with pytest.raises(AssertionError):
-        _check_width([_run(NARROW[1], columns=100)], 100)
+        _check_width([_run(NARROW[2], columns=100)], 100)
 
 
 # -- 3. plugins, --bound, --T ranges -----------------------------------------------------------------------------------

@@ -482,7 +482,7 @@ def _render_sweep(reps, budgets):
     t.add_column("id / algorithm", no_wrap=True)
     t.add_column("form", no_wrap=True)
     for b in budgets:
-        t.add_column(f"{sym} = {common.fmt(_budget_scalar(b), 4)}", justify="right")
+        t.add_column(f"{sym} = {common.fmt(_budget_scalar(b), 4)}", justify="right", no_wrap=True)
     t.add_column("caveats", ratio=1)
     for i, r0 in enumerate(reps[0].rows):
         rows = [rep.rows[i] for rep in reps]
@@ -504,6 +504,7 @@ def _render_sweep(reps, budgets):
                                             else "none" for rep in reps],
               headline_probability(next(r.headline for r in reps if r.headline.high_probability))[2:]
               if any(r.headline.high_probability for r in reps) else "")
+    common.fit_columns(con, t, ("form", "caveats"), floors={"caveats": 16})  # numbers never cut
     con.print(t)
     for n in reps[0].notes:
         con.print(f"[yellow]note[/yellow]: {n}")
