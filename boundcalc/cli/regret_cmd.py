@@ -466,7 +466,7 @@ def _budget_scalar(b) -> float:
     return float(b.rho) if b.notion == "zcdp" else float(b.epsilon)
 
 
-def _render_sweep(reps, budgets):
+def _render_sweep(reps, budgets, selected=()):
     """One table: every bound (rows) at every budget of the list (columns), at the largest T; headlines last."""
     from rich import box
     from rich.table import Table
@@ -497,7 +497,8 @@ def _render_sweep(reps, budgets):
             cells.append(common.fmt(r["value"]) + (f"\n({pct})" if r["notion"] != "none" else "")
                          + ("\n[red]vacuous[/red]" if r.get("vacuous") else ""))
         tags = sorted({x for r in rows for x in r["tags"] if x != "vacuous at this T"})
-        t.add_row(f"[cyan]{r0['id']}[/cyan]\n[dim]{r0['algorithm'] or '(any algorithm)'}[/dim]", r0["form"], *cells,
+        idc = f"[bold cyan]★ {r0['id']}[/bold cyan]" if r0["id"] in selected else f"[cyan]{r0['id']}[/cyan]"
+        t.add_row(f"{idc}\n[dim]{algorithm_label(r0)}[/dim]", r0["form"], *cells,
                   ", ".join(tags) or "—")
     t.add_row("[bold]headline[/bold]", "", *[common.fmt(rep.headline.value) + ("\n(w.p. ≥ 1 − δ)" if
                                             rep.headline.high_probability else "") if rep.headline.value is not None
@@ -761,7 +762,7 @@ def register(app: typer.Typer) -> None:
                             "value_id": r.headline.bound_id, "value_reason": r.headline.reason, "bounds": r.rows}
                            for b, r in zip(budgets, reps)])
                 return
-            _render_sweep(reps, budgets)
+            _render_sweep(reps, budgets, selected)
             if plot:
                 common.console().print(f"plot written to {plot}")
             return
