@@ -181,6 +181,27 @@ def _regret_lib(setting, budget, T=10**6, overrides=None):
     return check
 
 
+def _selected_regret_lib(setting, budget, bound_id, T=10**6):
+    """--bound: the selected bound's value is the report's (a direct library call) at the same budget."""
+    def check(out):
+        import numpy as np
+
+        from boundcalc.bounds.report import regret_report
+
+        row = next(r for r in regret_report(setting, budget(), np.array([float(T)])).rows if r["id"] == bound_id)
+        assert [(x["id"], x["value"]) for x in out["selected"]] == [(bound_id, row["value"])]
+    return check
+
+
+def _selected_budget_lib(setting, T, target, notion, bound_id):
+    def check(out):
+        from boundcalc.budget import Target, UserNotion, solve
+
+        plan = solve(setting, T, Target(*target), UserNotion(notion), overrides={}, delta=1e-6)
+        assert [(x["id"], x["user_budget"]) for x in out["selected"]] == [(bound_id, plan.row(bound_id).user_budget)]
+    return check
+
+
 def _budget_lib(setting, T, target, notion, delta=1e-6, overrides=None):
     def check(out):
         from boundcalc.budget import Target, UserNotion, solve
@@ -364,6 +385,9 @@ REACH: dict[str, dict[str, Any]] = {
         "--prior-seed": Elsewhere(PRIOR_TEST),
         "--prior-param": Diff([*LIN, "--prior", "sphere", "--instances", "3"], ["--prior-param", "radius=0.5"]),
         "--explain": Custom(_text_differs(["regret", *REG_F], ["--explain"])),
+        "--all": Custom(_text_differs(["regret", *REG_F], ["--all"])),
+        "--bound": Diff(REG_F, ["--bound", "003-table2-azize-basu-thm12"],
+                        _selected_regret_lib("finite", _budget("zcdp", rho=0.1), "003-table2-azize-basu-thm12")),
         "--bounds-file": Elsewhere("tests/test_plugins.py::test_cli_regret_evaluates_the_example"),
         "--algorithms-file": Elsewhere("tests/test_plugin_algorithms.py::test_cli_regret_check_simulates_the_plugin"),
         "--json": JSON_EXEMPT,
@@ -408,6 +432,8 @@ REACH: dict[str, dict[str, Any]] = {
         "--ldp-epsilon": Diff(["--setting", "glm", "--min-T", "--max-overhead", "0.5", "--ldp-epsilon", "1",
                                "--ldp-delta", "0.01"], ["--ldp-epsilon", "0.2"]),
         "--plot": Custom(_plot_written(["budget", *BUD])),
+        "--bound": Diff(BUD, ["--bound", "003-thm4-paper"],
+                        _selected_budget_lib("linear", 10**6, ("overhead", 0.1), "rho", "003-thm4-paper")),
         "--check": Spy(["budget", *BUD, "--check", "--runs", "7", "--seed", "4"], "boundcalc.budget.check:check_plan",
                        lambda c: c and c[-1][1].get("runs") == 7 and c[-1][1].get("seed") == 4,
                        stub=lambda *a, **k: None, base=["budget", *BUD]),

@@ -463,6 +463,10 @@ def _plan(setting, T, target, notion, ctx, rows) -> BudgetPlan:
 
 
 def _form_source(row: BudgetRow, bound) -> str:
+    from ..bounds import registry
+
+    if any(b is bound for b in registry.plugin_bounds()):  # a user's bound: its own constants, not DERIVED ones
+        return f"your bound: constants as declared in plugin {getattr(bound, 'origin', '') or '(entry point)'}"
     if row.form == "paper":
         return "paper form: O(·) constants set to 1"
     for c in bound.caveats:

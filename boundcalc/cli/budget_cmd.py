@@ -14,7 +14,7 @@ import typer
 
 from . import common, instance_options, plugin_options
 from .common import command
-from .regret_cmd import SETTINGS, _instance_options, _parse_params
+from .regret_cmd import SETTINGS, BoundOpt, _instance_options, _parse_params, horizons_option, selected_bounds
 
 _STATUS_STYLE = {"met": "green", "any budget": "green", "unreachable": "red", "non-monotone": "red",
                  "undefined": "red", "not applicable": "dim", "never": "red"}
@@ -34,7 +34,12 @@ def _target(max_overhead, max_regret, max_ratio_to_lower):
 
 
 def _short_source(f: dict) -> str:
-    """Where a form's constants come from, in a few words."""
+    """Where a form's constants come from, in a few words (a user's bound: its plugin, never "DERIVED")."""
+    from .regret_cmd import plugin_origin
+
+    origin = plugin_origin({"id": f["id"]})
+    if origin is not None:
+        return f"{f['id']}: your bound, constants as declared in plugin {origin}"
     if f["form"] == "paper":
         return "paper forms set the O(·) constants to 1"
     if f["form"] == "explicit":
@@ -86,9 +91,13 @@ def _row_cells(r, sym):
     if r.budget_own and r.status != "any budget":
         own = ", ".join(f"{k} = {common.fmt(v, 4)}" for k, v in r.budget_own.items() if k != "notion")
         own = f"{r.budget_own['notion']}: {own}"
+    from .regret_cmd import algorithm_label, plugin_origin
+
     edge = r.status == "any budget"
     tags = list(r.tags) + ([] if r.rigorous else ["indicative"])
-    return dict(id=r.id, algorithm=r.algorithm or "(any algorithm)", kind=r.kind.replace("problem-dependent", "instance"),
+    if plugin_origin({"id": r.id}) is not None:
+        tags.insert(0, "your bound (plugin)")
+    return dict(id=r.id, algorithm=algorithm_label({"id": r.id, "algorithm": r.algorithm}), kind=r.kind.replace("problem-dependent", "instance"),
                 form=r.form, status=f"[{st}]{r.status}[/{st}]" if st else r.status,
                 user=ANY_BUDGET_TEXT if edge else common.fmt(r.user_budget, 5), own=own,
                 regret="—" if edge else common.fmt(r.regret_at_budget),
@@ -98,13 +107,20 @@ def _row_cells(r, sym):
 
 def _fits(con, table) -> bool:
     """Whether rich can lay the table out in the console's width without cutting a no-wrap cell (numbers) or
-    squeezing a column below its min_width (the caveats: one word per line)."""
-    # Measurement.get clamps the table's minimum to the console width, so sum the columns' own minimums (cells and
-    # padding; rich's Table._measure_column); the edges and separators are in the padding of SIMPLE_HEAD tables
-    # (a no-wrap column needs its widest cell: rich measures its minimum at the longest word)
-    need = sum((m.maximum if col.no_wrap else m.minimum) for col in table.columns
-               for m in [table._measure_column(con, con.options, col)])
-    return need <= con.width
+    squeezing the caveats below 24 columns (one word per line): common.table_fits."""
+    return common.table_fits(con, table, floors={"caveats": 24, "bound's own budget": 12})
+
+
+SELECTED: tuple = ()  # the --bound ids of the command being rendered (marked ★ in the tables and the figure)
+
+
+def _set_selected(ids) -> None:
+    global SELECTED
+    SELECTED = tuple(ids)
+
+
+def _id_cell(rid: str) -> str:
+    return f"[bold cyan]★ {rid}[/bold cyan]" if rid in SELECTED else f"[cyan]{rid}[/cyan]"
 
 
 def _plan_table(plan, explain: bool, values_used: str, con):
@@ -121,14 +137,14 @@ def _plan_table(plan, explain: bool, values_used: str, con):
               header_style="bold", box=box.SIMPLE_HEAD, caption_justify="left", pad_edge=False)
     for col, kw in (("id / algorithm", {"no_wrap": True}), ("kind", {"no_wrap": True}), ("form", {"no_wrap": True}),
                     ("status", {"no_wrap": True}), (f"user {sym}", {"justify": "right", "no_wrap": True}),
-                    ("bound's own budget", {"min_width": 12}), ("regret there", {"justify": "right", "no_wrap": True}),
-                    ("overhead", {"justify": "right", "no_wrap": True}), ("caveats", {"ratio": 1, "min_width": 24})):
+                    ("bound's own budget", {}), ("regret there", {"justify": "right", "no_wrap": True}),
+                    ("overhead", {"justify": "right", "no_wrap": True}), ("caveats", {"ratio": 1})):
         t.add_column(col, **kw)
     for r in plan.rows:
-        if r.status == "not applicable" and not explain:
+        if r.status == "not applicable" and not explain and r.id not in SELECTED:
             continue
         c = _row_cells(r, sym)
-        t.add_row(f"[cyan]{c['id']}[/cyan]\n[dim]{c['algorithm']}[/dim]", c["kind"].replace("-", "\n"), c["form"],
+        t.add_row(f"{_id_cell(c['id'])}\n[dim]{c['algorithm']}[/dim]", c["kind"].replace("-", "\n"), c["form"],
                   c["status"], c["user"], c["own"], c["regret"], c["overhead"], c["caveats"])
     return t if _fits(con, t) else None
 
@@ -138,10 +154,10 @@ def _plan_list(plan, explain: bool, values_used: str, con):
     sym = plan.notion.symbol
     con.print(f"[bold]Privacy budget for {plan.target.describe()} — {plan.setting} — T = {plan.T:g}[/bold]")
     for r in plan.rows:
-        if r.status == "not applicable" and not explain:
+        if r.status == "not applicable" and not explain and r.id not in SELECTED:
             continue
         c = _row_cells(r, sym)
-        con.print(f"[cyan]{c['id']}[/cyan] ({c['algorithm']}; {c['kind']}, {c['form']}): {c['status']}")
+        con.print(f"{_id_cell(c['id'])} ({c['algorithm']}; {c['kind']}, {c['form']}): {c['status']}")
         con.print(f"    user {sym} = {c['user']}; bound's own budget {c['own']}; regret there {c['regret']}; "
                   f"overhead {c['overhead']}")
         con.print(f"    caveats: {c['caveats']}")
@@ -158,13 +174,15 @@ def _render(plans, explain: bool, values_used: str = ""):
     con = common.console()
     last = plans[-1]
     sym = last.notion.symbol
-    for plan in plans:
+    for plan in (plans if len(plans) <= MAX_T_TABLES else plans[-1:]):  # a range of T: the largest T's table
         t = _plan_table(plan, explain, values_used, con)
         if t is not None:
             con.print(t)
         else:
             _plan_list(plan, explain, values_used, con)
-    if len(plans) > 1:
+    if len(plans) > MAX_T_TABLES:
+        _render_against_T(con, plans, sym, explain)
+    elif len(plans) > 1:
         tt = Table(title=f"User {sym} against T", header_style="bold")
         tt.add_column("id", style="cyan", no_wrap=True)
         for p in plans:
@@ -214,8 +232,46 @@ def _render(plans, explain: bool, values_used: str = ""):
             what = (f"the lower bound's own privacy term is at least {100 * last.target.value:g}% of its non-private "
                     "term: no algorithm avoids that overhead")
         con.print(f"[bold]No algorithm can do better[/bold]: below {sym} = {x} {what} ({last.lower_id}).")
-    for plan in plans:
+    for plan in (plans if len(plans) <= MAX_T_TABLES else plans[-1:]):
         _print_recommendation(con, plan, f" at T = {plan.T:g}" if len(plans) > 1 else "")
+    for bid in SELECTED:
+        r = last.row(bid)
+        c = _row_cells(r, sym)
+        what = (f"{sym} = {c['user']}, regret there {c['regret']}, overhead {c['overhead']}" if r.status == "met"
+                else r.status + (f" — {r.reason}" if r.reason else ""))
+        from .regret_cmd import _headline_who
+
+        con.print(f"[bold]★ {bid}[/bold] ({_headline_who({'id': bid, 'algorithm': r.algorithm, 'form': r.form})} "
+                  f"form): {what}")
+
+
+MAX_T_TABLES = 6  # more horizons (a range such as 1e3:1e7:20): the largest T's table and one row per T
+
+
+def _render_against_T(con, plans, sym, explain: bool) -> None:
+    """The user budget against T for a range of horizons: one row per T; columns: the recommendation, the selected
+    bounds, then the other applicable bounds while the width allows (--json has every value)."""
+    from rich.table import Table
+
+    last = plans[-1]
+    ids = [r.id for r in last.rows if r.id in SELECTED]
+    ids += [r.id for r in last.rows if r.id not in ids and (explain or r.status != "not applicable")]
+    tt = Table(title=f"User {sym} against T", header_style="bold")
+    tt.add_column("T", justify="right", no_wrap=True)
+    tt.add_column("recommended", justify="right", no_wrap=True)
+    for i in ids:
+        tt.add_column(i, justify="right", no_wrap=True)
+    for p in plans:
+        cells = []
+        for i in ids:
+            x = p.row(i)
+            cells.append(common.fmt(x.user_budget, 4) if x.status == "met" else
+                         ANY_BUDGET_TEXT if x.status == "any budget" else x.status)
+        tt.add_row(f"{p.T:g}", _recommended_cell(p), *cells)
+    dropped = common.fit_columns(con, tt, [i for i in reversed(ids) if i not in SELECTED])
+    if dropped:
+        tt.caption = f"{len(dropped)} more bounds do not fit this width (--json has every value)"
+    con.print(tt)
 
 
 def _recommended_cell(p) -> str:
@@ -250,7 +306,7 @@ def _render_horizons(rows, budget, max_overhead):
                       + (f"; overhead: privacy cost ≤ {100 * max_overhead:g}% of the non-private part"
                          if max_overhead is not None else ""), caption_justify="left")
     for col in ("id / algorithm", "kind", "form", "informative from T", "overhead under target from T", "caveats"):
-        t.add_column(col, no_wrap=col != "caveats", **({"min_width": 24} if col == "caveats" else {}))
+        t.add_column(col, no_wrap=col != "caveats")
 
     def cell(status, T):  # a horizon is a whole number: every digit (a rounded T would not be the horizon found)
         if status != "met":
@@ -260,7 +316,7 @@ def _render_horizons(rows, budget, max_overhead):
     for r in rows:
         if r.informative_status == "not applicable" and r.overhead_status == "not applicable":
             continue
-        t.add_row(f"[cyan]{r.id}[/cyan]\n[dim]{r.algorithm or '(any algorithm)'}[/dim]",
+        t.add_row(f"{_id_cell(r.id)}\n[dim]{r.algorithm or '(any algorithm)'}[/dim]",
                   r.kind.replace("problem-dependent", "instance").replace("-", "\n"), r.form,
                   cell(r.informative_status, r.T_informative),
                   cell(r.overhead_status, r.T_overhead) if max_overhead is not None else "—", ", ".join(r.tags) or "—")
@@ -315,7 +371,9 @@ def _plot(path, plan, overrides):
             with np.errstate(all="ignore"):
                 ys.append(float(b.evaluate([plan.T], ctx, own).value[0]))
         if np.isfinite(ys).any():
-            lines.append(F.Line(f"{b.id} ({b.form})", grid, np.array(ys), kind="upper" if b.is_upper else "lower"))
+            sel = b.id in SELECTED
+            lines.append(F.Line(f"{'★ ' if sel else ''}{b.id} ({b.form})", grid, np.array(ys),
+                                kind="upper" if b.is_upper else "lower", style={"lw": 3.2, "zorder": 5} if sel else {}))
     sym = plan.notion.symbol
     markers = [(f"recommended {sym} ({plan.value_id})", plan.value)]
     if plan.lower_limit is not None:
@@ -331,8 +389,8 @@ def register(app: typer.Typer) -> None:
     @command
     def budget(
         ctx: typer.Context,
-        setting: Annotated[str, typer.Option("--setting", help="finite | linear | contextual | glm")],
-        T: Annotated[str, typer.Option("--T", help="Horizon(s), e.g. 1e7 or 1e5,1e6,1e7 (a table over T).")] = "1e6",
+        setting: Annotated[Optional[str], typer.Option("--setting", help="finite | linear | contextual | glm (an --instance file carries its own).")] = None,
+        T: Annotated[str, typer.Option("--T", help="Horizon(s), e.g. 1e7, 1e5,1e6,1e7 or a log-spaced range 1e3:1e7:20 (a table over T).")] = "1e6",
         notion: Annotated[Optional[str], typer.Option("--notion", help="The budget you choose: rho | epsilon | rdp | "
                           "approx | ldp (default: epsilon for finite, ldp for glm, rho otherwise).")] = None,
         max_overhead: Annotated[Optional[float], typer.Option("--max-overhead", help="Target: privacy cost at most "
@@ -403,6 +461,7 @@ def register(app: typer.Typer) -> None:
                           "report, FILE.html or FILE.md.")] = None,
         explain: Annotated[bool, typer.Option("--explain", help="Reasons, conversions and equivalents of every "
                            "bound.")] = False,
+        bound: BoundOpt = None,
         instance_file: instance_options.InstanceFileOpt = None,
         save_instance: instance_options.SaveInstanceOpt = None,
         env: instance_options.EnvOpt = None,
@@ -426,10 +485,11 @@ def register(app: typer.Typer) -> None:
         from ..errors import InputError
 
         common.check_plot_path(plot)
-        if setting not in SETTINGS:
-            raise InputError("--setting", "one of " + ", ".join(SETTINGS), setting)
+        setting = instance_options.setting_of(setting, instance_file, SETTINGS)
         plugin_options.load(bounds_file)
-        Ts = validate.horizons("--T", T)
+        selected = selected_bounds(bound, setting)
+        _set_selected(selected)
+        Ts = horizons_option(T, max_points=50)
         d_priv = validate.open_unit("--delta", "1e-6" if delta is None else delta)
         n_runs = validate.count("--runs", runs if runs is not None else "100", minimum=2, maximum=10**6)
         sd = validate.count("--seed", seed, minimum=0, maximum=2**63 - 1)
@@ -459,7 +519,7 @@ def register(app: typer.Typer) -> None:
             io_.save(inst_used, save_instance)
         else:
             i_notes = []
-            for flag, on in (("--min-T", min_T), ("--check", check), ("--plot", plot)):
+            for flag, on in (("--min-T", min_T), ("--check", check), ("--plot", plot), ("--bound", selected)):
                 if on:
                     raise InputError(flag, "used without --prior (it answers for one instance: save one with "
                                      "--save-instance or give --instance)", flag)
@@ -514,6 +574,9 @@ def register(app: typer.Typer) -> None:
 
             if check:
                 raise InputError("--check", "used with --by bound (--by simulation measures already)", "--check")
+            if selected:
+                raise InputError("--bound", "used with --by bound (it selects a bound of the bounds' answer)",
+                                 selected[0])
             if len(Ts) > 1:
                 raise InputError("--T", "one horizon with --by simulation", T)
             if quantile is not None and not 0 < quantile < 1:
@@ -550,7 +613,7 @@ def register(app: typer.Typer) -> None:
                 instance=inst_used if drawn is None else None, prior=drawn,
                 instances=None if drawn is None else len(drawn.instances),
                 prior_quantile=None if drawn is None else drawn.quantile, block_runs=br, counterpart=counterpart,
-                counterpart_params=cp_params, pairing=pairing,
+                counterpart_params=cp_params, pairing=pairing, instance_path=instance_file,
                 inputs={"setting": setting, "T": Ts, "notion": {"name": un.name, "alpha": un.alpha,
                                                                 "delta": un.delta},
                         "target": {"kind": target.kind, "value": target.value}, "delta": d_priv,
@@ -592,6 +655,8 @@ def register(app: typer.Typer) -> None:
                              "not asymptotic, not vacuous, no violated statement) meets the target at the largest T"),
                 lower_limit=last.lower_limit, lower_id=last.lower_id, spread=d["spread"], notes=d["notes"],
                 budgets=d["budgets"],
+                selected=[{"id": b, "status": last.row(b).status, "user_budget": last.row(b).user_budget}
+                          for b in selected],
                 horizons=[{"T": p.T, "value": _json_value(p), "value_id": p.value_id,
                            "value_status": None if p.value_id is None else p.row(p.value_id).status,
                            "lower_limit": p.lower_limit,
@@ -605,6 +670,9 @@ def register(app: typer.Typer) -> None:
         from .regret_cmd import _caption_values
 
         ctx = registry.make_context(setting, overrides, None)
+        if inst_used is not None and instance_file is not None:  # one line and its file (the JSON has it whole)
+            for p in plans:
+                p.instance = instance_options.instance_text(inst_used, instance_file)
         _render(plans, explain, _caption_values(instance_values(setting, ctx)))
         if chk is not None:
             _render_check(chk)

@@ -119,7 +119,7 @@ def rows_of(plan) -> list[dict]:
 def run(setting, T, target, notion, overrides, *, algos, quantile, runs, max_runs, seed, executor_plan, delta,
         json_out, plot, plot_dist, report, inputs, values_used, instance=None, prior=None, instances=1,
         click_ctx=None, prior_quantile=None, block_runs=None, counterpart=None, counterpart_params=None,
-        pairing=None):
+        pairing=None, instance_path=None):
     from ..budget.measured import solve_measured
     from ..errors import InputError
     from . import executor_options
@@ -161,16 +161,18 @@ def run(setting, T, target, notion, overrides, *, algos, quantile, runs, max_run
                          prior=prior.to_dict() if hasattr(prior, "to_dict") else None, notes=plan.notes,
                          report=report, plot=plot, plot_dist=plot_dist, command=cmd)
         return plan
-    _render(plan, values_used)
+    _render(plan, values_used, instance_path)
     for what, path in (("report", report), ("plot", plot), ("distribution plot", plot_dist)):
         if path:
             common.console().print(f"{what} written to {path}")
     return plan
 
 
-def _render(plan, values_used: str):
+def _render(plan, values_used: str, instance_path=None):
     from rich import box
     from rich.table import Table
+
+    from .instance_options import instance_text
 
     from ..budget.notions import UserNotion
 
@@ -186,15 +188,18 @@ def _render(plan, values_used: str):
     for i, answers in enumerate(plan.answers):
         t = Table(title=f"Privacy budget, measured — {goal} — {plan.setting} — T = {common.fmt(plan.T)}"
                   + (f" — instance {i + 1} of {len(plan.answers)}" if len(plan.answers) > 1 else ""),
-                  caption=f"instance: {plan.instances[i]}\n" + (f"values used: {values_used}\n" if values_used else "")
+                  caption=f"instance: {instance_text(plan.instances[i], instance_path)}\n"
+                  + (f"values used: {values_used}\n" if values_used else "")
                   + f"user notion: {un.describe()}; measured: 95% intervals, the counterpart's runs "
                   + ("on their own seeds (independent pairing)" if all(a.counterpart.get("pairing") != "common"
                                                                        for a in answers) else
                      "paired with the private runs by seed (common pairing)") + "; bound-based: the smallest budget at which a rigorous upper bound of the algorithm meets the "
                   "target", header_style="bold", box=box.SIMPLE_HEAD, caption_justify="left", pad_edge=False)
-        for col in ("algorithm", "counterpart", f"on your instance ({sym})", "interval [missed, met]",
-                    "overhead (95%)", "runs", f"every instance of the class ({sym})"):
-            t.add_column(col, no_wrap=col not in ("counterpart",))
+        every = f"every instance of the class ({sym})"
+        for col in ("algorithm", "counterpart", f"on your instance ({sym})", "interval \\[missed, met]",
+                    "overhead (95%)", "runs", every):  # "\\[": not a rich markup tag (rich would swallow it)
+            t.add_column(col, no_wrap=col not in ("counterpart", every, "interval \\[missed, met]", "overhead (95%)"),
+                         justify="right" if col == "runs" else "left")
         for a in answers:
             ov = a.overhead or {}
             oc = ov.get("ci") or [None, None]
@@ -211,6 +216,7 @@ def _render(plan, values_used: str):
                     else f"[red]{a.status}[/red]")
             t.add_row(a.algorithm, cp, meas, f"[{common.fmt(iv[0], 4)}, {common.fmt(iv[1], 4)}]" if a.interval else "—",
                       f"{_pct(ov.get('value'))} [{_pct(oc[0])}, {_pct(oc[1])}]" if ov else "—", str(a.runs_used), btxt)
+        common.fit_columns(con, t, ("runs", "counterpart", every), floors={every: 24, "counterpart": 10})
         con.print(t)
         for a in answers:
             if a.regret:
@@ -244,6 +250,12 @@ def _render(plan, values_used: str):
                   "fresh seeds).")
 
 
+def _instance_title(plan) -> str:
+    from .instance_options import instance_text
+
+    return instance_text(plan.instances[0])[:80] if plan.instances else ""
+
+
 def _plot_dist(path, plan):
     from .. import figures as F
 
@@ -254,7 +266,7 @@ def _plot_dist(path, plan):
             samples.setdefault(a.counterpart["name"], a.final_regrets["nonprivate"])
     marks = [("regret cap", plan.target["value"])] if plan.target["kind"] == "regret" else []
     fig = F.ccdf_figure(samples, title_text=F.title("Regret at T over runs (CCDF) at the measured answers",
-                                                    str(plan.instances[0])[:80], "", plan.T), markers=marks)
+                                                    _instance_title(plan), "", plan.T), markers=marks)
     F.save(fig, path, "--plot-dist")
 
 

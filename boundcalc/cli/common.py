@@ -182,12 +182,97 @@ def fmt(x: Any, digits: int = 6) -> str:
     return textformat.number(x, digits)
 
 
+PIPE_WIDTH = 140  # columns of the tables written into a pipe or a file when COLUMNS is not set
+
+
+def pipe_width(environ=None) -> int:
+    """Columns for output that is not on a terminal: COLUMNS when it is a positive integer (rich's own convention,
+    which ``COLUMNS=100 boundcalc regret … | less`` relies on), else PIPE_WIDTH (wide enough for the bound tables)."""
+    import os
+
+    text = (os.environ if environ is None else environ).get("COLUMNS", "").strip()
+    if text.isdigit() and 20 <= int(text) <= 10_000:
+        return int(text)
+    return PIPE_WIDTH
+
+
 def console(stderr: bool = False):
     from rich.console import Console
 
     stream = sys.stderr if stderr else sys.stdout
-    width = None if stream.isatty() else 140  # pipes and test runners: wide enough for the bound tables
+    width = None if stream.isatty() else pipe_width()  # a terminal: rich asks it (and reads COLUMNS itself)
     return Console(stderr=stderr, highlight=False, soft_wrap=False, width=width)
+
+
+def table_fits(con, table, floors: dict | None = None) -> bool:
+    """Whether rich lays ``table`` out in the console's width without cutting a cell: every no-wrap column (numbers,
+    ids) at least its widest cell (header included), every wrapping column at least its longest word and its floor
+    (``floors``: {header: columns}, e.g. caveats readable rather than one word a line). Checked on the widths rich
+    itself computes (rich's Table._calculate_column_widths: it shrinks the widest wrapping columns first, whatever
+    their words; rich's own Column.min_width would defeat that shrinking and crop the table)."""
+    big = con.options.update_width(100_000)
+    width = con.width if table.width is None else table.width
+    widths = table._calculate_column_widths(con, con.options.update_width(width - table._extra_width))
+    if sum(widths) + table._extra_width > con.width:
+        return False
+    for col, w in zip(table.columns, widths):
+        m = table._measure_column(con, big, col)
+        pad = table._get_padding_width(col._index)
+        need = m.maximum if col.no_wrap else max(m.minimum, (floors or {}).get(str(col.header), 0) + pad)
+        if w < need:
+            return False
+    return True
+
+
+def _fix_widths(con, table, floors: dict | None) -> bool:
+    """Give every wrapping column of ``table`` a fixed width: its need (longest word, floor) plus a share of the
+    spare columns up to its widest line, so that rich's collapse (which shrinks the widest columns first, below their
+    words) does not run. False when even the needs do not fit (a column must go)."""
+    big = con.options.update_width(100_000)
+    plan = []
+    for col in table.columns:
+        m = table._measure_column(con, big, col)
+        pad = table._get_padding_width(col._index)
+        if col.no_wrap:
+            plan.append([col, m.maximum, m.maximum, pad])
+        else:
+            need = max(m.minimum, (floors or {}).get(str(col.header), 0) + pad)
+            plan.append([col, need, max(m.maximum, need), pad])
+    spare = con.width - table._extra_width - sum(p[1] for p in plan)
+    if spare < 0:
+        return False
+    for p in sorted((p for p in plan if not p[0].no_wrap), key=lambda p: p[2] - p[1]):  # whole short cells first
+        add = min(spare, p[2] - p[1])
+        p[1] += add
+        spare -= add
+    for col, w, _, pad in plan:
+        if not col.no_wrap:
+            col.width = w - pad
+    return True
+
+
+def fit_columns(con, table, drop, floors: dict | None = None) -> list[str]:
+    """Leave out columns of ``table`` named in ``drop`` (in that order, the least needed first) until rich can lay it
+    out without cutting a number or a header ("algorit…", "[0.6494, 0.74…"; ``table_fits``); a caption line names what
+    was left out. Returns the names dropped."""
+    dropped = []
+    for name in drop:
+        if _fix_widths(con, table, floors) and table_fits(con, table, floors):
+            break
+        idx = next((i for i, c in enumerate(table.columns) if str(c.header) == name), None)
+        if idx is None:
+            continue
+        del table.columns[idx]
+        for i, c in enumerate(table.columns):
+            c._index = i
+        dropped.append(name)
+    else:  # nothing (more) to drop: the best layout of what remains
+        _fix_widths(con, table, floors)
+    if dropped:
+        note = f"left out at {con.width} columns: {', '.join(dropped)} (a wider COLUMNS or --json shows them)"
+        table.caption = f"{table.caption}\n{note}" if table.caption else note
+        table.caption_justify = "left"
+    return dropped
 
 
 def kv_table(title: str, rows: list[tuple[str, Any]], caption: str | None = None):

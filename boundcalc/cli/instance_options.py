@@ -46,6 +46,60 @@ MAX_PRIOR_INSTANCES = 10000
 NEW_OPTIONS = ("--instance", "--env", "--env-seed", "--gaps", "--best-mean", "--noise")
 
 
+def setting_of(setting, instance_file, settings, option: str = "--setting"):
+    """The setting of a command: ``--setting`` when given (an --instance file of another setting is then refused
+    where the instance is resolved), else the setting the --instance file carries (issue 23: an instance file
+    carries its setting), else a one-line error asking for one."""
+    from ..errors import InputError
+
+    if setting is not None:
+        if setting not in settings:
+            raise InputError(option, "one of " + ", ".join(settings), setting)
+        return setting
+    if instance_file is not None:
+        from ..envs import spec
+
+        inst = spec.load_instance(instance_file)
+        if inst.setting not in settings:
+            raise InputError("--instance", "an instance of the " + " / ".join(settings) + " setting",
+                             f"{inst.setting} ({inst.label})")
+        return inst.setting
+    raise InputError(option, "one of " + ", ".join(settings) + " (or an --instance file, which carries its own)",
+                     "nothing")
+
+
+def instance_text(inst, path=None) -> str:
+    """One line for a table's caption: the instance's description (``Instance.describe``), its name when it has its own,
+    and where it came from (the --instance file ``path``, else the file recorded in its source). ``inst``: an Instance,
+    its ``to_dict()`` (the JSON keeps that whole), or another description dict (an environment's), summarised."""
+    if isinstance(inst, dict):
+        from ..envs import spec
+        from ..errors import InputError
+
+        try:
+            inst = spec.Instance.from_dict(inst, "instance")
+        except (InputError, KeyError, TypeError, ValueError):
+            parts = []
+            for k, v in inst.items():
+                if isinstance(v, (list, tuple)):
+                    if len(v) > 6 or any(isinstance(x, (list, tuple, dict)) for x in v):
+                        continue
+                    v = "(" + ", ".join(f"{x:.4g}" if isinstance(x, float) else str(x) for x in v) + ")"
+                elif isinstance(v, float):
+                    v = f"{v:.4g}"
+                elif isinstance(v, dict):
+                    continue
+                parts.append(f"{k} = {v}")
+            return ", ".join(parts) or "the setting's default instance"
+    if not hasattr(inst, "describe"):
+        return str(inst)
+    desc = inst.describe()
+    name = getattr(inst, "name", None)
+    text = desc if not name or name == desc else f"{name} ({desc})"
+    src = path or (getattr(inst, "source", None) or {}).get("file")
+    return text + (f"; from {src}" if src else "")
+
+
 def _given(**kw) -> list[str]:
     return [k for k, v in kw.items() if v is not None]
 

@@ -35,7 +35,8 @@ def _instance(setting, file, means, family, sigma, which):
 @command
 def lower_cmd(
     rho: Annotated[str, typer.Option("--rho", help="ρ of ρ-Interactive zCDP (> 0).", metavar="FLOAT")],
-    setting: Annotated[str, typer.Option("--setting", help="finite or linear.")] = "finite",
+    setting: Annotated[Optional[str], typer.Option("--setting", help="finite or linear (default: the setting of the "
+                                                                     "--instance file, else finite).")] = None,
     instance: Annotated[Optional[str], typer.Option(
         "--instance", help="Instance ν: a file (FILE.toml/.json, docs/instances.md).")] = None,
     means: Annotated[Optional[str], typer.Option("--means", help="Instance ν, finite: the arm means.")] = None,
@@ -61,6 +62,12 @@ def lower_cmd(
     from ..errors import InputError
     from ..lower import lower_bound_report
 
+    if setting is None:  # an instance file carries its setting (issue 23)
+        setting = "finite"
+        if instance is not None:
+            from .instance_options import setting_of
+
+            setting = setting_of(None, instance, ("finite", "linear"))
     if setting not in ("finite", "linear"):
         raise InputError("--setting", "finite or linear", setting)
     r = validate.positive("--rho", rho)

@@ -146,39 +146,128 @@ def _caption_values(vals: dict) -> str:
     return ", ".join(parts)
 
 
-def _render(rep, budget, explain: bool, check_info: dict | None):
+# bounds of other papers than the seed that states the algorithm's own bound: the baselines' own papers
+# (bounds/baselines.py) and seed 003 Table II's converted bounds (bounds/converted.py); shown with --all
+COMPARISON_MODULES = ("boundcalc.bounds.baselines", "boundcalc.bounds.converted")
+_WEAK_TAGS = ("not a valid bound", "statement violated", "proof gap", "typo", "UNCERTAIN")
+
+
+def plugin_origin(row: dict) -> str | None:
+    """The file (or entry point) a user's bound came from; None for a built-in bound."""
+    if row.get("plugin"):
+        return str(row["plugin"])
+    from ..bounds import registry
+
+    for b in registry.plugin_bounds():
+        if b.id == row["id"]:
+            return str(getattr(b, "origin", "") or "plugin")
+    return None
+
+
+def algorithm_label(row: dict) -> str:
+    """The algorithm cell: "(any algorithm)" for a lower bound; a user's bound without an algorithm of its own
+    (DeclaredBound names it "ID (declared algorithm)") is labelled by its plugin, not by its id a second time."""
+    alg = row.get("algorithm")
+    if alg is None:
+        return "(any algorithm)"
+    if plugin_origin(row) is not None and alg == f"{row['id']} (declared algorithm)":
+        return "(plugin)"
+    return alg
+
+
+def _is_comparison(row: dict) -> bool:
+    from ..bounds import registry
+
+    try:
+        return type(registry.get(row["id"])).__module__ in COMPARISON_MODULES
+    except Exception:  # noqa: BLE001 - an id the registry no longer has (a test's plugin): not a comparison
+        return False
+
+
+def _best_upper(rows: list[dict]) -> dict:
+    """The row a headline would take among ``rows`` (explicit constants, not vacuous, not invalid), else the smallest."""
+    from ..bounds.report import HEADLINE_FORMS
+
+    def key(r):
+        ok = r["form"] in HEADLINE_FORMS and not r.get("invalid") and not r.get("vacuous")
+        v = r["value"] if r["value"] is not None else float("inf")
+        return (not ok, v)
+
+    return min(rows, key=key)
+
+
+def shown_rows(rows: list[dict], headline_id: str | None, selected=(), show_all: bool = False) -> list[dict]:
+    """The applicable rows the default table shows, in display order: the headline's algorithm (every form), one
+    row per other algorithm of the papers (the bound a headline would take), the largest lower bound of each kind,
+    every user's bound (plugin) and every ``--bound`` selected. ``show_all``: every applicable row. The order: upper
+    bounds (the headline's algorithm first, then private, then non-private), then lower bounds; the comparison
+    bounds of other papers (COMPARISON_MODULES) after the papers' own within each group."""
+    app = [r for r in rows if r["applicable"]]
+    head = next((r for r in app if r["id"] == headline_id), None)
+    head_alg = head["algorithm"] if head is not None else None
+    keep = {r["id"] for r in app if r["id"] in selected or plugin_origin(r) is not None}
+    if head is not None:
+        keep.update(r["id"] for r in app if r["algorithm"] == head_alg)
+    by_alg: dict[str, list[dict]] = {}
+    by_kind: dict[str, list[dict]] = {}
+    for r in app:
+        if r["kind"].startswith("upper"):
+            if not _is_comparison(r):
+                by_alg.setdefault(r["algorithm"], []).append(r)
+        else:
+            by_kind.setdefault(r["kind"], []).append(r)
+    keep.update(_best_upper(rs)["id"] for rs in by_alg.values())
+    for rs in by_kind.values():
+        weak = lambda r: sum(t in _WEAK_TAGS for t in r["tags"])  # noqa: E731 - ties: the better-founded bound
+        keep.add(max(rs, key=lambda r: (r["form"] != "paper", (r["value"] if r["value"] is not None else -1.0),
+                                        -weak(r)))["id"])
+    out = [r for r in app if show_all or r["id"] in keep]
+
+    def order(r):
+        upper = r["kind"].startswith("upper")
+        return (not upper, not (upper and r["algorithm"] == head_alg), r["notion"] == "none", _is_comparison(r))
+
+    return sorted(out, key=order)  # stable: the registry's order within each group
+
+
+def _render(rep, budget, explain: bool, check_info: dict | None, show_all: bool = False, selected=(),
+            instance_line: str | None = None):
+    from rich import box
     from rich.table import Table
 
     con = common.console()
     rows, T = rep.rows, rep.T
     title = f"Regret bounds — {rep.setting} — T = {common.fmt(T[-1])}"
-    cap = (f"instance: {rep.ctx.instance_name}\nvalues used: {_caption_values(rep.instance_values)}\n"
+    cap = (f"instance: {instance_line or rep.ctx.instance_name}\nvalues used: {_caption_values(rep.instance_values)}\n"
            f"budget: {budget.describe() if budget else 'none (non-private)'}; trivial bound {rep.trivial.label} = "
            f"{common.fmt(rep.trivial.per_step * T[-1])}")
-    from rich import box
-
+    shown = shown_rows(rows, rep.headline.bound_id, selected, show_all or explain)
     t = Table(title=title, caption=cap, header_style="bold", show_lines=False, caption_justify="left",
               box=box.SIMPLE_HEAD, pad_edge=False)
-    for col, kw in (("id / algorithm", {"no_wrap": True}), ("kind", {"no_wrap": True}), ("form", {"no_wrap": True}),
-                    ("value", {"justify": "right", "no_wrap": True}),
+    for col, kw in (("id", {"no_wrap": True}), ("algorithm", {"no_wrap": True}), ("kind", {"no_wrap": True}),
+                    ("form", {"no_wrap": True}), ("value", {"justify": "right", "no_wrap": True}),
                     ("privacy cost", {"justify": "right", "no_wrap": True}),
                     ("overhead", {"justify": "right", "no_wrap": True}), ("regime", {"no_wrap": True}),
                     ("caveats", {"ratio": 1})):
         t.add_column(col, **kw)
-    for r in rows:
-        if r["applicable"]:
-            kind = r["kind"].replace("problem-dependent", "instance").replace("asymptotic", "asympt.").split("-")
-            regime = r["regime"] + ("\n[red]vacuous at this T[/red]" if r.get("vacuous") else "")
-            tags = [x for x in r["tags"] if x != "vacuous at this T"]
-            t.add_row(f"[cyan]{r['id']}[/cyan]\n[dim]{r['algorithm'] or '(any algorithm)'}[/dim]", "\n".join(kind),
-                      r["form"], common.fmt(r["value"]), common.fmt(r["privacy_cost"]), _fmt_pct(r["overhead_pct"]),
-                      regime, ", ".join(tags) or "—")
+    for r in shown:
+        tags = [x for x in r["tags"] if x != "vacuous at this T"]
+        if plugin_origin(r) is not None:
+            tags.insert(0, "your bound (plugin)")
+        if r.get("vacuous"):
+            tags.insert(0, "[red]vacuous at this T[/red]")
+        mark = "★ " if r["id"] in selected else ""
+        t.add_row(f"[bold cyan]{mark}{r['id']}[/bold cyan]" if mark else f"[cyan]{r['id']}[/cyan]",
+                  algorithm_label(r), _KIND_SHORT.get(r["kind"], r["kind"]), r["form"], common.fmt(r["value"]),
+                  common.fmt(r["privacy_cost"]), _fmt_pct(r["overhead_pct"]), r["regime"], ", ".join(tags) or "—")
+    common.fit_columns(con, t, ("privacy cost", "regime", "kind"), floors={"caveats": 24})
     con.print(t)
     checked = [r for r in rows if "empirical" in r]
     if checked:
         ct = Table(title=f"Bounds against simulation at T = {common.fmt(T[-1])}", header_style="bold")
         for col in ("id", "algorithm", "bound", "empirical mean", "95% interval", "median · p90 · p99", "verdict"):
-            ct.add_column(col, style="cyan" if col == "id" else None, no_wrap=col != "verdict",
+            ct.add_column(col, style="cyan" if col == "id" else None,
+                          no_wrap=col in ("id", "bound", "empirical mean"),
                           justify="right" if col in ("bound", "empirical mean") else "left")
         for r in checked:
             e = r["empirical"]
@@ -190,27 +279,22 @@ def _render(rep, budget, explain: bool, check_info: dict | None):
                     v = "vacuous at this T (bound ≥ trivial bound)"
                 dist = e.get("distribution")
                 dtxt = "—" if not dist else " · ".join(common.fmt(dist[k], 4) for k in ("median", "p90", "p99"))
-                ct.add_row(r["id"], r["algorithm"], common.fmt(r["value"]), common.fmt(e["mean"]),
+                ct.add_row(r["id"], algorithm_label(r), common.fmt(r["value"]), common.fmt(e["mean"]),
                            f"[{common.fmt(e['ci'][0])}, {common.fmt(e['ci'][1])}]", dtxt, v)
             else:
-                ct.add_row(r["id"], r["algorithm"], common.fmt(r["value"]), "—", "—", "—", e["status"])
+                ct.add_row(r["id"], algorithm_label(r), common.fmt(r["value"]), "—", "—", "—", e["status"])
+        common.fit_columns(con, ct, ("median · p90 · p99", "algorithm"), floors={"verdict": 22})
         con.print(ct)
     if len(T) > 1:
-        tt = Table(title="Value against T", header_style="bold")
-        tt.add_column("id", style="cyan", no_wrap=True)
-        for x in T:
-            tt.add_column(f"T={common.fmt(x, 3)}", justify="right")
-        for r in rows:
-            if r["values"]:
-                tt.add_row(r["id"], *[(common.fmt(v["value"]) + (" (vacuous)" if v.get("vacuous") else ""))
-                                      if v["defined"] else "not defined" for v in r["values"]])
-        con.print(tt)
+        _render_against_T(con, shown, T, rep.headline.bound_id, selected)
     if explain:
         for r in rows:
             if r["applicable"]:
                 extra = f" — {r['regime_note']}" if r["regime_note"] else ""
                 conv = "" if r["conversion"] in ("same notion", "non-private") else f" [via: {r['conversion']}]"
-                con.print(f"[cyan]{r['id']}[/cyan] ({r['source']}): overhead {_fmt_pct(r['overhead_pct'])}, "
+                origin = plugin_origin(r)
+                src = r["source"] + (f"; your bound, plugin {origin}" if origin is not None else "")
+                con.print(f"[cyan]{r['id']}[/cyan] ({src}): overhead {_fmt_pct(r['overhead_pct'])}, "
                           f"{r['regime']}{extra}{conv}")
                 if r.get("invalid"):
                     con.print(f"    [red]not a valid bound[/red] {r['invalid']}")
@@ -224,13 +308,18 @@ def _render(rep, budget, explain: bool, check_info: dict | None):
                     con.print(f"    check: assumptions {'met' if e['assumptions_met'] else 'NOT met'}: "
                               f"{e['assumptions_note']}")
     na = [r for r in rows if not r["applicable"]]
+    hidden = sum(r["applicable"] for r in rows) - len(shown)
     if na and explain:
         con.print("[bold]Not applicable:[/bold]")
         for r in na:
             con.print(f"  [dim]{r['id']}[/dim] ({r['source']}): {r['reason']}")
-    elif na:
-        con.print(f"[dim]Not applicable here ({len(na)}): {', '.join(r['id'] for r in na)} — --explain gives the "
-                  "reasons and every caveat's full text.[/dim]")
+    elif na or hidden:
+        parts = ([f"{hidden} more applicable bound{'s' if hidden != 1 else ''} (other forms, other papers' bounds, "
+                  f"weaker lower bounds: --all)"] if hidden else [])
+        if na:
+            parts.append(f"{len(na)} not applicable here")
+        con.print(f"[dim]Not shown: {' and '.join(parts)}; --explain gives the reasons and every caveat's full "
+                  "text.[/dim]")
     for n in rep.notes:
         con.print(f"[yellow]note[/yellow]: {n}")
     if check_info:
@@ -241,10 +330,63 @@ def _render(rep, budget, explain: bool, check_info: dict | None):
     else:
         r = next(x for x in rows if x["id"] == h.bound_id)
         con.print(f"[bold]Headline[/bold]: regret ≤ [bold]{common.fmt(h.value)}[/bold] at T = {common.fmt(h.T)}"
-                  f"{headline_probability(h)} — "
-                  f"{h.bound_id} ({r['algorithm']}, {r['form']}), the smallest applicable "
+                  f"{headline_probability(h)} — {h.bound_id} ({_headline_who(r)}), the smallest applicable "
                   f"{'private ' if budget is not None else ''}upper bound with explicit constants below the trivial "
                   f"bound {common.fmt(rep.trivial.per_step * h.T)}.")
+    for bid in selected:
+        r = next(x for x in rows if x["id"] == bid)
+        if not r["applicable"]:
+            con.print(f"[bold]★ {bid}[/bold] ({_headline_who(r)}): not applicable here — {r['reason']}")
+            continue
+        word = "regret ≤" if r["kind"].startswith("upper") else "regret ≥"
+        con.print(f"[bold]★ {bid}[/bold] ({_headline_who(r)}): {word} {common.fmt(r['value'])} at T = "
+                  f"{common.fmt(T[-1])}" + (f", {r['regime']}" if r["regime"] else ""))
+
+
+def _headline_who(r: dict) -> str:
+    """"AdaC-GOPE, explicit" for a paper's bound; "your bound from plugin FILE, explicit" for a plugin without an
+    algorithm of its own (its id is not repeated); "plugin FILE, ALG, explicit" for a plugin naming its algorithm."""
+    origin = plugin_origin(r)
+    lab = algorithm_label(r)
+    if origin is None:
+        return f"{lab}, {r['form']}"
+    if lab == "(plugin)":
+        return f"your bound from plugin {origin}, {r['form']}"
+    return f"your bound for {lab} from plugin {origin}, {r['form']}"
+
+
+def _render_against_T(con, shown, T, headline_id, selected) -> None:
+    """Value against T of the shown bounds: one column per T for a few horizons; one row per T for a range (columns:
+    the headline, the selected bounds, then the others while they fit the width)."""
+    from rich.table import Table
+
+    def cell(v):
+        if not v["defined"]:
+            return "not defined"
+        return common.fmt(v["value"]) + (" (vacuous)" if v.get("vacuous") else "")
+
+    rows = [r for r in shown if r["values"]]
+    if len(T) <= 6:
+        tt = Table(title="Value against T", header_style="bold")
+        tt.add_column("id", style="cyan", no_wrap=True)
+        for x in T:
+            tt.add_column(f"T={common.fmt(x, 3)}", justify="right", no_wrap=True)
+        for r in rows:
+            tt.add_row(r["id"], *[cell(v) for v in r["values"]])
+        con.print(tt)
+        return
+    first = [r for r in rows if r["id"] == headline_id or r["id"] in selected]
+    rows = first + [r for r in rows if r not in first]
+    tt = Table(title="Value against T", header_style="bold")
+    tt.add_column("T", justify="right", no_wrap=True)
+    for r in rows:
+        tt.add_column(r["id"], justify="right", no_wrap=True)
+    for i, x in enumerate(T):
+        tt.add_row(f"{x:g}", *[cell(r["values"][i]) for r in rows])
+    dropped = common.fit_columns(con, tt, [r["id"] for r in reversed(rows[len(first):])])
+    if dropped:
+        tt.caption = f"{len(dropped)} more bounds do not fit this width (--json has every value)"
+    con.print(tt)
 
 
 def headline_probability(h) -> str:
@@ -273,8 +415,12 @@ def _budget_text(budget) -> str:
     return budget.describe() if budget is not None else ""
 
 
-def _plot(path, rows, setting, budget, instance: str = "") -> None:
-    """Bounds against T (boundcalc.figures): upper bounds solid, lower bounds dashed, one palette colour each."""
+SELECTED_STYLE = {"lw": 3.2, "zorder": 5}  # a --bound selected line: thicker, drawn on top
+
+
+def _plot(path, rows, setting, budget, instance: str = "", selected=()) -> None:
+    """Bounds against T (boundcalc.figures): upper bounds solid, lower bounds dashed, one palette colour each; the
+    ``--bound`` selected ones thicker, on top, marked ★ in the legend."""
     from .. import figures
 
     lines = []
@@ -284,8 +430,10 @@ def _plot(path, rows, setting, budget, instance: str = "") -> None:
         pts = [(v["T"], v["value"]) for v in r["values"] if v["defined"] and v["value"] is not None]
         if pts:
             ts, vs = zip(*pts)
-            lines.append(figures.Line(f"{r['id']} ({r['form']})", ts, vs,
-                                      kind="upper" if r["kind"].startswith("upper") else "lower"))
+            sel = r["id"] in selected
+            lines.append(figures.Line(f"{'★ ' if sel else ''}{r['id']} ({r['form']})", ts, vs,
+                                      kind="upper" if r["kind"].startswith("upper") else "lower",
+                                      style=dict(SELECTED_STYLE) if sel else {}))
     fig = figures.lines_figure(lines, title_text=figures.title(f"Regret bounds, {setting} setting", instance,
                                                                _budget_text(budget)),
                                xlabel="T", ylabel="regret bound")
@@ -318,7 +466,7 @@ def _budget_scalar(b) -> float:
     return float(b.rho) if b.notion == "zcdp" else float(b.epsilon)
 
 
-def _render_sweep(reps, budgets):
+def _render_sweep(reps, budgets, selected=()):
     """One table: every bound (rows) at every budget of the list (columns), at the largest T; headlines last."""
     from rich import box
     from rich.table import Table
@@ -334,7 +482,7 @@ def _render_sweep(reps, budgets):
     t.add_column("id / algorithm", no_wrap=True)
     t.add_column("form", no_wrap=True)
     for b in budgets:
-        t.add_column(f"{sym} = {common.fmt(_budget_scalar(b), 4)}", justify="right")
+        t.add_column(f"{sym} = {common.fmt(_budget_scalar(b), 4)}", justify="right", no_wrap=True)
     t.add_column("caveats", ratio=1)
     for i, r0 in enumerate(reps[0].rows):
         rows = [rep.rows[i] for rep in reps]
@@ -349,13 +497,15 @@ def _render_sweep(reps, budgets):
             cells.append(common.fmt(r["value"]) + (f"\n({pct})" if r["notion"] != "none" else "")
                          + ("\n[red]vacuous[/red]" if r.get("vacuous") else ""))
         tags = sorted({x for r in rows for x in r["tags"] if x != "vacuous at this T"})
-        t.add_row(f"[cyan]{r0['id']}[/cyan]\n[dim]{r0['algorithm'] or '(any algorithm)'}[/dim]", r0["form"], *cells,
+        idc = f"[bold cyan]★ {r0['id']}[/bold cyan]" if r0["id"] in selected else f"[cyan]{r0['id']}[/cyan]"
+        t.add_row(f"{idc}\n[dim]{algorithm_label(r0)}[/dim]", r0["form"], *cells,
                   ", ".join(tags) or "—")
     t.add_row("[bold]headline[/bold]", "", *[common.fmt(rep.headline.value) + ("\n(w.p. ≥ 1 − δ)" if
                                             rep.headline.high_probability else "") if rep.headline.value is not None
                                             else "none" for rep in reps],
               headline_probability(next(r.headline for r in reps if r.headline.high_probability))[2:]
               if any(r.headline.high_probability for r in reps) else "")
+    common.fit_columns(con, t, ("form", "caveats"), floors={"caveats": 16})  # numbers never cut
     con.print(t)
     for n in reps[0].notes:
         con.print(f"[yellow]note[/yellow]: {n}")
@@ -456,12 +606,53 @@ def _prior_regret(setting, budget, Tarr, overrides, given, pri, check, plot, jso
               f"{common.fmt(summ['median']) if summ['median'] is not None else '—'}.")
 
 
+BoundOpt = Annotated[Optional[List[str]], typer.Option(
+    "--bound", metavar="ID", help="Select a bound by its id (repeatable; yours from --bounds-file too): always in the "
+                                  "table, marked ★, its own line under the headline, drawn thicker by --plot.")]
+
+
+def selected_bounds(ids, setting: str) -> tuple[str, ...]:
+    """The ``--bound`` ids, each a registered bound of ``setting`` (built-in or loaded plugin), in the order given."""
+    from ..bounds import registry
+    from ..errors import InputError
+
+    if not ids:
+        return ()
+    known = [b.id for b in registry.select(setting=setting)]
+    out = []
+    for i in ids:
+        i = str(i).strip()
+        if i not in known:
+            raise InputError("--bound", f"the id of a bound of the {setting} setting (`boundcalc bounds --setting "
+                                        f"{setting}` lists them; yours need --bounds-file)", i)
+        if i not in out:
+            out.append(i)
+    return tuple(out)
+
+
+def horizons_option(text: str, max_points: int = 200) -> list[int]:
+    """--T: one horizon, a list 1e4,1e5,1e6 or a range lo:hi:n (the quantity commands' syntax, cli/sweep.py: log-spaced
+    across decades), each an integer >= 1, sorted, without repeats (a range's points are rounded to integers); a range
+    has at most ``max_points`` points (each horizon is a full evaluation: regret 200, budget 50)."""
+    from .. import validate
+    from ..errors import InputError
+
+    if ":" in str(text):
+        from .sweep import parse
+
+        pts = parse("--T", text, integer=True).texts
+        if len(pts) > max_points:
+            raise InputError("--T", f"a range lo:hi:n of at most {max_points} horizons", text)
+        return sorted(set(validate.horizons("--T", ",".join(pts))))
+    return validate.horizons("--T", text)
+
+
 def register(app: typer.Typer) -> None:
     @app.command("regret")
     @command
     def regret(
-        setting: Annotated[str, typer.Option("--setting", help="finite | linear | contextual | glm")],
-        T: Annotated[Optional[str], typer.Option("--T", help="Horizon(s), e.g. 1e6 or 1e4,1e5,1e6 (default 1e6; with "
+        setting: Annotated[Optional[str], typer.Option("--setting", help="finite | linear | contextual | glm (an --instance file carries its own).")] = None,
+        T: Annotated[Optional[str], typer.Option("--T", help="Horizon(s), e.g. 1e6, 1e4,1e5,1e6 or a log-spaced range 1e3:1e7:20 (default 1e6; with "
                                                             "--check 1e4 in the contextual and glm settings).")] = None,
         epsilon: common.EpsilonListOpt = None,
         rho: common.RhoListOpt = None,
@@ -484,6 +675,8 @@ def register(app: typer.Typer) -> None:
         runs: Annotated[str, typer.Option("--runs", help="Monte Carlo runs for --check.")] = "100",
         seed: Annotated[int, typer.Option("--seed", help="Seed for --check.")] = 0,
         explain: Annotated[bool, typer.Option("--explain", help="Full caveat texts, regime notes, conversions and the reasons a bound does not apply.")] = False,
+        show_all: Annotated[bool, typer.Option("--all", help="Every applicable bound in the table (by default: the headline's algorithm, one bound per other algorithm, the largest lower bound of each kind, your bounds).")] = False,
+        bound: BoundOpt = None,
         instance_file: instance_options.InstanceFileOpt = None,
         save_instance: instance_options.SaveInstanceOpt = None,
         env: instance_options.EnvOpt = None,
@@ -505,14 +698,14 @@ def register(app: typer.Typer) -> None:
         from ..errors import InputError
 
         common.check_plot_path(plot)
-        if setting not in SETTINGS:
-            raise InputError("--setting", "one of " + ", ".join(SETTINGS), setting)
+        setting = instance_options.setting_of(setting, instance_file, SETTINGS)
         plugin_options.load(bounds_file)
         plugin_options.load_algorithms(algorithms_file)  # --check simulates a user's algorithm against its bounds
+        selected = selected_bounds(bound, setting)
         from ..verify.regret_check import DEFAULT_CHECK_T
 
         T_text = T if T is not None else (str(DEFAULT_CHECK_T[setting]) if check else "1e6")
-        Ts = validate.horizons("--T", T_text)
+        Ts = horizons_option(T_text)
         budgets = common.budgets_from_options(epsilon, rho, alpha, rdp_epsilon, delta, ldp_epsilon, ldp_delta)
         budget = budgets[0]
         n_runs = validate.count("--runs", runs, minimum=2, maximum=10**6)
@@ -569,7 +762,7 @@ def register(app: typer.Typer) -> None:
                             "value_id": r.headline.bound_id, "value_reason": r.headline.reason, "bounds": r.rows}
                            for b, r in zip(budgets, reps)])
                 return
-            _render_sweep(reps, budgets)
+            _render_sweep(reps, budgets, selected)
             if plot:
                 common.console().print(f"plot written to {plot}")
             return
@@ -599,7 +792,7 @@ def register(app: typer.Typer) -> None:
 
                     _, prow = rows_for(setting, budget, np.logspace(2, np.log10(max(Tarr[-1], 1e3)),
                                                                     MIN_PLOT_CHECKPOINTS), overrides)
-                _plot(plot, prow, setting, budget, rep.ctx.instance_name)
+                _plot(plot, prow, setting, budget, rep.ctx.instance_name, selected)
                 drawn = "bounds"
         if json_out:
             h = rep.headline
@@ -613,11 +806,14 @@ def register(app: typer.Typer) -> None:
                 trivial_bound={"per_step": rep.trivial.per_step, "label": rep.trivial.label,
                                "at_T": [rep.trivial.per_step * float(t) for t in Tarr]},
                 notes=rep.notes, check=check_info, bounds=rep.rows,
+                selected=[{"id": r["id"], "value": r["value"], "applicable": r["applicable"], "kind": r["kind"],
+                           "plugin": plugin_origin(r)} for b in selected for r in rep.rows if r["id"] == b],
                 plot={"path": plot, "figure": "simulated regret beside the checked bounds" if drawn == "check"
                       else "bounds against T"} if plot else None,
             )
             return
-        _render(rep, budget, explain, check_info)
+        _render(rep, budget, explain, check_info, show_all, selected,
+                instance_options.instance_text(used, instance_file) if used is not None and instance_file else None)
         if symbolic:
             pairs = []
             for r in rep.rows:
