@@ -119,7 +119,8 @@ class DomainGap:
         if self.fraction > 0:
             pct = 100 * self.fraction
             return f"outside the domain of {fn} where {self.where} ({pct:.3g}% of the box)"
-        return f"outside the domain of {fn} where {self.where} (a set of measure zero, e.g. {_fmt_point(self.example)})"
+        return (f"outside the domain of {fn} where {self.where} (no uniform sample of {self.samples} fell in it, e.g. "
+                f"{_fmt_point(self.example)})")
 
     def to_json(self) -> dict:
         return {"function": self.function, "condition": self.condition, "outside_where": self.where,
@@ -179,6 +180,9 @@ def domain_gaps(p, dom, fns: dict | None = None, seconds: float = 1.0) -> list[D
     seen = set()
     uni = _uniform_points(dom, names, DOMAIN_SAMPLES)
     cor = _corner_points(dom, names)
+    for k in names:  # and the centre of the box (x/x on x=-1:1 is undefined at x = 0 only)
+        lo, hi = dom.range(k)
+        cor[k] = np.append(cor[k], lo / 2 + hi / 2)
     for cond in p.domain:
         if (cond.kind, cond.source) in seen:
             continue
@@ -186,10 +190,14 @@ def domain_gaps(p, dom, fns: dict | None = None, seconds: float = 1.0) -> list[D
         c = sympy.sympify(cond.exact())
         margin = (lambda b, c=c: interval_eval(sympy.Abs(c), b, fns)) if cond.kind == "!=0" else \
             (lambda b, c=c: interval_eval(c, b, fns))
+        found = None
         try:
-            r = prove(margin, box, strict=cond.kind != ">=0", max_seconds=seconds, max_boxes=2000, split="widest")
+            r = prove(margin, box, strict=cond.kind != ">=0", max_seconds=seconds, max_boxes=2000, split="widest",
+                      point_margin=_condition_point(c, names, cond.kind))
             if r.proven:
                 continue
+            if r.verdict == "counterexample":  # a point outside the domain, confirmed at 50 digits
+                found = {k: float(r.counterexample["point"][k]) for k in names}
         except (TypeError, KeyError):  # no interval rule for a part of the argument: sample it
             pass
         with np.errstate(all="ignore"):
@@ -204,6 +212,8 @@ def domain_gaps(p, dom, fns: dict | None = None, seconds: float = 1.0) -> list[D
                 i = int(np.flatnonzero(f)[0])
                 example = {k: float(pts[k][i]) for k in names}
                 break
+        if example is None:
+            example = found
         everywhere = False
         if frac == 1.0 and fc.all() and cond.kind != "!=0":
             neg = (lambda b, c=c: -interval_eval(c, b, fns))
@@ -218,11 +228,21 @@ def domain_gaps(p, dom, fns: dict | None = None, seconds: float = 1.0) -> list[D
     return out
 
 
+def _condition_point(c, names, kind):
+    """The 50-digit value of a domain condition's argument at a point (the prover's re-check of a point outside)."""
+    import sympy
+
+    from ..rigorous.sympy_eval import point_function
+
+    f = point_function(sympy.Abs(c) if kind == "!=0" else c, names)
+    return f
+
+
 def _domain_constraint(p, gaps, fns):
     """The prover's constraint (boxes where a >=/> condition certainly fails are outside the domain, dropped)."""
     import sympy
 
-    from ..rigorous.interval import imin
+    from ..rigorous.interval import DomainError, Interval, imin
     from ..rigorous.sympy_eval import interval_eval
 
     conds = [sympy.sympify(c.exact()) for c in p.domain if c.kind in (">=0", ">0")
@@ -231,7 +251,10 @@ def _domain_constraint(p, gaps, fns):
         return None
 
     def constraint(b):
-        return imin(*(interval_eval(c, b, fns) for c in conds))
+        try:
+            return imin(*(interval_eval(c, b, fns) for c in conds))
+        except DomainError:  # a function inside a condition is asked on a box wholly outside its own domain
+            return Interval(-1.0)
 
     return constraint
 
@@ -583,12 +606,16 @@ def run(text: str, box: str | None, method: str = "auto", points: int = 4096, ma
     if identities:
         what = "comparisons are identities" if identities > 1 else "comparison is an identity"
         notes.append(f"{identities} == {what}: both sides are the same expression (exact, no tolerance)")
-    if not pieces:
-        return CheckOutcome(method="proof", word="proven", verdict="proven on the box (an identity: both sides are the "
-                            "same expression)", parsed=p, domain=dom, boxes=0, seconds=0.0, notes=notes,
-                            domain_gaps=gaps, equality={"identities": identities, "tolerance": 0.0, "kind": "exact"})
+    if not pieces:  # where part of the box is outside a domain, the identity holds where defined (issue 22 D2)
+        word, where = _assumption_words(*_proven_words(bool(gaps), False), assumed.bounds_with_gaps())
+        allgaps = list(gaps) + list(assumed.gaps)
+        return CheckOutcome(method="proof", word=word, verdict=f"{where} (an identity: both sides are the same "
+                            "expression)" + ("; " + _gap_suffix(allgaps) if allgaps else ""), parsed=p, domain=dom,
+                            boxes=0, seconds=0.0, notes=notes, domain_gaps=gaps, assumption_gaps=assumed.gaps,
+                            equality={"identities": identities, "tolerance": 0.0, "kind": "exact"})
     constraint = _and_constraints(_domain_constraint(p, gaps, fns) if gaps else None, assumed.constraint())
-    r = _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, p.integers, constraint, assumed.clipper())
+    r = _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, p.integers, constraint, assumed.clipper(),
+                      _point_domain(p) if gaps else None)
     if calls:
         notes.append("bounds enclosed through their sympy expressions (" + ", ".join(sorted({c.bid for c in calls.values()}))
                      + ")" + _assumption_note(calls, assumed))
@@ -732,7 +759,36 @@ def _split_identities(pieces):
     return out, n
 
 
-def _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, integers, constraint=None, clip=None):
+def _point_domain(p):
+    """A test of one point (dict name -> mpf) against every domain condition of EXPR at the current mpmath precision
+    (None without conditions): a counterexample must lie where EXPR is defined (log(log(x)) at x = 1 is not one)."""
+    if not p.domain:
+        return None
+    import mpmath
+    import sympy
+
+    from ..rigorous.sympy_eval import point_function
+
+    names = list(p.variables)
+    tests = [(c.kind, point_function(sympy.sympify(c.exact()), names)) for c in p.domain]
+
+    def inside(pt) -> bool:
+        for kind, f in tests:
+            try:
+                v = f(pt)
+            except (ValueError, ZeroDivisionError, OverflowError, TypeError):
+                return False
+            if isinstance(v, mpmath.mpc) or mpmath.isnan(v):
+                return False
+            if not {">=0": v >= 0, ">0": v > 0, "!=0": v != 0}[kind]:
+                return False
+        return True
+
+    return inside
+
+
+def _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, integers, constraint=None, clip=None,
+                  point_domain=None):
     """Prove each comparison separately (its own strictness), within one time budget; one ProofResult back:
     proven if every piece is, the first counterexample, else undecided with every piece's boxes left. ``clip``
     (assumptions.Analysis.clipper) shrinks each sub-box to the part inside the assumptions before the margin is
@@ -749,6 +805,8 @@ def _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, integers, const
         claim = comparisons_claim([piece], box_iv, functions={n: c.interval for n, c in calls.items()},
                                   mp_functions={n: c.mp for n, c in calls.items()}, eq_tol=EQ_TOL)
         claim.constraint = constraint
+        if point_domain is not None:  # a point outside a domain is never a counterexample (its margin is undefined)
+            claim.point_margin = (lambda pm: (lambda pt: pm(pt) if point_domain(pt) else _undefined()))(claim.point_margin)
         if clip is not None:
             claim.margin = (lambda m: (lambda b: m(clip(b))))(claim.margin)
         left = max(max_seconds - (time.perf_counter() - t0), 1e-3)
@@ -770,6 +828,10 @@ def _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, integers, const
     out.boxes = total
     out.seconds = time.perf_counter() - t0
     return out
+
+
+def _undefined():
+    raise ValueError("outside the domain at this point")
 
 
 def _check_bound_assumptions(pieces, calls: dict, box_iv: dict) -> None:

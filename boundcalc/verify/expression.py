@@ -36,6 +36,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .. import domains as _domains
 from ..errors import InputError
 from .box import Param
 from .functions import ALLOWED, CONSTANTS, FUNCTIONS, _bound_mp, _bound_values  # noqa: F401
@@ -90,11 +91,17 @@ class DomainCondition:
     source: str  # the argument as written
     np: Callable[..., Any]
     exact: Callable[[], Any]
+    holds: str = ""  # the condition as written for a declared range ("x <= 1"; boundcalc.domains), else derived
+    fails: str = ""
 
     def holds_text(self) -> str:
+        if self.holds:
+            return self.holds
         return {">=0": f"{self.source} >= 0", ">0": f"{self.source} > 0", "!=0": f"{self.source} != 0"}[self.kind]
 
     def fails_text(self) -> str:
+        if self.fails:
+            return self.fails
         return {">=0": f"{self.source} < 0", ">0": f"{self.source} <= 0", "!=0": f"{self.source} = 0"}[self.kind]
 
 
@@ -256,6 +263,31 @@ class _Builder:
             return
         self.domain.append(DomainCondition(function, kind, _const_text(node, self.text), built[0], built[3]))
 
+    def _ranges(self, function: str, declared, nodes, parts, label) -> None:
+        """Record the declared range (boundcalc.domains) of each argument as domain conditions: ``x >= 0`` and
+        ``x <= 1`` for a Bernoulli mean, ``epsilon > 0`` ... A constant argument outside its range is an error."""
+        import sympy
+
+        for (an, rng), node, part in zip(declared, nodes, parts):
+            cv = self.const(node)
+            if cv is not None:
+                if not rng.admits(cv):
+                    raise InputError(label(an), rng.allowed_text(), _const_text(node, self.text))
+                continue
+            src = _const_text(node, self.text)
+            for side, bound, op in rng.conditions():
+                b_exact = sympy.Rational(bound)
+                bad = {">=": "<", ">": "<=", "<=": ">", "<": ">="}[op]
+                if side == "lo":
+                    npf = (lambda env, n=part[0], b=bound: n(env) - b)
+                    exf = (lambda x=part[3], b=b_exact: x() - b)
+                else:
+                    npf = (lambda env, n=part[0], b=bound: b - n(env))
+                    exf = (lambda x=part[3], b=b_exact: b - x())
+                self.domain.append(DomainCondition(function, ">=0" if op in (">=", "<=") else ">0",
+                                                   f"{src} {op} {bound:g}", npf, exf, holds=f"{src} {op} {bound:g}",
+                                                   fails=f"{src} {bad} {bound:g}"))
+
     # each build returns (np_fn(env), mp_fn(env), display_sympy_fn(), exact_sympy_fn())
     def expr(self, node, depth=0):
         if depth > MAX_DEPTH:
@@ -342,6 +374,8 @@ class _Builder:
         if node.keywords or len(node.args) != len(fn.args):
             raise _err(f"calling {fname}({', '.join(fn.args)})", node, self.text)
         parts = [self.expr(a, depth + 1) for a in node.args]
+        declared = _domains.quantity_args(fname)  # kl, tv, d_eps, kl_inf: a domain condition as for sqrt and log
+        self._ranges(fname, declared, node.args, parts, lambda an: f"{fname}() argument {an}")
         kinds = {"sqrt": ">=0", "log": ">0"}
         if fname in kinds:
             self._domain(fname, kinds[fname], node.args[0], parts[0])
@@ -360,17 +394,24 @@ class _Builder:
         def np_fn(env):
             _tick()
             vals = [p[0](env) for p in parts]
+            vals, outside = _mask_outside(vals, declared)
             try:
                 with np.errstate(all="ignore"):
-                    return fn.np(*vals)
+                    out = fn.np(*vals)
             except InputError as exc:
                 raise InputError(f"{fname}() argument {exc.parameter}", exc.allowed, exc.got) from None
+            return out if outside is None else np.where(outside, np.nan, out)  # undefined there, as sqrt(-1)
 
         def mp_fn(env):
             _tick()
             vals = [_real_mp(p[1](env)) for p in parts]
+            for (an, rng), v in zip(declared, vals):
+                if not rng.admits(float(v)):
+                    raise ValueError(f"{fname}() argument {an} outside its domain ({rng.allowed_text()})")
             if fname in ("exp", "expm1") and abs(vals[0]) > MP_EXP_LIMIT:
                 raise OverflowError("beyond the range of the 50-digit re-check")
+            if (fname == "log" and vals[0] <= 0) or (fname == "log1p" and vals[0] <= -1):
+                raise ValueError(f"{fname} outside its domain at this point")  # mpmath's log(0) = -inf is no value
             if fn.mp is None:
                 return _mpf(float(np.asarray(fn.np(*[float(v) for v in vals])).reshape(-1)[0]))
             return _real_mp(fn.mp(*vals))
@@ -429,12 +470,26 @@ class _Builder:
             raise _err("calling bound with a horizon T=...", node, self.text)
         bid = b.id
 
+        declared = [(k, _domains.keyword_range(k)) for k in kws if _domains.keyword_range(k) is not None]
+        kw_nodes = {k.arg: k.value for k in node.keywords}
+        for k, rng in declared:
+            self._ranges(f"keyword {k} of {b.id}", [(k, rng)], [kw_nodes[k]], [kws[k]],
+                         lambda an: f"bound() keyword {an}")
+
         def np_fn(env):
             vals = {k: np.asarray(v[0](env), dtype=float) for k, v in kws.items()}
-            return _bound_values(bid, vals)
+            keys = list(vals)
+            arrs, outside = _mask_outside([vals[k] for k in keys],
+                                          [(k, _domains.keyword_range(k)) for k in keys])
+            out = _bound_values(bid, dict(zip(keys, [np.asarray(a, dtype=float) for a in arrs])))
+            return out if outside is None else np.where(outside, np.nan, out)
 
         def mp_fn(env):
             vals = {k: v[1](env) for k, v in kws.items()}
+            for k, v in vals.items():
+                rng = _domains.keyword_range(k)
+                if rng is not None and not rng.admits(float(v)):
+                    raise ValueError(f"bound() keyword {k} outside its domain ({rng.allowed_text()})")
             return _bound_mp(bid, vals)
 
         seg = ast.get_source_segment(self.text, node) or f"bound({bid!r}, ...)"
@@ -453,6 +508,24 @@ class _Builder:
             return sympy.Function(fname)(*[kws[k][3]() for k in keys])
 
         return np_fn, mp_fn, sym_fn, exact_fn
+
+
+def _mask_outside(vals, declared):
+    """(values, mask): the points where an argument with a declared Range (boundcalc.domains) lies outside it (NaN
+    included) get an inside value before a vectorised call, and the mask says where (None: nowhere). The caller
+    makes the result NaN there (undefined, as sqrt of a negative number)."""
+    pairs = [(i, rng) for i, (_, rng) in enumerate(declared) if rng is not None]
+    if not pairs:
+        return vals, None
+    arrs = np.broadcast_arrays(*[np.asarray(v, dtype=float) for v in vals])
+    bad = np.zeros(arrs[0].shape, dtype=bool)
+    for i, rng in pairs:
+        bad |= ~rng.admits_array(arrs[i])
+    if not bad.any():
+        return vals, None
+    arrs = [np.where(bad, declared[i][1].inside(), a) if declared[i][1] is not None else a
+            for i, a in enumerate(arrs)]
+    return arrs, bad
 
 
 def _mpf(v):
