@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 
+from ..domains import POSITIVE, UNIT
 from .interval import INF, DomainError, Interval, abs_, clip_below, imax, imin, inside, point_eval
 
 UNIT = Interval(0.0, 1.0)
@@ -43,13 +44,13 @@ UNIT = Interval(0.0, 1.0)
 def _unit(name, X: Interval) -> Interval:
     """X, a Bernoulli mean's interval, within [0, 1] (boundcalc.domains.UNIT): reaching outside it is a DomainError,
     except inside ``where_defined`` (the part in [0, 1]; ``check`` then reports the rest of the box)."""
-    return inside(name, X, 0.0, 1.0)
+    return inside(name, X, UNIT.lo, UNIT.hi)
 
 
 def _eps(E: Interval) -> Interval:
     """d_eps's eps within [0, inf] (eps > 0 declared, boundcalc.domains; d_eps -> 0 as eps -> 0, so the closed end
     encloses the limit): as ``_unit``."""
-    return inside("epsilon", E, 0.0, INF)
+    return inside("epsilon", E, POSITIVE.lo, POSITIVE.hi)
 
 
 # ----------------------------------------------------------------------------------------------------
