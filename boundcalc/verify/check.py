@@ -16,9 +16,12 @@ interval arithmetic first: a part of the box outside them is named with its shar
 ID hold; assumption 'T >= 2' of ID fails where T < 2 (10% of the box)") and dropped from the proof; a box entirely
 outside them is "outside the assumptions".
 
-Before a proof a small grid (``VALIDATE_POINTS``) runs the same evaluators, so that arguments outside a
-quantity's domain give the same one-line errors as the grid (the enclosures themselves only cover the points
-where every function is defined). Integer parameters (counts, d, K) are proven on their real interval, which
+The arguments of kl, tv, d_eps (Bernoulli means in [0, 1], ε > 0) and the keywords of a bound (T >= 1, ρ > 0 …) have
+their domains declared once (boundcalc.domains); the parser makes each a domain condition, exactly as for sqrt and
+log: proven on the box, or a gap named with its share ("proven where defined"), or "undefined on the box". The
+enclosures cover the part of an argument inside its domain only inside the proof (``where_defined``), which names
+the rest; a witness must satisfy every condition at 50 digits. Before a proof a small grid (``VALIDATE_POINTS``) runs
+the same evaluators (their other one-line errors come first). Integer parameters (counts, d, K) are proven on their real interval, which
 contains every integer of it; a counterexample at a non-integer point is rounded and re-checked.
 """
 
