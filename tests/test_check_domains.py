@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from boundcalc import domains
@@ -154,15 +154,23 @@ def test_largest_double_is_a_literal():
 
 # ---------------------------------------------------------------------------------------------------------------
 # a property: an affine argument crossing a domain boundary inside the box is never "proven on the box"
-@settings(max_examples=8, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
-@given(fn=st.sampled_from(["kl", "tv", "d_eps"]), side=st.sampled_from(["lo", "hi"]),
+@settings(max_examples=10, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(fn=st.sampled_from(["kl", "tv", "d_eps", "T", "rho"]), side=st.sampled_from(["lo", "hi"]),
        root=st.floats(0.05, 0.95), slope=st.floats(0.5, 5.0), sign=st.sampled_from([1.0, -1.0]))
+@example(fn="T", side="lo", root=0.5, slope=2.0, sign=1.0)
+@example(fn="rho", side="lo", root=0.3, slope=2.5, sign=-1.0)
+@example(fn="d_eps", side="lo", root=0.7, slope=1.0, sign=1.0)
 def test_property_crossing_arguments_are_never_plainly_proven(fn, side, root, slope, sign):
     """arg = s (x - r) (+ 1 for the upper end) crosses 0 (or 1) at x = r inside x in [0, 1]; the statement holds
-    wherever it is defined (kl, tv, d_eps >= 0), so the verdict must be "proven where defined" with a gap."""
+    wherever it is defined (kl, tv, d_eps, a bound >= 0), so the verdict must be "proven where defined" with a gap.
+    For a bound's keywords: T = s (x - r) + 1 crosses T = 1, rho = s (x - r) crosses 0."""
     s = sign * slope
-    arg = f"{s!r}*(x - {root!r})" + (" + 1" if side == "hi" else "")
-    if fn == "d_eps":
+    arg = f"{s!r}*(x - {root!r})" + (" + 1" if side == "hi" or fn == "T" else "")
+    if fn == "T":
+        text = f'bound("003-thm9", T={arg}, rho=0.5) >= 0'
+    elif fn == "rho":
+        text = f'bound("003-thm9", T=100, rho={arg}) >= 0'
+    elif fn == "d_eps":
         text = f"d_eps(0.3, 0.6, {arg}) >= 0" if side == "lo" else f"d_eps({arg}, 0.6, 1) >= 0"
     else:
         text = f"{fn}({arg}, 0.5) >= 0"

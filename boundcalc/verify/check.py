@@ -237,7 +237,13 @@ def _condition_point(c, names, kind):
 
     from ..rigorous.sympy_eval import point_function
 
-    f = point_function(sympy.Abs(c) if kind == "!=0" else c, names)
+    made: list = []
+
+    def f(pt):  # lambdified on the first candidate point only (most conditions are proven without one)
+        if not made:
+            made.append(point_function(sympy.Abs(c) if kind == "!=0" else c, names))
+        return made[0](pt)
+
     return f
 
 
@@ -855,13 +861,28 @@ def _check_bound_assumptions(pieces, calls: dict, box_iv: dict) -> None:
                 continue
             seen.add((name, f.args))
             c = calls[name]
-            ranges = {k: interval_eval(a, env) for k, a in zip(c.keys, f.args)}
+            ranges = {k: _declared_part(k, interval_eval(a, env)) for k, a in zip(c.keys, f.args)}
             for k, r in ranges.items():
                 if not (math.isfinite(r.lo) and math.isfinite(r.hi)):
                     from ..rigorous.bound_calls import NotEnclosable
 
                     raise NotEnclosable(f"{c.bid}: keyword {k} is not finite on the box")
             c.check_conditions(ranges)
+
+
+def _declared_part(keyword: str, r):
+    """The part of a keyword's range inside its declared domain (boundcalc.domains; an open end moved to the next
+    float): the rest of the box is a domain gap, named and dropped from the proof, so the corners of the bound's
+    code conditions are taken inside (rho = 0:1 is checked from the smallest positive rho)."""
+    from ..domains import keyword_range
+    from ..rigorous.interval import Interval
+
+    d = keyword_range(keyword)
+    if d is None:
+        return r
+    lo = max(r.lo, math.nextafter(d.lo, math.inf) if d.lo_open else d.lo)
+    hi = min(r.hi, math.nextafter(d.hi, -math.inf) if d.hi_open else d.hi)
+    return Interval(lo, hi) if lo <= hi else r
 
 
 def _integer_counterexample(r, claim, integers):
