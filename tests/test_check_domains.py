@@ -165,7 +165,7 @@ def test_property_crossing_arguments_are_never_plainly_proven(fn, side, root, sl
     wherever it is defined (kl, tv, d_eps, a bound >= 0), so the verdict must be "proven where defined" with a gap.
     For a bound's keywords: T = s (x - r) + 1 crosses T = 1, rho = s (x - r) crosses 0."""
     s = sign * slope
-    arg = f"{s!r}*(x - {root!r})" + (" + 1" if side == "hi" or fn == "T" else "")
+    arg = f"{s!r}*(x - {root!r})" + (" + 1" if (side == "hi" and fn != "rho") or fn == "T" else "")
     if fn == "T":
         text = f'bound("003-thm9", T={arg}, rho=0.5) >= 0'
     elif fn == "rho":
