@@ -46,6 +46,7 @@ MAX_DEPTH = 40  # nesting levels of the expression tree
 MAX_NODES = 400  # nodes of the expression tree (numbers, names, operators, calls)
 MAX_VARIABLES = 10  # box parameters (a grid of 2 points per axis has 2**10 points)
 MAX_CONSTANT = 1.7976931348623157e308  # magnitude of any constant (literal or folded): the largest double (1.5e308 is one)
+_BIG = f"made of constants at most {MAX_CONSTANT!r} in magnitude (the largest double)"
 MAX_EXPONENT = 1000  # magnitude of a constant exponent (x**(10**8) is refused, 9**9**9 is never built)
 MP_EXP_LIMIT = 1e300  # the 50-digit re-check refuses exp / powers of larger arguments (more than 350 digits of ln 2)
 FLOAT_STRICT = 2e-12  # strict comparisons: equality (to float noise) counts as a violation
@@ -177,7 +178,7 @@ class _Builder:
             if isinstance(v, complex) or math.isnan(v):
                 raise _err("real-valued (a constant here is not a real number)", node, self.text)
             if not math.isfinite(v) or abs(v) > MAX_CONSTANT:
-                raise _err(f"made of constants at most {MAX_CONSTANT!r} in magnitude (the largest double)", node, self.text)
+                raise _err(_BIG, node, self.text)
         self._consts[key] = v
         return v
 
@@ -194,11 +195,11 @@ class _Builder:
             if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
                 return None
             if isinstance(node.value, int) and node.value.bit_length() > 1100:
-                raise _err(f"made of constants at most {MAX_CONSTANT!r} in magnitude (the largest double)", node, self.text)
+                raise _err(_BIG, node, self.text)
             try:
                 return float(node.value)
             except OverflowError:
-                raise _err(f"made of constants at most {MAX_CONSTANT!r} in magnitude (the largest double)", node, self.text) from None
+                raise _err(_BIG, node, self.text) from None
         if isinstance(node, ast.Name):
             return CONSTANTS.get(node.id)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
@@ -220,7 +221,7 @@ class _Builder:
                 try:
                     return float(b) ** float(e)
                 except OverflowError:
-                    raise _err(f"made of constants at most {MAX_CONSTANT!r} in magnitude (the largest double)", node, self.text) from None
+                    raise _err(_BIG, node, self.text) from None
             a, b = self.const(node.left), self.const(node.right)
             if a is None or b is None:
                 return None
@@ -254,7 +255,7 @@ class _Builder:
             try:
                 return float(fn(*args))
             except OverflowError:
-                raise _err(f"made of constants at most {MAX_CONSTANT!r} in magnitude (the largest double)", node, self.text) from None
+                raise _err(_BIG, node, self.text) from None
         return None
 
     def _domain(self, function: str, kind: str, node, built) -> None:
@@ -406,7 +407,7 @@ class _Builder:
             _tick()
             vals = [_real_mp(p[1](env)) for p in parts]
             for (an, rng), v in zip(declared, vals):
-                if not rng.admits(float(v)):
+                if not rng.admits(v):  # at 50 digits (1 + 1e-30 is outside [0, 1])
                     raise ValueError(f"{fname}() argument {an} outside its domain ({rng.allowed_text()})")
             if fname in ("exp", "expm1") and abs(vals[0]) > MP_EXP_LIMIT:
                 raise OverflowError("beyond the range of the 50-digit re-check")
@@ -488,7 +489,7 @@ class _Builder:
             vals = {k: v[1](env) for k, v in kws.items()}
             for k, v in vals.items():
                 rng = _domains.keyword_range(k)
-                if rng is not None and not rng.admits(float(v)):
+                if rng is not None and not rng.admits(v):
                     raise ValueError(f"bound() keyword {k} outside its domain ({rng.allowed_text()})")
             return _bound_mp(bid, vals)
 
