@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 
-from ..domains import POSITIVE, UNIT
+from .. import domains as _dom
 from .interval import INF, DomainError, Interval, abs_, clip_below, imax, imin, inside, point_eval
 
 UNIT = Interval(0.0, 1.0)
@@ -44,13 +44,13 @@ UNIT = Interval(0.0, 1.0)
 def _unit(name, X: Interval) -> Interval:
     """X, a Bernoulli mean's interval, within [0, 1] (boundcalc.domains.UNIT): reaching outside it is a DomainError,
     except inside ``where_defined`` (the part in [0, 1]; ``check`` then reports the rest of the box)."""
-    return inside(name, X, UNIT.lo, UNIT.hi)
+    return inside(name, X, _dom.UNIT.lo, _dom.UNIT.hi)
 
 
 def _eps(E: Interval) -> Interval:
     """d_eps's eps within [0, inf] (eps > 0 declared, boundcalc.domains; d_eps -> 0 as eps -> 0, so the closed end
     encloses the limit): as ``_unit``."""
-    return inside("epsilon", E, POSITIVE.lo, POSITIVE.hi)
+    return inside("epsilon", E, _dom.POSITIVE.lo, _dom.POSITIVE.hi)
 
 
 # ----------------------------------------------------------------------------------------------------

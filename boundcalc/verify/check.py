@@ -21,8 +21,8 @@ their domains declared once (boundcalc.domains); the parser makes each a domain 
 log: proven on the box, or a gap named with its share ("proven where defined"), or "undefined on the box". The
 enclosures cover the part of an argument inside its domain only inside the proof (``where_defined``), which names
 the rest; a witness must satisfy every condition at 50 digits. Before a proof a small grid (``VALIDATE_POINTS``) runs
-the same evaluators (their other one-line errors come first). Integer parameters (counts, d, K) are proven on their real interval, which
-contains every integer of it; a counterexample at a non-integer point is rounded and re-checked.
+the same evaluators (their other one-line errors come first). Integer parameters (counts, d, K) are proven on their
+real interval, which contains every integer of it; a counterexample at a non-integer point is rounded and re-checked.
 """
 
 from __future__ import annotations
@@ -815,7 +815,8 @@ def _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, integers, const
                                   mp_functions={n: c.mp for n, c in calls.items()}, eq_tol=EQ_TOL)
         claim.constraint = constraint
         if point_domain is not None:  # a point outside a domain is never a counterexample (its margin is undefined)
-            claim.point_margin = (lambda pm: (lambda pt: pm(pt) if point_domain(pt) else _undefined()))(claim.point_margin)
+            claim.point_margin = (lambda pm: (lambda pt: pm(pt) if point_domain(pt) else _undefined()))(
+                claim.point_margin)
         if clip is not None:
             claim.margin = (lambda m: (lambda b: m(clip(b))))(claim.margin)
         left = max(max_seconds - (time.perf_counter() - t0), 1e-3)
