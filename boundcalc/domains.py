@@ -7,8 +7,8 @@ check`` may call, and :data:`KEYWORDS` the range of every keyword of ``bound("ID
 * kl(x, y) = KL(Ber(x), Ber(y)): x, y are Bernoulli means, in [0, 1] (seed 001 §2;
   docs/formulas/eps-global-dp-bernoulli.md §1.1); TV(Ber(x), Ber(y)) = |x - y| likewise (seed 001 Def. 3.2 context,
   sheet §1.3); KL_inf(μ, μ*) (seed 001 Eq. 3).
-* d_ε(x, y) = inf_z {ε |z - x| + kl(z, y)} (seed 001 Eq. 6 / Eq. 8): x, y in [0, 1] and a privacy level ε > 0
-  (ε = +inf gives kl).
+* d_ε(x, y) = inf_z {ε |z - x| + kl(z, y)} (seed 001 Eq. 6 / Eq. 8; sheet §2.1 "for x, y ∈ [0,1] and ε > 0"): x, y
+  in [0, 1] and a privacy level ε > 0 (ε = +inf gives kl).
 * the keywords of a bound: a horizon T >= 1 (``validate.horizon``); budgets ε > 0, ρ > 0 (zCDP, seed 003 Def. 2),
   an RDP order α > 1 with ε > 0 (seed 000 Def. 1), a DP δ in [0, 1), a local-DP ε > 0 and δ in [0, 1) (seed 002);
   a confidence δ in (0, 1); counts d, K >= 1.
