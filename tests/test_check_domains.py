@@ -150,6 +150,11 @@ def test_largest_double_is_a_literal():
     assert out.word == "proven"
     with pytest.raises(InputError):
         ex.parse("x <= 1.8e308")
+    import warnings
+
+    with warnings.catch_warnings():  # a box up to the largest double: its grid without an overflow warning
+        warnings.simplefilter("error")
+        assert ck.run("x >= 0", "x=0:1.7976931348623157e308", method="grid", max_seconds=5).counterexample is None
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -134,7 +134,7 @@ class Domain:
         n = max(2, int(n))
         if lo > 0 and hi / lo >= LOG_RATIO:
             vals = np.geomspace(lo, hi, n)
-        elif math.isfinite(hi - lo):
+        elif abs(hi - lo) < 1e300:  # (numpy's linspace overflows near the largest double: 0:1.7976931348623157e308)
             vals = np.linspace(lo, hi, n)
         else:  # hi - lo overflows (-1e308:1e308): interpolate without the difference
             t = np.linspace(0.0, 1.0, n)
