@@ -103,6 +103,10 @@ QUANTITY_ARGS: dict[str, tuple[tuple[str, Range], ...]] = {
     "tv": (("x", UNIT), ("y", UNIT)),
     "kl_inf": (("mu", UNIT), ("mu_star", UNIT)),
     "d_eps": (("x", UNIT), ("y", UNIT), ("epsilon", POSITIVE)),
+    # the registered quantities with positional arguments (boundcalc.bounds.quantities: ``Quantity.domain``)
+    "R_phases": (("T", HORIZON), ("d", COUNT), ("K", COUNT), ("r", POSITIVE)),  # seed 000 Thm 8, r = α/ε
+    "gamma_ratio": (("d", POSITIVE),),  # Γ((d+1)/2)/Γ(d/2), d > 0 (seed 002 Lemma 2.2)
+    "greedy_horizon": (("d", NONNEGATIVE), ("alpha", POSITIVE), ("p_star", POSITIVE)),  # seed 002 Lemma C.3
 }
 
 # the keywords of ``bound("ID", ...)`` (boundcalc.verify.functions, boundcalc.rigorous.bound_calls)

@@ -116,12 +116,25 @@ def test_constant_outside_its_domain_is_an_input_error():
 def test_the_parser_reads_the_declaration():
     """Every declared argument range gives its conditions, worded from the declaration."""
     for name, args in domains.QUANTITY_ARGS.items():
+        if name not in ex.FUNCTIONS:  # a registered quantity of the bounds (R_phases ...), not a function of check
+            continue
         call = f"{name}(" + ", ".join(f"a{i}" for i in range(len(args))) + ") >= -1"
         conds = ex.parse(call).domain
         want = [f"a{i} {op} {b:g}" for i, (_, r) in enumerate(args) for _, b, op in r.conditions()]
         assert [c.holds_text() for c in conds] == want, name
     p = ex.parse('bound("003-thm9", T=T, rho=rho) >= 0')
     assert sorted(c.holds_text() for c in p.domain) == ["T >= 1", "rho > 0"]
+
+
+def test_registered_quantities_declare_their_domains():
+    """Quantity.domain (bounds/quantities.py) reads the one declaration, one Range per positional argument."""
+    from boundcalc.bounds import quantities
+
+    with_args = [q for q in quantities.all_quantities() if q.args]
+    assert with_args
+    for q in with_args:
+        assert [a for a, _ in domains.quantity_args(q.name)] == list(q.args), q.name
+        assert len(q.domain) == len(q.args) and all(isinstance(r, domains.Range) for r in q.domain)
 
 
 def test_enclosures_never_clip_silently(backend):  # noqa: F811
