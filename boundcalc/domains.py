@@ -10,7 +10,7 @@ check`` may call, and :data:`KEYWORDS` the range of every keyword of ``bound("ID
 * d_ε(x, y) = inf_z {ε |z - x| + kl(z, y)} (seed 001 Eq. 6 / Eq. 8; sheet §2.1 "for x, y ∈ [0,1] and ε > 0"): x, y
   in [0, 1] and a privacy level ε > 0 (ε = +inf gives kl).
 * the keywords of a bound: a horizon T >= 1 (``validate.horizon``); budgets ε > 0, ρ > 0 (zCDP, seed 003 Def. 2),
-  an RDP order α > 1 with ε > 0 (seed 000 Def. 1), a DP δ in [0, 1), a local-DP ε > 0 and δ in [0, 1) (seed 002);
+  an RDP order α > 1 with ε > 0 (seed 000 Def. 1), a DP δ in (0, 1), a local-DP ε > 0 and δ in [0, 1) (seed 002);
   a confidence δ in (0, 1); counts d, K >= 1.
 
 This module imports nothing from boundcalc (it sits at the bottom of the layer order): ``validate`` words its errors
@@ -92,7 +92,7 @@ UNIT = Range(0.0, 1.0, False, False)  # a Bernoulli mean, a probability
 OPEN_UNIT = Range(0.0, 1.0, True, True)  # a confidence δ
 POSITIVE = Range(0.0, INF, True, True)  # ε, ρ
 NONNEGATIVE = Range(0.0, INF, False, True)
-UNIT_UPPER_OPEN = Range(0.0, 1.0, False, True)  # a DP δ, 0 allowed
+UNIT_UPPER_OPEN = Range(0.0, 1.0, False, True)  # a local-DP δ (0: pure local DP, seed 002 Def. 2.1)
 HORIZON = Range(1.0, INF, False, True)  # T >= 1
 COUNT = Range(1.0, INF, False, True)  # d, K >= 1
 RDP_ORDER = Range(1.0, INF, True, True)  # α > 1
@@ -114,7 +114,7 @@ KEYWORDS: dict[str, Range] = {
     "T": HORIZON,
     "epsilon": POSITIVE,
     "rho": POSITIVE,
-    "delta": UNIT_UPPER_OPEN,
+    "delta": OPEN_UNIT,  # an (ε, δ)-DP δ in (0, 1) (privacy.budgets.ApproxDP)
     "alpha": RDP_ORDER,
     "rdp_epsilon": POSITIVE,
     "ldp_epsilon": POSITIVE,
