@@ -738,7 +738,9 @@ def domain_of(p: Parsed, box: str | None):
 
     if not p.variables:
         raise InputError("expression", "at least one box parameter (a name that is not a function or constant)", p.text)
-    params = [Param(v, 1.0, 1.0, (1.0, math.inf, False, True), integer=True) if v in p.integers else Param(v, 0.0, 0.0)
+    c = _domains.COUNT  # a count (n, m, d, K) >= 1: the declared range
+    count = (c.lo, c.hi, c.lo_open, c.hi_open)
+    params = [Param(v, 1.0, 1.0, count, integer=True) if v in p.integers else Param(v, 0.0, 0.0)
               for v in p.variables]
     if box is None:
         raise InputError("--box", f"a range for every parameter of the expression ({', '.join(p.variables)})", None)
