@@ -43,7 +43,17 @@ i of A and run i of N form a pair, and the pairs of different units are independ
 cluster-robust delta method for a ratio of means (``cluster_overhead``: Var(r̂) ≈ B/(B−1) Σ_b (P_b − r̂ N_b)² / (Σ N_b)²,
 half-width t_{0.975,B−1} √Var; with one run per unit it is the paired delta method of
 ``budget.check.paired_overhead``, valid for independent pairs whatever the dependence within a pair). Mean regret:
-Student-t. Quantile of the regret: the distribution-free order-statistic interval [X_(l), X_(u)] with l, u from
+Student-t. **The unseen tail** (issue 22): a run's regret lies in [0, S], S = T·Δ_max (``regret_span``), and a mean
+can be carried by rare runs the sample has not seen (DP-IMED runs locked on a wrong arm, ≈ 4 in 1,000 at ε = 1 on
+the 10-armed instance of benchmarks/RESULTS_budget_measured.md). With n runs, the mass above the largest run seen,
+v, is at most p* = 1 − 0.025^(1/n) ≈ 3.7/n at 97.5% (``tail_mass``; the rule of three), and E R ≤ E min(R, v) +
+(S − v)·p*: a mean's upper end is the sample interval's plus (S − v)·p* (over the counterpart's mean for the
+overhead; the overhead's lower end allows the counterpart's own unseen tail) — ``assess``, ``tail_floor``. Each end
+is then a one-sided 95% bound (2.5% each part, Bonferroni). Valid for any bounded regret, and not much improvable
+(mass ≈ 3/n at S goes unseen ≈ 5% of the time); its price is runs (≈ 3.7 S/slack). When the runs ``max_runs``
+allows cannot pin a mean down (``tail_blocks``), a decision stops adding runs, and a search with no budget met says
+``not pinned down`` with the reason (``_not_pinned``), pointing to a quantile target. It also keeps the interval of
+identical runs (phased elimination at small T) from having zero width. Quantile of the regret: the distribution-free order-statistic interval [X_(l), X_(u)] with l, u from
 Binomial(R, q) (Hahn & Meeker, *Statistical Intervals*, §5.2). Quantile overhead: the paired percentile bootstrap of
 Q_q(p)/Q_q(n) − 1 resampling whole units (2000 resamples, Generator seeded from ``seed``).
 
