@@ -658,6 +658,15 @@ def test_not_pinned_down_says_why_and_points_to_quantile(monkeypatch):
     # 800 runs leave (1e5 − 7)·(1 − 0.025^(1/800)) ≈ 461 over the counterpart's 5: far above the target's 1
     assert not M.tail_blocks(M.assess(np.full(50, 7.0), np.full(50, 5.0), "overhead", 1.0, span=200.0), 1.0,
                              "overhead", 800)  # 200·0.0046/5 ≈ 0.18: 800 runs can pin it down
+    # above the target (1.2): the counterpart's unseen tail keeps the lower end at 2.2·5/(5 + (1e5 − 5)·p*) − 1 < 1
+    # even at 800 runs (cannot be shown missed: stop, not met); with span 20: 2.2·5/(5 + 15·0.0046) − 1 ≈ 1.17 > 1
+    hi_p = M.assess(np.full(50, 11.0), np.full(50, 5.0), "overhead", 1.0, span=1e5)
+    assert hi_p["status"] == "ambiguous" and M.tail_blocks(hi_p, 1.0, "overhead", 800)
+    assert M.tail_blocks(hi_p, 1.0, "overhead", 800) != mutate(
+        M.tail_blocks, "return (1 + res[\"estimate\"]) * nbar / (nbar + room_n) - 1 <= value", "return False")(
+        hi_p, 1.0, "overhead", 800)
+    lo_p = M.assess(np.full(50, 11.0), np.full(50, 5.0), "overhead", 1.0, span=20.0)
+    assert lo_p["status"] == "ambiguous" and not M.tail_blocks(lo_p, 1.0, "overhead", 800)
     env = BernoulliEnv([0.9, 0.5])
     a = M.search("DP-KLUCB", env, 300, "overhead", 3.0, runs=30, max_runs=60, seed=0, block_runs=60)
     assert a.status == M.NOT_PINNED and a.budget is None, a.reason

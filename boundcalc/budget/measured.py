@@ -422,15 +422,23 @@ def _tail_info(p, n, span, level, fp, fn) -> dict[str, Any]:
 
 
 def tail_blocks(res: dict, value: float, kind: str, max_runs: int, level: float = LEVEL) -> bool:
-    """Whether the unseen tail keeps a mean's decision from "met" even at ``max_runs`` runs: the estimate is within
-    the target but the estimate plus the tail floor that ``max_runs`` runs would leave (with the largest run seen so
-    far) is not — more runs up to ``max_runs`` cannot show it met (the search then stops adding runs there)."""
+    """Whether the unseen tail keeps an ambiguous decision of a mean ambiguous even at ``max_runs`` runs: the estimate
+    is within the target but the estimate plus the tail floor that ``max_runs`` runs would leave (with the largest
+    run seen so far) is not — more runs cannot show it met; or (overhead) the estimate is above the target but the
+    lower end the counterpart's unseen tail leaves at ``max_runs`` is not — more runs cannot show it missed. Either
+    way the decision counts as not met, as it would at ``max_runs``, and the search stops adding runs there. Only a
+    block on the "met" side (estimate within the target) makes the answer "not pinned down" (``_not_pinned``)."""
     t = res.get("tail")
-    if not t or res["status"] != "ambiguous" or not res["estimate"] <= value:
+    if not t or res["status"] != "ambiguous":
         return False
+    nbar = t.get("mean_counterpart")
+    if not res["estimate"] <= value:  # above the target: can the overhead's lower end clear it by max_runs?
+        if kind != "overhead" or not nbar or not nbar > 0:
+            return False
+        room_n = max(t["span"] - (t["max_counterpart"] or 0.0), 0.0) * tail_mass(max_runs, level)
+        return (1 + res["estimate"]) * nbar / (nbar + room_n) - 1 <= value  # not "missed" either: stop (not met)
     room = max(t["span"] - (t["max_private"] or 0.0), 0.0) * tail_mass(max_runs, level)
     if kind == "overhead":
-        nbar = t.get("mean_counterpart")
         add = room / nbar if nbar and nbar > 0 else math.inf
     else:
         add = room
@@ -772,7 +780,7 @@ def _not_pinned(ans: MeasuredAnswer, kind: str, value: float, max_runs: int, not
     """No budget met: when the unseen tail blocked a decision (``tail_blocks``: the runs seen were within the target,
     but the room T·Δ_max above them, times the rule of three at ``max_runs`` runs, was not), the status is
     ``not pinned down`` and the reason says why, how many runs would pin the mean down, and points to --quantile."""
-    blocked = [e for e in ans.evaluations if e.get("tail_blocks")]
+    blocked = [e for e in ans.evaluations if e.get("tail_blocks") and e["estimate"] <= value]
     if not blocked:
         return
     e = min(blocked, key=lambda x: x["estimate"])
