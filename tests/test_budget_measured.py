@@ -633,7 +633,7 @@ def test_mean_interval_covers_a_bounded_heavy_tail():
     assert np.mean(upper_ov(no_floor_ov) >= true_ov) < 0.8
 
 
-def test_zero_width_interval_gets_the_floor():
+def test_zero_width_interval_gets_the_floor(monkeypatch):
     """Section 5: at small T phased elimination's runs can all have one regret; the sample interval then has zero
     width. With the span the upper end is the value plus (span − value)·p*, p* = 1 − 0.025^(1/50) (written out here);
     the overhead's upper end adds that over the counterpart's mean, its lower end divides by the counterpart's floor."""
@@ -647,6 +647,11 @@ def test_zero_width_interval_gets_the_floor():
     assert o["ci"][0] == pytest.approx((7 / 5) * 5 / (5 + 95 * ps) - 1)
     assert M.assess(p, n, "overhead", 0.41, span=100.0)["status"] == "ambiguous"  # 0.4 + ≈ 1.3 floor
     assert M.assess(p, n, "overhead", 0.41)["status"] == "met"  # no span: the old zero-width answer
+    # mutant: no floor on the unseen tail (tail_floor 0) — the zero-width interval decides 'met' again
+    from test_mutants_issue17 import mutate
+
+    monkeypatch.setattr(M, "tail_floor", mutate(M.tail_floor, "* tail_mass(x.size, level)", "* 0.0"))
+    assert M.assess(p, n, "overhead", 0.41, span=100.0)["status"] == "met"
 
 
 def test_not_pinned_down_says_why_and_points_to_quantile(monkeypatch):
