@@ -53,9 +53,10 @@ is then a one-sided 95% bound (2.5% each part, Bonferroni). Valid for any bounde
 (mass ≈ 3/n at S goes unseen ≈ 5% of the time); its price is runs (≈ 3.7 S/slack). When the runs ``max_runs``
 allows cannot pin a mean down (``tail_blocks``), a decision stops adding runs, and a search with no budget met says
 ``not pinned down`` with the reason (``_not_pinned``), pointing to a quantile target. It also keeps the interval of
-identical runs (phased elimination at small T) from having zero width. Quantile of the regret: the distribution-free order-statistic interval [X_(l), X_(u)] with l, u from
-Binomial(R, q) (Hahn & Meeker, *Statistical Intervals*, §5.2). Quantile overhead: the paired percentile bootstrap of
-Q_q(p)/Q_q(n) − 1 resampling whole units (2000 resamples, Generator seeded from ``seed``).
+identical runs (phased elimination at small T) from having zero width. Quantile of the regret: the distribution-free
+order-statistic interval [X_(l), X_(u)] with l, u from Binomial(R, q) (Hahn & Meeker, *Statistical Intervals*,
+§5.2). Quantile overhead: the paired percentile bootstrap of Q_q(p)/Q_q(n) − 1 resampling whole units (2000
+resamples, Generator seeded from ``seed``).
 
 **Decision at a budget.** *met* when the interval lies at or below the target, *missed* when it lies above,
 *ambiguous* when it straddles it; an ambiguous budget gets more runs (the next batch doubles the total) until it is
