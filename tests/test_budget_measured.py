@@ -759,3 +759,28 @@ def test_prior_quantile_on_the_measured_path(monkeypatch):
                                                     "np.quantile(ok, 1 - prior_quantile)"))
     bad = json.loads(_cli(args).stdout)
     assert bad["prior_summary"]["DP-KLUCB"]["at_quantile"] != pytest.approx(direct)
+
+
+def test_regret_span_of_changing_contexts():
+    """The unseen-tail floor's span where contexts change: contextual linear on the sphere, T·2‖θ‖ (the largest
+    <θ, x_k> − <θ, x_a> over unit vectors, at x_k = −x_a = θ/‖θ‖); logistic GLM on the sphere, T·tanh(‖θ‖/2)
+    (= expit(‖θ‖) − expit(−‖θ‖)); Gaussian contexts: none. The largest round regret over 20,000 drawn rounds stays
+    below it. Mutant: the factor 2 dropped (a round can then exceed span/T)."""
+    from boundcalc.envs.contextual import ContextualLinearEnv
+    from boundcalc.envs.glm import GLMEnv
+
+    from test_mutants_issue17 import mutate
+
+    th = np.array([0.6, -0.3, 0.5])
+    env = ContextualLinearEnv(th, K=8)
+    assert M.regret_span(env, 100) == pytest.approx(100 * 2 * np.linalg.norm(th))
+    x = env.contexts(np.random.default_rng(0), (20_000,))  # (rounds, K, d)
+    m = x @ th
+    worst = float((m.max(axis=1) - m.min(axis=1)).max())
+    assert worst <= M.regret_span(env, 1) and worst > 0.8 * M.regret_span(env, 1)
+    half = mutate(M._context_span, "float(T) * 2.0 * xmax * norm", "float(T) * xmax * norm")
+    assert not worst <= half(env, 1)
+    g = GLMEnv(th, K=5, link="logistic")
+    assert M.regret_span(g, 10) == pytest.approx(10 * math.tanh(np.linalg.norm(th) / 2))
+    assert M.regret_span(ContextualLinearEnv(th, K=8, contexts="gaussian"), 10) is None
+    assert M.regret_span(GLMEnv(th, K=5, contexts="gaussian"), 10) is None

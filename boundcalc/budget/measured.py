@@ -264,11 +264,12 @@ def tail_floor(x, span: float | None, level: float = LEVEL) -> float:
 
 def regret_span(env, T) -> float | None:
     """The largest pseudo-regret a run can have at T: T × the largest gap Δ_max (per round at most Δ_max: finite
-    arms, a linear instance's fixed action set; ``env.gaps``), or None where no fixed gaps are known (changing
-    contexts, GLM): then the mean's interval has no tail floor (and its method says so)."""
+    arms, a linear instance's fixed action set; ``env.gaps``); with changing but bounded contexts T × the largest
+    regret of a round (``_context_span``); None for unbounded (Gaussian) contexts: then the mean's interval has no
+    tail floor (and its method says so)."""
     gaps = getattr(env, "gaps", None)
     if gaps is None:
-        return None
+        return _context_span(env, T)
     try:
         g = np.asarray(gaps, dtype=float).ravel()
     except (TypeError, ValueError):
@@ -276,6 +277,30 @@ def regret_span(env, T) -> float | None:
     if g.size == 0 or not np.all(np.isfinite(g)):
         return None
     return float(T) * max(float(g.max()), 0.0)
+
+
+def _context_span(env, T) -> float | None:
+    """T × the largest regret of one round where contexts change but are bounded: contextual linear (the pseudo-regret
+    max_k <θ, x_k> − <θ, x_a> ≤ 2 max‖x‖ ‖θ‖; contexts on the sphere, projected, or a pool: its largest row norm) and
+    GLM with bounded contexts (|x^T θ_a| ≤ C_B ‖θ‖_F, so a round's regret ≤ μ(C_B ‖θ‖_F) − μ(−C_B ‖θ‖_F), μ the
+    increasing link); None for unbounded (Gaussian) contexts."""
+    setting = getattr(env, "setting", None)
+    th = getattr(env, "theta", None)
+    if th is None:
+        return None
+    norm = float(np.linalg.norm(np.asarray(th, dtype=float)))
+    if setting == "contextual":
+        xmax = float(getattr(env, "max_context_norm", math.inf))  # sphere/projected: 1; a pool: its largest row
+        if not math.isfinite(xmax):
+            return None
+        return float(T) * 2.0 * xmax * norm
+    if setting == "glm" and hasattr(env, "mu"):
+        cb = float(getattr(env, "C_B", math.inf))
+        if not math.isfinite(cb):
+            return None
+        r = cb * norm
+        return float(T) * float(env.mu(r) - env.mu(-r))
+    return None
 
 
 def _mean_ci(x: np.ndarray, level: float = LEVEL) -> tuple[float, float, float]:
