@@ -784,3 +784,21 @@ def test_regret_span_of_changing_contexts():
     assert M.regret_span(g, 10) == pytest.approx(10 * math.tanh(np.linalg.norm(th) / 2))
     assert M.regret_span(ContextualLinearEnv(th, K=8, contexts="gaussian"), 10) is None
     assert M.regret_span(GLMEnv(th, K=5, contexts="gaussian"), 10) is None
+
+
+def test_quantile_overhead_with_too_few_runs_is_not_met():
+    """Section 5: the bootstrap of a quantile ratio cannot see beyond its runs: at q = 0.99 with 50 runs (identical
+    regrets: a zero-width bootstrap) the 0.99 quantile may lie above every run (the order-statistic upper index
+    B⁻¹(0.975; 50, 0.99) + 1 = 51 > 50, computed here by scipy), so the upper end is +inf and the decision is not
+    'met'; at q = 0.9 (index 50 ≤ 50) the bootstrap stands. Mutant: the guard removed (met on 50 identical runs)."""
+    from scipy.stats import binom
+
+    from test_mutants_issue17 import mutate
+
+    assert int(binom.ppf(0.975, 50, 0.99)) + 1 == 51 and int(binom.ppf(0.975, 50, 0.9)) + 1 <= 50
+    p, n = np.full(50, 7.0), np.full(50, 5.0)
+    r = M.assess(p, n, "overhead", 1.0, quantile=0.99)
+    assert r["ci"][1] == math.inf and r["status"] == "ambiguous" and r["ci_bootstrap"] == pytest.approx([0.4, 0.4])
+    assert M.assess(p, n, "overhead", 1.0, quantile=0.9)["status"] == "met"
+    no_guard = mutate(M.assess, "                hi = math.inf\n", "                pass\n")
+    assert no_guard(p, n, "overhead", 1.0, quantile=0.99)["status"] == "met"

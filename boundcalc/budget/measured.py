@@ -415,6 +415,13 @@ def assess(p, n, kind: str, value: float, quantile: float | None = None, level: 
             est, lo, hi = _bootstrap_quantile_overhead(p, n, quantile, level, rng or np.random.default_rng(0), cl)
             method = (f"cluster bootstrap ({BOOTSTRAP} resamples) of the q = {quantile:g} quantile ratio, resampling "
                       f"units: {units}")
+            # the unseen tail of a quantile: when the runs cannot bound Q_q(A) from above (its order-statistic upper
+            # end lies beyond the sample) or Q_q(N) from below, no resampling of them can: the upper end is +inf
+            if math.isinf(quantile_ci(p, quantile, level)[2]) or math.isinf(quantile_ci(n, quantile, level)[1]):
+                extra["ci_bootstrap"] = [float(lo), float(hi)]
+                hi = math.inf
+                method += (f"; upper end +inf: {p.size} runs cannot bound the q = {quantile:g} quantile (its "
+                           "order-statistic interval reaches beyond the sample)")
     elif kind == "regret":
         if quantile is None:
             est, lo, hi = _mean_ci(p, level)
