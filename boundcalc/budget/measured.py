@@ -56,7 +56,8 @@ allows cannot pin a mean down (``tail_blocks``), a decision stops adding runs, a
 identical runs (phased elimination at small T) from having zero width. Quantile of the regret: the distribution-free
 order-statistic interval [X_(l), X_(u)] with l, u from Binomial(R, q) (Hahn & Meeker, *Statistical Intervals*,
 §5.2). Quantile overhead: the paired percentile bootstrap of Q_q(p)/Q_q(n) − 1 resampling whole units (2000
-resamples, Generator seeded from ``seed``).
+resamples, Generator seeded from ``seed``); its upper end is +inf when the order-statistic interval of Q_q(p) reaches
+above the sample or that of Q_q(n) below it (too few runs for q: the quantile may lie where no run was seen).
 
 **Decision at a budget.** *met* when the interval lies at or below the target, *missed* when it lies above,
 *ambiguous* when it straddles it; an ambiguous budget gets more runs (the next batch doubles the total) until it is
