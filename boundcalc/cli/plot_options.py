@@ -20,8 +20,18 @@ YScaleOpt = Annotated[Optional[str], typer.Option(
 LogYOpt = Annotated[bool, typer.Option("--log-y", help="Log y axis of the figures (shorthand for --y-scale log).")]
 
 
-def scales(x_scale, y_scale, log_y) -> tuple[str | None, str | None]:
-    """The (x, y) overrides of the options, validated before any work (boundcalc.figures.scale_options)."""
-    from ..figures import scale_options
+def apply(x_scale, y_scale, log_y) -> tuple[str | None, str | None]:
+    """Validate the options (before any work: one-line error naming the option) and apply them to every figure the
+    running command draws: boundcalc.figures.scales entered as a resource of the command's click context, left when
+    the command ends. Returns the (x, y) overrides."""
+    import importlib
 
-    return scale_options(x_scale, y_scale, log_y)
+    from ..figures import scale_options, scales
+
+    sc = scale_options(x_scale, y_scale, log_y)
+    # the click typer runs on (its vendored copy in recent typer, else click itself): the base of typer.Context
+    click_globals = importlib.import_module(typer.Context.__mro__[1].__module__.rsplit(".", 1)[0] + ".globals")
+    ctx = click_globals.get_current_context(silent=True)
+    if ctx is not None and sc != (None, None):
+        ctx.with_resource(scales(*sc))
+    return sc

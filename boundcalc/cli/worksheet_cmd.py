@@ -118,7 +118,9 @@ def register(app: typer.Typer) -> None:
 
         files = check_data(files)
         selected = select(ws, only)
-        scales = plot_options.scales(x_scale, y_scale, log_y)
+        from ..figures import scale_options
+
+        scales = scale_options(x_scale, y_scale, log_y)  # applied by the runner to each experiment's figures
         plan, ex_notes = executor_options.plan_executor(click_ctx, executor, workers, "1", scheduler, 10**6)
         session = Session(ws, mode=mode, out=out, seed=seed_v, step_cap=cap, echo=False,
                           progress=on_terminal(), data=files, only=selected, claims=not no_claims, scales=scales,
