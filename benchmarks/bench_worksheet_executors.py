@@ -1,0 +1,153 @@
+"""Seed 001's full worksheet on the executors (issue 24 item 11): `worksheet run 001 --full --no-claims` with its
+simulations' blocks in this process and on `--executor processes --workers 2`, at a fraction of the paper's horizons.
+
+Run: python3 benchmarks/bench_worksheet_executors.py [--divide 100] [--workers 1,2] [--out DIR] [--section TITLE]
+
+Each configuration runs in a fresh process driving the library's Session (the one ``boundcalc worksheet run`` uses):
+seed 001's three experiments at the full scale (100 runs; Figure 8: 20 runs, 100 values of ε) with every horizon
+divided by ``--divide`` (Figure 1: 10^7 → 10^5, Figures 4–7: 10^6 → 10^4, Figure 8: 10^7 → 10^5 at the default 100),
+claims skipped. Measured: wall seconds, CPU seconds of the child and its worker processes (user + system), the
+1-minute load at start and end, each simulation's seconds; and whether both configurations gave the same numbers
+(every simulation's final mean and interval). The full run's time is then EXTRAPOLATED, not measured: each
+simulation's seconds × (paper T / simulated T) (exact for the per-step loops, an overestimate for the sublinear bulk
+paths), plus the measured non-simulation time (bounds, figures). Writes the section TITLE of RESULTS_worksheets.md
+(bench_worksheets.write keeps the other sections); ``--section ''`` prints only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SECTION = "seed 001 full mode on the executors (issue 24 item 11)"
+
+
+def _cpu_children() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def _load() -> str:
+    try:
+        return Path("/proc/loadavg").read_text().split()[0]
+    except OSError:
+        return "?"
+
+
+def scaled_worksheet(divide: int):
+    """Seed 001's worksheet with its full scales' horizons divided by ``divide`` (runs, grids kept)."""
+    import copy
+
+    from boundcalc.experiments import get
+
+    ws = copy.deepcopy(get("001"))
+    for e in ws.experiments:
+        e.scales["full"] = {**e.scales["full"], "T": max(1000, int(e.scales["full"]["T"]) // divide)}
+    return ws
+
+
+def child(divide: int, workers: int, out: str, result: str) -> None:
+    sys.path.insert(0, str(ROOT))
+    from boundcalc.experiments.session import Session
+
+    plan = None if workers == 1 else {"kind": "processes", "workers": workers, "scheduler": None}
+    t0 = time.perf_counter()
+    s = Session(scaled_worksheet(divide), mode="full", out=out, echo=False, claims=False, executor=plan)
+    rep = s.run_all()
+    sims = [{"experiment": m.experiment, "label": m.label, "algorithm": m.algorithm, "T": m.T, "runs": m.runs,
+             "seconds": m.seconds, "final_mean": m.final_mean, "final_ci": m.final_ci}
+            for e in rep.experiments for m in e.simulations]
+    Path(result).write_text(json.dumps({"seconds": time.perf_counter() - t0, "timings": rep.timings,
+                                        "simulations": sims}))
+
+
+def run(divide: int, workers: int, out: Path) -> dict:
+    work = out / f"w{workers}"
+    work.mkdir(parents=True, exist_ok=True)
+    result = work / "result.json"
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    load0, date0 = _load(), time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    c0, t0 = _cpu_children(), time.perf_counter()
+    subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", str(divide), str(workers),
+                    str(work / "out"), str(result)], cwd=ROOT, env=env, check=True)
+    wall, cpu = time.perf_counter() - t0, _cpu_children() - c0
+    data = json.loads(result.read_text())
+    return {"workers": workers, "wall": wall, "cpu": cpu, "load": f"{load0} → {_load()}", "started": date0, **data}
+
+
+def paper_T() -> dict[str, int]:
+    sys.path.insert(0, str(ROOT))
+    from boundcalc.experiments import get
+
+    return {e.id: int(e.scales["full"]["T"]) for e in get("001").experiments}
+
+
+def report(rows: list[dict], divide: int) -> str:
+    full_T = paper_T()
+    base = rows[0]
+    same = all([(a["final_mean"], a["final_ci"]) for a in r["simulations"]]
+               == [(a["final_mean"], a["final_ci"]) for a in base["simulations"]] for r in rows)
+    out = [f"## {SECTION}", "",
+           f"`python benchmarks/bench_worksheet_executors.py --divide {divide}`: seed 001's experiments at the full "
+           f"scale (100 runs; Figure 8: 20 runs × 100 values of ε) with every horizon divided by {divide} "
+           f"(Figure 1: T = {full_T['fig1'] // divide:g}, Figures 4–7: T = {full_T['figs4-7'] // divide:g}, "
+           f"Figure 8: T = {full_T['fig8'] // divide:g}), claims skipped (`--no-claims`), each configuration in a "
+           "fresh process driving the library's Session (what `boundcalc worksheet run 001 --full --no-claims "
+           "[--executor processes --workers 2]` runs). 2 cores shared with other jobs (the load column): the wall "
+           "times depend on the load; CPU = user + system of the process and its worker processes.", "",
+           "| executor | started | load start → end | wall s | CPU s | simulations s (sum) | Lazy-DP-TS s | "
+           "rest s (bounds, figures) |", "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        sim = sum(s["seconds"] for s in r["simulations"])
+        lazy = sum(s["seconds"] for s in r["simulations"] if s["algorithm"] == "Lazy-DP-TS")
+        name = "in-process" if r["workers"] == 1 else f"processes, --workers {r['workers']}"
+        out.append(f"| {name} | {r['started']} | {r['load']} | {r['wall']:.1f} | {r['cpu']:.1f} | {sim:.1f} | "
+                   f"{lazy:.1f} | {r['timings']['total'] - sim:.1f} |")
+    out += ["", f"Numbers: {'identical' if same else 'DIFFERENT'} in both configurations (every simulation's final "
+            "mean and 95% interval; the engine's seeding contract makes them bit-identical whatever the executor, "
+            "tests/test_worksheets.py::test_executor_processes_gives_bit_identical_numbers).", "",
+            "**EXTRAPOLATION to the paper's horizons (not measured)**: each simulation's seconds × (paper T / "
+            "simulated T), plus the measured rest:", "",
+            "| executor | simulations at paper T, s | + rest, s | ≈ minutes |", "|---|---|---|---|"]
+    for r in rows:
+        sim_full = sum(s["seconds"] * full_T[s["experiment"]] / s["T"] for s in r["simulations"])
+        rest = r["timings"]["total"] - sum(s["seconds"] for s in r["simulations"])
+        name = "in-process" if r["workers"] == 1 else f"processes, --workers {r['workers']}"
+        out.append(f"| {name} | {sim_full:.0f} | {sim_full + rest:.0f} | {(sim_full + rest) / 60:.0f} |")
+    return "\n".join(out) + "\n"
+
+
+def main(argv: list[str]) -> None:
+    if argv[:1] == ["--child"]:
+        child(int(argv[1]), int(argv[2]), argv[3], argv[4])
+        return
+    import argparse
+
+    p = argparse.ArgumentParser()
+    p.add_argument("--divide", type=int, default=100)
+    p.add_argument("--workers", default="1,2")
+    p.add_argument("--out", default=None)
+    p.add_argument("--section", default=SECTION)
+    a = p.parse_args(argv)
+    import tempfile
+
+    out = Path(a.out or tempfile.mkdtemp(prefix="bench-ws-ex-"))
+    rows = [run(a.divide, int(w), out) for w in a.workers.split(",")]
+    (out / "rows.json").write_text(json.dumps(rows))
+    text = report(rows, a.divide)
+    print(text)
+    if a.section:
+        sys.path.insert(0, str(ROOT / "benchmarks"))
+        import bench_worksheets
+
+        bench_worksheets.write(a.section, text)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
