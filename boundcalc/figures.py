@@ -295,7 +295,8 @@ def regret_figure(curves: Sequence[Curve], lines: Sequence[Line] = (), *, title_
         foc = [float(np.nanmax(np.asarray(c.hi if c.hi is not None else c.mean, dtype=float)))
                for c in curves if c.label in y_focus and np.isfinite(np.asarray(c.mean, dtype=float)).any()]
         foc = [v for v in foc if math.isfinite(v) and v > 0]
-        if foc and FOCUS_HEADROOM * max(foc) < ymax:
+        # cut only where a curve's mean leaves the axes (a ribbon alone reaching above does not)
+        if foc and any(np.nanmax(np.asarray(c.mean, dtype=float)) > FOCUS_HEADROOM * max(foc) for c in curves):
             top = FOCUS_HEADROOM * max(foc)
     limit = top if top is not None else (None if ymax is None else 4 * ymax)
     for j, ln in enumerate(lines):

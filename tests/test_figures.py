@@ -177,6 +177,11 @@ def test_y_focus_keeps_the_low_curves_readable():
     assert [tx.get_text() for tx in ax.texts] == ["above the axes: C"]
     assert "far bound (off scale)" in ax.get_legend_handles_labels()[1]
     F.pyplot().close(fig)
+    # a curve whose mean stays below the cut and only its ribbon reaches above: nothing cut, nothing named
+    mid = 6 * np.log(t)
+    fig = F.regret_figure(c[:2] + [F.Curve("D", t, mid, mid / 2, 4 * mid)], y_focus=("A", "B"))
+    assert not fig.axes[0].texts and fig.axes[0].get_ylim()[1] >= float(np.max(4 * mid))
+    F.pyplot().close(fig)
     fig = F.regret_figure(c, y_focus=())  # without a focus: fitted to every curve
     assert fig.axes[0].get_ylim()[1] >= float(np.max(high)) and not fig.axes[0].texts
     F.pyplot().close(fig)
