@@ -54,11 +54,7 @@ class Session:
         self.executor_plan = dict(executor) if executor else None
         self.runner = Runner(self.ws, mode=mode, out=out, seed=seed, step_cap=step_cap, on_progress=cb,
                              data=data, scales=scales)
-        if self.executor_plan and self.executor_plan.get("kind", "in-process") != "in-process":
-            from ..montecarlo import executors
-
-            self.runner.executor = executors.make(self.executor_plan["kind"], self.executor_plan.get("workers"),
-                                                  self.executor_plan.get("scheduler"))
+        self._executor_started = False  # the executor starts with the first experiment (and stops in finish)
         self.claim_verdicts: list[Any] = []
         self.timings: dict[str, float] = {}
         self._claims_run = False
@@ -116,6 +112,7 @@ class Session:
             self.ws.experiment(exp_id)  # a wrong id is still an error
             self.print(f"[dim]{exp_id}: not run (--only {','.join(self.only)})[/dim]")
             return None
+        self._start_executor()
         try:
             res = self.runner.run_experiment(exp_id)
         finally:
@@ -169,6 +166,15 @@ class Session:
                          "scales": {"x": self.runner.scales[0], "y": self.runner.scales[1]}})
         self.print(f"\nreport: {rep.report_path} ({len(rep.figures)} figures, {rep.timings['total']:.1f} s)")
         return rep
+
+    def _start_executor(self) -> None:
+        plan = self.executor_plan
+        if self._executor_started or not plan or plan.get("kind", "in-process") == "in-process":
+            return
+        from ..montecarlo import executors
+
+        self._executor_started = True
+        self.runner.executor = executors.make(plan["kind"], plan.get("workers"), plan.get("scheduler"))
 
     def close(self) -> None:
         """Stop the executor's workers (if any); later simulations run in this process."""
