@@ -226,7 +226,9 @@ def test_seed001_figure1_legend_and_y_limits(cli_runs):
         eps = ax["title"].split("ε = ")[1]
         his = [_sim(js, "fig1", f"mu2/eps={eps}/{a}")["final_ci"][1] for a in ("DP-KLUCB", "DP-IMED")]
         top = ax["ylim"][1]
-        assert max(his) <= top <= FOCUS_HEADROOM * max(his) * 1.5, (eps, his, top)
+        assert max(his) <= top, (eps, his, top)
+        if ax["texts"]:  # cut: at FOCUS_HEADROOM × the focus curves' largest upper end (their ribbons before T)
+            assert top <= FOCUS_HEADROOM * max(his) * 1.5, (eps, his, top)
         if eps == "1":
             dpse = _sim(js, "fig1", "mu2/eps=1/DP-SE")["final_mean"]
             assert dpse > top and ax["texts"] and "DP-SE" in ax["texts"][0], (dpse, top, ax["texts"])
