@@ -12,7 +12,7 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from . import common, instance_options, plugin_options
+from . import common, instance_options, plot_options, plugin_options
 from .common import command
 from .regret_cmd import SETTINGS, BoundOpt, _instance_options, _parse_params, horizons_option, selected_bounds
 
@@ -422,6 +422,9 @@ def register(app: typer.Typer) -> None:
         rdp_epsilon: common.RdpEpsilonOpt = None,
         ldp_epsilon: common.LdpEpsilonOpt = None,
         plot: common.PlotOpt = None,
+        x_scale: plot_options.XScaleOpt = None,
+        y_scale: plot_options.YScaleOpt = None,
+        log_y: plot_options.LogYOpt = False,
         check: Annotated[bool, typer.Option("--check", help="Simulate the recommending bound's algorithm at the "
                          "chosen budget and at its non-private limit (same seeds): measured overhead, 95% interval.")] = False,
         runs: Annotated[Optional[str], typer.Option("--runs", help="Monte Carlo runs for --check (default 100); with "
@@ -485,6 +488,7 @@ def register(app: typer.Typer) -> None:
         from ..errors import InputError
 
         common.check_plot_path(plot)
+        plot_options.apply(x_scale, y_scale, log_y)  # every figure of this command: --x-scale/--y-scale/--log-y
         setting = instance_options.setting_of(setting, instance_file, SETTINGS)
         plugin_options.load(bounds_file)
         selected = selected_bounds(bound, setting)

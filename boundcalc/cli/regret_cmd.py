@@ -7,7 +7,7 @@ from typing import Annotated, List, Optional
 import typer
 
 from .. import textformat
-from . import common, instance_options, plugin_options
+from . import common, instance_options, plot_options, plugin_options
 from .common import command
 
 SETTINGS = ("finite", "linear", "contextual", "glm")
@@ -671,6 +671,9 @@ def register(app: typer.Typer) -> None:
         param: Annotated[Optional[List[str]], typer.Option("--param", help="Algorithm/instance parameter name=value (repeatable).")] = None,
         symbolic: common.SymbolicOpt = False,
         plot: common.PlotOpt = None,
+        x_scale: plot_options.XScaleOpt = None,
+        y_scale: plot_options.YScaleOpt = None,
+        log_y: plot_options.LogYOpt = False,
         check: Annotated[bool, typer.Option("--check", help="Add the empirical regret of each algorithm (Monte Carlo).")] = False,
         runs: Annotated[str, typer.Option("--runs", help="Monte Carlo runs for --check.")] = "100",
         seed: Annotated[int, typer.Option("--seed", help="Seed for --check.")] = 0,
@@ -698,6 +701,7 @@ def register(app: typer.Typer) -> None:
         from ..errors import InputError
 
         common.check_plot_path(plot)
+        plot_options.apply(x_scale, y_scale, log_y)  # every figure of this command: --x-scale/--y-scale/--log-y
         setting = instance_options.setting_of(setting, instance_file, SETTINGS)
         plugin_options.load(bounds_file)
         plugin_options.load_algorithms(algorithms_file)  # --check simulates a user's algorithm against its bounds

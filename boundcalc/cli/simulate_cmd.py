@@ -6,7 +6,7 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from . import common, executor_options, instance_options, plugin_options
+from . import common, executor_options, instance_options, plot_options, plugin_options
 from . import simulate_output
 from .common import command
 
@@ -310,7 +310,10 @@ def register(app: typer.Typer) -> None:
         plot: common.PlotOpt = None,
         plot_dist: Annotated[Optional[str], typer.Option("--plot-dist", help="Draw the regret at T over runs (CCDF "
                              "per algorithm) to FILE.png/.svg/.pdf.")] = None,
-        log_y: Annotated[bool, typer.Option("--log-y", help="Log y axis for --plot (curves spanning decades).")] = False,
+        log_y: Annotated[bool, typer.Option("--log-y", help="Log y axis for --plot and --plot-dist (curves spanning "
+                         "decades; shorthand for --y-scale log).")] = False,
+        x_scale: plot_options.XScaleOpt = None,
+        y_scale: plot_options.YScaleOpt = None,
         instance_file: instance_options.InstanceFileOpt = None,
         save_instance: instance_options.SaveInstanceOpt = None,
         K: Annotated[Optional[str], typer.Option("--K", help="Arms/actions (finite: with --gaps, or alone the μ2 "
@@ -346,6 +349,7 @@ def register(app: typer.Typer) -> None:
         if plot and not common.option_given(ctx, "--checkpoints"):
             C = max(C, MIN_PLOT_CHECKPOINTS)
         common.check_plot_path(plot)
+        plot_options.apply(x_scale, y_scale, log_y)  # every figure of this command: --x-scale/--y-scale/--log-y
         if plot_dist is not None:
             from .. import figures as _F
 

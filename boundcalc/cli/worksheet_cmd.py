@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from . import common
+from . import common, plot_options
 from .common import command
 
 
@@ -54,6 +54,7 @@ def register(app: typer.Typer) -> None:
     @ws_app.command("run")
     @command
     def run(
+        click_ctx: typer.Context,
         name: Annotated[str, typer.Argument(help="Worksheet: 000 … 004 (or its slug, e.g. eps_global_dp).")],
         full: Annotated[bool, typer.Option("--full/--fast", help="--fast (default): reduced T and runs, seconds; "
                                                                  "--full: the paper's scale (minutes; see "
@@ -69,11 +70,29 @@ def register(app: typer.Typer) -> None:
             "--data", help="A real-data file for the experiments that need one, NAME=PATH (repeatable): "
                            "autoloan=CPRM-12-001 CSV (worksheet 002, Figure F.1), lastfm=HetRec 2011 Last.fm "
                            "directory (worksheet 004, Figure 1(b)); formats in docs/real_data.md.")] = None,
+        only: Annotated[Optional[list[str]], typer.Option(
+            "--only", help="Run only these experiments (their ids as 'worksheet list' names them, e.g. fig5; "
+                           "repeatable or comma-separated): only their figures are drawn.")] = None,
+        no_claims: Annotated[bool, typer.Option(
+            "--no-claims", help="Skip the verifier's judgement of the paper's claims (the report says they were "
+                                "skipped; 'boundcalc verify --paper NNN' runs them).")] = False,
+        x_scale: plot_options.XScaleOpt = None,
+        y_scale: plot_options.YScaleOpt = None,
+        log_y: plot_options.LogYOpt = False,
+        executor: Annotated[Optional[str], typer.Option(
+            "--executor", help="Where the simulations' blocks of runs are computed: in-process (default), processes "
+                               "(--workers local processes), dask-local or dask (the cluster at --scheduler). The "
+                               "numbers are bit-identical whatever the executor.")] = None,
+        workers: Annotated[Optional[str], typer.Option(
+            "--workers", help="Workers of --executor processes or dask-local (default: the CPU count).")] = None,
+        scheduler: Annotated[Optional[str], typer.Option(
+            "--scheduler", help="Address of a running Dask scheduler for --executor dask, \\[tcp://]HOST:PORT.")] = None,
         json_out: common.JsonOpt = False,
     ):
         """Run one paper's worksheet: simulate its experiments, draw its figures with the registered bounds on the same axes, judge the paper's claims, and write report.md, results.json and the figures into --out.
 
-        Bad NAME or an --out that cannot be written: one line on stderr, exit code 2, before any work.
+        Bad NAME, --only naming no experiment of it, or an --out that cannot be written: one line on stderr, exit
+        code 2, before any work.
         """
         from .. import validate
         from ..experiments import get
@@ -94,15 +113,27 @@ def register(app: typer.Typer) -> None:
                 raise InputError("--data", "NAME=PATH (autoloan=FILE.csv, lastfm=DIR)", item)
             files[key.strip()] = path.strip()
         from ..experiments.base import check_data
+        from ..experiments.session import select
+        from . import executor_options
 
         files = check_data(files)
+        selected = select(ws, only)
+        from ..figures import scale_options
+
+        scales = scale_options(x_scale, y_scale, log_y)  # applied by the runner to each experiment's figures
+        plan, ex_notes = executor_options.plan_executor(click_ctx, executor, workers, "1", scheduler, 10**6)
         session = Session(ws, mode=mode, out=out, seed=seed_v, step_cap=cap, echo=False,
-                          progress=on_terminal(), data=files)
+                          progress=on_terminal(), data=files, only=selected, claims=not no_claims, scales=scales,
+                          executor=plan)
         rep = session.run_all()
         inputs = {"name": ws.name, "mode": mode, "out": out, "seed": seed_v, "step_cap": session.runner.step_cap,
-                  "data": files}
+                  "data": files, "only": selected, "claims": not no_claims,
+                  "scales": {"x": scales[0], "y": scales[1]}, "executor": plan}
+        if ex_notes and not json_out:
+            for n in ex_notes:
+                common.console().print(f"note: {n}")
         if json_out:
-            common.emit_json("worksheet run", inputs, **rep.summary())
+            common.emit_json("worksheet run", inputs, **rep.summary(), executor_notes=ex_notes)
             return
         _print_summary(rep)
 
@@ -127,8 +158,11 @@ def _print_summary(rep) -> None:
             c.add_row(fc["claim"], fc["source"], fc["verdict"])
         con.print(c)
     n_ok = sum(v.verdict == v.expected for v in rep.claims)
-    con.print(f"verifier: {len(rep.claims)} claims of seed {rep.worksheet}, {n_ok} with the verdict ERRATA and the "
-              f"sheet lead one to expect")
+    if rep.run.get("claims_skipped"):
+        con.print(f"verifier: claims of seed {rep.worksheet} skipped (--no-claims)")
+    else:
+        con.print(f"verifier: {len(rep.claims)} claims of seed {rep.worksheet}, {n_ok} with the verdict ERRATA and "
+                  f"the sheet lead one to expect")
     n_cmp = sum(len(e.comparisons) for e in rep.experiments)
     con.print(f"{n_cmp} measured-vs-bound comparisons; total {rep.timings['total']:.1f} s")
     con.print(f"report: {rep.report_path}")
