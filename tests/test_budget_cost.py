@@ -80,3 +80,128 @@ def test_design_cache_tells_action_sets_and_tolerances_apart(counted):
     assert len(counted) == 9
     with pytest.raises(ValueError):  # a shared design cannot be changed by one of its users
         a.design(_env(0), np.arange(8)).weights[0] = 0.0
+
+
+# -- start-up: no scipy.stats (issue 23 item 5) -------------------------------------------------------------------
+def test_student_t_quantiles_without_scipy_stats():
+    """The 95% intervals of simulate's distribution and of Results.ci use the Student-t quantile through
+    scipy.special.stdtrit: checked against Student's t quantiles in closed form, df = 1 (Cauchy: tan(π(p − 1/2)))
+    and df = 2 ((2p − 1)/√(2p(1 − p))), the degrees of freedom that 2 runs and 3 runs give."""
+    import math
+
+    from boundcalc.montecarlo.distribution import regret_distribution
+
+    def t_quantile(p, df):
+        return math.tan(math.pi * (p - 0.5)) if df == 1 else (2 * p - 1) / math.sqrt(2 * p * (1 - p))
+
+    reg = np.array([[1, 3.0], [2, 5.0], [1, 10.0]])
+    d = regret_distribution(reg, np.array([50, 100]), None)
+    x = reg[:, -1]
+    half = t_quantile(0.975, 2) * x.std(ddof=1) / math.sqrt(3)
+    assert d["ci"] == pytest.approx([x.mean() - half, x.mean() + half], rel=1e-12)
+    from boundcalc import montecarlo
+    from boundcalc.algorithms import build
+    from boundcalc.envs import BernoulliEnv
+
+    res = montecarlo.run(build("UCB"), BernoulliEnv([0.9, 0.5]), 50, 2, seed=1)
+    lo, hi = res.ci(method="t")
+    h = t_quantile(0.975, 1) * res.std() / math.sqrt(2)
+    assert np.allclose(lo, res.mean() - h, rtol=1e-12, atol=1e-12) and np.allclose(hi, res.mean() + h, rtol=1e-12)
+
+
+def test_simulate_and_regret_do_not_import_scipy_stats():
+    """One fresh process runs `simulate` (2 runs) and `regret`: scipy.stats (≈ 0.4 s of import, half of simulate's
+    start-up) is never imported. The same process then runs the old line (a mutant of regret_distribution importing
+    scipy.stats.t) and sees scipy.stats appear: the check can fail."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom boundcalc.cli.app import main\n"
+        "for argv in (['simulate','--algo','UCB','--means','0.9,0.5','--T','200','--runs','2','--json'],\n"
+        "             ['regret','--setting','linear','--rho','0.1','--T','1e6','--json']):\n"
+        "    sys.argv = ['boundcalc', *argv]\n"
+        "    try:\n        main()\n    except SystemExit as e:\n        assert not e.code, e.code\n"
+        "print('STATS' if 'scipy.stats' in sys.modules else 'NO-STATS', file=sys.stderr)\n"
+        "from tests.test_mutants_issue17 import mutate\n"
+        "from boundcalc.montecarlo import distribution as D\n"
+        "bad = mutate(D.regret_distribution, 'from scipy.special import stdtrit', 'from scipy.stats import t')\n"
+        "try:\n    bad([[1.0, 2.0], [1.0, 3.0]], [1, 2])\nexcept NameError:\n    pass\n"
+        "print('STATS' if 'scipy.stats' in sys.modules else 'NO-STATS', file=sys.stderr)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stderr.strip().splitlines()[-2:] == ["NO-STATS", "STATS"], r.stderr[-2000:]
+
+
+# -- the counterpart's runs: once per needed run, per search and per process (issue 24 item 10) -------------------
+def _counterpart_runs_needed(ans) -> int:
+    """The counterpart runs a search needs, from its decisions alone: its batches are the same at every budget
+    (independent pairing), so the search decisions need as many as the deepest of them used, and the fresh-seed
+    confirmations as many as the deepest confirmation used (one fresh set serves all)."""
+    search = [e["runs"] for e in ans.evaluations if not e["fresh"]]
+    fresh = [e["runs"] for e in ans.evaluations if e["fresh"]]
+    return max(search, default=0) + max(fresh, default=0)
+
+
+def _spied_searches(monkeypatch, algos):
+    from boundcalc.budget import measured as M
+    from boundcalc.envs import BernoulliEnv
+
+    monkeypatch.setattr(M, "_COUNTERPART_RUNS", {})
+    counted = []
+    real = M.PairedSimulator._run
+
+    def spy(self, alg, engine_seed, runs, block_runs):
+        if alg is self.counterpart:
+            counted[-1] += runs
+        return real(self, alg, engine_seed, runs, block_runs)
+
+    monkeypatch.setattr(M.PairedSimulator, "_run", spy)
+    out = []
+    for name in algos:
+        counted.append(0)
+        out.append(M.search(name, BernoulliEnv([0.9, 0.6, 0.5]), 150, "overhead", 1.0, "epsilon", runs=6,
+                            max_runs=24, seed=3))
+    return out, counted
+
+
+def test_counterpart_runs_once_per_needed_run_and_once_per_process(monkeypatch):
+    """DP-KLUCB's search over several budgets simulates KL-UCB exactly the runs its decisions need; the same search
+    again, and AdaP-KLUCB's (also against KL-UCB) after it, simulate only runs not simulated before in the process,
+    with the same answer as a search that simulates everything."""
+    (a, again, other), counted = _spied_searches(monkeypatch, ["DP-KLUCB", "DP-KLUCB", "AdaP-KLUCB"])
+    assert len({e["budget"] for e in a.evaluations}) >= 3  # several budgets decided
+    assert counted[0] == _counterpart_runs_needed(a) > 0
+    assert counted[1] == 0 and again.evaluations == a.evaluations and again.budget == a.budget
+    search = lambda x: max([e["runs"] for e in x.evaluations if not e["fresh"]], default=0)  # noqa: E731
+    fresh = lambda x: max([e["runs"] for e in x.evaluations if e["fresh"]], default=0)  # noqa: E731
+    assert counted[2] == max(search(other) - search(a), 0) + max(fresh(other) - fresh(a), 0)
+    assert again.runs_used == a.runs_used  # the runs the answer uses, whether simulated now or before
+
+
+def test_counterpart_process_cache_off_is_caught(monkeypatch):
+    """Mutant: np_batch without the process cache — the second identical search simulates KL-UCB again."""
+    from boundcalc.budget import measured as M
+
+    bad = mutate(M.PairedSimulator.np_batch, "hit = _COUNTERPART_RUNS.get(ck) if ck is not None else None",
+                 "hit = None")
+    monkeypatch.setattr(M.PairedSimulator, "np_batch", bad)
+    (a, again), counted = _spied_searches(monkeypatch, ["DP-KLUCB", "DP-KLUCB"])
+    assert counted[1] > 0
+
+
+def test_counterpart_cache_key_tells_questions_apart():
+    """Another instance, T, seed, batch size, block size, checkpoints or counterpart parameter: another key."""
+    from boundcalc.algorithms import build
+    from boundcalc.budget import measured as M
+    from boundcalc.envs import BernoulliEnv
+
+    alg, env, cps = build("KL-UCB"), BernoulliEnv([0.9, 0.6, 0.5]), np.array([10.0, 300.0])
+    base = M.counterpart_cache_key(alg, env, 300, 7, 10, 50, cps)
+    assert base == M.counterpart_cache_key(build("KL-UCB"), BernoulliEnv([0.9, 0.6, 0.5]), 300, 7, 10, 50, cps.copy())
+    others = [M.counterpart_cache_key(alg, BernoulliEnv([0.9, 0.6, 0.4]), 300, 7, 10, 50, cps),
+              M.counterpart_cache_key(alg, env, 301, 7, 10, 50, cps), M.counterpart_cache_key(alg, env, 300, 8, 10, 50, cps),
+              M.counterpart_cache_key(alg, env, 300, 7, 11, 50, cps), M.counterpart_cache_key(alg, env, 300, 7, 10, 5, cps),
+              M.counterpart_cache_key(alg, env, 300, 7, 10, 50, np.array([20.0, 300.0])),
+              M.counterpart_cache_key(build("UCB"), env, 300, 7, 10, 50, cps)]
+    assert all(o != base for o in others) and len(set(others)) == len(others)

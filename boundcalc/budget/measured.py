@@ -347,6 +347,31 @@ def batch_sizes(runs: int, max_runs: int) -> list[int]:
     return out
 
 
+# The counterpart's batches, per process (``PairedSimulator.np_batch``): they do not depend on the private algorithm or
+# its budget, so every search of this process that compares with the same counterpart on the same instance, T, seed,
+# batch size, blocks and checkpoints reuses them (issue 24: DP-KLUCB's search at T = 1e5 was 96% KL-UCB runs, and
+# DP-KLUCB and AdaP-KLUCB compare with the same KL-UCB). Bounded: the oldest batch goes when full.
+COUNTERPART_CACHE_SIZE = 512
+_COUNTERPART_RUNS: dict = {}
+
+
+def counterpart_cache_key(alg, env, T: int, engine_seed: int, runs: int, block_runs: int, checkpoints):
+    """The process cache's key of a counterpart batch: a digest of the pickled algorithm and environment (their
+    whole state: class, parameters, arms / actions) with T, the engine seed, the runs, the runs per block (the
+    seeding contract: a block draws from its own SeedSequence child, so the block size changes the numbers) and the
+    checkpoints. None (no caching) when the algorithm or the environment cannot be pickled."""
+    import hashlib
+    import pickle
+
+    try:
+        blob = pickle.dumps((alg, env), protocol=4)
+    except Exception:  # noqa: BLE001 - an unpicklable plugin or env: simulate every time
+        return None
+    cps = np.asarray(checkpoints, dtype=float)
+    return (hashlib.blake2b(blob, digest_size=20).hexdigest(), int(T), int(engine_seed), int(runs), int(block_runs),
+            cps.tobytes())
+
+
 class PairedSimulator:
     """Private runs at any budget beside cached counterpart runs, batch by batch.
 
@@ -378,8 +403,10 @@ class PairedSimulator:
         self._priv: dict[tuple[float, int], Any] = {}
         self.seconds = 0.0
         self.np_seconds = 0.0
-        self.run_count = 0
+        self.run_count = 0  # runs used (simulated, or counterpart batches from the process cache)
+        self.simulated_runs = 0  # runs simulated by this search
         self.np_run_count = 0
+        self.np_cached_runs = 0
 
     def _run(self, alg, engine_seed: int, runs: int, block_runs: int):
         from .. import montecarlo
@@ -390,6 +417,7 @@ class PairedSimulator:
         self.last_seconds = time.perf_counter() - t0
         self.seconds += self.last_seconds
         self.run_count += runs
+        self.simulated_runs += runs
         return res
 
     def np_key(self, k: int) -> int:
@@ -399,11 +427,28 @@ class PairedSimulator:
         return CONFIRM_OFFSET + k % CONFIRM_OFFSET
 
     def np_batch(self, k: int, runs: int):
+        """The counterpart's batch for private batch k: simulated once per search (``_np``, every budget and decision
+        shares it) and, through ``counterpart_cache``, once per process for the same counterpart, instance, T, seed,
+        runs, blocks and checkpoints (another algorithm with the same counterpart, another search of the same
+        question). A batch taken from the process cache counts in ``run_count`` (the runs the answer uses) and in
+        ``np_cached_runs``, not in ``simulated_runs``."""
         key = self.np_key(k)
         if key not in self._np:
             s = batch_seed(self.seed, key) if self.pairing == "common" else counterpart_seed(self.seed, key)
-            self._np[key] = self._run(self.counterpart, s, runs, self.np_block_runs)
-            self.np_seconds += self.last_seconds
+            ck = counterpart_cache_key(self.counterpart, self.env, self.T, s, runs, self.np_block_runs,
+                                       self.checkpoints)
+            hit = _COUNTERPART_RUNS.get(ck) if ck is not None else None
+            if hit is None:
+                hit = self._run(self.counterpart, s, runs, self.np_block_runs)
+                self.np_seconds += self.last_seconds
+                if ck is not None:
+                    if len(_COUNTERPART_RUNS) >= COUNTERPART_CACHE_SIZE:
+                        _COUNTERPART_RUNS.pop(next(iter(_COUNTERPART_RUNS)))  # oldest first
+                    _COUNTERPART_RUNS[ck] = hit
+            else:
+                self.run_count += runs
+                self.np_cached_runs += runs
+            self._np[key] = hit
             self.np_run_count += runs
         return self._np[key]
 

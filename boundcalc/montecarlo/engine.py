@@ -132,9 +132,9 @@ class Results:
 
             q = NormalDist().inv_cdf(0.5 + level / 2)
         elif method == "t":
-            from scipy.stats import t as student
+            from scipy.special import stdtrit  # Student-t quantile, = scipy.stats.t.ppf (no scipy.stats import)
 
-            q = float(student.ppf(0.5 + level / 2, max(n - 1, 1)))
+            q = float(stdtrit(max(n - 1, 1), 0.5 + level / 2))
         else:
             raise InputError("method", "'normal' or 't'", method)
         half = q * s / math.sqrt(n)
