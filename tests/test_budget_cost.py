@@ -205,3 +205,94 @@ def test_counterpart_cache_key_tells_questions_apart():
               M.counterpart_cache_key(alg, env, 300, 7, 10, 50, np.array([20.0, 300.0])),
               M.counterpart_cache_key(build("UCB"), env, 300, 7, 10, 50, cps)]
     assert all(o != base for o in others) and len(set(others)) == len(others)
+
+
+# -- the time estimate: a range with escalations, updated after every decision (issue 24 item 8) -------------------
+class _Sim:
+    """What cost_estimate reads of a PairedSimulator."""
+
+    def __init__(self, sizes, seconds, np_seconds, simulated, np_simulated, pairing="independent"):
+        self.sizes, self.seconds, self.np_seconds = sizes, seconds, np_seconds
+        self.simulated_runs, self.np_simulated_runs, self.run_count, self.pairing = simulated, np_simulated, simulated, \
+            pairing
+
+
+def test_cost_estimate_by_hand():
+    """After a first decision (b = 1 met with 10 runs; 10 private runs took 1 s, 10 counterpart runs 2 s, 3.5 s in
+    all): going down, at most 4 steps of 10 to the limit 1e-4, then ⌈log2(ln 10 / ln 1.25)⌉ = 4 bisection steps and
+    2 confirmations. Fewest: 7 decisions of 10 runs and the fresh counterpart set's 10 runs; most: 11 decisions of 40
+    runs, the counterpart to 40 for the search and 40 fresh; likely: 7 decisions of which 3 escalate to 40."""
+    from boundcalc.budget import measured as M
+
+    sim = _Sim([10, 10, 20], seconds=3.0, np_seconds=2.0, simulated=20, np_simulated=10)
+    ev = [{"budget": 1.0, "status": "met", "runs": 10, "fresh": False}]
+    e = M.cost_estimate(sim, ev, 3.5, 40)
+    cp, cn, other = 0.1, 0.2, 0.5
+    assert e["decisions_left"] == [7, 11]
+    assert e["range"] == pytest.approx([3.5 + 7 * (10 * cp + other) + 10 * cn, 3.5 + 11 * (40 * cp + other) + 70 * cn])
+    assert e["likely"] == pytest.approx(3.5 + 7 * other + (3 * 40 + 4 * 10) * cp + (30 + 40) * cn)
+    # bracketed at [0.1, 1] after a miss at 0.1, then bisected once (met at 0.316): ratio √10, 3 steps left to 1.25
+    ev += [{"budget": 0.1, "status": "missed", "runs": 10, "fresh": False},
+           {"budget": 10 ** -0.5, "status": "met", "runs": 40, "fresh": False}]
+    e = M.cost_estimate(_Sim([10, 10, 20], 9.0, 4.0, 80, 40), ev, 10.0, 40)
+    assert e["decisions_left"] == [3 + 2, 3 + 2 + 1]
+    # confirming: one confirmation done, one left (at most one more after a move up)
+    ev += [{"budget": 0.3, "status": "met", "runs": 10, "fresh": True}]
+    assert M.cost_estimate(_Sim([10, 10, 20], 9.0, 4.0, 90, 50), ev, 11.0, 40)["decisions_left"] == [1, 2]
+
+
+@pytest.fixture
+def clocked(monkeypatch):
+    """A deterministic clock for the search: a private run costs 0.01 s, a counterpart run 0.05 s, a decision's
+    own work nothing (the real simulations run, their wall time is not what is measured)."""
+    from boundcalc.budget import measured as M
+
+    clock = {"now": 0.0}
+
+    class FakeTime:
+        @staticmethod
+        def perf_counter():
+            return clock["now"]
+
+    from boundcalc import montecarlo
+
+    real = montecarlo.run
+
+    def run(alg, env, T, runs, **kw):
+        out = real(alg, env, T, runs, **kw)
+        clock["now"] += runs * (0.05 if alg.name == "KL-UCB" else 0.01)
+        return out
+
+    monkeypatch.setattr(M, "time", FakeTime)
+    monkeypatch.setattr(montecarlo, "run", run)
+    monkeypatch.setattr(M, "_COUNTERPART_RUNS", {})
+    return M
+
+
+def _clocked_search(M):
+    from boundcalc.envs import BernoulliEnv
+
+    return M.search("DP-KLUCB", BernoulliEnv([0.9, 0.6, 0.5]), 150, "overhead", 1.0, "epsilon", runs=6,
+                    max_runs=24, seed=3)
+
+
+def test_estimate_range_holds_the_search_with_its_escalations(clocked):
+    """Every estimate (the first one, up front, and after each decision) brackets the search's actual seconds, in a
+    search where decisions escalate to --max-runs; the estimates converge to the actual value."""
+    a = _clocked_search(clocked)
+    assert any(e["runs"] > 6 for e in a.evaluations)  # escalations happened
+    for est in a.estimates:
+        lo, hi = est["range"]
+        assert lo - 1e-9 <= a.seconds <= hi + 1e-9, (est, a.seconds)
+    assert a.estimate_range == a.estimates[0]["range"] and a.estimate_seconds == a.estimates[0]["likely"]
+    assert a.estimates[-1]["range"] == pytest.approx([a.seconds, a.seconds])
+
+
+def test_estimate_without_escalations_is_caught(clocked, monkeypatch):
+    """Mutant: the most counts every decision left at the first batch's runs (escalations left out, as the old
+    up-front estimate did): the search's actual seconds exceed it."""
+    bad = mutate(clocked.cost_estimate, "hi = elapsed + dec_hi * (max_runs * c_p + other) + np_hi * c_n",
+                 "hi = elapsed + dec_hi * (first * c_p + other) + np_lo * c_n")
+    monkeypatch.setattr(clocked, "cost_estimate", bad)
+    a = _clocked_search(clocked)
+    assert any(a.seconds > est["range"][1] + 1e-9 for est in a.estimates)

@@ -60,6 +60,13 @@ def _pct(x) -> str:
     return "—" if x is None else f"{100 * x:.3g}%"
 
 
+def _secs(x) -> str:
+    """Seconds as a reader takes them: 42 s, 3.5 min, 1.2 h."""
+    if x is None:
+        return "?"
+    return f"{x:.0f} s" if x < 120 else (f"{x / 60:.1f} min" if x < 7200 else f"{x / 3600:.1f} h")
+
+
 def _progress_printer(enabled: bool):
     """Progress lines on stderr (the estimate after the first decision, then every decision), on a terminal only
     (like a progress bar: piped or captured stderr keeps errors on one line)."""
@@ -69,13 +76,17 @@ def _progress_printer(enabled: bool):
     said = {"estimate": False}
 
     def cb(ev: dict):
+        rng = ev.get("estimate_range") or [None, None]
         if not said["estimate"] and ev.get("estimate_seconds") is not None:
-            con.print(f"[dim]{ev['algorithm']}: estimated search time ≈ {ev['estimate_seconds']:.0f} s (from the first "
-                      f"decision, {ev['elapsed']:.1f} s)[/dim]")
+            con.print(f"[dim]{ev['algorithm']}: estimated search time {_secs(rng[0])}–{_secs(rng[1])} (likely "
+                      f"{_secs(ev['estimate_seconds'])}; the most if every decision left needs --max-runs runs), from "
+                      f"the first decision ({ev['elapsed']:.1f} s); updated below after each decision[/dim]")
             said["estimate"] = True
         lo, hi = ev["ci"]
+        left = (f"; total ≈ {_secs(rng[0])}–{_secs(rng[1])}, likely {_secs(ev['estimate_seconds'])}"
+                if rng[0] is not None else "")
         con.print(f"[dim]  {ev['algorithm']} {ev['stage']:7s} b = {ev['budget']:.4g}: {ev['status']:9s} "
-                  f"{ev['estimate']:.4g} [{lo:.4g}, {hi:.4g}] ({ev['runs']} runs, {ev['elapsed']:.1f} s)[/dim]")
+                  f"{ev['estimate']:.4g} [{lo:.4g}, {hi:.4g}] ({ev['runs']} runs, {ev['elapsed']:.1f} s{left})[/dim]")
 
     return cb
 
@@ -107,7 +118,8 @@ def rows_of(plan) -> list[dict]:
             rows.append({"by": "simulation", "instance": i, "algorithm": a.algorithm, "counterpart": a.counterpart,
                          "status": a.status, "budget": a.budget, "interval": a.interval, "overhead": a.overhead,
                          "measure": a.measure, "runs": a.runs_used, "seconds": a.seconds,
-                         "estimate_seconds": a.estimate_seconds, "regret": a.regret,
+                         "estimate_seconds": a.estimate_seconds, "estimate_range": a.estimate_range,
+                         "estimates": d["estimates"], "regret": a.regret,
                          "regret_nonprivate": a.regret_nonprivate, "own_budget": a.own_budget,
                          "conversion": a.conversion, "confidence": a.confidence, "notes": a.notes, "reason": a.reason,
                          "evaluations": d["evaluations"]})
