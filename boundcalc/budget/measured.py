@@ -722,7 +722,8 @@ def cost_estimate(sim, evaluations: list, elapsed: float, max_runs: int, rel_wid
     the missed side, are the ones whose interval straddles the target (the finite question of issue 24 had 3); or,
     if more, the fraction of the decisions so far that escalated.
     ``history``: the estimates after the earlier decisions (their ``sim_seconds``): the seconds outside the
-    simulations per decision are taken from the decisions after the first (the first pays one-off imports).
+    simulations per decision are taken from the decisions after the first (the first pays one-off imports; after
+    it alone, they count in the most only).
     The seconds are this machine's wall seconds at its current load (another load scales them)."""
     n_dec = len(evaluations)
     first = int(sim.sizes[0])
@@ -732,10 +733,13 @@ def cost_estimate(sim, evaluations: list, elapsed: float, max_runs: int, rel_wid
     p_secs = float(sim.seconds) - np_secs
     c_p = p_secs / p_runs if p_runs > 0 else 0.0
     c_n = np_secs / np_runs if np_runs > 0 else c_p
-    other = max(float(elapsed) - float(sim.seconds), 0.0) / max(n_dec, 1)  # per decision, outside the simulations
-    if history:  # after the first decision (its one-off imports and warm-up left out)
+    # seconds per decision outside the simulations: from the decisions after the first (the first pays one-off
+    # imports); after the first decision alone, 0 for the fewest and likely, its own for the most
+    other_hi = max(float(elapsed) - float(sim.seconds), 0.0) / max(n_dec, 1)
+    other = 0.0
+    if history:
         h0 = history[0]
-        other = max((float(elapsed) - h0["elapsed"]) - (float(sim.seconds) - h0["sim_seconds"]), 0.0) / max(
+        other = other_hi = max((float(elapsed) - h0["elapsed"]) - (float(sim.seconds) - h0["sim_seconds"]), 0.0) / max(
             n_dec - 1, 1)
     search = [e for e in evaluations if not e.get("fresh")]
     fresh = [e for e in evaluations if e.get("fresh")]
@@ -776,7 +780,7 @@ def cost_estimate(sim, evaluations: list, elapsed: float, max_runs: int, rel_wid
         np_likely = ((max(max_runs - depth_s, 0) if esc > min(esc, conf_lo) and dec_lo > conf_lo else 0)
                      + ((max(max_runs - depth_f, 0) if esc else max(first - depth_f, 0)) if conf_lo else 0))
     lo = elapsed + dec_lo * (first * c_p + other) + np_lo * c_n
-    hi = elapsed + dec_hi * (max_runs * c_p + other) + np_hi * c_n
+    hi = elapsed + dec_hi * (max_runs * c_p + other_hi) + np_hi * c_n
     likely = elapsed + dec_lo * other + (esc * max_runs + (dec_lo - esc) * first) * c_p + np_likely * c_n
     return {"decisions": n_dec, "elapsed": float(elapsed), "sim_seconds": float(sim.seconds),
             "range": [float(lo), float(hi)],

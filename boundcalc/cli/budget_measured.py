@@ -233,6 +233,10 @@ def _render(plan, values_used: str):
                           f"p90 {common.fmt(r['p90'])}, p99 {common.fmt(r['p99'])}, still linear at T {lin}; "
                           f"{a.counterpart['name']}: mean {common.fmt(n['mean'])}, median {common.fmt(n['median'])}, "
                           f"p90 {common.fmt(n['p90'])}")
+            if a.estimate_range:
+                con.print(f"  {a.algorithm}: search {_secs(a.seconds)}, {a.runs_used} runs (estimated after the first "
+                          f"decision: {_secs(a.estimate_range[0])}–{_secs(a.estimate_range[1])}, likely "
+                          f"{_secs(a.estimate_seconds)})")
             for note in a.notes:
                 con.print(f"  [yellow]note[/yellow] {a.algorithm}: {note}")
             if a.reason and a.status not in ("met",):
