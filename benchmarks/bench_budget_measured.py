@@ -89,7 +89,8 @@ def main() -> None:
                       "cpu_seconds": round(cpu, 1), "workers": a.workers, "load_average": list(os.getloadavg()),
                       "estimate_seconds": ans.estimate_seconds,
                       "estimate_range": getattr(ans, "estimate_range", None),
-                      "decisions": [(round(e["budget"], 4), e["runs"], e["status"], e["fresh"]) for e in ans.evaluations],
+                      "decisions": [(round(e["budget"], 4), e["runs"], e["status"], e["fresh"])
+                                    for e in ans.evaluations],
                       "bound": plan.bound,
                       "lower_limit": plan.lower_limit, "notes": ans.notes}, default=str, indent=1))
     if a.verify and ans.budget:

@@ -199,11 +199,10 @@ def test_counterpart_cache_key_tells_questions_apart():
     alg, env, cps = build("KL-UCB"), BernoulliEnv([0.9, 0.6, 0.5]), np.array([10.0, 300.0])
     base = M.counterpart_cache_key(alg, env, 300, 7, 10, 50, cps)
     assert base == M.counterpart_cache_key(build("KL-UCB"), BernoulliEnv([0.9, 0.6, 0.5]), 300, 7, 10, 50, cps.copy())
-    others = [M.counterpart_cache_key(alg, BernoulliEnv([0.9, 0.6, 0.4]), 300, 7, 10, 50, cps),
-              M.counterpart_cache_key(alg, env, 301, 7, 10, 50, cps), M.counterpart_cache_key(alg, env, 300, 8, 10, 50, cps),
-              M.counterpart_cache_key(alg, env, 300, 7, 11, 50, cps), M.counterpart_cache_key(alg, env, 300, 7, 10, 5, cps),
-              M.counterpart_cache_key(alg, env, 300, 7, 10, 50, np.array([20.0, 300.0])),
-              M.counterpart_cache_key(build("UCB"), env, 300, 7, 10, 50, cps)]
+    key = M.counterpart_cache_key
+    others = [key(alg, BernoulliEnv([0.9, 0.6, 0.4]), 300, 7, 10, 50, cps), key(alg, env, 301, 7, 10, 50, cps),
+              key(alg, env, 300, 8, 10, 50, cps), key(alg, env, 300, 7, 11, 50, cps), key(alg, env, 300, 7, 10, 5, cps),
+              key(alg, env, 300, 7, 10, 50, np.array([20.0, 300.0])), key(build("UCB"), env, 300, 7, 10, 50, cps)]
     assert all(o != base for o in others) and len(set(others)) == len(others)
 
 
@@ -212,9 +211,8 @@ class _Sim:
     """What cost_estimate reads of a PairedSimulator."""
 
     def __init__(self, sizes, seconds, np_seconds, simulated, np_simulated, pairing="independent"):
-        self.sizes, self.seconds, self.np_seconds = sizes, seconds, np_seconds
-        self.simulated_runs, self.np_simulated_runs, self.run_count, self.pairing = simulated, np_simulated, simulated, \
-            pairing
+        self.sizes, self.seconds, self.np_seconds, self.pairing = sizes, seconds, np_seconds, pairing
+        self.simulated_runs, self.np_simulated_runs, self.run_count = simulated, np_simulated, simulated
 
 
 def test_cost_estimate_by_hand():
@@ -320,4 +318,5 @@ def test_progress_lines_show_the_range_and_update_it(monkeypatch):
     cb(dict(ev, stage="bisect", elapsed=50.0, estimate_seconds=200.0, estimate_range=[150.0, 400.0]))
     out = buf.getvalue().splitlines()
     assert "estimated search time 90 s–15.0 min (likely 5.0 min" in out[0]
-    assert "total ≈ 90 s–15.0 min, likely 5.0 min" in out[1] and "total ≈ 2.5 min–6.7 min, likely 3.3 min" in out[2]
+    assert "total ≈ 90 s–15.0 min, likely 5.0 min" in out[1]
+    assert "total ≈ 2.5 min–6.7 min, likely 3.3 min" in out[2]

@@ -367,7 +367,8 @@ def register(app: typer.Typer) -> None:
         check: Annotated[bool, typer.Option("--check", help="Simulate the recommending bound's algorithm at the "
                          "chosen budget and at its non-private limit (same seeds): measured overhead, 95% interval.")] = False,
         runs: Annotated[Optional[str], typer.Option("--runs", help="Monte Carlo runs for --check (default 100); with "
-                        "--by simulation, the first batch at each budget (default 100; more where undecided, up to --max-runs).")] = None,
+                        "--by simulation, the first batch at each budget (default 100; more where undecided, up to "
+                        "--max-runs).")] = None,
         seed: Annotated[str, typer.Option("--seed", help="Seed for --check and --by simulation.")] = "0",
         by: Annotated[Optional[str], typer.Option("--by", help="simulation: measure the target on the instance "
                       "(each private algorithm against its non-private counterpart, same seeds); bound: the bounds' "
