@@ -246,7 +246,7 @@ def clocked(monkeypatch):
     own work nothing (the real simulations run, their wall time is not what is measured)."""
     from boundcalc.budget import measured as M
 
-    clock = {"now": 0.0}
+    clock = {"now": 0.0, "warm": 0.0}
 
     class FakeTime:
         @staticmethod
@@ -259,12 +259,14 @@ def clocked(monkeypatch):
 
     def run(alg, env, T, runs, **kw):
         out = real(alg, env, T, runs, **kw)
-        clock["now"] += runs * (0.05 if alg.name == "KL-UCB" else 0.01)
+        clock["now"] += runs * (0.05 if alg.name == "KL-UCB" else 0.01) + clock["warm"]
+        clock["warm"] = 0.0  # a one-off cost of the first simulation (imports, designs), when set
         return out
 
     monkeypatch.setattr(M, "time", FakeTime)
     monkeypatch.setattr(montecarlo, "run", run)
     monkeypatch.setattr(M, "_COUNTERPART_RUNS", {})
+    monkeypatch.setattr(M, "clock", clock, raising=False)  # the tests set a one-off cost through it
     return M
 
 
@@ -275,9 +277,12 @@ def _clocked_search(M):
                     max_runs=24, seed=3)
 
 
-def test_estimate_range_holds_the_search_with_its_escalations(clocked):
+@pytest.mark.parametrize("warm", [0.0, 2.0])
+def test_estimate_range_holds_the_search_with_its_escalations(clocked, warm):
     """Every estimate (the first one, up front, and after each decision) brackets the search's actual seconds, in a
-    search where decisions escalate to --max-runs; the estimates converge to the actual value."""
+    search where decisions escalate to --max-runs, also when the first simulation pays a one-off 2 s (imports,
+    AdaC-GOPE's designs: about half the search here); the estimates converge to the actual value."""
+    clocked.clock["warm"] = warm
     a = _clocked_search(clocked)
     assert any(e["runs"] > 6 for e in a.evaluations)  # escalations happened
     for est in a.estimates:
@@ -290,8 +295,8 @@ def test_estimate_range_holds_the_search_with_its_escalations(clocked):
 def test_estimate_without_escalations_is_caught(clocked, monkeypatch):
     """Mutant: the most counts every decision left at the first batch's runs (escalations left out, as the old
     up-front estimate did): the search's actual seconds exceed it."""
-    bad = mutate(clocked.cost_estimate, "hi = elapsed + dec_hi * (max_runs * c_p + other_hi) + np_hi * c_n",
-                 "hi = elapsed + dec_hi * (first * c_p + other_hi) + np_lo * c_n")
+    bad = mutate(clocked.cost_estimate, "hi = elapsed + dec_hi * (max_runs * cp_hi + other_hi) + np_hi * cn_hi",
+                 "hi = elapsed + dec_hi * (first * cp_hi + other_hi) + np_lo * cn_hi")
     monkeypatch.setattr(clocked, "cost_estimate", bad)
     a = _clocked_search(clocked)
     assert any(a.seconds > est["range"][1] + 1e-9 for est in a.estimates)
@@ -320,3 +325,14 @@ def test_progress_lines_show_the_range_and_update_it(monkeypatch):
     assert "estimated search time 90 s–15.0 min (likely 5.0 min" in out[0]
     assert "total ≈ 90 s–15.0 min, likely 5.0 min" in out[1]
     assert "total ≈ 2.5 min–6.7 min, likely 3.3 min" in out[2]
+
+
+def test_estimate_fewest_from_mean_rates_is_caught(clocked, monkeypatch):
+    """Mutant: the fewest from the mean seconds per run (one-off costs spread over the runs): after a first
+    simulation that pays a one-off 2 s, the up-front fewest exceeds the whole search."""
+    bad = mutate(clocked.cost_estimate, "lo = elapsed + dec_lo * (first * cp_lo + other) + np_lo * cn_lo",
+                 "lo = elapsed + dec_lo * (first * c_p + other) + np_lo * c_n")
+    monkeypatch.setattr(clocked, "cost_estimate", bad)
+    clocked.clock["warm"] = 2.0
+    a = _clocked_search(clocked)
+    assert a.estimates[0]["range"][0] > a.seconds

@@ -414,6 +414,7 @@ class PairedSimulator:
         self.np_run_count = 0
         self.np_cached_runs = 0
         self.np_simulated_runs = 0
+        self.calls: list[tuple[bool, int, float]] = []  # (counterpart?, runs, seconds) of every simulation
 
     def _run(self, alg, engine_seed: int, runs: int, block_runs: int):
         from .. import montecarlo
@@ -425,6 +426,7 @@ class PairedSimulator:
         self.seconds += self.last_seconds
         self.run_count += runs
         self.simulated_runs += runs
+        self.calls.append((alg is self.counterpart, int(runs), float(self.last_seconds)))  # for cost_estimate
         return res
 
     def np_key(self, k: int) -> int:
@@ -709,9 +711,11 @@ def cost_estimate(sim, evaluations: list, elapsed: float, max_runs: int, rel_wid
     """The search's total seconds as a range [fewest, most] and a likely value, from where it stands after the
     decisions ``evaluations`` (``elapsed`` seconds so far); recomputed after every decision.
 
-    Seconds per run, measured so far: a private run's (``sim.seconds`` less the counterpart's, over the private runs
-    simulated) and a counterpart run's (over the counterpart runs simulated; a private run's while none was), plus
-    the search's own seconds per decision outside the simulations (intervals, bootstrap). Decisions left: bracketing
+    Seconds per run, measured so far (``sim.calls``), private and counterpart: for the fewest, the cheapest
+    simulation of each kind seen (a private run no dearer than the cheapest run seen: the first simulations pay
+    one-off costs, imports and AdaC-GOPE's designs); for the likely value, the simulations after the first decision;
+    for the most, the mean over all of them; plus the search's own seconds per decision outside the simulations
+    (intervals, bootstrap). Decisions left: bracketing
     (at least one more step while no budget on each side of the target is known; at most the steps to the limit
     ``limits``), the bisection steps from the bracket's ratio down to ``rel_width`` (exact: each halves log ratio),
     and the fresh-seed confirmations (2; the most adds one move up). Runs: *fewest* — no decision escalates (the
@@ -733,6 +737,24 @@ def cost_estimate(sim, evaluations: list, elapsed: float, max_runs: int, rel_wid
     p_secs = float(sim.seconds) - np_secs
     c_p = p_secs / p_runs if p_runs > 0 else 0.0
     c_n = np_secs / np_runs if np_runs > 0 else c_p
+    # per run, fewest: the cheapest simulation seen of each kind (a private run at least as cheap as the cheapest run
+    # seen: the first simulations pay one-off costs, imports, AdaC-GOPE's designs); likely: the simulations after the
+    # first decision (the first's while there are none); most: the mean of all, one-off costs included
+    calls = list(getattr(sim, "calls", []))
+
+    def rate(sel):
+        xs = [sec / r for is_np, r, sec in sel if r > 0]
+        return min(xs) if xs else None
+
+    n_min = rate([c for c in calls if c[0]])
+    p_min = rate([c for c in calls if not c[0]])
+    cn_lo = n_min if n_min is not None else c_n
+    cp_lo = min([x for x in (p_min, n_min) if x is not None], default=c_p)
+    later = calls[history[0].get("calls", 0):] if history else []
+    lp, ln = [c for c in later if not c[0]], [c for c in later if c[0]]
+    cp_likely = sum(c[2] for c in lp) / sum(c[1] for c in lp) if sum(c[1] for c in lp) else cp_lo
+    cn_likely = sum(c[2] for c in ln) / sum(c[1] for c in ln) if sum(c[1] for c in ln) else cn_lo
+    cp_hi, cn_hi = max(c_p, cp_likely), max(c_n, cn_likely)
     # seconds per decision outside the simulations: from the decisions after the first (the first pays one-off
     # imports); after the first decision alone, 0 for the fewest and likely, its own for the most
     other_hi = max(float(elapsed) - float(sim.seconds), 0.0) / max(n_dec, 1)
@@ -779,13 +801,13 @@ def cost_estimate(sim, evaluations: list, elapsed: float, max_runs: int, rel_wid
         np_hi = max(max_runs - depth_s, 0) + (max(max_runs - depth_f, 0) if confirm else 0)
         np_likely = ((max(max_runs - depth_s, 0) if esc > min(esc, conf_lo) and dec_lo > conf_lo else 0)
                      + ((max(max_runs - depth_f, 0) if esc else max(first - depth_f, 0)) if conf_lo else 0))
-    lo = elapsed + dec_lo * (first * c_p + other) + np_lo * c_n
-    hi = elapsed + dec_hi * (max_runs * c_p + other_hi) + np_hi * c_n
-    likely = elapsed + dec_lo * other + (esc * max_runs + (dec_lo - esc) * first) * c_p + np_likely * c_n
-    return {"decisions": n_dec, "elapsed": float(elapsed), "sim_seconds": float(sim.seconds),
+    lo = elapsed + dec_lo * (first * cp_lo + other) + np_lo * cn_lo
+    hi = elapsed + dec_hi * (max_runs * cp_hi + other_hi) + np_hi * cn_hi
+    likely = elapsed + dec_lo * other + (esc * max_runs + (dec_lo - esc) * first) * cp_likely + np_likely * cn_likely
+    return {"decisions": n_dec, "elapsed": float(elapsed), "sim_seconds": float(sim.seconds), "calls": len(calls),
             "range": [float(lo), float(hi)],
             "likely": float(min(max(likely, lo), hi)), "decisions_left": [int(dec_lo), int(dec_hi)],
-            "seconds_per_run": {"private": c_p, "counterpart": c_n}}
+            "seconds_per_run": {"private": [cp_lo, cp_likely, cp_hi], "counterpart": [cn_lo, cn_likely, cn_hi]}}
 
 
 def _measure_at(ans: MeasuredAnswer, sim: PairedSimulator, b: float, kind, value, quantile, rng) -> None:
