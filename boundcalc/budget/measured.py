@@ -437,10 +437,10 @@ class PairedSimulator:
 
     def np_batch(self, k: int, runs: int):
         """The counterpart's batch for private batch k: simulated once per search (``_np``, every budget and decision
-        shares it) and, through ``counterpart_cache``, once per process for the same counterpart, instance, T, seed,
-        runs, blocks and checkpoints (another algorithm with the same counterpart, another search of the same
-        question). A batch taken from the process cache counts in ``run_count`` (the runs the answer uses) and in
-        ``np_cached_runs``, not in ``simulated_runs``."""
+        shares it) and, through ``_COUNTERPART_RUNS`` (``counterpart_cache_key``), once per process for the same
+        counterpart, instance, T, seed, runs, blocks and checkpoints (another algorithm with the same counterpart,
+        another search of the same question). A batch taken from the process cache counts in ``run_count`` (the runs
+        the answer uses) and in ``np_cached_runs``, not in ``simulated_runs``."""
         key = self.np_key(k)
         if key not in self._np:
             s = batch_seed(self.seed, key) if self.pairing == "common" else counterpart_seed(self.seed, key)
