@@ -303,8 +303,8 @@ def test_estimate_without_escalations_is_caught(clocked, monkeypatch):
 
 
 def test_progress_lines_show_the_range_and_update_it(monkeypatch):
-    """On a terminal, the first line gives the up-front range and likely value; every decision's line the updated
-    total (the estimate events of search())."""
+    """On a terminal, each search's first line gives its up-front range and likely value; every decision's line the
+    updated total (the estimate events of search())."""
     import io
     import sys
 
@@ -318,10 +318,13 @@ def test_progress_lines_show_the_range_and_update_it(monkeypatch):
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
     cb = BM._progress_printer(True)
     ev = {"algorithm": "DP-IMED", "stage": "bracket", "budget": 1.0, "status": "met", "estimate": 0.5,
-          "ci": [0.4, 0.6], "runs": 100, "elapsed": 12.0, "estimate_seconds": 300.0, "estimate_range": [90.0, 900.0]}
+          "ci": [0.4, 0.6], "runs": 100, "elapsed": 12.0, "estimate_seconds": 300.0, "estimate_range": [90.0, 900.0],
+          "decision": 1}
     cb(ev)
-    cb(dict(ev, stage="bisect", elapsed=50.0, estimate_seconds=200.0, estimate_range=[150.0, 400.0]))
+    cb(dict(ev, stage="bisect", elapsed=50.0, estimate_seconds=200.0, estimate_range=[150.0, 400.0], decision=2))
+    cb(dict(ev, algorithm="DP-KLUCB", elapsed=60.0, estimate_range=[61.0, 700.0], decision=1))  # the next search
     out = buf.getvalue().splitlines()
+    assert out[3].startswith("DP-KLUCB: estimated search time 61 s–11.7 min")
     assert "estimated search time 90 s–15.0 min (likely 5.0 min" in out[0]
     assert "total ≈ 90 s–15.0 min, likely 5.0 min" in out[1]
     assert "total ≈ 2.5 min–6.7 min, likely 3.3 min" in out[2]

@@ -615,7 +615,8 @@ def search(algorithm: str, instance, T, kind: str, value: float, notion=None, qu
         if progress:
             progress({"stage": stage, "budget": float(b), "runs": res["runs"], "status": res["status"],
                       "estimate": res["estimate"], "ci": res["ci"], "elapsed": est["elapsed"],
-                      "estimate_seconds": est["likely"], "estimate_range": est["range"], "algorithm": cls.name})
+                      "estimate_seconds": est["likely"], "estimate_range": est["range"], "algorithm": cls.name,
+                      "decision": state["evals"]})
         return res
 
     lo_lim, hi_lim = limits

@@ -68,8 +68,8 @@ def _secs(x) -> str:
 
 
 def _progress_printer(enabled: bool):
-    """Progress lines on stderr (the estimate after the first decision, then every decision), on a terminal only
-    (like a progress bar: piped or captured stderr keeps errors on one line)."""
+    """Progress lines on stderr (each search's estimate after its first decision, then every decision with the
+    updated total), on a terminal only (like a progress bar: piped or captured stderr keeps errors on one line)."""
     if not enabled or not sys.stderr.isatty():
         return None
     con = common.console(stderr=True)
@@ -77,7 +77,7 @@ def _progress_printer(enabled: bool):
 
     def cb(ev: dict):
         rng = ev.get("estimate_range") or [None, None]
-        if not said["estimate"] and ev.get("estimate_seconds") is not None:
+        if (ev.get("decision") == 1 or not said["estimate"]) and ev.get("estimate_seconds") is not None:
             con.print(f"[dim]{ev['algorithm']}: estimated search time {_secs(rng[0])}–{_secs(rng[1])} (likely "
                       f"{_secs(ev['estimate_seconds'])}; the most if every decision left needs --max-runs runs), from "
                       f"the first decision ({ev['elapsed']:.1f} s); updated below after each decision[/dim]")
