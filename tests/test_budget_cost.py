@@ -339,3 +339,59 @@ def test_estimate_fewest_from_mean_rates_is_caught(clocked, monkeypatch):
     clocked.clock["warm"] = 2.0
     a = _clocked_search(clocked)
     assert a.estimates[0]["range"][0] > a.seconds
+
+
+# -- blocks grouped per task out of process (issue 24 item 9: 2-run blocks cost more to ship than to simulate) -----
+class _Remote:
+    """An executor that runs its tasks here but says it is elsewhere (kind ``processes``, 2 workers): the engine
+    then groups blocks into tasks as for worker processes; the tasks it received are counted."""
+
+    kind = "processes"
+    workers = 2
+
+    def __init__(self):
+        self.tasks = 0
+
+    def imap_unordered(self, fn, tasks):
+        self.tasks += len(tasks)
+        for i, t in enumerate(tasks):
+            yield i, fn(*t)
+
+
+def _gope_job():
+    from boundcalc.algorithms import build
+    from boundcalc.envs.linear import make_linear_env
+    from boundcalc.privacy import ZCDP
+
+    return build("AdaC-GOPE", ZCDP(1.0)), make_linear_env("zcdp-linear-bounded")
+
+
+def test_grouped_blocks_are_the_blocks_alone():
+    """20 blocks of 2 runs on a 2-worker executor elsewhere travel in at most 6 tasks (3 per worker): groups of
+    ⌈20/6⌉ = 4 consecutive blocks, 5 tasks; the result equals, bit for bit, the in-process run (each block on its own
+    seed child); on real worker processes too."""
+    from boundcalc.montecarlo import executors, run
+
+    alg, env = _gope_job()
+    ref = run(alg, env, 2000, 40, seed=5, block_runs=2)
+    ex = _Remote()
+    got = run(alg, env, 2000, 40, seed=5, block_runs=2, executor=ex)
+    assert ex.tasks == 5 and np.array_equal(got.regret, ref.regret) and np.array_equal(got.pulls, ref.pulls)
+    with executors.LocalProcesses(2) as procs:
+        far = run(alg, env, 2000, 40, seed=5, block_runs=2, executor=procs)
+    assert np.array_equal(far.regret, ref.regret) and np.array_equal(far.episodes, ref.episodes)
+
+
+def test_grouped_blocks_on_one_stream_are_caught(monkeypatch):
+    """Mutant: a group's blocks drawn from one Generator (the first block's seed child) — not what a block alone
+    draws: the comparison above rejects it."""
+    from boundcalc.montecarlo import engine, run
+
+    bad = mutate(engine.run_blocks, "return [run_block(algorithm, env, T, n, q, checkpoints) for n, q in "
+                 "zip(sizes, seed_seqs)]", "rng = np.random.default_rng(seed_seqs[0])\n"
+                 "    return [algorithm.simulate(env, T, n, rng, checkpoints) for n in sizes]")
+    monkeypatch.setattr(engine, "run_blocks", bad)
+    alg, env = _gope_job()
+    ref = run(alg, env, 2000, 40, seed=5, block_runs=2)
+    got = run(alg, env, 2000, 40, seed=5, block_runs=2, executor=_Remote())
+    assert not np.array_equal(got.regret, ref.regret)
