@@ -296,7 +296,8 @@ def run_many(jobs, T, runs, seed: int = 0, checkpoints=None, block_runs: int = D
         raise InputError("processes", "1 when an executor is given (the executor decides where the blocks run)",
                          processes)
     # in this process: one task per block; elsewhere: blocks grouped (``_chunks``), each still on its own seed child
-    groups = [[i] for i in order] if getattr(executor, "kind", "") == "in-process" else _chunks(order, executor.workers)
+    groups = ([[i] for i in order] if getattr(executor, "kind", "") == "in-process"
+              else _chunks(order, getattr(executor, "workers", 1)))
     tasks, where = [], []
     for j, (alg, env) in enumerate(jobs):
         for g in groups:
