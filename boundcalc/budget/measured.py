@@ -83,9 +83,9 @@ CONFIRM_OFFSET = 1_000_000  # batch index from which the fresh-seed confirmation
 BOOTSTRAP = 2000
 # The first batch at each budget and the most runs at one budget (``--runs``, ``--max-runs``): the measured trade-off of
 # benchmarks/RESULTS_budget_measured.md (issue 24): 50 first runs escalating to 800 cost 3× the CPU of 100 escalating
-# to 400 on the finite question in the issue (three decisions took 800 runs each) and 1.1–1.4× in our runs; 400 caps a
-# search's counterpart runs at 800 (1600 before), and 100 first runs see DP-IMED's rare bad runs where 50 missed them
-# (ε = 1 "met" on 50 runs, 293% [8%, 577%] on 400)
+# to 400 on the finite question in the issue (three decisions took 800 runs each), 1.1–1.4× in our runs at T = 1e6
+# and 0.65× at T = 1e5; 400 caps a search's counterpart runs at 800 (1600 before), and 100 first runs see DP-IMED's
+# rare bad runs where 50 missed them (ε = 1 "met" on 50 runs, 293% [8%, 577%] on 400)
 DEFAULT_RUNS = 100
 DEFAULT_MAX_RUNS = 400
 DEFAULT_NOTION = {"finite": "epsilon", "linear": "rho", "contextual": "rho", "glm": "ldp"}
