@@ -428,7 +428,8 @@ def register(app: typer.Typer) -> None:
         check: Annotated[bool, typer.Option("--check", help="Simulate the recommending bound's algorithm at the "
                          "chosen budget and at its non-private limit (same seeds): measured overhead, 95% interval.")] = False,
         runs: Annotated[Optional[str], typer.Option("--runs", help="Monte Carlo runs for --check (default 100); with "
-                        "--by simulation, the first batch at each budget (default 50; more where undecided).")] = None,
+                        "--by simulation, the first batch at each budget (default 100; more where undecided, up to "
+                        "--max-runs).")] = None,
         seed: Annotated[str, typer.Option("--seed", help="Seed for --check and --by simulation.")] = "0",
         by: Annotated[Optional[str], typer.Option("--by", help="simulation: measure the target on the instance "
                       "(each private algorithm against its non-private counterpart, same seeds); bound: the bounds' "
@@ -439,7 +440,7 @@ def register(app: typer.Typer) -> None:
         quantile: Annotated[Optional[float], typer.Option("--quantile", help="--by simulation: the target holds for "
                             "the q-quantile of the regret (0.9: the bad runs) instead of the mean.")] = None,
         max_runs: Annotated[Optional[str], typer.Option("--max-runs", help="--by simulation: most runs at one budget "
-                            "where the 95% interval straddles the target (default 800).")] = None,
+                            "where the 95% interval straddles the target (default 400).")] = None,
         block_runs: Annotated[Optional[str], typer.Option("--block-runs", help="--by simulation: runs per engine "
                               "block (default 50: a speed setting, every run is independent; with --pairing common "
                               "the blocks are the clusters of the overhead's interval, default --runs // 20).")] = None,
@@ -591,8 +592,10 @@ def register(app: typer.Typer) -> None:
                 from .. import figures as F
 
                 F.check_path(plot_dist, "--plot-dist")
-            r0 = validate.count("--runs", runs if runs is not None else "50", minimum=2, maximum=10**6)
-            rmax = validate.count("--max-runs", max_runs if max_runs is not None else "800", minimum=2,
+            from ..budget.measured import DEFAULT_MAX_RUNS, DEFAULT_RUNS
+
+            r0 = validate.count("--runs", runs if runs is not None else str(DEFAULT_RUNS), minimum=2, maximum=10**6)
+            rmax = validate.count("--max-runs", max_runs if max_runs is not None else str(DEFAULT_MAX_RUNS), minimum=2,
                                   maximum=10**6)
             if quantile is not None and not 1 / max(rmax, r0) <= quantile <= 1 - 1 / max(rmax, r0):
                 raise InputError("--quantile", f"in [1/{max(rmax, r0)}, 1 − 1/{max(rmax, r0)}] (a quantile the "
