@@ -429,34 +429,21 @@ def context_for(alg, env, budget=None) -> tuple[dict | None, str]:
     if over is None:
         return None, why
     p = _effective_params(alg, env)
-    if s == "finite":
-        for arg, key in (getattr(type(alg), "context_params", None) or {}).items():  # the card's parameter map
-            over[key] = p[arg]
-    elif s == "linear":
-        over["delta"] = p["delta"]
-    elif s == "contextual":
+    if s == "contextual":
         over.update(lam=p["lam"], lam0=p.get("lambda0", "instance"))
         if "C" in p:
             over["C"] = p["C"]
-        if name == "LinUCB-DGS":  # its delta is the privacy delta (the budget's); zeta is its failure probability
-            over.update(L=p["L"], S=p["S"], zeta=p["zeta"])
-            if p.get("perturb_sigma"):  # seed 004 Cor. 1: described by 004-cor1's adapter
-                over["perturb_sigma"] = p["perturb_sigma"]
-                ad = bound_adapters()["004-cor1"]
-                if alg.lambda0 is not None and not _same(alg.lambda0, p["perturb_sigma"] ** 2):
-                    return None, (f"LinUCB-DGS's lambda0 = {alg.lambda0!r} with perturbed contexts: seed 004 Cor. 1 "
-                                  "uses sigma^2")
-                p["lambda0"] = alg.lambda0_used(env)
-        elif name in ("LinUCB", "Private-LinUCB"):  # zeta: their failure probability (issue 16 baselines)
-            over.update(L=p["L"], S=p["S"], zeta=p["zeta"])
-        else:
-            over["delta"] = p["delta"]  # the OFUL family's confidence (seeds 003 / 000)
     elif s == "glm":
         over.update(C_B=p["C_B"], c_r=p["c_r"])
-        if name == "LDP-OLS":
-            over["delta"] = p["alpha"]  # the failure probability alpha of LDP-OLS is the bounds' delta
-        if name == "LDP-SGD":
-            over.update(kappa_l=p["kappa_l"], p_star=p["p_star"], zeta=p["zeta"])
+    for arg, key in (getattr(type(alg), "context_params", None) or {}).items():  # the card's parameter map
+        over[key] = p[arg]
+    if name == "LinUCB-DGS" and p.get("perturb_sigma"):  # seed 004 Cor. 1: described by 004-cor1's adapter
+        over["perturb_sigma"] = p["perturb_sigma"]
+        ad = bound_adapters()["004-cor1"]
+        if alg.lambda0 is not None and not _same(alg.lambda0, p["perturb_sigma"] ** 2):
+            return None, (f"LinUCB-DGS's lambda0 = {alg.lambda0!r} with perturbed contexts: seed 004 Cor. 1 "
+                          "uses sigma^2")
+        p["lambda0"] = alg.lambda0_used(env)
     try:
         ctx = registry.make_context(s, over, budget)
         alg2, env2 = ad.build(ctx, budget), ad.env(ctx)

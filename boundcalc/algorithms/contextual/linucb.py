@@ -106,6 +106,8 @@ class LinUCB(Algorithm):
     """Non-private LinUCB (Li et al. 2010), the non-private baseline of seed 004 Sec. 4."""
 
     name = "LinUCB"
+    # card: the parameter map, constructor keyword -> bound context key (regret --check, overlay)
+    context_params = {"L": "L", "S": "S", "zeta": "zeta"}
     check_assumptions = "linucb"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     granularity = "step"  # card: the estimate changes every step
     source = "seed 004 Sec. 4 baseline (Li et al. 2010)"

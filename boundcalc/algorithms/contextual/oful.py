@@ -61,6 +61,7 @@ class RSOFUL(Algorithm):
     """Rarely-switching OFUL (Abbasi-Yadkori et al. 2011, switching rule of seed 003 Alg. 3), non-private."""
 
     name = "RS-OFUL"
+    context_params = {"delta": "delta"}  # card: constructor keyword -> bound context key (regret --check, overlay)
     check_assumptions = "oful"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     granularity = "chunk"  # card: every step scored, in vectorised chunks between switches
     source = "seed 003 Sec. VII baseline (rho -> inf limit of Algorithm 3)"

@@ -158,7 +158,8 @@ class DPKLUCB(_DPBatched):
 
     name = "DP-KLUCB"
     check_assumptions = "finite"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
-    context_params = {"alpha": "alpha_batch"}  # card: constructor keyword -> bound context key (regret --check, overlay)
+    # card: the parameter map, constructor keyword -> bound context key (regret --check, overlay)
+    context_params = {"alpha": "alpha_batch"}
     audit_scenario = "first-decision"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
     audit_budget = {"epsilon": 1.0}
     audit_fixed = {"n1": 8}
@@ -187,7 +188,8 @@ class DPIMED(_DPBatched):
 
     name = "DP-IMED"
     check_assumptions = "finite"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
-    context_params = {"alpha": "alpha_batch"}  # card: constructor keyword -> bound context key (regret --check, overlay)
+    # card: the parameter map, constructor keyword -> bound context key (regret --check, overlay)
+    context_params = {"alpha": "alpha_batch"}
     audit_scenario = "first-decision"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
     audit_budget = {"epsilon": 1.0}
     # card: non-private counterpart (budget --by simulation)

@@ -122,6 +122,7 @@ class LDPOLS(_Greedy):
     """LDP-OLS (seed 002 Algorithm 1 with the OLS update), (eps, delta)-LDP (Prop. 3.1), linear link."""
 
     name = "LDP-OLS"
+    context_params = {"alpha": "delta"}  # card: constructor keyword -> bound context key (regret --check, overlay)
     check_assumptions = "glm"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     granularity = "step"  # card: the estimate changes every step
     source = "seed 002 Algorithm 1 (OLS, Eq. 3.3-3.4)"
@@ -196,6 +197,8 @@ class LDPSGD(_Greedy):
     """LDP-SGD (seed 002 Algorithm 1 with the SGD update), eps-LDP (Prop. 3.2), any link."""
 
     name = "LDP-SGD"
+    # card: the parameter map, constructor keyword -> bound context key (regret --check, overlay)
+    context_params = {"kappa_l": "kappa_l", "p_star": "p_star", "zeta": "zeta"}
     check_assumptions = "glm"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     granularity = "step"  # card: the estimate changes every step
     source = "seed 002 Algorithm 1 (SGD, Eq. 3.5-3.6)"

@@ -60,6 +60,7 @@ class _PhasedElimination(Algorithm):
     """Shared machinery. Subclasses implement ``counts`` (T_l(a) on the support) and ``privatise``."""
 
     granularity = "episode"  # card: decisions fixed inside a phase (boundcalc.algorithms.granularity)
+    context_params = {"delta": "delta"}  # card: constructor keyword -> bound context key (regret --check, overlay)
 
     setting = "linear"
 
