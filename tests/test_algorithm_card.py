@@ -156,6 +156,11 @@ OLD_AUDIT = {n: ("FirstDecision" if "UCB" in n or "IMED" in n else "PhaseOneElim
                  else "FirstSwitch", b, _FIXED.get(n, ({}, 10000))[0],
                  _FIXED.get(n, ({}, 20000 if "GOPE" in n or "OFUL" in n else 10000))[1])
              for n, b in OLD_AUDIT_BUDGET.items()}
+# audit --list on main 78ee0a9 (the order is part of its JSON)
+OLD_AUDIT_ORDER = ["DP-SE", "DP-KLUCB", "DP-IMED", "AdaP-UCB", "AdaP-KLUCB", "Lazy-DP-TS", "AdaC-UCB", "AdaR-UCB",
+                   "AdaC-GOPE", "AdaR-GOPE", "AdaR-GOPE-Var", "AdaC-OFUL", "AdaR-OFUL", "Private-LinUCB", "LinUCB-DGS",
+                   "LDP-OLS", "LDP-OLS (multi-parameter)", "LDP-SGD", "LDP-SGD (multi-parameter)", "LDP-UCB",
+                   "LDP-GLOC"]
 OLD_ADAPTED = {"DP-KLUCB", "DP-IMED", "AdaP-UCB", "AdaP-KLUCB", "DP-SE", "AdaC-UCB", "AdaR-UCB", "GOPE", "GOPE-limit",
                "AdaC-GOPE", "AdaR-GOPE", "AdaR-GOPE-Var", "RS-OFUL", "OFUL", "AdaC-OFUL", "AdaR-OFUL", "LinUCB-DGS",
                "LDP-OLS", "LDP-SGD", "UCB", "KL-UCB", "IMED", "Lazy-DP-TS", "LinUCB", "Private-LinUCB", "LDP-UCB",
@@ -177,38 +182,58 @@ def _counterparts(counterpart_of):
     return out
 
 
-@pytest.mark.parametrize("mutant", [False, True])
-def test_cards_hold_the_old_tables(monkeypatch, mutant):
-    """Granularity, counterpart, audit budget and the adapters, read from the cards, equal the tables they replace;
-    each check fails on a mutant that ignores the card."""
+def _checks(gran=registry.granularity) -> dict[str, bool]:
+    from boundcalc.audit import scenarios
+    from boundcalc.budget import measured
+    from boundcalc.verify import adapters
+
+    want = {n: "step" for n in OLD_PER_STEP} | {n: "chunk" for n in OLD_CHUNKED}
+    got = _granularities(gran)
+    glm_step = {"LDP-OLS (multi-parameter)", "LDP-SGD (multi-parameter)", "LDP-UCB", "LDP-GLOC"}  # their own attribute
+    return {
+        "granularity": {n: g for n, g in got.items() if n not in glm_step and (n in want or g != "episode")} == want
+        and all(got[n] == "episode" for n in registry.builtin_by_setting()["linear"]),
+        "counterpart": _counterparts(measured.counterpart_of) == OLD_NAMED,
+        "audit": {n: (type(sc).__mro__[1].__name__, sc.default_budget, dict(sc.fixed), sc.default_trials)
+                  for n in OLD_AUDIT_BUDGET for sc in [scenarios.card_scenario(registry.lookup(n))]} == OLD_AUDIT,
+        "audit list": list(scenarios.all_scenarios()) == OLD_AUDIT_ORDER,
+        "adapters": set(adapters._adapters()) == OLD_ADAPTED,
+    }
+
+
+def test_cards_hold_the_old_tables():
+    """Granularity, counterpart, audit design and list, and the adapters, read from the cards, equal the tables
+    they replace (main 78ee0a9)."""
+    checks = _checks()
+    assert all(checks.values()), checks
+
+
+@pytest.mark.parametrize("mutant", ["granularity", "counterpart", "audit", "audit list", "adapters"])
+def test_cards_mutants_ignoring_the_card_are_caught(monkeypatch, mutant):
+    """A consumer that ignores the card (one edit each) fails its check."""
     from boundcalc.audit import scenarios
     from boundcalc.budget import measured
     from boundcalc.verify import adapters
     from tests.test_mutants_issue17 import mutate
 
     gran = registry.granularity
-    if mutant:
+    if mutant == "granularity":
         gran = mutate(registry.granularity, 'return g or "step"', 'return "step"')
+    elif mutant == "counterpart":
         monkeypatch.setattr(measured, "counterpart_of", mutate(measured.counterpart_of, "if _named(cls):", "if 0:"))
-        monkeypatch.setattr(scenarios, "card_scenario",
-                            mutate(scenarios.card_scenario, "design = DESIGNS[cls.audit_scenario]", "design = FirstDecision"))
+    elif mutant == "audit":
+        monkeypatch.setattr(scenarios, "card_scenario", mutate(scenarios.card_scenario, "design = DESIGNS[cls.audit_scenario]",
+                                                                  "design = FirstDecision"))
+    elif mutant == "audit list":  # SCENARIOS not built from the cards in the old order: registry order instead
+        monkeypatch.setattr(scenarios, "SCENARIOS", {})
+    else:
         monkeypatch.setattr(adapters, "_adapters",
                             mutate(adapters._adapters, "is_plugin(cls) or callable", "is_plugin(cls) and callable"))
-    want = {n: "step" for n in OLD_PER_STEP} | {n: "chunk" for n in OLD_CHUNKED}
-    got = {n: g for n, g in _granularities(gran).items() if n in want or g != "episode"}
-    glm_step = {"LDP-OLS (multi-parameter)", "LDP-SGD (multi-parameter)", "LDP-UCB", "LDP-GLOC"}  # their own attribute
-    checks = {
-        "granularity": {n: g for n, g in got.items() if n not in glm_step} == want
-        and all(_granularities(gran)[n] == "episode" for n in registry.builtin_by_setting()["linear"]),
-        "counterpart": _counterparts(measured.counterpart_of) == OLD_NAMED,
-        "audit": {n: (type(sc).__mro__[1].__name__, sc.default_budget, dict(sc.fixed), sc.default_trials)
-                  for n in OLD_AUDIT_BUDGET for sc in [scenarios.card_scenario(registry.lookup(n))]} == OLD_AUDIT,
-        "adapters": set(adapters._adapters()) == OLD_ADAPTED,
-    }
-    if mutant:
-        assert not any(checks.values()), checks
-    else:
-        assert all(checks.values()), checks
+    try:
+        checks = _checks(gran)
+    except (KeyError, TypeError, ValueError) as exc:  # a mutant may also break outright
+        checks = {mutant: False, "error": repr(exc)}
+    assert checks[mutant] is False, checks
 
 
 def _numbers(obj, key):
@@ -232,3 +257,21 @@ def _rows(obj):
     elif isinstance(obj, list):
         for v in obj:
             yield from _rows(v)
+
+
+@pytest.mark.parametrize("mutant", [False, True])
+def test_bound_ids_pair_a_card_with_another_algorithms_bound(toy, mutant):
+    """regret --check's rows: a copy of DP-IMED's Thm 4.3 row for the toy (its card's bound_ids), right after it; the
+    built-in cards add none (each lists only bounds that name it). Mutant: the pairing compares the wrong way."""
+    from boundcalc.verify import regret_check as rc
+    from tests.test_mutants_issue17 import mutate
+
+    pair = mutate(rc._pair_by_cards, 'n != r.get("algorithm")', 'n == r.get("algorithm")') if mutant \
+        else rc._pair_by_cards
+    rows = [{"id": "001-thm4.3-dp-imed", "algorithm": "DP-IMED"}, {"id": "001-thm4.3-dp-klucb", "algorithm": "DP-KLUCB"},
+            {"id": "003-thm4-paper", "algorithm": "AdaC-GOPE"}]
+    pair(rows)
+    want = [("001-thm4.3-dp-imed", "DP-IMED"), ("001-thm4.3-dp-imed", "Toy-ETC"), ("001-thm4.3-dp-klucb", "DP-KLUCB"),
+            ("003-thm4-paper", "AdaC-GOPE")]
+    got = [(r["id"], r["algorithm"]) for r in rows]
+    assert (got != want) if mutant else (got == want), got

@@ -47,7 +47,8 @@ class Algorithm(ABC):
     # audit_scenario: a design of boundcalc.audit.scenarios.DESIGNS by name ("first-decision",
     #   "phase-one-elimination", "first-switch") or a boundcalc.audit.base.Scenario subclass, with audit_budget
     #   (default budget), audit_fixed (constructor parameters the design fixes), audit_why_fixed (why, in words),
-    #   audit_trials (default trials); None: not auditable unless audit.scenarios.SCENARIOS holds a bespoke design.
+    #   audit_trials (default trials); a design written for one algorithm ("dp-se-elimination", ...) takes none of
+    #   them. None: not auditable.
     audit_scenario: Any = None
     # regret --check: ``from_context(cls, ctx, budget)`` (classmethod) builds the instance a bound's context
     #   describes (the parameter map from the bound's symbols to the constructor) and ``check_assumptions`` names

@@ -450,10 +450,16 @@ class LinUCBDGSAudit(TreeSigns):
         return float(self.default_budget["delta"])
 
 
-# The designs an algorithm's card may name (``audit_scenario = "first-decision"`` with ``audit_budget``,
-# ``audit_fixed``, ``audit_why_fixed``, ``audit_trials``; boundcalc.algorithms.base.Algorithm): ``card_scenario``.
-DESIGNS: dict[str, type] = {"first-decision": FirstDecision, "phase-one-elimination": PhaseOneElimination,
-                            "first-switch": FirstSwitch}
+# The designs an algorithm's card names (``audit_scenario = "first-decision"``; boundcalc.algorithms.base.Algorithm):
+# the generic ones take the card's ``audit_budget``, ``audit_fixed``, ``audit_why_fixed``, ``audit_trials``
+# (``card_scenario``); the bespoke ones (their own ``algo``) are written for one algorithm each.
+DESIGNS: dict[str, type] = {
+    "first-decision": FirstDecision, "phase-one-elimination": PhaseOneElimination, "first-switch": FirstSwitch,
+    "dp-se-elimination": DPSEElimination, "saturation-exit": SaturationExit, "lazy-count-after": LazyCountAfter,
+    "private-linucb-tree": PrivateLinUCBAudit, "linucb-dgs-tree": LinUCBDGSAudit,
+    **dict(zip(("ldp-ols-release", "ldp-ols-multi-release", "ldp-sgd-release", "ldp-sgd-multi-release",
+                "ldp-ucb-release", "ldp-gloc-release"), (type(s) for s in LOCAL_SCENARIOS))),
+}
 
 # Default audit budget of a card that declares none (as the built-in finite scenarios').
 _PLUGIN_DEFAULT_BUDGET = {"pure": {"epsilon": 1.0}, "zcdp": {"rho": 1.0}, "rdp": {"alpha": 2.0, "rdp_epsilon": 2.0}}
@@ -467,6 +473,11 @@ def card_scenario(cls) -> Scenario:
     from ..algorithms import constructor_params, is_plugin
 
     design = DESIGNS[cls.audit_scenario]
+    if design.algo:  # a bespoke design: for its own algorithm only
+        if design.algo != cls.name:
+            raise InputError("audit_scenario", f"a design for {cls.name} (design {cls.audit_scenario!r} is for "
+                             f"{design.algo})", cls.audit_scenario)
+        return design()
     attrs = {"algo": cls.name, "default_budget": dict(getattr(cls, "audit_budget", None) or
                                                       _PLUGIN_DEFAULT_BUDGET[cls.notion])}
     for key, card in (("fixed", "audit_fixed"), ("why_fixed", "audit_why_fixed"), ("default_trials", "audit_trials")):
@@ -486,17 +497,12 @@ def _card(name: str) -> Scenario:
     return card_scenario(alg_lookup(name))
 
 
-# The built-in scenarios, in the order `audit --list` shows them: the bespoke designs of this module and, by name,
-# those the algorithms' cards declare (an algorithm added later is found from its card by ``all_scenarios``).
-SCENARIOS: dict[str, Scenario] = {}
-for _s in (DPSEElimination(), _card("DP-KLUCB"), _card("DP-IMED"), _card("AdaP-UCB"), SaturationExit(),
-           LazyCountAfter(), _card("AdaC-UCB"), _card("AdaR-UCB"), _card("AdaC-GOPE"), _card("AdaR-GOPE"),
-           _card("AdaR-GOPE-Var"), _card("AdaC-OFUL"), _card("AdaR-OFUL"), PrivateLinUCBAudit(), LinUCBDGSAudit()):
-    SCENARIOS[_s.algo] = _s
-
-
-for _s in LOCAL_SCENARIOS:
-    SCENARIOS[_s.algo] = _s
+# The built-in scenarios, each from its algorithm's card, in the order `audit --list` has always shown them; an
+# algorithm added later is found from its card by ``all_scenarios`` and ``lookup``.
+_LIST_ORDER = ("DP-SE", "DP-KLUCB", "DP-IMED", "AdaP-UCB", "AdaP-KLUCB", "Lazy-DP-TS", "AdaC-UCB", "AdaR-UCB",
+               "AdaC-GOPE", "AdaR-GOPE", "AdaR-GOPE-Var", "AdaC-OFUL", "AdaR-OFUL", "Private-LinUCB", "LinUCB-DGS",
+               "LDP-OLS", "LDP-OLS (multi-parameter)", "LDP-SGD", "LDP-SGD (multi-parameter)", "LDP-UCB", "LDP-GLOC")
+SCENARIOS: dict[str, Scenario] = {n: _card(n) for n in _LIST_ORDER}
 
 
 def plugin_scenario(cls) -> Scenario:

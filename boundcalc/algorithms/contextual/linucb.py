@@ -403,6 +403,7 @@ class LinUCBDGS(_TreeLinUCB):
     """
 
     name = "LinUCB-DGS"
+    audit_scenario = "linucb-dgs-tree"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
     check_assumptions = "dgs"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     # card: non-private counterpart (budget --by simulation)
     counterpart = ("LinUCB",
@@ -535,6 +536,7 @@ class PrivateLinUCB(_TreeLinUCB):
     """
 
     name = "Private-LinUCB"
+    audit_scenario = "private-linucb-tree"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
     check_assumptions = "private-linucb"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     counterpart = ("LinUCB", "LinUCB")  # card: non-private counterpart (budget --by simulation)
     source = "seed 004 Sec. 4 baseline (Neel & Roth 2018)"

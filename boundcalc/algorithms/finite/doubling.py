@@ -188,6 +188,7 @@ class AdaPKLUCB(AdaPUCB):
     """
 
     name = "AdaP-KLUCB"
+    audit_scenario = "saturation-exit"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
     check_assumptions = "finite"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     context_params = {"beta": "alpha_adap"}  # card: constructor keyword -> bound context key (regret --check, overlay)
     counterpart = ("KL-UCB", "KL-UCB")  # card: non-private counterpart (budget --by simulation)

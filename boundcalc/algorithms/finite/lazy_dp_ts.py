@@ -34,6 +34,7 @@ from ._common import FiniteAlgorithm, RefRun, Runs, argbest, check_ties, init_or
 
 class LazyDPTS(FiniteAlgorithm):
     name = "Lazy-DP-TS"
+    audit_scenario = "lazy-count-after"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
     check_assumptions = "finite"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     source = "Hu & Hegde 2022 (Lazy-DP-TS), baseline of seed 001 §5 (sheet §7.3)"
     notion = "pure"

@@ -209,6 +209,7 @@ class LDPUCB(_LDPLinUCBBase):
     LDPUCBServer/OLSMechanism, see the module docstring). Linear link only (it regresses r on x)."""
 
     name = "LDP-UCB"
+    audit_scenario = "ldp-ucb-release"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
     check_assumptions = "zheng"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     bound_ids: tuple[str, ...] = ("ldp-ucb-zheng2020-paper",)
     source = ("Zheng, Cai, Huang, Li, Wang (NeurIPS 2020), LDP LinUCB; reconstructed from MIFA-Lab/LDPbandit2020 "
@@ -267,6 +268,7 @@ class LDPGLOC(_LDPLinUCBBase):
     linear bandits; reconstructed from [H] LDPGLMServer/GLMMechanism, see the module docstring). Any link."""
 
     name = "LDP-GLOC"
+    audit_scenario = "ldp-gloc-release"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
     check_assumptions = "zheng"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     bound_ids: tuple[str, ...] = ("ldp-gloc-zheng2020-paper",)
     source = ("Zheng, Cai, Huang, Li, Wang (NeurIPS 2020), LDP GLM bandits (GLOC variant); reconstructed from "

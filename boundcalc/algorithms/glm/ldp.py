@@ -122,6 +122,7 @@ class LDPOLS(_Greedy):
     """LDP-OLS (seed 002 Algorithm 1 with the OLS update), (eps, delta)-LDP (Prop. 3.1), linear link."""
 
     name = "LDP-OLS"
+    audit_scenario = "ldp-ols-release"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
     context_params = {"alpha": "delta"}  # card: constructor keyword -> bound context key (regret --check, overlay)
     check_assumptions = "glm"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     granularity = "step"  # card: the estimate changes every step
@@ -197,6 +198,7 @@ class LDPSGD(_Greedy):
     """LDP-SGD (seed 002 Algorithm 1 with the SGD update), eps-LDP (Prop. 3.2), any link."""
 
     name = "LDP-SGD"
+    audit_scenario = "ldp-sgd-release"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
     # card: the parameter map, constructor keyword -> bound context key (regret --check, overlay)
     context_params = {"kappa_l": "kappa_l", "p_star": "p_star", "zeta": "zeta"}
     check_assumptions = "glm"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
