@@ -275,3 +275,13 @@ def test_bound_ids_pair_a_card_with_another_algorithms_bound(toy, mutant):
             ("003-thm4-paper", "AdaC-GOPE")]
     got = [(r["id"], r["algorithm"]) for r in rows]
     assert (got != want) if mutant else (got == want), got
+
+
+def test_unknown_assumption_check_name_is_one_line(toy, monkeypatch):
+    """A card naming an assumption check that does not exist: `regret --check` stops with one line naming the class
+    and the names allowed (exit 2), not a traceback."""
+    monkeypatch.setattr(toy, "check_assumptions", "finit")
+    r = runner.invoke(app, ["regret", "--setting", "finite", "--means", "0.9,0.5", "--epsilon", "1", "--T", "2000",
+                            "--check", "--runs", "2", "--json"])
+    assert r.exit_code == 2 and "check_assumptions 'finit' is not one of finite, linear" in r.output, r.output
+    assert "Traceback" not in r.output

@@ -26,6 +26,10 @@ Optional hooks a plugin class may define (used when present; documented in docs/
   audit/scenarios.py: two arms, one private release each, the first decision) or a subclass of
   :class:`boundcalc.audit.base.Scenario`; with ``audit_budget`` (its default budget, e.g. ``{"epsilon": 1.0}``).
   Without it, ``audit`` says "cannot audit: …" in one line.
+
+These hooks are part of the algorithm card every class declares, built-in or plugin (``base.Algorithm``;
+docs/plugins.md, "The algorithm card": also ``granularity``, ``counterpart``, ``context_params`` and
+``check_assumptions`` by name); ``boundcalc.algorithms.register(cls)`` adds a class as a built-in.
 """
 
 from __future__ import annotations

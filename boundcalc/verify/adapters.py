@@ -283,7 +283,7 @@ ASSUMPTION_CHECKS = {"finite": _finite_assumptions, "linear": _linear_assumption
                      "zheng": _zheng_assumptions}
 
 
-def plugin_adapter(cls) -> Adapter:
+def card_adapter(cls) -> Adapter:
     """The adapter of an algorithm class from its card (docs/plugins.md; built-in and plugin alike): built by its
     ``from_context(ctx, budget)`` when it defines one, else (a plugin) with the budget and its default parameters; the
     environment of the setting's bound context; the assumptions: the card's ``check_assumptions`` (a name of
@@ -297,12 +297,15 @@ def plugin_adapter(cls) -> Adapter:
             return hook(ctx, budget)
         return registry.build(cls, budget)
 
-    named = ASSUMPTION_CHECKS.get(getattr(cls, "check_assumptions", None)) \
-        if isinstance(getattr(cls, "check_assumptions", None), str) else None
+    check = getattr(cls, "check_assumptions", None)
+    if isinstance(check, str) and check not in ASSUMPTION_CHECKS:
+        from ..errors import PluginError
+
+        raise PluginError(f"{getattr(cls, 'plugin_origin', '') or cls.__module__} [algorithm {cls.name!r}]",
+                          f"check_assumptions {check!r} is not one of {', '.join(ASSUMPTION_CHECKS)}")
+    named = ASSUMPTION_CHECKS.get(check) if isinstance(check, str) else None
 
     def assumptions(ctx, env, row):
-        if named is not None and not row.get("conditions_failed"):
-            return named(ctx, env, row)
         probs = [f"the bound's assumption {c}" for c in row.get("conditions_failed", ())]
         hook = getattr(cls, "check_assumptions", None)
         if named is not None:
@@ -320,7 +323,7 @@ def plugin_adapter(cls) -> Adapter:
     return Adapter(build, _SETTING_ENVS[cls.setting], assumptions)
 
 
-card_adapter = plugin_adapter
+plugin_adapter = card_adapter  # the name of issue 15
 
 
 def _adapters() -> dict[str, Adapter]:
