@@ -285,3 +285,30 @@ def test_unknown_assumption_check_name_is_one_line(toy, monkeypatch):
                             "--check", "--runs", "2", "--json"])
     assert r.exit_code == 2 and "check_assumptions 'finit' is not one of finite, linear" in r.output, r.output
     assert "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("mutant", [False, True])
+def test_every_builtin_card_passes_the_plugin_check(mutant):
+    """The built-in cards are checked as a plugin's (``plugins.check_class``, what ``register`` runs): every one
+    passes. Mutant: the ε-LDP algorithms (LDP-SGD: no δ) refused again for lacking a delta keyword."""
+    from boundcalc.algorithms import plugins
+    from boundcalc.errors import PluginError
+    from tests.test_mutants_issue17 import mutate
+
+    check = mutate(plugins.check_class, 'if notion == "ldp":', "if False:") if mutant else plugins.check_class
+    refused = []
+    for name, cls in registry.all_algorithms().items():
+        try:
+            check(cls, "builtin")
+        except PluginError:
+            refused.append(name)
+    assert (refused == ["LDP-SGD", "LDP-SGD (multi-parameter)"]) if mutant else not refused, refused
+
+
+def test_a_plugin_naming_a_design_written_for_another_algorithm_is_one_line(toy, monkeypatch):
+    from boundcalc.audit import scenarios
+    from boundcalc.errors import PluginError
+
+    monkeypatch.setattr(toy, "audit_scenario", "dp-se-elimination")
+    with pytest.raises(PluginError, match="written for DP-SE"):
+        scenarios.plugin_scenario(toy)

@@ -540,6 +540,9 @@ def plugin_scenario(cls) -> Scenario:
     if isinstance(hook, str):
         if hook not in DESIGNS:
             raise PluginError(origin, f"cannot audit: audit_scenario {hook!r} is not one of {', '.join(DESIGNS)}")
+        if DESIGNS[hook].algo and DESIGNS[hook].algo != cls.name:
+            raise PluginError(origin, f"cannot audit: audit_scenario {hook!r} is written for {DESIGNS[hook].algo}; "
+                                      "name a generic design or give a boundcalc.audit.base.Scenario subclass")
         if hook == "first-decision" and cls.setting != "finite":
             raise PluginError(origin, f"cannot audit: audit_scenario 'first-decision' is for finite-armed algorithms "
                                       f"(this one is {cls.setting}); give a boundcalc.audit.base.Scenario subclass")
