@@ -103,6 +103,9 @@ def test_a_registered_card_reaches_every_command(toy):
     # algorithms: listed, with the card's simulation path
     listed = {a["name"]: a for a in _json(["algorithms"])["algorithms"]}
     assert listed["Toy-ETC"]["simulation"] == "episode" and listed["Toy-ETC"]["plugin"] is None
+    assert (listed["Toy-ETC"]["counterpart"], listed["Toy-ETC"]["audit_scenario"]) == ("UCB", "first-decision")
+    assert (listed["AdaC-GOPE"]["counterpart"], listed["AdaC-GOPE"]["audit_scenario"]) == \
+        ("GOPE-limit", "phase-one-elimination")
 
     # simulate. Independent values: arm 0 (gap 0) is pulled at steps 1..20, arm 1 (gap 0.4) at 21..40, then the
     # committed arm for 960 steps: regret 0.4 max(0, t - 20) at t <= 40, and 8 or 8 + 0.4 x 960 = 392 at T per run
