@@ -24,11 +24,6 @@ from ..errors import InputError
 
 SETTINGS = ("finite", "linear", "contextual", "glm")
 
-# Algorithms whose estimate changes at every step (loop over t, vectorised across runs). OFUL is RS-OFUL with
-# C = 0: it refreshes every step, so its chunked simulation degenerates to (slower than) a per-step loop.
-_PER_STEP = frozenset({"LinUCB", "LinUCB-DGS", "Private-LinUCB", "LDP-OLS", "LDP-SGD", "OFUL"})
-_CHUNKED = frozenset({"RS-OFUL", "AdaC-OFUL", "AdaR-OFUL"})
-
 # CLI flags of each privacy notion.
 NOTION_FLAGS = {"none": "none", "pure": "--epsilon", "zcdp": "--rho", "rdp": "--alpha and --rdp-epsilon",
                 "approx": "--epsilon and --delta", "ldp": "--ldp-epsilon [--ldp-delta]"}
@@ -73,6 +68,29 @@ def add_plugin_algorithms(classes, origin: str, check_only: bool = False) -> Non
         if not getattr(c, "plugin_origin", None):
             c.plugin_origin = origin
         _PLUGINS[c.name] = c
+
+
+def register(cls) -> type:
+    """The one registration call of a built-in algorithm: add ``cls`` (checked as a plugin class is,
+    ``plugins.check_class``) to its setting package's ``ALGORITHMS`` — what adding the class to that package's
+    tuple does, at run time. Every consumer then reads the class's card (base.Algorithm; docs/plugins.md, "The
+    algorithm card"): simulate, algorithms, budget --by simulation, audit, regret --check. ``unregister`` undoes it."""
+    from ..errors import PluginError
+    from .plugins import check_class
+
+    origin = getattr(cls, "__module__", "") or "register"
+    check_class(cls, origin)
+    taken = {_key(n) for algs in by_setting().values() for n in algs}
+    if _key(cls.name) in taken:
+        raise PluginError(origin, f"algorithm name {cls.name!r} is already registered; choose another name")
+    importlib.import_module(f"{__name__}.{cls.setting}").ALGORITHMS[cls.name] = cls
+    return cls
+
+
+def unregister(name: str) -> None:
+    """Remove an algorithm added by ``register`` (tests)."""
+    cls = lookup(name)
+    importlib.import_module(f"{__name__}.{cls.setting}").ALGORITHMS.pop(cls.name, None)
 
 
 def clear_plugin_algorithms() -> None:
@@ -130,14 +148,8 @@ def granularity(alg, env=None, T=None) -> str:
         if T is not None and not isinstance(alg, type) and uses is not None and not uses(env, T):
             return "step"
         return g
-    if g:
-        return g
-    name = getattr(alg, "name", "")
-    if name in _PER_STEP or is_plugin(alg):  # a plugin that does not say: the per-step limits apply
-        return "step"
-    if name in _CHUNKED:
-        return "chunk"
-    return "episode"
+    # the card's ``granularity`` (base.Algorithm); a class that does not say gets the per-step limits
+    return g or "step"
 
 
 def constructor_params(cls) -> list[str]:
@@ -229,5 +241,5 @@ def params_of(alg) -> dict[str, Any]:
     return out
 
 
-__all__ = ["add_plugin_algorithms", "plugin_algorithms", "is_plugin", "builtin_by_setting", "SETTINGS", "NOTION_FLAGS", "by_setting", "all_algorithms", "lookup", "granularity", "build",
+__all__ = ["register", "unregister", "add_plugin_algorithms", "plugin_algorithms", "is_plugin", "builtin_by_setting", "SETTINGS", "NOTION_FLAGS", "by_setting", "all_algorithms", "lookup", "granularity", "build",
            "budget_kwargs", "tunable_params", "constructor_params", "params_of", "guarantee"]

@@ -2,7 +2,7 @@
 
 The bound-based answer (boundcalc.budget.solve) is a statement about worst-case bounds whose non-private part can
 be 20–100× loose on a given instance; this module measures instead. For a private algorithm A and its named
-non-private counterpart N (``_NAMED``: AdaC-GOPE → GOPE-limit, GOPE with AdaC-GOPE's own phase schedule and no noise,
+non-private counterpart N (card ``counterpart``: AdaC-GOPE → GOPE-limit, GOPE with AdaC-GOPE's own phase schedule and no noise,
 its ρ → ∞ limit (``GOPE --param schedule=limit``; docs/formulas/zcdp-bandits.md §0: the non-private baselines are the ρ → ∞ limits, so that
 the overhead measures the cost of privacy and vanishes as ρ grows — against the Lattimore–Szepesvári schedule
 ``schedule=ls``, the paper's experimental baseline, AdaC-GOPE's regret is ≈ 4.6× larger at every ρ in [1, 1e4] on the
@@ -119,24 +119,13 @@ class Counterpart:
         return {"name": self.name, "params": dict(self.params), "budget": self.budget, "how": self.how}
 
 
-_NAMED = {
-    "AdaC-GOPE": ("GOPE-limit", (), "GOPE with AdaC-GOPE's own schedule without noise (the ρ → ∞ "
-                  "limit of seed 003 Algorithm 2; docs/formulas/zcdp-bandits.md §0, non-private baselines)"),
-    "AdaR-GOPE": ("GOPE-limit", (), "GOPE with the private algorithm's own schedule without noise "
-                  "(docs/formulas/zcdp-bandits.md §0, non-private baselines)"),
-    "AdaR-GOPE-Var": ("GOPE-limit", (), "GOPE with AdaC-GOPE's own schedule without noise (AdaR-GOPE-Var keeps "
-                      "AdaC-GOPE's phases, seed 003 App. H; docs/formulas/zcdp-bandits.md §0, non-private baselines)"),
-    "DP-KLUCB": ("KL-UCB", (), "KL-UCB (seed 001's non-private baseline)"),
-    "DP-IMED": ("IMED", (), "IMED (seed 001's non-private baseline)"),
-    "AdaP-UCB": ("UCB", (), "UCB"),
-    "AdaP-KLUCB": ("KL-UCB", (), "KL-UCB"),
-    "AdaC-UCB": ("UCB", (), "UCB"),
-    "AdaR-UCB": ("UCB", (), "UCB"),
-    "AdaC-OFUL": ("OFUL", (), "OFUL (seed 003 Sec. VII baseline)"),
-    "AdaR-OFUL": ("OFUL", (), "OFUL"),
-    "LinUCB-DGS": ("LinUCB", (), "LinUCB (seed 004's non-private baseline)"),
-    "Private-LinUCB": ("LinUCB", (), "LinUCB"),
-}
+def _named(cls) -> tuple | None:
+    """The non-private counterpart the algorithm's card declares: ``cls.counterpart = (name, how)`` (or
+    ``(name, params, how)``; boundcalc.algorithms.base.Algorithm), None when it names none."""
+    cp = getattr(cls, "counterpart", None)
+    if not cp:
+        return None
+    return (cp[0], tuple(sorted(dict(cp[1]).items())), cp[2]) if len(cp) == 3 else (cp[0], (), cp[1])
 
 
 def counterpart_of(name: str) -> Counterpart:
@@ -146,8 +135,8 @@ def counterpart_of(name: str) -> Counterpart:
     cls = algorithms.lookup(name)
     if cls.notion == "none":
         raise InputError("--algo", "a private algorithm (this one is non-private)", name)
-    if cls.name in _NAMED:
-        n, p, how = _NAMED[cls.name]
+    if _named(cls):
+        n, p, how = _named(cls)
         return Counterpart(n, p, None, how)
     field_name = "rho" if cls.notion == "zcdp" else "epsilon"
     return Counterpart(cls.name, (), {"notion": cls.notion, field_name: NONPRIVATE_LIMIT},
@@ -202,7 +191,7 @@ def default_algorithms(setting: str, notion) -> list[str]:
 
     out = []
     for name, cls in algorithms.by_setting()[setting].items():
-        if cls.notion == "none" or name not in _NAMED:
+        if cls.notion == "none" or not _named(cls):
             continue
         own, _ = calibrate_upper(notion.budget(1.0), cls.notion)
         if own is not None:

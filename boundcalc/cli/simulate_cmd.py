@@ -494,7 +494,11 @@ def register(app: typer.Typer) -> None:
                 rows.append({"name": n, "setting": setting, "source": c.source, "notion": c.notion,
                              "budget": registry.NOTION_FLAGS.get(c.notion, ""), "guarantee": registry.guarantee(c),
                              "simulation": registry.granularity(c), "params": registry.tunable_params(c),
-                             "bound_ids": list(c.bound_ids), "plugin": getattr(c, "plugin_origin", None) or None})
+                             "bound_ids": list(c.bound_ids), "plugin": getattr(c, "plugin_origin", None) or None,
+                             # the rest of the card (docs/plugins.md, "The algorithm card")
+                             "counterpart": (getattr(c, "counterpart", None) or (None,))[0],
+                             "audit_scenario": getattr(getattr(c, "audit_scenario", None), "__name__",
+                                                       getattr(c, "audit_scenario", None))})
         if json_out:
             common.emit_json("algorithms", {}, value=len(rows), algorithms=rows)
             return

@@ -78,6 +78,9 @@ def _frozen(des: Design) -> Design:
 class _PhasedElimination(Algorithm):
     """Shared machinery. Subclasses implement ``counts`` (T_l(a) on the support) and ``privatise``."""
 
+    granularity = "episode"  # card: decisions fixed inside a phase (boundcalc.algorithms.granularity)
+    context_params = {"delta": "delta"}  # card: constructor keyword -> bound context key (regret --check, overlay)
+
     setting = "linear"
 
     def __init__(self, delta: float = 1e-3, design_tol: float = 1e-6):
@@ -253,11 +256,18 @@ class GOPE(_PhasedElimination):
     """
 
     name = "GOPE"
+    check_assumptions = "gope-ls"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     source = "seed 003 Sec. VII baseline (Lattimore–Szepesvári Alg. 12)"
     notion = "none"
     # Lattimore–Szepesvári Thm 22.1 (O-form, C = 1) and its explicit form DERIVED for this schedule (schedule="ls";
     # boundcalc.bounds.baselines); GOPE(schedule="limit") is GOPE-limit's algorithm, whose bounds are GOPELimit's
     bound_ids = ("gope-lattimore-szepesvari2020-thm22-1-explicit", "gope-lattimore-szepesvari2020-thm22-1-paper")
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        # schedule "ls" (Lattimore–Szepesvári Alg. 12) at the instance's delta: the schedule its explicit bound is for
+        return cls(delta=ctx["delta"], schedule="ls")
 
     def __init__(self, delta: float = 1e-3, schedule: str = "ls", design_tol: float = 1e-6):
         super().__init__(delta, design_tol)
@@ -282,8 +292,14 @@ class GOPELimit(GOPE):
     log(4 / delta_{K,l})). The algorithm the explicit non-private bound 003-gope-explicit is derived for."""
 
     name = "GOPE-limit"
+    check_assumptions = "linear"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     source = "rho -> infinity limit of seed 003 Algorithm 2 (AdaC-GOPE without noise; sheet §0)"
     bound_ids = ("003-gope-explicit", "003-gope-paper")
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        return cls(delta=ctx["delta"])
 
     def __init__(self, delta: float = 1e-3, schedule: str = "limit", design_tol: float = 1e-6):
         super().__init__(delta, schedule, design_tol)
@@ -301,9 +317,21 @@ class AdaCGOPE(_PhasedElimination):
     """
 
     name = "AdaC-GOPE"
+    check_assumptions = "linear"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
+    audit_scenario = "phase-one-elimination"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_budget = {"rho": 1.0}
+    # card: non-private counterpart (budget --by simulation)
+    counterpart = ("GOPE-limit",
+                   "GOPE with AdaC-GOPE's own schedule without noise (the ρ → ∞ limit of seed 003 Algorithm 2; "
+                   "docs/formulas/zcdp-bandits.md §0, non-private baselines)")
     source = "seed 003 Algorithm 2"
     notion = "zcdp"
     bound_ids = ("003-thm4-paper", "003-thm4-paper-hp", "003-thm4-explicit", "003-thm4-explicit-hp")
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        return cls(budget.rho, delta=ctx["delta"])
 
     def __init__(self, rho: float, delta: float = 1e-3, c_variant: str = "paper", design_tol: float = 1e-6,
                  noise_mult: float = 1.0):
@@ -350,9 +378,21 @@ class AdaRGOPE(_PhasedElimination):
     """
 
     name = "AdaR-GOPE"
+    check_assumptions = "linear"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
+    audit_scenario = "phase-one-elimination"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_budget = {"alpha": 2.0, "rdp_epsilon": 2.0}
+    # card: non-private counterpart (budget --by simulation)
+    counterpart = ("GOPE-limit",
+                   "GOPE with the private algorithm's own schedule without noise "
+                   "(docs/formulas/zcdp-bandits.md §0, non-private baselines)")
     source = "seed 000 Algorithm 3"
     notion = "rdp"
     bound_ids = ("000-thm8-paper", "000-thm8-paper-main", "000-thm8-explicit", "000-thm8-explicit-closed")
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        return cls(budget.alpha, budget.epsilon, delta=ctx["delta"])
 
     def __init__(self, alpha: float, eps: float, delta: float = 1e-3, design_tol: float = 1e-6, noise_mult: float = 1.0):
         super().__init__(delta, design_tol)
@@ -402,9 +442,21 @@ class AdaRGOPEVar(AdaCGOPE):
     """
 
     name = "AdaR-GOPE-Var"
+    check_assumptions = "linear"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
+    audit_scenario = "phase-one-elimination"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_budget = {"rho": 1.0}
+    # card: non-private counterpart (budget --by simulation)
+    counterpart = ("GOPE-limit",
+                   "GOPE with AdaC-GOPE's own schedule without noise (AdaR-GOPE-Var keeps AdaC-GOPE's phases, "
+                   "seed 003 App. H; docs/formulas/zcdp-bandits.md §0, non-private baselines)")
     source = "seed 003 App. H (Step 4 of Algorithm 2 changed; App. E-C2)"
     notion = "zcdp"
     bound_ids = ("003-table2-hanna-eq17",)
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        return cls(budget.rho, delta=ctx["delta"])
 
     def __init__(self, rho: float, delta: float = 1e-3, schedule: str = "adac", design_tol: float = 1e-6,
                  noise_mult: float = 1.0):
