@@ -42,14 +42,39 @@ def command(fn: Callable) -> Callable:
     def wrapper(*args, **kwargs):
         from ..errors import ExecutionError
 
+        _DEFERRED_WRITES.clear()
         try:
-            return fn(*args, **kwargs)
+            try:
+                rv = fn(*args, **kwargs)
+            except typer.Exit as exc:
+                if getattr(exc, "exit_code", 0) == 0:
+                    _write_deferred()
+                raise
+            _write_deferred()
+            return rv
         except InputError as exc:
             fail(str(exc))
         except ExecutionError as exc:  # work that could not run where it was sent (a worker died, no scheduler)
             fail(str(exc), code=1)
+        finally:
+            _DEFERRED_WRITES.clear()
 
     return wrapper
+
+
+_DEFERRED_WRITES: list[Callable[[], Any]] = []  # files written when the command ends without an error (after_success)
+
+
+def after_success(write: Callable[[], Any]) -> None:
+    """Run ``write`` (it writes a file the user asked for, e.g. --save-instance) when the command ends without an
+    error; a command that fails later (an option checked after the instance was built, issue 22 §4: ``budget
+    --pairing junk --save-instance s.toml``) leaves no file behind."""
+    _DEFERRED_WRITES.append(write)
+
+
+def _write_deferred() -> None:
+    while _DEFERRED_WRITES:
+        _DEFERRED_WRITES.pop(0)()
 
 
 def option_given(ctx, option: str) -> bool:

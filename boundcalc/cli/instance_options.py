@@ -143,11 +143,15 @@ def check_save_path(path) -> None:
 
 
 def save(inst, path) -> Optional[str]:
+    """``--save-instance``: ``inst`` is written to ``path`` when the command ends without an error
+    (``common.after_success``); returns the path."""
     if path is None or inst is None:
         return None
     from ..envs import spec
+    from . import common
 
-    return spec.save_instance(inst, path)
+    common.after_success(lambda: spec.save_instance(inst, path))
+    return str(path)
 
 
 def setting_env(setting: str, ctx):

@@ -40,8 +40,10 @@ def _parse_params(items: list[str] | None) -> dict:
 def _load_actions(path: str):
     import numpy as np
 
+    from .. import validate
     from ..errors import InputError
 
+    validate.input_file("--actions", path, "actions", "CSV or .npy file")
     try:
         arr = np.load(path) if path.endswith(".npy") else np.loadtxt(path, delimiter=",", ndmin=2)
     except (OSError, ValueError) as exc:

@@ -60,6 +60,9 @@ def load_autoloan(path: str) -> AutoLoanData:
     """Read the CPRM-12-001 CSV (header row; the columns of ``COLUMNS``, others ignored; docs/real_data.md)."""
     if not os.path.isfile(path):
         raise InputError("autoloan file", "an existing CSV file (docs/real_data.md)", path)
+    from .. import validate
+
+    validate.input_file("autoloan file", path, "data", "CSV file")
     with open(path, newline="", encoding="utf-8-sig") as f:
         reader = csv.DictReader(f)
         missing = [c for c in COLUMNS if c not in (reader.fieldnames or [])]

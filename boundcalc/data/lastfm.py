@@ -43,6 +43,9 @@ class LastFMData:
 
 
 def _read_table(path: str, ncols: int) -> np.ndarray:
+    from .. import validate
+
+    validate.input_file("lastfm directory", path, "data", "data file")
     rows = []
     with open(path, encoding="utf-8", errors="replace") as f:
         header = f.readline()

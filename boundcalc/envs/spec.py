@@ -502,11 +502,9 @@ def load_instance(path: str) -> Instance:
     ext = os.path.splitext(str(path))[1].lower()
     if ext not in (".toml", ".json"):
         raise InputError(where, "a .toml or .json instance file", ext or "no extension")
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except OSError as exc:
-        raise InputError(where, "a readable instance file", exc.strerror or str(exc)) from None
+    from .. import validate
+
+    raw = validate.read_input_file(where, path, "instance", "instance file")
     try:
         d = tomllib.loads(raw.decode("utf-8")) if ext == ".toml" else json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:  # tomllib.TOMLDecodeError and JSONDecodeError are ValueErrors
@@ -813,6 +811,9 @@ def _floats(name: str, x) -> list[float]:
 
 def load_actions(path: str) -> np.ndarray:
     """A K x d action matrix from a CSV or .npy file (InputError otherwise; as ``regret --actions``)."""
+    from .. import validate
+
+    validate.input_file("--actions", path, "actions", "CSV or .npy file")
     try:
         arr = np.load(path) if str(path).endswith(".npy") else np.loadtxt(path, delimiter=",", ndmin=2)
     except (OSError, ValueError) as exc:
