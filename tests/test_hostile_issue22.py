@@ -96,3 +96,97 @@ def test_regret_with_exp_exp_bound_file_shows_infinity(tmp_path):
     assert r.exit_code == 0, r.output
     rows = [b for b in json.loads(r.stdout)["bounds"] if b.get("id") == "ee-hostile"]
     assert rows and rows[0]["value"] == "inf", rows
+
+
+# -- --save-instance is written only when the command ends without an error ----------------------------------------
+SAVE_LATE_ERRORS = [  # each fails on an option checked after the instance was built
+    ["budget", "--setting", "finite", "--max-regret", "1000", "--pairing", "junk"],
+    ["simulate", "--algo", "DP-SE", "--epsilon", "1", "--T", "100", "--runs", "2", "--executor", "dask"],
+    ["simulate", "--algo", "KL-UCB", "--T", "1e9", "--runs", "1e6"],
+]
+
+
+@pytest.mark.parametrize("args", SAVE_LATE_ERRORS, ids=lambda a: " ".join(a[:1] + a[-2:]))
+def test_no_saved_instance_after_an_error(args, tmp_path):
+    out = tmp_path / "s.toml"
+    r = _run([*args, "--save-instance", str(out)])
+    _one_line(r)
+    assert not out.exists()
+
+
+def test_saved_instance_on_success_and_mutant_writing_early(tmp_path, monkeypatch):
+    from boundcalc.cli import instance_options
+    from boundcalc.envs import spec
+
+    out = tmp_path / "s.json"
+    r = _run(["budget", "--setting", "finite", "--max-regret", "1000", "--save-instance", str(out)])
+    assert r.exit_code == 0, r.output
+    assert spec.load_instance(str(out)).to_dict()["means"] == pytest.approx([0.75, 0.625, 0.5, 0.375, 0.25])
+    # mutant: the instance written at once (before the options checked later)
+    monkeypatch.setattr(instance_options, "save", mutate(instance_options.save,
+                                                         "common.after_success(lambda: spec.save_instance(inst, path))",
+                                                         "spec.save_instance(inst, path)"))
+    out2 = tmp_path / "s2.toml"
+    r = _run([*SAVE_LATE_ERRORS[0], "--save-instance", str(out2)])
+    assert r.exit_code == 2 and out2.exists()
+
+
+# -- input files: regular, of bounded size ---------------------------------------------------------------------------
+@pytest.mark.parametrize("option,name,extra", [
+    ("--instance", "zero.json", ["regret", "--setting", "finite", "--epsilon", "1"]),
+    ("--instance", "zero.toml", ["simulate", "--algo", "DP-SE", "--epsilon", "1", "--T", "100"]),
+    ("--bounds-file", "zero.toml", ["regret", "--setting", "finite", "--epsilon", "1"]),
+    ("--algorithms-file", "zero.py", ["simulate", "--algo", "DP-SE", "--epsilon", "1", "--T", "100"]),
+    ("--actions", "zero.csv", ["regret", "--setting", "linear", "--rho", "1"]),
+])
+def test_a_link_to_dev_zero_is_refused_before_reading(option, name, extra, tmp_path):
+    link = tmp_path / name
+    os.symlink("/dev/zero", link)
+    line = _one_line(_run([*extra, option, str(link)]), option)
+    assert "regular file" in line
+
+
+def test_an_oversized_instance_is_refused_and_mutant_reads_it(tmp_path, monkeypatch):
+    from boundcalc import validate
+    from boundcalc.envs import spec
+    from boundcalc.errors import InputError
+
+    p = tmp_path / "big.json"
+    spec.save_instance(spec.Instance("finite", means=(0.5, 0.4)), str(p))
+    p.write_text(p.read_text() + " " * 2000)
+    monkeypatch.setitem(validate.MAX_INPUT_BYTES, "instance", 1000)
+    with pytest.raises(InputError, match=r"--instance .* at most 1000 bytes .*2\d\d\d bytes"):
+        spec.load_instance(str(p))
+    # mutant: the size check skipped (the file read whole, as /dev/zero was until MemoryError)
+    monkeypatch.setattr(validate, "input_file", mutate(validate.input_file, "if st.st_size > cap:", "if False:"))
+    with pytest.raises(InputError, match="larger"):  # only the read cap is left
+        spec.load_instance(str(p))
+    monkeypatch.setattr(validate, "read_input_file", mutate(validate.read_input_file, "if len(raw) > cap:",
+                                                            "if False:"))
+    assert list(spec.load_instance(str(p)).to_dict()["means"]) == [0.5, 0.4]
+
+
+# -- --scheduler: an address distributed cannot use is one line, before a Client is made -----------------------------
+@pytest.mark.parametrize("address,words", [("inproc://a:1", "HOST:PORT"), ("ucx://a:1", "ucx-py"),
+                                           ("tls://localhost:1", "TLS configuration")])
+def test_scheduler_addresses_that_cannot_be_used(address, words, monkeypatch):
+    pytest.importorskip("distributed")
+    import distributed
+
+    monkeypatch.setattr(distributed, "Client", lambda *a, **k: (_ for _ in ()).throw(_Reached()))
+    r = _run(["simulate", "--algo", "DP-SE", "--epsilon", "1", "--T", "100", "--runs", "2", "--executor", "dask",
+              "--scheduler", address])
+    assert words in _one_line(r, "--scheduler")
+
+
+def test_scheduler_mutant_accepting_inproc_reaches_the_client(monkeypatch):
+    pytest.importorskip("distributed")
+    import distributed
+
+    from boundcalc.cli import executor_options
+
+    monkeypatch.setattr(distributed, "Client", lambda *a, **k: (_ for _ in ()).throw(_Reached()))
+    monkeypatch.setattr(executor_options, "SCHEDULER_ADDRESS", executor_options.SCHEDULER_ADDRESS.replace("tls|", "tls|inproc|"))
+    with pytest.raises(_Reached):
+        _run(["simulate", "--algo", "DP-SE", "--epsilon", "1", "--T", "100", "--runs", "2", "--executor", "dask",
+              "--scheduler", "inproc://a:1"])
