@@ -190,3 +190,32 @@ def test_scheduler_mutant_accepting_inproc_reaches_the_client(monkeypatch):
     with pytest.raises(_Reached):
         _run(["simulate", "--algo", "DP-SE", "--epsilon", "1", "--T", "100", "--runs", "2", "--executor", "dask",
               "--scheduler", "inproc://a:1"])
+
+
+# -- check: binom_tail's 50-digit re-check at n = 1e18 --------------------------------------------------------------
+def test_binom_tail_mp_exact_small_and_out_of_range_huge(monkeypatch):
+    """The 50-digit sum against scipy's binomial CDF (independent), and n = 1e18 out of range at once (it summed 5e17
+    terms, past --max-seconds); with the term limit lifted (mutant) the time limit still holds inside the sum."""
+    import mpmath
+    from scipy import stats
+
+    from boundcalc.rigorous.deadline import TimeLimit, limit
+    from boundcalc.verify import functions
+
+    with mpmath.workdps(50):
+        for n, p, k in [(10, 0.3, 5), (1000, 0.01, 20), (5, 0.2, 5), (5, 0.2, 0), (400, 0.7, 250)]:
+            x = mpmath.mpf(k) / n + mpmath.mpf(10) ** -30
+            assert float(functions._binom_tail_mp(n, mpmath.mpf(p), x)) == pytest.approx(stats.binom.cdf(k, n, p),
+                                                                                        rel=1e-12, abs=1e-300)
+        with pytest.raises(OverflowError):
+            functions._binom_tail_mp(10**18, mpmath.mpf(0.3), mpmath.mpf(0.5))
+        monkeypatch.setattr(functions, "BINOM_MP_TERMS", 10**30)  # mutant: no term limit
+        with pytest.raises(TimeLimit), limit(0.05, alarm=False):
+            functions._binom_tail_mp(10**18, mpmath.mpf(0.3), mpmath.mpf(0.5))
+
+
+def test_check_binom_tail_huge_n_ends():
+    r = _run(["check", "binom_tail(n, p, x) <= 1", "--box", "n=1:1e18,p=0:1,x=0:1", "--points", "300",
+              "--max-seconds", "2", "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["verdict"].startswith("no counterexample")
