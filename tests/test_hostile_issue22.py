@@ -219,3 +219,41 @@ def test_check_binom_tail_huge_n_ends():
               "--max-seconds", "2", "--json"])
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["verdict"].startswith("no counterexample")
+
+
+# -- lower: no NaN at extreme means; the Bretagnolle–Huber factor 1/4 recomputed ------------------------------------
+def test_lower_extreme_gaussian_means():
+    """Means ±1e308 (the gap 2e308 overflows) and 1e308, 0: exp(−KL) = 0 at ρ = 1, so the bound is 0 (T·c/4 · 0 was
+    inf · 0 = NaN at exit 0)."""
+    for m, alt in (("1e308,-1e308", "-1e308,1e308"), ("1e308,0", "0,1e308")):
+        r = _run(["lower", "--rho", "1", "--means", m, "--alt-means", alt, "--family", "gaussian", "--json"])
+        assert r.exit_code == 0, r.output
+        d = json.loads(r.stdout)
+        assert d["lower_bound"]["sum_lower"] == 0.0 and d["best_sum_lower"] == 0.0 and "nan" not in r.stdout
+    # ρ = 1e-320: KL ≈ 4e-312 (subnormal), the gap c = 2e308 beyond float: the bound ≈ T·c/4 beyond float too (inf)
+    r = _run(["lower", "--rho", "1e-320", "--means", "1e308,-1e308", "--alt-means", "-1e308,1e308", "--family",
+              "gaussian", "--T", "2", "--json"])
+    assert r.exit_code == 0 and json.loads(r.stdout)["best_sum_lower"] == "inf", r.output
+    r = _run(["lower", "--rho", "1", "--means", "0.6,0.4", "--alt-means", "0.4,0.6", "--family", "gaussian",
+              "--sigma", "1e300", "--json"])  # (μ − μ')²/(2σ²) underflows to 0 (σ² overflowed: internal error)
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["best_sum_lower"] == pytest.approx(1e4 * 0.2 / 4)
+
+
+def test_lower_bretagnolle_huber_value_independent(monkeypatch):
+    """ν = (0.6, 0.4), ν' = (0.4, 0.6) Bernoulli, ρ = 1e-8, T = 1e4, by hand (seed 003 Thm 8 worst case and App.
+    G-B1): t_a = 0.2, KL ≤ ρ((0.2 T)² + 0.2·0.8 T) (below T·kl(0.6, 0.4) = 0.2 T ln 1.5), c = 0.2, and
+    Reg(ν) + Reg(ν') ≥ (T c / 4) exp(−KL)."""
+    from boundcalc.lower import kl_decomposition as kd
+
+    T, rho = 1e4, 1e-8
+    kl = min(rho * ((0.2 * T) ** 2 + 0.2 * 0.8 * T), T * 0.2 * math.log(1.5))
+    want = T * 0.2 / 4 * math.exp(-kl)
+    args = ["lower", "--rho", "1e-8", "--means", "0.6,0.4", "--alt-means", "0.4,0.6", "--T", "1e4", "--json"]
+    d = json.loads(_run(args).stdout)
+    assert d["kl_bound_used"] == pytest.approx(kl, rel=1e-12)
+    assert d["best_sum_lower"] == pytest.approx(want, rel=1e-12)
+    assert d["best_max_lower"] == pytest.approx(want / 2, rel=1e-12)
+    # mutant: the factor 1/4 written 1/2
+    monkeypatch.setattr(kd, "implied_lower_bound", mutate(kd.implied_lower_bound, "T / 4", "T / 2"))
+    assert json.loads(_run(args).stdout)["best_sum_lower"] != pytest.approx(want, rel=1e-6)
