@@ -257,3 +257,44 @@ def test_lower_bretagnolle_huber_value_independent(monkeypatch):
     # mutant: the factor 1/4 written 1/2
     monkeypatch.setattr(kd, "implied_lower_bound", mutate(kd.implied_lower_bound, "T / 4", "T / 2"))
     assert json.loads(_run(args).stdout)["best_sum_lower"] != pytest.approx(want, rel=1e-6)
+
+
+# -- rich markup in user text ----------------------------------------------------------------------------------------
+MARKUP_NAME = "[bold]x[/] [/red] [link=evil]"
+
+
+@pytest.fixture
+def markup_instance(tmp_path):
+    from boundcalc.envs import spec
+
+    p = tmp_path / "mk.toml"
+    spec.save_instance(spec.Instance("finite", name=MARKUP_NAME, means=(0.6, 0.4)), str(p))
+    return str(p)
+
+
+@pytest.mark.parametrize("args", [
+    ["regret", "--setting", "finite", "--epsilon", "1"],
+    ["regret", "--setting", "finite", "--epsilon", "1,2"],
+    ["budget", "--setting", "finite", "--max-regret", "100", "--by", "bound"],
+    ["lower", "--rho", "1", "--alt-means", "0.4,0.6"],
+], ids=lambda a: " ".join(a[:3]))
+def test_instance_name_with_markup_printed_as_written(args, markup_instance):
+    r = _run([*args, "--instance", markup_instance])
+    assert r.exit_code == 0, r.output
+    assert MARKUP_NAME in r.stdout.replace("\n", " ") and "[dim]" not in r.stdout
+
+
+def test_markup_mutants(markup_instance, monkeypatch):
+    """Mutants: the name unescaped (a MarkupError, printed again without any markup: the command's own [dim] tags
+    show); and the console without that fallback (an internal error)."""
+    from rich.console import Console
+
+    from boundcalc.cli import common
+
+    args = ["regret", "--setting", "finite", "--epsilon", "1", "--instance", markup_instance]
+    monkeypatch.setattr(common, "esc", lambda text: str(text))
+    r = _run(args)
+    assert r.exit_code == 0 and "[dim]" in r.stdout
+    monkeypatch.setattr(common, "console", lambda stderr=False: Console(stderr=stderr, width=140))
+    r = _run(args)
+    assert r.exit_code != 0 and type(r.exception).__name__ == "MarkupError"

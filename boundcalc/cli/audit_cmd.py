@@ -152,13 +152,13 @@ def register(app: typer.Typer) -> None:
                   "param": params}
         ia = res.instance_audit
         inst_note = None if inst is None else (
-            (f"instance {inst.label}: audited as well on neighbouring tables drawn from it "
+            (f"instance {common.esc(inst.label)}: audited as well on neighbouring tables drawn from it "
              f"({ia['event']['event']}, {ia['event']['count_D']}/{ia['event']['trials_D']} runs on D, "
              f"{ia['event']['count_Dprime']}/{ia['event']['trials_Dprime']} on D'): ε lower bound "
              f"{fmt(ia['epsilon_lower'])}, " + ("no violation detected" if ia["passed"] else "VIOLATION")
              + "; the verdict above is the designed probes' (their inputs put the decision at its median)")
             if ia and ia["used"] else
-            f"instance {inst.label}: not simulated by this audit — {res.algorithm}'s scenario cannot take it: "
+            f"instance {common.esc(inst.label)}: not simulated by this audit — {res.algorithm}'s scenario cannot take it: "
             f"{ia['reason'] if ia else 'no instance probe'}")
         if json_out:
             out = res.as_dict()

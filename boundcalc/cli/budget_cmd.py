@@ -114,7 +114,7 @@ def _plan_table(plan, explain: bool, values_used: str, con):
 
     sym = plan.notion.symbol
     t = Table(title=f"Privacy budget for {plan.target.describe()} — {plan.setting} — T = {plan.T:g}",
-              caption=f"instance: {plan.instance}\nvalues used: {values_used}\n"
+              caption=f"instance: {common.esc(plan.instance)}\nvalues used: {values_used}\n"
                       f"user notion: {plan.notion.describe()}; upper bounds: the smallest "
                       f"budget at which the bound meets the target; lower bounds: below this budget every algorithm "
                       f"misses it; '{ANY_BUDGET_TEXT}': every budget searched, down to the range's edge (1e-30), meets it",
@@ -145,7 +145,7 @@ def _plan_list(plan, explain: bool, values_used: str, con):
         con.print(f"    user {sym} = {c['user']}; bound's own budget {c['own']}; regret there {c['regret']}; "
                   f"overhead {c['overhead']}")
         con.print(f"    caveats: {c['caveats']}")
-    con.print(f"instance: {plan.instance}\nvalues used: {values_used}\nuser notion: {plan.notion.describe()}; upper "
+    con.print(f"instance: {common.esc(plan.instance)}\nvalues used: {values_used}\nuser notion: {plan.notion.describe()}; upper "
               "bounds: the smallest budget at which the bound meets the target; lower bounds: below this budget every "
               f"algorithm misses it; '{ANY_BUDGET_TEXT}': every budget searched, down to the range's edge (1e-30), meets it")
 

@@ -207,12 +207,33 @@ def fmt(x: Any, digits: int = 6) -> str:
     return textformat.number(x, digits)
 
 
+def esc(text: Any) -> str:
+    """User text (an instance's name, a plugin's names, a file name) made literal inside rich markup: "[bold]" in a
+    name is printed as written, not taken as a tag (issue 22 §4: a closing tag that matches nothing was an internal
+    error)."""
+    from rich.markup import escape
+
+    return escape(str(text))
+
+
 def console(stderr: bool = False):
+    """The rich console of every command; a print whose markup does not parse (user text that reached it
+    unescaped) is printed again without markup, never an internal error."""
     from rich.console import Console
+    from rich.errors import MarkupError
+
+    class _Console(Console):
+        def print(self, *objects, **kwargs):
+            try:
+                return super().print(*objects, **kwargs)
+            except MarkupError:
+                plain = Console(stderr=stderr, highlight=False, soft_wrap=False, width=self.width, markup=False,
+                                file=self.file)
+                return plain.print(*objects, **{**kwargs, "markup": False})
 
     stream = sys.stderr if stderr else sys.stdout
     width = None if stream.isatty() else 140  # pipes and test runners: wide enough for the bound tables
-    return Console(stderr=stderr, highlight=False, soft_wrap=False, width=width)
+    return _Console(stderr=stderr, highlight=False, soft_wrap=False, width=width)
 
 
 def kv_table(title: str, rows: list[tuple[str, Any]], caption: str | None = None):

@@ -154,7 +154,7 @@ def _render(rep, budget, explain: bool, check_info: dict | None):
     con = common.console()
     rows, T = rep.rows, rep.T
     title = f"Regret bounds — {rep.setting} — T = {common.fmt(T[-1])}"
-    cap = (f"instance: {rep.ctx.instance_name}\nvalues used: {_caption_values(rep.instance_values)}\n"
+    cap = (f"instance: {common.esc(rep.ctx.instance_name)}\nvalues used: {_caption_values(rep.instance_values)}\n"
            f"budget: {budget.describe() if budget else 'none (non-private)'}; trivial bound {rep.trivial.label} = "
            f"{common.fmt(rep.trivial.per_step * T[-1])}")
     from rich import box
@@ -329,7 +329,7 @@ def _render_sweep(reps, budgets):
     T = reps[0].T[-1]
     sym = {"zcdp": "ρ", "rdp": "ε (RDP)", "ldp": "local ε"}.get(budgets[0].notion, "ε")
     t = Table(title=f"Regret bounds against the budget — {reps[0].setting} — T = {common.fmt(T)}",
-              caption=f"instance: {reps[0].ctx.instance_name}\nbudgets: "
+              caption=f"instance: {common.esc(reps[0].ctx.instance_name)}\nbudgets: "
                       + "; ".join(b.describe() for b in budgets) + "\ncell: bound value (privacy overhead); "
                       "— = not applicable at that budget", header_style="bold", box=box.SIMPLE_HEAD,
               caption_justify="left", pad_edge=False)
