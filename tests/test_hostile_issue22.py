@@ -298,3 +298,55 @@ def test_markup_mutants(markup_instance, monkeypatch):
     monkeypatch.setattr(common, "console", lambda stderr=False: Console(stderr=stderr, width=140))
     r = _run(args)
     assert r.exit_code != 0 and type(r.exception).__name__ == "MarkupError"
+
+
+# -- budget --min-T: options it does not read are refused, not ignored ----------------------------------------------
+MIN_T = ["budget", "--setting", "finite", "--min-T", "--epsilon", "1", "--max-overhead", "0.5"]
+
+
+@pytest.mark.parametrize("extra,flag", [
+    (["--quantile", "7", "--report", "no/such/x.html", "--counterpart", "nope"], "--quantile"),
+    (["--counterpart", "nope"], "--counterpart"), (["--report", "x.html"], "--report"), (["--T", "1e5"], "--T"),
+    (["--by", "simulation"], "--by"), (["--notion", "rho"], "--notion"), (["--runs", "10"], "--runs"),
+    (["--max-ratio-to-lower", "3"], "--max-ratio-to-lower"),
+])
+def test_min_T_refuses_options_it_ignores(extra, flag):
+    args = [*MIN_T, *extra]
+    if flag == "--max-ratio-to-lower":
+        args = [a for a in MIN_T if a not in ("--max-overhead", "0.5")] + extra
+    _one_line(_run(args), flag)
+
+
+def mutate_command(func, old: str, new: str):
+    """``mutate`` for a command defined inside ``register(app)``: its decorators (``@app.command``, ``@command``)
+    dropped from the source before the edit is compiled (the caller wraps the result in ``common.command``)."""
+    import inspect
+    import textwrap
+
+    src = textwrap.dedent(inspect.getsource(func))
+    lines = src.splitlines(keepends=True)
+    while lines[0].lstrip().startswith("@"):
+        lines.pop(0)
+    src = "".join(lines)
+    assert src.count(old) == 1, old
+    ns = dict(func.__globals__)
+    exec(compile(src.replace(old, new), inspect.getsourcefile(func), "exec"), ns)  # noqa: S102 - test mutant
+    return ns[func.__name__]
+
+
+def _command(name):
+    return next(c for c in app.registered_commands if (c.name or c.callback.__name__) == name)
+
+
+def test_min_T_still_answers_and_mutant_ignoring_is_caught(monkeypatch):
+    r = _run([*MIN_T, "--by", "bound", "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["inputs"]["mode"] == "min-T"
+    # mutant: the options --min-T does not read ignored again (exit 0 with --counterpart nope)
+    holder = _command("budget")
+    real = holder.callback.__wrapped__
+    broken = mutate_command(real, "for flag, used in ignored.items():", "for flag, used in {}.items():")
+    from boundcalc.cli import common
+
+    monkeypatch.setattr(holder, "callback", common.command(broken))
+    assert _run([*MIN_T, "--counterpart", "nope"]).exit_code == 0
