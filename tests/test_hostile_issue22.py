@@ -350,3 +350,23 @@ def test_min_T_still_answers_and_mutant_ignoring_is_caught(monkeypatch):
 
     monkeypatch.setattr(holder, "callback", common.command(broken))
     assert _run([*MIN_T, "--counterpart", "nope"]).exit_code == 0
+
+
+# -- audit: the probe on a user's instance is sized before any run -------------------------------------------------
+def test_audit_huge_instance_refused_before_any_run(monkeypatch):
+    from boundcalc.audit import run as audit_run
+    from boundcalc.audit import scenarios
+
+    def reached(*a, **k):
+        raise _Reached()
+
+    monkeypatch.setattr(audit_run, "run_audit", reached)
+    args = ["audit", "--algo", "DP-KLUCB", "--epsilon", "1", "--trials", "100", "--K", "20000"]
+    line = _one_line(_run(args), "--K")
+    # (K·m + 1)·K ≤ 4e6 with m = 8 initial pulls: K ≤ 707, solved independently
+    kmax = max(k for k in range(1, 2000) if (8 * k + 1) * k <= 4_000_000)
+    assert f"at most {kmax} arms" in line and kmax == 707
+    # mutant: no size check (the 23.8 GiB table was drawn after the designed probes had run)
+    monkeypatch.setattr(scenarios, "MAX_INSTANCE_CELLS", 10**15)
+    with pytest.raises(_Reached):
+        _run(args)

@@ -162,8 +162,9 @@ def check_params(sc, params: dict | None) -> dict:
 
 
 def prepare(algo: str, budget=None, trials: int | None = None, mutant: str = "none", seed: int = 0,
-            delta: float | None = None, confidence: float = 0.95, params: dict | None = None) -> dict:
-    """Every check of ``run_audit``'s inputs, before any run: the scenario, the built algorithms, probes and claim."""
+            delta: float | None = None, confidence: float = 0.95, params: dict | None = None, instance=None) -> dict:
+    """Every check of ``run_audit``'s inputs, before any run: the scenario, the built algorithms, probes and claim,
+    and the size of the probe on ``instance``."""
     sc = lookup(algo)
     mutant = mut.check(sc, mutant)
     params = check_params(sc, params)
@@ -196,6 +197,7 @@ def prepare(algo: str, budget=None, trials: int | None = None, mutant: str = "no
     correct = sc.build(budget, "none", params)
     alg = sc.build(budget, mutant, params)
     probes = sc.probes(correct)
+    sc.check_instance(correct, instance)
     eps_claimed, claim_text = sc.claim(correct, budget, delta, mutant, probes)
     return dict(sc=sc, mutant=mutant, trials=trials, confidence=confidence, seed=seed, budget=budget, delta=delta,
                 correct=correct, alg=alg, probes=probes, eps_claimed=eps_claimed, claim_text=claim_text, params=params)
@@ -216,7 +218,7 @@ def run_audit(algo: str, budget=None, trials: int | None = None, mutant: str = "
     the scenario's probe on neighbouring inputs built from it (``Scenario.instance_probe``) is run as well, with its
     own estimate at the same confidence (``AuditResult.instance_audit``; the designed probes' ε lower bound and
     verdict are unchanged by it), or the reason it cannot be is recorded."""
-    p = prepare(algo, budget, trials, mutant, seed, delta, confidence, params)
+    p = prepare(algo, budget, trials, mutant, seed, delta, confidence, params, instance)
     sc, mutant, trials, confidence, seed, budget, delta = (p[k] for k in ("sc", "mutant", "trials", "confidence", "seed",
                                                                          "budget", "delta"))
     alg, probes, eps_claimed, claim_text = p["alg"], p["probes"], p["eps_claimed"], p["claim_text"]

@@ -134,7 +134,7 @@ def register(app: typer.Typer) -> None:
                                                   rdp_epsilon=rdp_epsilon, delta=delta)
             kwargs = dict(budget=budget, trials=n, mutant=mutant, seed=seed, delta=adelta, confidence=confidence,
                           params=params)
-            audit_run.prepare(algo, **kwargs)  # every check before any run (bad input: one line, no progress bar)
+            audit_run.prepare(algo, instance=inst, **kwargs)  # every check before any run (bad input: one line, no progress bar)
         from ..progress import on_terminal
 
         if on_terminal() and not json_out:
