@@ -370,3 +370,30 @@ def test_audit_huge_instance_refused_before_any_run(monkeypatch):
     monkeypatch.setattr(scenarios, "MAX_INSTANCE_CELLS", 10**15)
     with pytest.raises(_Reached):
         _run(args)
+
+
+# -- --prior-param: text that is no number -------------------------------------------------------------------------
+@pytest.mark.parametrize("setting,budget,prior,param", [
+    ("linear", ["--rho", "1"], "sphere", "radius=abc"), ("linear", ["--rho", "1"], "sphere", "K=abc"),
+    ("glm", ["--ldp-epsilon", "1"], "sphere", "sigma=abc"),
+    ("finite", ["--epsilon", "1"], "uniform-gaps", "best_low=abc"),
+    ("finite", ["--epsilon", "1"], "uniform-means", "family=1"),
+])
+def test_prior_param_not_a_number_is_one_line(setting, budget, prior, param):
+    name = param.split("=")[0]
+    _one_line(_run(["regret", "--setting", setting, *budget, "--prior", prior, "--instances", "3", "--prior-param",
+                    param]), f"--prior-param {name}")
+
+
+def test_prior_param_mutant_float_unguarded(monkeypatch):
+    """Mutant: ``real`` without its ValueError guard: radius=abc is an internal error (a ValueError escapes)."""
+    from boundcalc.envs import spec
+    from boundcalc.errors import InputError
+
+    with pytest.raises(InputError, match="--prior-param radius"):
+        spec.make_prior("sphere", "linear", radius="abc")
+    monkeypatch.setattr(spec, "make_prior", mutate(spec.make_prior, "except (TypeError, ValueError):",
+                                                   "except (TypeError, KeyError):"))
+    with pytest.raises(ValueError) as e:
+        spec.make_prior("sphere", "linear", radius="abc")
+    assert not isinstance(e.value, InputError)

@@ -917,11 +917,18 @@ def make_prior(name: str, setting: str, **params) -> Prior:
         p["d"] = _limited("d", p["d"], LIMITS["d"])
         if p["K"] * p["d"] > LIMITS["Kd"]:
             raise InputError("K", f"an integer with K·d ≤ {LIMITS['Kd']:g}", p["K"])
+    def real(k, v):  # a prior parameter given as text that is no number: one line naming it (issue 22 §4)
+        try:
+            v = float(v)
+        except (TypeError, ValueError):
+            raise InputError(f"--prior-param {k}", "a finite number", v) from None
+        if not math.isfinite(v):
+            raise InputError(f"--prior-param {k}", "a finite number", v)
+        return v
+
     for k in ("best_low", "best_high", "gap_low", "gap_high", "low", "high"):
         if k in p:
-            p[k] = float(p[k])
-            if not math.isfinite(p[k]):
-                raise InputError(k, "a finite number", p[k])
+            p[k] = real(k, p[k])
     if name == "uniform-gaps":
         if not (p["best_low"] <= p["best_high"] and 0 <= p["gap_low"] <= p["gap_high"]):
             raise InputError("uniform-gaps", "best_low <= best_high and 0 <= gap_low <= gap_high",
@@ -941,9 +948,9 @@ def make_prior(name: str, setting: str, **params) -> Prior:
             p["sigma"] = _pos("sigma", p["sigma"])
             if p["radius"] is None:
                 p["radius"] = glm_default_scale(p["sigma"])
-        p["radius"] = float(p["radius"])
-        if not (math.isfinite(p["radius"]) and p["radius"] >= 0):
-            raise InputError("radius", "a finite number >= 0", p["radius"])
+        p["radius"] = real("radius", p["radius"])
+        if not p["radius"] >= 0:
+            raise InputError("--prior-param radius", "a finite number >= 0", p["radius"])
     return Prior(name, setting, p)
 
 
