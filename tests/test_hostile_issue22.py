@@ -397,3 +397,138 @@ def test_prior_param_mutant_float_unguarded(monkeypatch):
     with pytest.raises(ValueError) as e:
         spec.make_prior("sphere", "linear", radius="abc")
     assert not isinstance(e.value, InputError)
+
+
+# -- plugins: errors name the plugin; one file named two ways; the one-class entry point -----------------------------
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BAD_PLUGIN = '''
+from boundcalc.algorithms.base import Algorithm
+
+
+class _Base(Algorithm):
+    source = "a test"
+    setting = "finite"
+    notion = "pure"
+    budget_params = ("epsilon",)
+    granularity = "episode"
+    audit_scenario = "first-decision"
+
+    def reference(self, env, T, rng):
+        raise NotImplementedError
+
+
+class BadInit(_Base):
+    name = "Bad-Init"
+
+    def __init__(self, epsilon):
+        raise RuntimeError("boom in init")
+
+    def simulate(self, env, T, runs, rng, checkpoints):
+        raise AssertionError("never")
+
+
+class BadSim(_Base):
+    name = "Bad-Sim"
+
+    def __init__(self, epsilon):
+        self.epsilon = epsilon
+
+    def params(self):
+        return {}
+
+    def simulate(self, env, T, runs, rng, checkpoints):
+        return 1 / 0
+
+
+ALGORITHMS = [BadInit, BadSim]
+'''
+
+
+@pytest.fixture
+def clean_plugins():
+    import sys
+
+    from boundcalc.algorithms import plugins as alg_plugins
+    from boundcalc.bounds import plugins as bound_plugins
+
+    def clean():
+        bound_plugins.reset()
+        alg_plugins.reset()
+        for m in [m for m in sys.modules if m.startswith("boundcalc_example_plugin")]:
+            del sys.modules[m]
+
+    clean()
+    yield
+    clean()
+
+
+@pytest.mark.parametrize("algo,what", [("Bad-Init", "its constructor raised RuntimeError: boom in init"),
+                                       ("Bad-Sim", "its simulate raised ZeroDivisionError: division by zero")])
+@pytest.mark.parametrize("cmd", [["simulate", "--T", "50", "--runs", "2"], ["audit", "--trials", "100"]],
+                         ids=lambda c: c[0])
+def test_plugin_errors_name_the_plugin(algo, what, cmd, tmp_path, clean_plugins):
+    p = tmp_path / "bad_plugin.py"
+    p.write_text(BAD_PLUGIN)
+    r = _run([cmd[0], "--algo", algo, "--epsilon", "1", *cmd[1:], "--algorithms-file", str(p)])
+    line = _one_line(r, str(p), repr(algo), what)
+    assert "please report" not in line
+
+
+def test_plugin_error_mutant_without_the_guard(tmp_path, clean_plugins, monkeypatch):
+    from boundcalc import algorithms
+
+    p = tmp_path / "bad_plugin.py"
+    p.write_text(BAD_PLUGIN)
+    monkeypatch.setattr(algorithms, "plugin_error", lambda alg, exc, what: None)  # mutant: exceptions pass as such
+    r = _run(["simulate", "--algo", "Bad-Sim", "--epsilon", "1", "--T", "50", "--runs", "2", "--algorithms-file",
+              str(p)])
+    assert isinstance(r.exception, ZeroDivisionError)
+
+
+def test_one_plugin_file_named_two_ways_is_loaded_once(tmp_path, clean_plugins, monkeypatch):
+    """examples/my_plugin.py, ./examples/my_plugin.py and a link to it are one file: its module is imported once
+    and its algorithm registered once (the second name was "already an algorithm of plugin ...")."""
+    from boundcalc.algorithms import plugins as alg_plugins
+    from boundcalc.bounds import plugins as bound_plugins
+
+    monkeypatch.chdir(ROOT)
+    link = tmp_path / "linked_plugin.py"
+    os.symlink(os.path.join(ROOT, "examples", "my_plugin.py"), link)
+    names = ["examples/my_plugin.py", "./examples/my_plugin.py", str(link)]
+    args = ["simulate", "--algo", "Doe-UCB", "--epsilon", "1", "--T", "50", "--runs", "2", "--json"]
+    for n in names:
+        args += ["--algorithms-file", n, "--bounds-file", n]
+    r = _run(args)
+    assert r.exit_code == 0, r.output
+    assert len(bound_plugins._MODULES) == 1 and len(alg_plugins._LOADED_FILES) == 1
+    # mutant: the file keyed by the name as given (no path resolution)
+    bound_plugins.reset()
+    alg_plugins.reset()
+    monkeypatch.setattr(alg_plugins, "load_algorithms_file", mutate(
+        alg_plugins.load_algorithms_file, "key = os.path.realpath(path)", "key = path"))
+    monkeypatch.setattr(bound_plugins, "import_module_file", mutate(
+        bound_plugins.import_module_file, "key = os.path.realpath(path)", "key = path"))
+    r = _run(args)
+    assert r.exit_code == 2 and "already" in r.stderr
+
+
+def test_one_class_entry_point_is_a_class_not_a_factory(clean_plugins, monkeypatch):
+    """docs/plugins.md: an entry point may load to one class; it is registered, not called as a factory."""
+    import importlib.metadata
+    from importlib.metadata import EntryPoint
+
+    from boundcalc.algorithms import plugins as alg_plugins
+
+    monkeypatch.syspath_prepend(os.path.join(ROOT, "examples", "boundcalc_example_plugin"))
+    eps = [EntryPoint("doe-one", "boundcalc_example_plugin.doe2027:DoeUCB", "boundcalc.algorithms")]
+    monkeypatch.setattr(importlib.metadata, "entry_points",
+                        lambda *, group=None, **kw: [e for e in eps if group is None or e.group == group])
+    r = _run(["algorithms", "--json"])
+    assert r.exit_code == 0, r.output
+    (row,) = [a for a in json.loads(r.stdout)["algorithms"] if a["name"] == "Doe-UCB"]
+    # mutant: the class taken for a factory (called with no budget: "failed to load")
+    alg_plugins.reset()
+    monkeypatch.setattr(alg_plugins, "load_entry_points", mutate(
+        alg_plugins.load_entry_points, "lambda o: isinstance(o, type)", "lambda o: False"))
+    r = _run(["algorithms", "--json"])
+    assert r.exit_code == 2 and "failed to load" in r.stderr

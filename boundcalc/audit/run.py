@@ -218,6 +218,8 @@ def run_audit(algo: str, budget=None, trials: int | None = None, mutant: str = "
     the scenario's probe on neighbouring inputs built from it (``Scenario.instance_probe``) is run as well, with its
     own estimate at the same confidence (``AuditResult.instance_audit``; the designed probes' ε lower bound and
     verdict are unchanged by it), or the reason it cannot be is recorded."""
+    from ..algorithms import plugin_errors  # a plugin's own error in its runs names the plugin
+
     p = prepare(algo, budget, trials, mutant, seed, delta, confidence, params, instance)
     sc, mutant, trials, confidence, seed, budget, delta = (p[k] for k in ("sc", "mutant", "trials", "confidence", "seed",
                                                                          "budget", "delta"))
@@ -234,7 +236,8 @@ def run_audit(algo: str, budget=None, trials: int | None = None, mutant: str = "
         for j, table in enumerate((pr.D, pr.Dp)):
             hits, parts = 0, []
             for size, ss in zip(sizes, streams[2 * i + j].spawn(len(sizes))):
-                out = sc.event(alg, pr, table, size, np.random.default_rng(ss))
+                with plugin_errors(alg, "simulate"):
+                    out = sc.event(alg, pr, table, size, np.random.default_rng(ss))
                 if held_out:
                     parts.append(np.asarray(out))
                 else:
@@ -272,7 +275,8 @@ def run_audit(algo: str, budget=None, trials: int | None = None, mutant: str = "
                 hits = 0
                 streams_i = np.random.SeedSequence([seed, 2, j]).spawn(len(sizes))
                 for size, ss in zip(sizes, streams_i):
-                    hits += int(np.count_nonzero(sc.event(alg, ipr, table, size, np.random.default_rng(ss))))
+                    with plugin_errors(alg, "simulate"):
+                        hits += int(np.count_nonzero(sc.event(alg, ipr, table, size, np.random.default_rng(ss))))
                 k.append(hits)
             est_i = estimator.declared([(f"{ipr.name}: {ipr.event}", ipr.direction, k[0], k[1])], trials, trials,
                                        delta, alpha)

@@ -75,7 +75,7 @@ def import_module_file(path: str):
     module that fails to import is a PluginError naming the file; it is not cached (a fixed file can be retried)."""
     origin = str(path)
     _check_file(path)
-    key = os.path.abspath(path)
+    key = os.path.realpath(path)  # one file however it is named (./x.py, x.py, a link)
     if key in _MODULES:
         return _MODULES[key]
     name = "boundcalc_plugin_" + "".join(c if c.isalnum() else "_" for c in key)
@@ -115,7 +115,7 @@ def load_bounds_file(path: str) -> tuple[Bound, ...]:
     """Read ``path`` and register its bounds (once per file; loading it again returns the same bounds)."""
     from . import registry
 
-    key = os.path.abspath(path)
+    key = os.path.realpath(path)  # one file however it is named (./x.py, x.py, a link)
     if key in _LOADED_FILES:
         return _LOADED_FILES[key]
     bounds = tuple(read_bounds_file(path))
