@@ -532,3 +532,36 @@ def test_one_class_entry_point_is_a_class_not_a_factory(clean_plugins, monkeypat
         alg_plugins.load_entry_points, "lambda o: isinstance(o, type)", "lambda o: False"))
     r = _run(["algorithms", "--json"])
     assert r.exit_code == 2 and "failed to load" in r.stderr
+
+
+# -- older commands: no RuntimeWarning at exit 0 ---------------------------------------------------------------------
+def _runtime_warnings(args):
+    import warnings
+
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        r = _run(args)
+    return r, [w for w in seen if issubclass(w.category, RuntimeWarning)]
+
+
+@pytest.mark.parametrize("args", [
+    ["regret", "--setting", "finite", "--epsilon", "1e-320"],
+    ["regret", "--setting", "finite", "--means", "1e-320,0", "--epsilon", "1"],
+    ["regret", "--setting", "contextual", "--lambda0", "1e308", "--rho", "1"],
+    ["budget", "--setting", "finite", "--means", "1e-320,0", "--max-overhead", "1", "--by", "bound"],
+    ["budget", "--setting", "contextual", "--lambda0", "1e308", "--max-overhead", "1"],
+    ["budget", "--setting", "finite", "--epsilon", "1e-320", "--min-T", "--max-overhead", "1"],
+], ids=lambda a: " ".join(a[:1] + a[3:5]))
+def test_extreme_inputs_no_runtime_warning(args):
+    r, warned = _runtime_warnings(args)
+    assert r.exit_code == 0, r.output
+    assert not warned, [str(w.message) for w in warned]
+    assert "must be" not in r.output  # ε = 1e-320 is not "rho must be a number > 0" (ε²/2 underflows)
+
+
+def test_runtime_warning_mutant(monkeypatch):
+    from boundcalc.bounds import report
+
+    monkeypatch.setattr(report, "quiet_floats", lambda fn: fn)  # mutant: the instance's quantities evaluated loudly
+    r, warned = _runtime_warnings(["regret", "--setting", "finite", "--means", "1e-320,0", "--epsilon", "1"])
+    assert r.exit_code == 0 and warned
