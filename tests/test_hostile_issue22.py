@@ -565,3 +565,53 @@ def test_runtime_warning_mutant(monkeypatch):
     monkeypatch.setattr(report, "quiet_floats", lambda fn: fn)  # mutant: the instance's quantities evaluated loudly
     r, warned = _runtime_warnings(["regret", "--setting", "finite", "--means", "1e-320,0", "--epsilon", "1"])
     assert r.exit_code == 0 and warned
+
+
+# -- --digits: a time limit with a one-line error; kl-UCB by Newton steps -------------------------------------------
+def test_digits_time_limit_on_a_real_command(monkeypatch):
+    from boundcalc.cli import common
+
+    monkeypatch.setattr(common, "DIGITS_SECONDS", 0.2)
+    r = _run(["kl-inf", "--support", "0,0.5,1", "--weights", "0.2,0.3,0.5", "--mu-star", "0.8", "--digits", "10000"])
+    _one_line(r, "--digits", "10000")
+
+
+def test_digits_time_limit_mechanism_and_mutant(monkeypatch):
+    import time
+
+    import typer
+
+    from boundcalc.cli import common
+
+    monkeypatch.setattr(common, "DIGITS_SECONDS", 0.05)
+
+    def slow(digits=None):
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < 0.6:
+            sum(range(1000))  # Python bytecode: the SIGALRM backstop interrupts it
+        return "done"
+
+    with pytest.raises(typer.Exit) as e:
+        common.command(slow)(digits=50)
+    assert e.value.exit_code == 2
+    assert common.command(slow)() == "done"  # no --digits: no limit
+    # mutant: the limit keyed on a misspelt parameter never applies
+    wrapped = mutate(common.command, 'kwargs.get("digits")', 'kwargs.get("digit")')
+    assert wrapped(slow)(digits=50) == "done"
+
+
+def test_kl_ucb_mp_newton_matches_float_and_definition():
+    """kl-UCB/LCB at 60 digits (Newton steps on ln q, then bisection) against the float index and the definition:
+    kl(p, q*) = level to 50 digits."""
+    import mpmath
+
+    from boundcalc.info import kl_bernoulli_mp, kl_lcb, kl_lcb_mp, kl_ucb, kl_ucb_mp
+
+    with mpmath.workdps(60):
+        for p, lev in [(0.3, 1.0), (0.5, 1e-6), (0.01, 30.0), (0.9, 0.2)]:
+            u, lo = kl_ucb_mp(mpmath.mpf(p), mpmath.mpf(lev)), kl_lcb_mp(mpmath.mpf(p), mpmath.mpf(lev))
+            assert float(u) == pytest.approx(float(kl_ucb(p, lev)), rel=1e-9)
+            assert float(lo) == pytest.approx(float(kl_lcb(p, lev)), rel=1e-9, abs=1e-300)
+            for q in (u, lo):
+                if 0 < q < 1:
+                    assert abs(kl_bernoulli_mp(mpmath.mpf(p), q) - lev) < mpmath.mpf(10) ** -48 * max(1, lev)

@@ -45,7 +45,8 @@ def command(fn: Callable) -> Callable:
         _DEFERRED_WRITES.clear()
         try:
             try:
-                rv = fn(*args, **kwargs)
+                with _digits_time_limit(kwargs.get("digits")):
+                    rv = fn(*args, **kwargs)
             except typer.Exit as exc:
                 if getattr(exc, "exit_code", 0) == 0:
                     _write_deferred()
@@ -60,6 +61,38 @@ def command(fn: Callable) -> Callable:
             _DEFERRED_WRITES.clear()
 
     return wrapper
+
+
+DIGITS_SECONDS = 60.0  # a computation at --digits N that takes longer: one line asking for fewer digits
+
+
+class _digits_time_limit:
+    """The work of a command run with ``--digits N`` is limited to DIGITS_SECONDS (rigorous.deadline: the SIGALRM
+    backstop interrupts mpmath's long loops); past it, one line naming --digits (issue 22 §4: ``kl --digits 10000
+    --level 1`` was still running at 120 s)."""
+
+    def __init__(self, digits):
+        self.digits = digits
+        self._cm = None
+
+    def __enter__(self):
+        if isinstance(self.digits, int) and not isinstance(self.digits, bool):
+            from ..rigorous.deadline import limit
+
+            self._cm = limit(DIGITS_SECONDS)
+            self._cm.__enter__()
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        if self._cm is None:
+            return False
+        from ..rigorous.deadline import TimeLimit
+
+        self._cm.__exit__(kind, exc, tb)
+        if isinstance(exc, TimeLimit):
+            raise InputError("--digits", f"fewer digits (at {self.digits} digits this computation did not end within "
+                             f"{DIGITS_SECONDS:g} s)", self.digits) from None
+        return False
 
 
 _DEFERRED_WRITES: list[Callable[[], Any]] = []  # files written when the command ends without an error (after_success)
