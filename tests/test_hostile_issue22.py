@@ -615,3 +615,63 @@ def test_kl_ucb_mp_newton_matches_float_and_definition():
             for q in (u, lo):
                 if 0 < q < 1:
                     assert abs(kl_bernoulli_mp(mpmath.mpf(p), q) - lev) < mpmath.mpf(10) ** -48 * max(1, lev)
+
+
+# -- κ_l of the GLM instance: a guaranteed lower constant (rounded down) ------------------------------------------
+def test_kappa_l_rounded_down_and_guaranteed(monkeypatch):
+    """κ_l (4 significant digits) is at most the largest κ with the guaranteed A3 probability ≥ p_* (found here by
+    an own bisection on a3_min_prob_sphere2, 80 steps) and within 1e-3 of it; the guaranteed bound holds at κ_l."""
+    from boundcalc.verify import glm_instance as g
+
+    K, p = 10, 0.5
+    lo, hi = 0.0, 2.0
+    for _ in range(80):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if g.a3_min_prob_sphere2(mid / 2, K) >= p else (lo, mid)
+    kl = g.kappa_l_sphere2.__wrapped__(K, p)
+    assert kl <= lo and kl >= lo * (1 - 1e-3) and len(f"{kl:.10g}".replace(".", "").strip("0")) <= 4
+    assert g.a3_min_prob_sphere2(kl / 2, K) >= p
+    # mutant: rounded up (to the nearest 4 digits above): no longer guaranteed
+    up = mutate(g.kappa_l_sphere2.__wrapped__, "math.floor(lo / 10.0 ** e)", "math.ceil(lo / 10.0 ** e)")
+    bad = up(K, p)
+    assert bad > lo and g.a3_min_prob_sphere2(bad / 2, K) < p
+
+
+# -- the decision report's (ε, δ) at the user's --delta ---------------------------------------------------------------
+def test_decision_report_uses_the_users_delta(tmp_path, monkeypatch):
+    """`budget --by simulation --delta 1e-3 --report r.md`: the guarantee table's (ε, δ) rows are at δ = 0.001, and
+    the simple row is min(ε, ρ + 2√(ρ ln(1/δ))) of the report's own ρ and ε (Bun–Steinke Prop. 1.3, by hand)."""
+    import re
+
+    from boundcalc.budget import measured
+    from boundcalc.cli import budget_measured
+
+    real, seen = measured.solve_measured, []
+
+    def once(*a, **k):  # one search for both runs (the mutant changes only what is written)
+        if not seen:
+            seen.append(real(*a, **k))
+        return seen[0]
+
+    monkeypatch.setattr(measured, "solve_measured", once)
+    args = ["budget", "--setting", "finite", "--T", "100", "--means", "0.9,0.5", "--max-overhead", "3", "--algo",
+            "DP-KLUCB", "--runs", "4", "--max-runs", "8", "--delta", "1e-3", "--report"]
+
+    def rows(path):
+        r = _run([*args, str(path)])
+        assert r.exit_code == 0, r.output
+        text = path.read_text()
+        num = lambda label: float(re.search(re.escape(label) + r" \| ([0-9.e+-]+) \|", text).group(1))  # noqa: E731
+        return text, num
+
+    text, num = rows(tmp_path / "r.md")
+    assert "(ε, δ) at δ = 0.001, tight" in text and "(ε, δ) at δ = 0.001, simple" in text and "1e-06" not in text
+    rho, eps = num("ρ (zCDP)"), num("ε (pure DP)")
+    simple = min(eps, rho + 2 * math.sqrt(rho * math.log(1e3)))
+    assert num("(ε, δ) at δ = 0.001, simple") == pytest.approx(simple, rel=2e-3)  # 4 digits printed
+    assert num("(ε, δ) at δ = 0.001, tight") <= simple * (1 + 1e-3)
+    # mutant: the report written at its default δ = 1e-6 whatever --delta says
+    monkeypatch.setattr(budget_measured, "run", mutate(budget_measured.run, "decision.write(plan, report, cmd, delta)",
+                                                       "decision.write(plan, report, cmd)"))
+    text2, _ = rows(tmp_path / "r2.md")
+    assert "δ = 1e-06" in text2 and "δ = 0.001, tight" not in text2
