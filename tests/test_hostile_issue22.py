@@ -675,3 +675,16 @@ def test_decision_report_uses_the_users_delta(tmp_path, monkeypatch):
                                                        "decision.write(plan, report, cmd)"))
     text2, _ = rows(tmp_path / "r2.md")
     assert "δ = 1e-06" in text2 and "δ = 0.001, tight" not in text2
+
+
+# -- more fuzzing: errors that named no option or a wrong range ----------------------------------------------------
+@pytest.mark.parametrize("args,flag,words", [
+    (["lower", "--rho", "1", "--means", "0.5", "--alt-means", "0.4,0.5"], "--means", "at least 2"),
+    (["lower", "--rho", "1", "--means", "0.5,0.4", "--alt-means", "0.4"], "--alt-means", "at least 2"),
+    (["audit", "--algo", "DP-SE", "--means", "0.5", "--trials", "100"], "--means", "at least 2"),
+    (["regret", "--setting", "finite", "--epsilon", "1", "--means", "0.5"], "--means", "at least 2"),
+    (["audit", "--algo", "DP-SE", "--trials", "1e30"], "--trials", "[100, 1e+06]"),
+    (["audit", "--algo", "DP-SE", "--level", "0.99999999999"], "--level", "1 − 1e-9"),
+])
+def test_errors_name_the_option_and_its_range(args, flag, words):
+    _one_line(_run(args), flag, words)

@@ -173,7 +173,7 @@ def prepare(algo: str, budget=None, trials: int | None = None, mutant: str = "no
         raise InputError("--trials", f"an integer in [{MIN_TRIALS}, {MAX_TRIALS:.0e}]", trials)
     confidence = validate.open_unit("--confidence", confidence)
     if not 0.5 <= confidence <= 1 - 1e-9:
-        raise InputError("--confidence", "in [0.5, 1)", confidence)
+        raise InputError("--confidence", "in [0.5, 1 − 1e-9]", confidence)
     seed = int(validate.count("--seed", seed, minimum=0))
     if budget is None:
         budget = budget_of(sc.notion, sc.default_budget)

@@ -106,8 +106,9 @@ def register(app: typer.Typer) -> None:
 
         level_flag = "--confidence" if confidence_old is not None else "--level"  # errors name what the user typed
         if not 0.5 <= validate.open_unit(level_flag, confidence) <= 1 - 1e-9:
-            raise InputError(level_flag, "in [0.5, 1)", confidence)
-        n = None if trials is None else validate.count("--trials", trials)
+            raise InputError(level_flag, "in [0.5, 1 − 1e-9]", confidence)
+        n = None if trials is None else validate.count("--trials", trials, minimum=audit_run.MIN_TRIALS,
+                                                       maximum=audit_run.MAX_TRIALS)
         # an instance (issue 14 §1): accepted as by every command, checked against the audited algorithm's setting;
         # where the scenario can build neighbouring inputs from it (the first-decision scenarios of the finite
         # algorithms: tables drawn from the instance's means) that probe runs too, with its own estimate; elsewhere

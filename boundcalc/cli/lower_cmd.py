@@ -29,7 +29,12 @@ def _instance(setting, file, means, family, sigma, which):
             raise InputError("--instance" if which == "instance" else "--alt",
                              f"an instance of --setting {setting}", inst.setting)
         return inst
-    return spec.instance_from_options(setting, means=means, family=family, sigma=sigma)
+    try:
+        return spec.instance_from_options(setting, means=means, family=family, sigma=sigma)
+    except InputError as exc:  # --alt-means's problems name --alt-means
+        if which == "alt" and exc.parameter == "--means":
+            raise InputError("--alt-means", exc.allowed, exc.got) from None
+        raise
 
 
 @command

@@ -69,6 +69,10 @@ def _instance_options(setting, means, K, d, actions, theta, confidence, lambda0)
     vals = {}
     if means is not None:
         vals["--means"] = validate.means("--means", means)
+        if len(vals["--means"]) < 2:  # as every other command (issue 22 §4: one arm was accepted, no bound applied)
+            from ..errors import InputError as _IE
+
+            raise _IE("--means", "a list of at least 2 arm means", means)
     if K is not None:
         kmin = 2 if setting in ("finite", "glm") else 1
         vals["--K"] = validate.count("--K", K, minimum=kmin, maximum=limits.get("K", 10**6))

@@ -606,8 +606,13 @@ def glm_default_scale(sigma: float, c_r: float = 1.0, C_B: float = 1.0) -> float
 
 def instance_from_options(setting: str, **options) -> Instance | None:
     """The one instance of a command's options, or None when no instance option is given (see ``_from_options``);
-    an instance without a name is named by its description."""
-    inst = _from_options(setting, **options)
+    an instance without a name is named by its description. A problem of the means given by --means names --means."""
+    try:
+        inst = _from_options(setting, **options)
+    except InputError as exc:
+        if exc.parameter == "instance means" and options.get("means") is not None:
+            raise InputError("--means", exc.allowed, exc.got) from None
+        raise
     if inst is not None and not inst.name:
         import dataclasses
 
