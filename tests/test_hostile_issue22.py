@@ -688,3 +688,17 @@ def test_decision_report_uses_the_users_delta(tmp_path, monkeypatch):
 ])
 def test_errors_name_the_option_and_its_range(args, flag, words):
     _one_line(_run(args), flag, words)
+
+
+@pytest.mark.parametrize("args,flag", [
+    (["simulate", "--algo", "AdaC-GOPE", "--rho", "1", "--T", "100", "--runs", "2", "--theta", "1e308,1e308"],
+     "--theta"),  # finite means, gaps beyond float: RuntimeWarning and NaN regret at exit 0
+    (["simulate", "--algo", "DP-SE", "--epsilon", "1", "--T", "100", "--runs", "2", "--gaps", "2", "--K", "3"],
+     "--gaps"),
+    (["budget", "--setting", "finite", "--T", "100", "--means", "0.9,0.5", "--max-overhead", "3", "--algo",
+      "DP-KLUCB", "--runs", "4", "--max-runs", "8", "--counterpart", "nope"], "--counterpart"),
+])
+def test_more_errors_name_their_option(args, flag):
+    r, warned = _runtime_warnings(args)
+    _one_line(r, flag)
+    assert not warned

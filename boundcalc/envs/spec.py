@@ -190,7 +190,8 @@ class Instance:
             raise InputError("instance theta", f"a vector of length d = {len(A[0])} (the columns of actions)", len(th))
         with np.errstate(all="ignore"):
             means = np.asarray(A) @ np.asarray(th)
-        if not np.all(np.isfinite(means)):
+            spread = np.max(means) - np.min(means) if means.size else 0.0  # the gaps (issue 22 §4: θ* = 1e308)
+        if not np.all(np.isfinite(means)) or not np.isfinite(spread):
             raise InputError("instance actions/theta", "values whose mean rewards <a, theta*> are finite in floating "
                              "point", "overflow")
         noise = self.noise or ("rademacher" if np.all(np.abs(means) <= 1 + 1e-12) else "gaussian")
@@ -612,6 +613,10 @@ def instance_from_options(setting: str, **options) -> Instance | None:
     except InputError as exc:
         if exc.parameter == "instance means" and options.get("means") is not None:
             raise InputError("--means", exc.allowed, exc.got) from None
+        if exc.parameter in ("instance theta", "instance actions/theta") and options.get("theta") is not None:
+            raise InputError("--theta", exc.allowed, exc.got) from None
+        if exc.parameter == "instance means" and options.get("gaps") is not None:
+            raise InputError("--gaps / --best-mean", f"gaps giving means {exc.allowed}", exc.got) from None
         raise
     if inst is not None and not inst.name:
         import dataclasses
