@@ -702,3 +702,20 @@ def test_more_errors_name_their_option(args, flag):
     r, warned = _runtime_warnings(args)
     _one_line(r, flag)
     assert not warned
+
+
+def test_simulate_save_not_written_when_a_later_step_fails(tmp_path, monkeypatch):
+    from boundcalc.cli import common, simulate_output
+    from boundcalc.errors import InputError
+
+    def failing_draw(*a, **k):
+        raise InputError("--plot", "a picture that can be drawn", "test")
+
+    monkeypatch.setattr(simulate_output, "draw", failing_draw)
+    out = tmp_path / "r.npz"
+    args = ["simulate", "--algo", "DP-SE", "--epsilon", "1", "--T", "100", "--runs", "2", "--save", str(out),
+            "--plot", str(tmp_path / "p.png")]
+    _one_line(_run(args), "--plot")
+    assert not out.exists()
+    monkeypatch.setattr(common, "after_success", lambda write: write())  # mutant: written at once
+    assert _run(args).exit_code == 2 and out.exists()
