@@ -48,37 +48,37 @@ EE_TOML = ('[[bound]]\nid = "ee-hostile"\ntitle = "t"\nsource = "x"\nsetting = "
            'assumptions = ["epsilon > 0"]\n')
 
 
-def _guard_mpmath_exp(monkeypatch):
+def _guarded_exp(x, **k):
     """mpmath.exp that refuses an argument whose exact exponential would take for ever (ln 2 to log2(x) bits)."""
     import mpmath
 
-    real = mpmath.exp
-
-    def exp(x, **k):
-        if abs(x) > 2.0**60:
-            raise _Reached(f"exp of {mpmath.nstr(x, 3)}")
-        return real(x, **k)
-
-    monkeypatch.setattr(mpmath, "exp", exp)
+    if abs(x) > 2.0**60:
+        raise _Reached(f"exp of {mpmath.nstr(x, 3)}")
+    return mpmath.exp(x, **k)
 
 
 def test_declared_exp_exp_is_overflow_safe(monkeypatch):
     """exp(exp(T)) at T = 1e9 (the load-time check's grid) is +inf at once; the bound loads and its mpmath value at
-    T = 3 is the exact e^(e^3) + 2^8 (mpmath at 30 digits, independently)."""
+    T = 3 is the exact e^(e^3) + 2^8 (mpmath at 30 digits, independently). (mpmath.exp itself is not monkeypatched:
+    sympy's lambdify keeps the first mpmath namespace it sees for the whole process.)"""
     import mpmath
+    import sympy
 
     from boundcalc.bounds import declared
+    from boundcalc.rigorous.deadline import limit
 
-    _guard_mpmath_exp(monkeypatch)
-    b = declared.DeclaredBound(**_ee_fields(), origin="test")
-    a, _ = b._f_mp(mpmath.mpf(1e9), mpmath.mpf(1))
+    with limit(20):  # a regression is a TimeLimit here, not a hang of the suite
+        b = declared.DeclaredBound(**_ee_fields(), origin="test")
+        a, _ = b._f_mp(mpmath.mpf(1e9), mpmath.mpf(1))
     assert a == mpmath.inf
+    assert declared._safe_exp(mpmath.mpf(2.0**41)) == mpmath.inf and declared._safe_exp(-mpmath.mpf(2.0**41)) == 0
+    assert declared._safe_pow(mpmath.mpf(2), mpmath.mpf(2.0**41)) == mpmath.inf
     with mpmath.workdps(30):
         a3, c3 = b._f_mp(mpmath.mpf(3), mpmath.mpf(2))
         assert abs(a3 - (mpmath.e ** mpmath.e**3 + 256)) < 1e-20 * a3 and c3 == mpmath.mpf(1) / 2
-    # mutant: sympy's plain mpmath lambdify computes exp(exp(1e9)) exactly (the hang of issue 22)
-    monkeypatch.setattr(declared, "overflow_safe_mp",
-                        lambda args, exprs: __import__("sympy").lambdify(args, exprs, modules="mpmath"))
+    # mutant: sympy's plain mpmath lambdify computes exp(exp(1e9)) exactly (the hang of issue 22); its exp guarded
+    monkeypatch.setattr(declared, "overflow_safe_mp", lambda args, exprs: sympy.lambdify(
+        args, exprs, modules=[{"exp": _guarded_exp}, "mpmath"]))
     with pytest.raises(_Reached):
         declared.DeclaredBound(**{**_ee_fields(), "id": "ee-hostile-2"}, origin="test")
 
