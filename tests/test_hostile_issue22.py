@@ -719,3 +719,19 @@ def test_simulate_save_not_written_when_a_later_step_fails(tmp_path, monkeypatch
     assert not out.exists()
     monkeypatch.setattr(common, "after_success", lambda write: write())  # mutant: written at once
     assert _run(args).exit_code == 2 and out.exists()
+
+
+MARKUP_BOUND = ('[[bound]]\nid = "mk-x"\ntitle = "[/red] bad [bold]"\nsource = "[link=x]src"\nsetting = "finite"\n'
+                'notion = "pure"\nkind = "upper-minimax"\nnonprivate = "sqrt(T)"\nprivacy_cost = "1/epsilon"\n'
+                'assumptions = ["epsilon > 0"]\ncaveats = ["vacuous: [/x] oops"]\n')
+
+
+@pytest.mark.parametrize("args", [["bounds", "show", "mk-x"],
+                                  ["regret", "--setting", "finite", "--epsilon", "1", "--explain"]],
+                         ids=lambda a: a[0])
+def test_plugin_bound_text_with_markup_printed_as_written(args, tmp_path, clean_plugins):
+    p = tmp_path / "b_mk.toml"
+    p.write_text(MARKUP_BOUND)
+    r = _run([*args, "--bounds-file", str(p)])
+    assert r.exit_code == 0, r.output
+    assert "vacuous: [/x] oops" in r.stdout and "[yellow]" not in r.stdout and "[bold cyan]" not in r.stdout

@@ -216,12 +216,12 @@ def _render(rep, budget, explain: bool, check_info: dict | None):
             if r["applicable"]:
                 extra = f" — {r['regime_note']}" if r["regime_note"] else ""
                 conv = "" if r["conversion"] in ("same notion", "non-private") else f" [via: {r['conversion']}]"
-                con.print(f"[cyan]{r['id']}[/cyan] ({r['source']}): overhead {_fmt_pct(r['overhead_pct'])}, "
+                con.print(f"[cyan]{common.esc(r['id'])}[/cyan] ({common.esc(r['source'])}): overhead {_fmt_pct(r['overhead_pct'])}, "
                           f"{r['regime']}{extra}{conv}")
                 if r.get("invalid"):
                     con.print(f"    [red]not a valid bound[/red] {r['invalid']}")
                 for c in r["caveats"]:
-                    con.print(f"    [yellow]caveat[/yellow] {c}")
+                    con.print(f"    [yellow]caveat[/yellow] {common.esc(c)}")
                 for v in r["values"]:
                     if not v["defined"] or v.get("reason"):
                         con.print(f"    [dim]T = {common.fmt(v['T'])}: {v['reason']}[/dim]")
