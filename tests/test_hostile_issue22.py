@@ -735,3 +735,16 @@ def test_plugin_bound_text_with_markup_printed_as_written(args, tmp_path, clean_
     r = _run([*args, "--bounds-file", str(p)])
     assert r.exit_code == 0, r.output
     assert "vacuous: [/x] oops" in r.stdout and "[yellow]" not in r.stdout and "[bold cyan]" not in r.stdout
+
+
+def test_multi_line_plugin_error_is_one_line(tmp_path, clean_plugins, monkeypatch):
+    from boundcalc.cli import common
+
+    p = tmp_path / "ml_plugin.py"
+    p.write_text('raise RuntimeError("line1\\nline2")\n')
+    args = ["simulate", "--algo", "UCB", "--T", "10", "--algorithms-file", str(p)]
+    assert "line1 line2" in _one_line(_run(args), str(p))
+    monkeypatch.setattr(common, "fail", mutate(common.fail, 'message = " ".join(str(message).splitlines())',
+                                               "message = str(message)"))  # mutant: the text printed as it is
+    r = _run(args)
+    assert r.exit_code == 2 and len([ln for ln in r.stderr.splitlines() if ln.strip()]) == 2

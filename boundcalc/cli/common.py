@@ -30,6 +30,7 @@ def fail(message: str, code: int = 2) -> None:
     """Print a one-line error on stderr and exit with ``code`` (no traceback); pending warnings are dropped, so the
     error stays the only line."""
     _PENDING_WARNINGS.clear()
+    message = " ".join(str(message).splitlines())  # one line, whatever the text quoted (a plugin's multi-line error)
     print(f"boundcalc: error: {message}", file=sys.stderr)
     raise typer.Exit(code)
 
