@@ -748,3 +748,37 @@ def test_multi_line_plugin_error_is_one_line(tmp_path, clean_plugins, monkeypatc
                                                "message = str(message)"))  # mutant: the text printed as it is
     r = _run(args)
     assert r.exit_code == 2 and len([ln for ln in r.stderr.splitlines() if ln.strip()]) == 2
+
+
+# -- worksheet run --data: the file's format checked before any experiment ------------------------------------------
+@pytest.mark.parametrize("name,content,words", [
+    ("autoloan", "a,b\n1,2\n", "missing apply"), ("autoloan", None, "existing CSV file"),
+    ("lastfm", None, "user_artists.dat"),
+])
+def test_worksheet_data_checked_before_any_experiment(name, content, words, tmp_path, monkeypatch):
+    from boundcalc.experiments import session
+
+    monkeypatch.setattr(session.Session, "run_all", lambda self: (_ for _ in ()).throw(_Reached()))
+    if content is not None:
+        path = tmp_path / "bad.csv"
+        path.write_text(content)
+    else:
+        path = tmp_path / "dir"
+        path.mkdir()
+    out = tmp_path / "out"
+    r = _run(["worksheet", "run", "002" if name == "autoloan" else "004", "--data", f"{name}={path}", "--out",
+              str(out)])
+    _one_line(r, f"--data {name}", words)
+    assert not out.exists() or not any(out.iterdir())
+
+
+def test_worksheet_data_mutant_reaches_the_experiments(tmp_path, monkeypatch):
+    from boundcalc.data import autoloan
+    from boundcalc.experiments import session
+
+    monkeypatch.setattr(session.Session, "run_all", lambda self: (_ for _ in ()).throw(_Reached()))
+    monkeypatch.setattr(autoloan, "check_autoloan", lambda path: None)  # mutant: only the path's existence
+    path = tmp_path / "bad.csv"
+    path.write_text("a,b\n1,2\n")
+    with pytest.raises(_Reached):
+        _run(["worksheet", "run", "002", "--data", f"autoloan={path}", "--out", str(tmp_path / "out")])

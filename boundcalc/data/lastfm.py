@@ -109,6 +109,20 @@ def pca(M, d: int) -> np.ndarray:
     return out
 
 
+def check_lastfm(path: str) -> None:
+    """Before any work (worksheet run --data lastfm=DIR): a directory with the files of ``FILES``, each a regular
+    file of bounded size (InputError otherwise)."""
+    if not os.path.isdir(path):
+        raise InputError("lastfm directory", "an existing directory with " + ", ".join(FILES), path)
+    missing = [f for f in FILES if not os.path.isfile(os.path.join(path, f))]
+    if missing:
+        raise InputError("lastfm directory", "a directory with " + ", ".join(FILES), f"{path}: missing {missing}")
+    from .. import validate
+
+    for f in FILES:
+        validate.input_file("lastfm directory", os.path.join(path, f), "data", "data file")
+
+
 def load_lastfm(path: str, d: int = D) -> LastFMData:
     """Read the HetRec 2011 Last.fm directory (``user_artists.dat``, ``user_taggedartists.dat``; docs/real_data.md)."""
     if not os.path.isdir(path):
