@@ -213,7 +213,45 @@ def build(name: str, budget=None, params: dict | None = None):
         if k not in allowed:
             raise InputError("--param", f"one of {', '.join(allowed) or '(none)'} for {cls.name}", k)
     kw = _budget_values(cls, budget)
-    return cls(**kw, **params)
+    with plugin_errors(cls, "constructor"):
+        return cls(**kw, **params)
+
+
+def plugin_error(alg, exc: BaseException, what: str):
+    """The one-line PluginError for an exception a plugin algorithm (class or instance) raised in ``what`` (its
+    constructor, simulate): the plugin's file, the algorithm's name and the exception (issue 22 §4: it was "internal
+    error ... (please report)" naming neither); None for a built-in algorithm, and for boundcalc's own exceptions
+    (InputError, ExecutionError, a time limit), which already say what happened."""
+    from ..errors import ExecutionError
+
+    cls = alg if isinstance(alg, type) else type(alg)
+    origin = getattr(cls, "plugin_origin", None)
+    if not origin or not isinstance(exc, Exception) or isinstance(exc, (InputError, ExecutionError)) \
+            or type(exc).__name__ == "TimeLimit":
+        return None
+    from ..bounds.declared import PluginError
+
+    msg = " ".join(str(exc).split())[:200]
+    return PluginError(f"{origin} [algorithm {getattr(cls, 'name', cls.__name__)!r}]",
+                       f"its {what} raised {type(exc).__name__}" + (f": {msg}" if msg else "")
+                       + " (an error in the plugin's code)")
+
+
+class plugin_errors:
+    """Context manager: an exception a plugin algorithm raises inside the block is its PluginError
+    (:func:`plugin_error`); other exceptions pass unchanged."""
+
+    def __init__(self, alg, what: str):
+        self.alg, self.what = alg, what
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        err = plugin_error(self.alg, exc, self.what) if exc is not None else None
+        if err is not None:
+            raise err from None
+        return False
 
 
 def guarantee(alg) -> str:

@@ -138,7 +138,7 @@ def load_algorithms_file(path: str) -> tuple[type, ...]:
     from ..bounds import plugins as bound_plugins
     from . import add_plugin_algorithms
 
-    key = os.path.abspath(path)
+    key = os.path.realpath(path)  # one file however it is named (./x.py, x.py, a link)
     if key in _LOADED_FILES:
         return _LOADED_FILES[key]
     classes = tuple(read_algorithms_file(path))

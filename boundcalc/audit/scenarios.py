@@ -25,7 +25,7 @@ import math
 import numpy as np
 
 from ..errors import InputError
-from .base import Probe, Scenario, claimed_epsilon  # noqa: F401  (Probe and claimed_epsilon re-exported)
+from .base import MAX_INSTANCE_CELLS, Probe, Scenario, claimed_epsilon  # noqa: F401  (Probe, claimed_epsilon re-exported)
 from .local import LOCAL_SCENARIOS
 
 
@@ -66,6 +66,19 @@ class FirstDecision(Scenario):
         alg.simulate(env, probe.T, runs, rng, np.array([probe.T]))
         return env.actions()[:, probe.T - 1] == 0
 
+    def check_instance(self, alg, instance) -> None:
+        """The two neighbouring tables of :meth:`instance_probe` ((K·m + 1) × K rewards each) fit
+        ``MAX_INSTANCE_CELLS``: InputError before any run otherwise (issue 22 §4: K = 20000 asked for 23.8 GiB)."""
+        if instance is None or getattr(instance, "setting", None) != "finite" or instance.means is None:
+            return
+        K = len(instance.means)
+        m = int(self.fixed.get("n1", self.initial_pulls))
+        if (K * m + 1) * K > MAX_INSTANCE_CELLS:
+            kmax = int((-1 + (1 + 4 * m * MAX_INSTANCE_CELLS) ** 0.5) / (2 * m))
+            raise InputError("--K / --means / --instance", f"an instance of at most {kmax} arms for {self.algo}'s "
+                             f"probe on the instance (its tables have (K·m + 1) × K rewards, m = {m} initial pulls; at "
+                             f"most {MAX_INSTANCE_CELLS:.0e})", K)
+
     def instance_probe(self, alg, instance, rng):
         """The same first decision on the user's finite instance (``--means``, ``--instance`` …): K = the instance's
         arms, m initial pulls each, T = K m + 1; the table's rows 2..T are drawn once, before any run, from the
@@ -83,6 +96,7 @@ class FirstDecision(Scenario):
         K = mu.size
         m = int(self.fixed.get("n1", self.initial_pulls))
         T = K * m + 1
+        self.check_instance(alg, instance)
         D = (rng.random((T, K)) < mu).astype(float)
         D[0, :2] = (1.0, 0.0)
         Dp = D.copy()

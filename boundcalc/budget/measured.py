@@ -162,7 +162,10 @@ def chosen_counterpart(private_name: str, name: str | None, params: dict | None 
         return counterpart_of(cls.name)
     if not isinstance(name, str) or not name.strip():
         raise InputError("--counterpart", "the name of a non-private algorithm (as simulate --algo accepts)", name)
-    ccls = algorithms.lookup(name.strip())
+    try:
+        ccls = algorithms.lookup(name.strip())
+    except InputError as exc:  # lookup names --algo; the name came from --counterpart (issue 22 §4)
+        raise InputError("--counterpart", exc.allowed, exc.got) from None
     if ccls.setting != cls.setting:
         raise InputError("--counterpart", f"a {cls.setting} algorithm (the setting of {cls.name})", ccls.name)
     params = dict(params or {})

@@ -200,7 +200,7 @@ def _render(plan, values_used: str, instance_path=None):
     for i, answers in enumerate(plan.answers):
         t = Table(title=f"Privacy budget, measured — {goal} — {plan.setting} — T = {common.fmt(plan.T)}"
                   + (f" — instance {i + 1} of {len(plan.answers)}" if len(plan.answers) > 1 else ""),
-                  caption=f"instance: {instance_text(plan.instances[i], instance_path)}\n"
+                  caption=f"instance: {common.esc(instance_text(plan.instances[i], instance_path))}\n"
                   + (f"values used: {values_used}\n" if values_used else "")
                   + f"user notion: {un.describe()}; measured: 95% intervals, the counterpart's runs "
                   + ("on their own seeds (independent pairing)" if all(a.counterpart.get("pairing") != "common"

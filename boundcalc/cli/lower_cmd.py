@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import JsonOpt, command, console, emit_json, fmt, kv_table
+from .common import JsonOpt, command, console, emit_json, esc, fmt, kv_table
 
 
 def _instance(setting, file, means, family, sigma, which):
@@ -29,7 +29,12 @@ def _instance(setting, file, means, family, sigma, which):
             raise InputError("--instance" if which == "instance" else "--alt",
                              f"an instance of --setting {setting}", inst.setting)
         return inst
-    return spec.instance_from_options(setting, means=means, family=family, sigma=sigma)
+    try:
+        return spec.instance_from_options(setting, means=means, family=family, sigma=sigma)
+    except InputError as exc:  # --alt-means's problems name --alt-means
+        if which == "alt" and exc.parameter == "--means":
+            raise InputError("--alt-means", exc.allowed, exc.got) from None
+        raise
 
 
 @command
@@ -91,7 +96,7 @@ def lower_cmd(
         emit_json("lower", inputs, instance=a.to_dict(), alt=b.to_dict(), **rep)
         return
     lb = rep["lower_bound"]
-    rows = [("ν", a.label), ("ν'", b.label), ("reward family", rep["family"]),
+    rows = [("ν", esc(a.label)), ("ν'", esc(b.label)), ("reward family", rep["family"]),
             ("t_a = TV(P_a, P'_a)", ", ".join(fmt(x, 4) for x in rep["tv_per_arm"])),
             ("KL bound, ρ-Interactive zCDP (Thm 8)", fmt(rep["kl_bound_private"])),
             ("  form", rep["kl_bound_private_terms"]["form"]),

@@ -434,12 +434,15 @@ def register(app: typer.Typer) -> None:
                 plan["workers"] = ex.workers
             results = run_many(list(zip(algs, envs)), Tn, R, seed=sd, checkpoints=cps, block_runs=B, executor=ex,
                                progress=progress)
-        for res, path in zip(results, saves):
-            try:
-                res.save(path)
-            except OSError as exc:
-                raise InputError("--save", "a writable FILE.npz or FILE.json path",
-                                 f"{path}: {exc.strerror or exc}") from None
+        def save_results(pairs=tuple(zip(results, saves))):
+            for res, path in pairs:
+                try:
+                    res.save(path)
+                except OSError as exc:
+                    raise InputError("--save", "a writable FILE.npz or FILE.json path",
+                                     f"{path}: {exc.strerror or exc}") from None
+
+        common.after_success(save_results)  # written when the command ends without an error (as --save-instance)
         labels, overlay_notes = [], []
         if plot:
             labels, overlay_notes = simulate_output.draw(plot, algs, results, environment, budgets, Tn, R,

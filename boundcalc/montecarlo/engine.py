@@ -97,8 +97,11 @@ def block_seeds(seed: int, n_blocks: int) -> list[np.random.SeedSequence]:
 
 def run_block(algorithm, env, T: int, size: int, seed_seq, checkpoints: np.ndarray):
     """One block: ``size`` runs with the block's own Generator (picklable top-level function)."""
+    from ..algorithms import plugin_errors
+
     rng = np.random.default_rng(seed_seq)
-    return algorithm.simulate(env, T, size, rng, checkpoints)
+    with plugin_errors(algorithm, "simulate"):  # a plugin's own error names the plugin (a PluginError)
+        return algorithm.simulate(env, T, size, rng, checkpoints)
 
 
 def run_blocks(algorithm, env, T: int, sizes, seed_seqs, checkpoints: np.ndarray) -> list:
