@@ -8,8 +8,10 @@
 from __future__ import annotations
 
 import pickle
+from pathlib import Path
 
 import numpy as np
+
 import pytest
 
 from boundcalc.algorithms.design import g_value
@@ -123,7 +125,8 @@ def test_simulate_and_regret_do_not_import_scipy_stats():
         "    sys.argv = ['boundcalc', *argv]\n"
         "    try:\n        main()\n    except SystemExit as e:\n        assert not e.code, e.code\n"
         "print('STATS' if 'scipy.stats' in sys.modules else 'NO-STATS', file=sys.stderr)\n"
-        "from tests.test_mutants_issue17 import mutate\n"
+        f"sys.path.insert(0, {str(Path(__file__).resolve().parent)!r})\n"
+        "from test_mutants_issue17 import mutate\n"
         "from boundcalc.montecarlo import distribution as D\n"
         "bad = mutate(D.regret_distribution, 'from scipy.special import stdtrit', 'from scipy.stats import t')\n"
         "try:\n    bad([[1.0, 2.0], [1.0, 3.0]], [1, 2])\nexcept NameError:\n    pass\n"
