@@ -276,7 +276,9 @@ def clocked(monkeypatch):
 def _clocked_search(M):
     from boundcalc.envs import BernoulliEnv
 
-    return M.search("DP-KLUCB", BernoulliEnv([0.9, 0.6, 0.5]), 150, "overhead", 1.0, "epsilon", runs=6,
+    # means 0.6, 0.5, 0.45 at T = 300: decisions escalate to 24 runs and the search ends "met" (on 0.9, 0.6, 0.5 at
+    # T = 150 the mean is "not pinned down" under issue 22's unseen-tail floor: it stops before escalating)
+    return M.search("DP-KLUCB", BernoulliEnv([0.6, 0.5, 0.45]), 300, "overhead", 1.0, "epsilon", runs=6,
                     max_runs=24, seed=3)
 
 

@@ -1001,6 +1001,8 @@ def cost_estimate(sim, evaluations: list, elapsed: float, max_runs: int, rel_wid
         np_hi = max(max_runs - depth_s, 0) + (max(max_runs - depth_f, 0) if confirm else 0)
         np_likely = ((max(max_runs - depth_s, 0) if esc > min(esc, conf_lo) and dec_lo > conf_lo else 0)
                      + ((max(max_runs - depth_f, 0) if esc else max(first - depth_f, 0)) if conf_lo else 0))
+    if dec_hi == 0:  # nothing left to decide: no counterpart runs either (a search ended before --max-runs)
+        np_lo = np_hi = np_likely = 0
     lo = elapsed + dec_lo * (first * cp_lo + other) + np_lo * cn_lo
     hi = elapsed + dec_hi * (max_runs * cp_hi + other_hi) + np_hi * cn_hi
     likely = elapsed + dec_lo * other + (esc * max_runs + (dec_lo - esc) * first) * cp_likely + np_likely * cn_likely
