@@ -7,6 +7,7 @@ from the five formula sheets' "checks a verifier can run" sections — not from 
 """
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -460,7 +461,9 @@ def test_pair_grid_uses_the_registry_and_agrees_with_the_proof():
 def test_pair_box_is_what_gets_proven():
     v = claims.evaluate("000-thm5-ge-001-lai-robbins", "mu_star=0.6:0.9,mu_1=0.1:0.5,T=10:1e5")
     assert v.method == "proof" and v.verdict == "holds"
-    assert v.evidence["parts"][0]["box"]["T"] == [10.0, 1e5] and v.evidence["parts"][0]["box"]["mu_1"] == [0.1, 0.5]
+    # the ends as doubles, a decimal end that is not a double moved one ulp outward (verify/box.py: outward_double)
+    assert v.evidence["parts"][0]["box"]["T"] == [10.0, 1e5]
+    assert v.evidence["parts"][0]["box"]["mu_1"] == [math.nextafter(0.1, 0), 0.5]
     with pytest.raises(InputError, match="below mu_star"):
         claims.evaluate("000-thm5-ge-001-lai-robbins", "mu_star=0.6:0.9,mu_1=0.1:0.7")
     with pytest.raises(InputError, match="rho"):
@@ -515,7 +518,8 @@ def test_cli_json_has_method_and_boxes_and_the_box_reaches_the_prover():
     assert obj["method"] == "proof" == lib.method and obj["boxes"] == lib.boxes and obj["verdict"] == "holds"
     c = obj["claims"][0]
     assert c["method"] == "proof" and c["boxes"] == lib.boxes and "points" not in c
-    assert c["evidence"]["parts"][0]["box"]["x"] == [0.1, 0.4] and c["evidence"]["parts"][0]["box"]["epsilon"] == [0.5, 2.0]
+    assert c["evidence"]["parts"][0]["box"]["x"] == [math.nextafter(0.1, 0), 0.4]  # 0.1 outward; 0.4's double is above
+    assert c["evidence"]["parts"][0]["box"]["epsilon"] == [0.5, 2.0]
     r = CliRunner().invoke(_app(), ["verify", "--claim", "001-deps-closed-form", "--method", "grid", "--json"])
     assert json.loads(r.stdout)["method"] == "grid" and json.loads(r.stdout)["verdict"] == "no counterexample"
 

@@ -128,13 +128,23 @@ class Domain:
     def describe(self, exact: bool = False) -> str:
         """``name=lo:hi,...``; ``exact``: every end as text that reads back as the same double (0.09999999999999999,
         not 0.1; the short form where it is exact)."""
-        def num(v):
+        texts = getattr(self, "texts", None) or {}
+
+        def num(v, name=None, side=0):
+            if exact and name in texts:  # an end the box of doubles moved outward: the number as written (its double)
+                t = texts[name][0 if side < 0 else 1]
+                try:
+                    if v == outward_double(t, float(t), side) != float(t):
+                        v = float(t)
+                except ValueError:
+                    pass
             return exact_number(v) if exact else f"{v:g}"
 
         parts = []
         for p in self.params:
             lo, hi = self.ranges[p.name]
-            parts.append(f"{p.name}={num(lo)}" if lo == hi else f"{p.name}={num(lo)}:{num(hi)}")
+            parts.append(f"{p.name}={num(lo)}" if lo == hi else
+                         f"{p.name}={num(lo, p.name, -1)}:{num(hi, p.name, +1)}")
         return ",".join(parts)
 
     # -- grids -------------------------------------------------------------------------------------------
@@ -168,13 +178,32 @@ class Domain:
         return {n: m.ravel() for n, m in zip(names, mesh)}
 
 
-def _number(text: str, where: str) -> float:
+def _number(text: str, where: str, outward: int = 0) -> float:
+    """The double of a box end. ``outward`` -1 (a lower end) or +1 (an upper end): where the decimal as written is not a
+    double, the next double outside it, so that the box of doubles contains the box as written (the prover then covers
+    every point the user named; ``x=0.09999999999999999999:1`` must not start at 0.1, where ``x >= 0.1`` holds)."""
     try:
         x = float(text)
     except ValueError:
         raise InputError("--box", "name=lo:hi or name=value with finite numbers", where) from None
     if not math.isfinite(x):
         raise InputError("--box", "finite numbers (no nan or inf)", where)
+    return outward_double(text, x, outward) if outward else x
+
+
+def outward_double(text: str, x: float, side: int) -> float:
+    """``x`` = float(text) moved one ulp outward (``side`` -1: down, +1: up) when the decimal ``text`` lies beyond it on
+    that side; else ``x``."""
+    from fractions import Fraction
+
+    try:
+        exact = Fraction(text.strip().replace("_", ""))
+    except (ValueError, ZeroDivisionError):
+        return x
+    if side < 0 and Fraction(x) > exact:
+        return math.nextafter(x, -math.inf)
+    if side > 0 and Fraction(x) < exact:
+        return math.nextafter(x, math.inf)
     return x
 
 
@@ -204,7 +233,7 @@ def parse_box(text: str | None, params: Iterable[Param], owner: str = "the claim
             raise InputError("--box", "a non-empty range lo:hi or a value", item)
         if ":" in rng:
             a, _, b = rng.partition(":")
-            lo, hi = _number(a.strip(), item), _number(b.strip(), item)
+            lo, hi = _number(a.strip(), item, -1), _number(b.strip(), item, +1)
             if not lo < hi:
                 raise InputError(f"--box {name}", "a range lo:hi with lo < hi (not reversed, not empty)", rng)
         else:

@@ -110,13 +110,16 @@ def mp_point(dom, pt: dict) -> dict:
     other coordinate is its double exactly."""
     import mpmath
 
+    from .box import outward_double
+
     texts = getattr(dom, "texts", None) or {}
     out = {}
     for k, x in pt.items():
         v = mpmath.mpf(x)
-        for t in texts.get(k, ()):
+        for side, t in zip((-1, +1), texts.get(k, ())):
             try:
-                if t and float(t) == float(x):
+                # the end as parsed: the nearest double, or the next one outward (box.parse_box) for a range's end
+                if t and float(x) in (float(t), outward_double(t, float(t), side)):
                     v = mpmath.mpf(t.replace("_", ""))
                     break
             except (TypeError, ValueError):
@@ -622,11 +625,37 @@ def run(text: str, box: str | None, method: str = "auto", points: int = 4096, ma
     """Check EXPR over the box (:func:`_run`); the values that bound calls take from the default instance are
     reported in ``defaults`` and a note (issue 24 item 5)."""
     out = _run(text, box, method, points, max_seconds, max_boxes)
+    _written_ends(out, box)
     defaults = bound_defaults(out.parsed) if out.parsed.bound_calls else {}
     if defaults:
         out.defaults = defaults
         out.notes.append(_defaults_note(defaults))
     return out
+
+
+def _written_ends(out: CheckOutcome, box: str | None) -> None:
+    """A counterexample at a box end that the box's doubles moved outward (box.parse_box: the box of doubles contains
+    the box as written) is reported at the end as written, as the nearest double with its exact digits: the 50-digit
+    re-check evaluated it there (mp_point), and the double outside is not a point of the user's box."""
+    from .box import outward_double
+
+    cex = getattr(out, "counterexample", None)
+    if not cex:
+        return
+    for k, (lo_t, hi_t) in box_texts(box).items():
+        x = cex.get(k)
+        if not isinstance(x, float):
+            continue
+        for side, t in ((-1, lo_t), (+1, hi_t)):
+            try:
+                near = float(t)
+            except ValueError:
+                continue
+            moved = outward_double(t, near, side)
+            if x == moved != near:
+                cex[k] = near
+                out.verdict = out.verdict.replace(f"{k}={exact_number(moved)}", f"{k}={exact_number(near)}")
+                break
 
 
 def _run(text: str, box: str | None, method: str = "auto", points: int = 4096, max_seconds: float = MAX_SECONDS,
@@ -705,7 +734,7 @@ def _run(text: str, box: str | None, method: str = "auto", points: int = 4096, m
                             equality={"identities": identities, "tolerance": 0.0, "kind": "exact"})
     constraint = _and_constraints(_domain_constraint(p, gaps, fns) if gaps else None, assumed.constraint())
     r = _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, p.integers, constraint, assumed.clipper(),
-                      _point_domain(p) if gaps else None)
+                      _point_domain(p) if gaps else None, lambda pt: mp_point(dom, pt))
     if calls:
         notes.append("bounds enclosed through their sympy expressions (" + ", ".join(sorted({c.bid for c in calls.values()}))
                      + ")" + _assumption_note(calls, assumed))
@@ -998,7 +1027,7 @@ def _point_domain(p):
 
 
 def _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, integers, constraint=None, clip=None,
-                  point_domain=None):
+                  point_domain=None, exact_point=None):
     """Prove each comparison separately (its own strictness), within one time budget; one ProofResult back:
     proven if every piece is, the first counterexample, else undecided with every piece's boxes left. ``clip``
     (assumptions.Analysis.clipper) shrinks each sub-box to the part inside the assumptions before the margin is
@@ -1015,6 +1044,8 @@ def _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, integers, const
         claim = comparisons_claim([piece], box_iv, functions={n: c.interval for n, c in calls.items()},
                                   mp_functions={n: c.mp for n, c in calls.items()}, eq_tol=EQ_TOL)
         claim.constraint = constraint
+        if exact_point is not None:  # a box end is the number as written (mp_point), not its double
+            claim.point_margin = (lambda pm: (lambda pt: pm(exact_point(pt))))(claim.point_margin)
         if point_domain is not None:  # a point outside a domain is never a counterexample (its margin is undefined)
             claim.point_margin = (lambda pm: (lambda pt: pm(pt) if point_domain(pt) else _undefined()))(
                 claim.point_margin)
