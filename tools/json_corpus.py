@@ -77,6 +77,9 @@ EXPECTED: dict[str, str] = {
         "issue 22 §1/§5: the mean's interval has the unseen-tail floor (rule of three up to T·Δmax)",
     r"--quantile 0\.9 .*: /rows\[0\]/overhead/ci\[\d\]":
         "issue 22 §1: the quantile overhead's interval (order statistics; +inf guard)",
+    r"^budget .*--by simulation|^budget .*--quantile":
+        "issue 24 item 8: the measured search's defaults are --runs 100 --max-runs 400 (were 50 / 800): other runs, "
+        "other numbers; and issue 22 §1: the unseen-tail floor",
     r"^check .*: /limits/constant":
         "issue 22 §2 minor: literals up to the largest double (1.7976931348623157e308), not 1e308",
 }
