@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated, List, Optional
-
 import typer
 
 from .. import textformat
-from . import common, instance_options, plugin_options
+from . import common, instance_options, options, plugin_options
 from .common import command
 
 SETTINGS = ("finite", "linear", "contextual", "glm")
@@ -606,9 +604,7 @@ def _prior_regret(setting, budget, Tarr, overrides, given, pri, check, plot, jso
               f"{common.fmt(summ['median']) if summ['median'] is not None else '—'}.")
 
 
-BoundOpt = Annotated[Optional[List[str]], typer.Option(
-    "--bound", metavar="ID", help="Select a bound by its id (repeatable; yours from --bounds-file too): always in the "
-                                  "table, marked ★, its own line under the headline, drawn thicker by --plot.")]
+BoundOpt = options.BoundOpt  # declared in options.py
 
 
 def selected_bounds(ids, setting: str) -> tuple[str, ...]:
@@ -651,9 +647,8 @@ def register(app: typer.Typer) -> None:
     @app.command("regret")
     @command
     def regret(
-        setting: Annotated[Optional[str], typer.Option("--setting", help="finite | linear | contextual | glm (an --instance file carries its own).")] = None,
-        T: Annotated[Optional[str], typer.Option("--T", help="Horizon(s), e.g. 1e6, 1e4,1e5,1e6 or a log-spaced range 1e3:1e7:20 (default 1e6; with "
-                                                            "--check 1e4 in the contextual and glm settings).")] = None,
+        setting: options.SettingOpt = None,
+        T: options.TListOpt = None,
         epsilon: common.EpsilonListOpt = None,
         rho: common.RhoListOpt = None,
         alpha: common.AlphaOpt = None,
@@ -661,21 +656,21 @@ def register(app: typer.Typer) -> None:
         delta: common.DeltaOpt = None,
         ldp_epsilon: common.LdpEpsilonListOpt = None,
         ldp_delta: common.LdpDeltaOpt = None,
-        means: Annotated[Optional[str], typer.Option("--means", help="Arm means, e.g. 0.75,0.5 (finite).")] = None,
-        K: Annotated[Optional[str], typer.Option("--K", help="Number of arms/actions.")] = None,
-        d: Annotated[Optional[str], typer.Option("--d", help="Dimension.")] = None,
-        actions: Annotated[Optional[str], typer.Option("--actions", help="Action set: CSV or .npy, K×d.")] = None,
-        theta: Annotated[Optional[str], typer.Option("--theta", help="Parameter θ*, comma-separated.")] = None,
-        confidence: Annotated[Optional[float], typer.Option("--confidence", help="Confidence δ of high-probability bounds (they hold with probability ≥ 1 − δ), in (0,1).")] = None,
-        lambda0: Annotated[Optional[float], typer.Option("--lambda0", help="Minimum eigenvalue λ0 of the context covariance (contextual).")] = None,
-        param: Annotated[Optional[List[str]], typer.Option("--param", help="Algorithm/instance parameter name=value (repeatable).")] = None,
+        means: options.MeansOpt = None,
+        K: options.KOpt = None,
+        d: options.DOpt = None,
+        actions: options.ActionsOpt = None,
+        theta: options.ThetaOpt = None,
+        confidence: options.ConfidenceOpt = None,
+        lambda0: options.Lambda0Opt = None,
+        param: options.ParamOpt = None,
         symbolic: common.SymbolicOpt = False,
         plot: common.PlotOpt = None,
-        check: Annotated[bool, typer.Option("--check", help="Add the empirical regret of each algorithm (Monte Carlo).")] = False,
-        runs: Annotated[str, typer.Option("--runs", help="Monte Carlo runs for --check.")] = "100",
-        seed: Annotated[int, typer.Option("--seed", help="Seed for --check.")] = 0,
-        explain: Annotated[bool, typer.Option("--explain", help="Full caveat texts, regime notes, conversions and the reasons a bound does not apply.")] = False,
-        show_all: Annotated[bool, typer.Option("--all", help="Every applicable bound in the table (by default: the headline's algorithm, one bound per other algorithm, the largest lower bound of each kind, your bounds).")] = False,
+        check: options.CheckOpt = False,
+        runs: options.RunsOpt = "100",
+        seed: options.SeedIntOpt = 0,
+        explain: options.ExplainOpt = False,
+        show_all: options.AllOpt = False,
         bound: BoundOpt = None,
         instance_file: instance_options.InstanceFileOpt = None,
         save_instance: instance_options.SaveInstanceOpt = None,

@@ -7,11 +7,11 @@ results.json and the figures into --out. The notebooks in worksheets/ run the sa
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
-from . import common
+from . import common, options
 from .common import command
 
 
@@ -55,20 +55,11 @@ def register(app: typer.Typer) -> None:
     @command
     def run(
         name: Annotated[str, typer.Argument(help="Worksheet: 000 … 004 (or its slug, e.g. eps_global_dp).")],
-        full: Annotated[bool, typer.Option("--full/--fast", help="--fast (default): reduced T and runs, seconds; "
-                                                                 "--full: the paper's scale (minutes; see "
-                                                                 "worksheets/README.md).")] = False,
-        out: Annotated[Optional[str], typer.Option("--out", help="Output directory (created if needed); default "
-                                                                 "worksheet-output/NAME_SLUG-MODE.")] = None,
-        seed: Annotated[str, typer.Option("--seed", help="Seed of every simulation (each derives its own).")] = "0",
-        step_cap: Annotated[Optional[str], typer.Option(
-            "--step-cap", help="The largest horizon simulated for an algorithm that loops over every step (today's "
-                               "per-step engine: its curve stops there; full mode default 1e5, fast mode none); 0 "
-                               "lifts the cap.")] = None,
-        data: Annotated[Optional[list[str]], typer.Option(
-            "--data", help="A real-data file for the experiments that need one, NAME=PATH (repeatable): "
-                           "autoloan=CPRM-12-001 CSV (worksheet 002, Figure F.1), lastfm=HetRec 2011 Last.fm "
-                           "directory (worksheet 004, Figure 1(b)); formats in docs/real_data.md.")] = None,
+        full: options.FullOpt = False,
+        out: options.OutOpt = None,
+        seed: options.SeedOpt = "0",
+        step_cap: options.StepCapOpt = None,
+        data: options.DataOpt = None,
         json_out: common.JsonOpt = False,
     ):
         """Run one paper's worksheet: simulate its experiments, draw its figures with the registered bounds on the same axes, judge the paper's claims, and write report.md, results.json and the figures into --out.
