@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from typing import Iterable
 
+from .domains import OPEN_UNIT, POSITIVE, UNIT
 from .errors import InputError
 
 
@@ -30,9 +31,9 @@ def finite(name: str, x) -> float:
 
 
 def positive(name: str, x, allow_inf: bool = False) -> float:
-    allowed = "a number > 0" + ("" if allow_inf else " and finite")
+    allowed = POSITIVE.allowed_text() + ("" if allow_inf else " and finite")  # boundcalc.domains: "a number > 0"
     v = _as_float(name, x, allowed)
-    if not v > 0 or (math.isinf(v) and not allow_inf):
+    if not POSITIVE.admits(v) or (math.isinf(v) and not allow_inf):
         raise InputError(name, allowed, x)
     return v
 
@@ -45,18 +46,18 @@ def nonnegative(name: str, x) -> float:
 
 
 def probability(name: str, x) -> float:
-    """A mean or probability in the closed interval [0, 1]."""
-    v = _as_float(name, x, "in [0, 1]")
-    if not 0.0 <= v <= 1.0:
-        raise InputError(name, "in [0, 1]", x)
+    """A mean or probability in the closed interval [0, 1] (boundcalc.domains.UNIT)."""
+    v = _as_float(name, x, UNIT.allowed_text())
+    if not UNIT.admits(v):
+        raise InputError(name, UNIT.allowed_text(), x)
     return v
 
 
 def open_unit(name: str, x) -> float:
-    """A number in the open interval (0, 1), e.g. delta."""
-    v = _as_float(name, x, "in (0, 1)")
-    if not 0.0 < v < 1.0:
-        raise InputError(name, "in (0, 1)", x)
+    """A number in the open interval (0, 1), e.g. delta (boundcalc.domains.OPEN_UNIT)."""
+    v = _as_float(name, x, OPEN_UNIT.allowed_text())
+    if not OPEN_UNIT.admits(v):
+        raise InputError(name, OPEN_UNIT.allowed_text(), x)
     return v
 
 
@@ -106,9 +107,9 @@ def probability_array(name: str, arr):
     import numpy as np
 
     a = np.asarray(arr, dtype=float)
-    if a.size and (np.isnan(a).any() or (a < 0).any() or (a > 1).any()):
-        bad = a[np.isnan(a) | (a < 0) | (a > 1)].ravel()[0]
-        raise InputError(name, "in [0, 1]", float(bad))
+    bad = ~UNIT.admits_array(a)
+    if a.size and bad.any():
+        raise InputError(name, UNIT.allowed_text(), float(a[bad].ravel()[0]))
     return a
 
 
@@ -116,11 +117,11 @@ def positive_array(name: str, arr, allow_inf: bool = False):
     import numpy as np
 
     a = np.asarray(arr, dtype=float)
-    bad = np.isnan(a) | (a <= 0)
+    bad = ~POSITIVE.admits_array(a)
     if not allow_inf:
         bad |= np.isinf(a)
     if a.size and bad.any():
-        raise InputError(name, "a number > 0" + ("" if allow_inf else " and finite"), float(a[bad].ravel()[0]))
+        raise InputError(name, POSITIVE.allowed_text() + ("" if allow_inf else " and finite"), float(a[bad].ravel()[0]))
     return a
 
 

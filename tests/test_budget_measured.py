@@ -20,10 +20,15 @@ from boundcalc.errors import InputError
 from boundcalc.privacy import PureDP
 
 MEANS = [0.9, 0.6, 0.5]
-# T = 1000 (was 2000: KL-UCB's per-step loop costs in proportion to T). Power, checked once over search seeds 1-6 with
-# this file's SEARCH and _independent_overhead (fresh seed 98765, 400 runs): the search met, and on the fresh seeds
-# the upper end of the overhead's interval at b was 0.55-0.97 (<= TARGET = 1) and the lower end at b/2 1.20-2.18
-# (> 1) in every one (at T = 2000, seeds 1-4: 0.60-0.93 and 1.11-2.07); b on the search's grid: 1.33-2.05
+# The answer's instance (issue 22): means 0.6, 0.5, 0.45 (was MEANS). The mean's interval now has the unseen-tail
+# floor (measured.tail_floor: (T·Δ_max − largest run)·≈3.7/runs): on MEANS, T·Δ_max = 400 is 40× KL-UCB's mean regret
+# (≈ 10) and 160 runs cannot pin the mean down (the search says "not pinned down"); here T·Δ_max = 150 is ≈ 6× it
+# (≈ 24). Power, checked once over search seeds 1-6 with this file's SEARCH and _independent_overhead (fresh seed
+# 98765, 400 runs): the search met in every one, and on the fresh seeds the upper end of the overhead's interval at b
+# was 0.59-0.80 (<= TARGET = 1) in every one, the lower end at b/2 1.09-1.22 (> 1) in 5 of 6 (seed 5: b = 0.61, 0.98:
+# the floor makes the answer a little conservative); b: 0.49-0.61.
+# (Before the floor, on MEANS at T = 1000, seeds 1-6: 0.55-0.97 and 1.20-2.18; b 1.33-2.05.)
+ANSWER_MEANS = [0.6, 0.5, 0.45]
 T = 1000
 TARGET = 1.0  # overhead <= 100%: regret at most twice the non-private one
 # block_runs: a speed setting only under independent pairing (every run is its own unit, whatever the blocks): KL-UCB's
@@ -38,7 +43,7 @@ def _independent_overhead(eps, seed=98765, runs=400):
     the per-run regrets: ratio of means and its delta-method interval written out (not the module's function).
     Each is one engine block of ``runs`` runs (independent runs either way; one block is the fast path), and KL-UCB's
     runs do not depend on eps: simulated once per (seed, runs) and reused at b and b/2 (as before, the same seed)."""
-    env = BernoulliEnv(MEANS)
+    env = BernoulliEnv(ANSWER_MEANS)
     p = montecarlo.run(build("DP-KLUCB", PureDP(eps)), env, T, runs, seed=seed, block_runs=runs).regret[:, -1]
     if (seed, runs) not in _KLUCB_FRESH:
         _KLUCB_FRESH[(seed, runs)] = montecarlo.run(build("KL-UCB"), env, T, runs, seed=seed,
@@ -54,7 +59,7 @@ def _independent_overhead(eps, seed=98765, runs=400):
 
 @pytest.fixture(scope="module")
 def answer():
-    return M.search("DP-KLUCB", BernoulliEnv(MEANS), T, "overhead", TARGET, **SEARCH)
+    return M.search("DP-KLUCB", BernoulliEnv(ANSWER_MEANS), T, "overhead", TARGET, **SEARCH)
 
 
 def test_measured_answer_holds_on_fresh_seeds_and_misses_at_half(answer):
@@ -138,8 +143,8 @@ def test_point_estimate_search_is_rejected(monkeypatch):
     half the time; the check above rejects it."""
     real = M.assess
 
-    def point(p, n, kind, value, quantile=None, level=0.95, rng=None, clusters=None):
-        out = real(p, n, kind, value, quantile, level, rng, clusters)
+    def point(p, n, kind, value, quantile=None, level=0.95, rng=None, clusters=None, **kw):
+        out = real(p, n, kind, value, quantile, level, rng, clusters, **kw)
         out["status"] = "met" if out["estimate"] <= value else "missed"
         return out
 
@@ -269,7 +274,9 @@ def _cli(args):
 
 
 def test_cli_json_rows_and_value():
-    res = _cli(["--setting", "finite", "--T", "300", "--means", "0.9,0.5", "--max-overhead", "3", "--algo",
+    # means 0.7, 0.5 (was 0.9, 0.5: T·Δ_max = 120 is 50× KL-UCB's mean regret there and 60 runs cannot pin the mean
+    # down under the unseen-tail floor; here T·Δ_max = 60)
+    res = _cli(["--setting", "finite", "--T", "300", "--means", "0.7,0.5", "--max-overhead", "3", "--algo",
                 "DP-KLUCB", "--runs", "30", "--max-runs", "60", "--json"])
     assert res.exit_code == 0, res.output
     obj = json.loads(res.stdout)
@@ -281,7 +288,7 @@ def test_cli_json_rows_and_value():
     assert obj["value"] == r["budget"] == r["interval"][1] and obj["value_algorithm"] == "DP-KLUCB"
     assert r["overhead"]["ci"][0] <= r["overhead"]["value"] <= r["overhead"]["ci"][1]
     assert r["runs"] >= 30 and r["regret"]["median"] <= r["regret"]["p90"] <= r["regret"]["p99"]
-    assert obj["instance"]["means"] == [0.9, 0.5]
+    assert obj["instance"]["means"] == [0.7, 0.5]
     # the counterpart name is one simulate --algo accepts
     sim_res = runner.invoke(app, ["simulate", "--algo", r["counterpart"]["name"], "--means", "0.9,0.5", "--T", "100",
                                   "--runs", "2", "--json"])
@@ -475,7 +482,11 @@ def test_bound_answers_unchanged_by_the_simulation_mode(monkeypatch):
 # -- the linear setting: AdaC-GOPE against GOPE-limit, ρ-zCDP, common pairing (the linear default) -----------------
 LIN_T = 20_000
 LIN_TARGET = 0.1  # mean overhead <= 10%
-LIN_SEARCH = dict(runs=40, max_runs=160, seed=4)
+# max_runs 1280 (was 160): AdaC-GOPE's regrets here are nearly deterministic, and the unseen-tail floor
+# (measured.tail_floor, T·Δ_max = 3.8e4 ≈ 9× GOPE-limit's mean regret) needs ≈ 1300 runs to leave room below 10%;
+# first batch 160 runs in blocks of 8 (20 clusters, as runs // 20 gave with 40): the same answer as 40 runs in blocks
+# of 2, at ≈ 1/3 of the CPU (fewer engine calls)
+LIN_SEARCH = dict(runs=160, max_runs=1280, seed=4, block_runs=8)
 LIN_FRESH_SEED = 271_828  # the independent simulation's engine seed (disjoint from the search's, asserted below)
 LIN_FRESH_RUNS = 300
 
@@ -511,8 +522,15 @@ def _lin_search_seeds(answer_seed):
     return {M.batch_seed(answer_seed, j * M.CONFIRM_OFFSET + k) for j in range(0, 10) for k in ks}
 
 
+@pytest.mark.slow
 def test_linear_measured_answer_holds_on_fresh_seeds_and_misses_at_half(monkeypatch):
     """AdaC-GOPE (ρ-zCDP) against GOPE-limit on a K = 5, d = 2 instance at T = 2e4, target: mean overhead <= 10%.
+
+    Issue 22: with the unseen-tail floor of the mean's interval (the sample interval has zero width when every run
+    has the same regret, but a rare run up to T·Δ_max could go unseen) the search lands higher, at b ≈ 0.154 (was
+    0.087, 160 runs), where the overhead on the fresh seeds is 0.072 [0.0714, 0.0728], and 0.102 [0.1015, 0.1028] at
+    b/2 (≈ 6 standard errors above the target; the numbers below are the pre-floor calibration, the slope argument
+    holds as it was). The search needs up to 1280 runs per budget (≈ 5 s CPU).
 
     Power: the overhead falls slowly, ≈ ρ^-1/2 (pilot, 200 runs: 0.125 at ρ = 0.05, 0.089 at 0.1, 0.062 at 0.2), so
     at b/2 it is ≈ √2 ≈ 1.4× its value at b. The search stops within rel_width = 1.25 of where it last decided
@@ -561,3 +579,223 @@ def test_linear_measured_answer_holds_on_fresh_seeds_and_misses_at_half(monkeypa
     assert bad.status == "met" and bad.budget < b / 2
     _, _, bad_hi = _lin_independent_overhead(bad.budget)
     assert not bad_hi <= LIN_TARGET  # the 'met at b on fresh seeds' check rejects it
+
+
+# -- issue 22: the mean's interval survives heavy tails (the unseen-tail floor), "not pinned down", labels ----------
+def _two_point(rng, reps, n, span, pi):
+    """``reps`` samples of n runs of a bounded heavy-tailed regret: 10 + Exp(5) (the bulk) or, with probability pi, a
+    run stuck at ``span`` (T·Δ_max); true mean (1 − pi)·15 + pi·span."""
+    stuck = rng.random((reps, n)) < pi
+    return np.where(stuck, span, 10 + rng.exponential(5.0, (reps, n))), (1 - pi) * 15.0 + pi * span
+
+
+def test_tail_mass_is_the_rule_of_three():
+    """p* = 1 − 0.025^(1/n): the upper 97.5% limit of the mass above the sample maximum, whose law is Beta(1, n)
+    (independently: scipy's beta quantile), ≈ ln(40)/n — the rule of three's ≈ 3/n at one-sided 95%."""
+    from scipy.stats import beta
+
+    for n in (20, 50, 160, 800):
+        assert M.tail_mass(n) == pytest.approx(beta.ppf(0.975, 1, n), rel=1e-9)
+        assert M.tail_mass(n) == pytest.approx(math.log(40) / n, rel=0.05 if n >= 50 else 0.1)
+    x = np.array([3.0, 5.0, 9.0])
+    assert M.tail_floor(x, 100.0) == pytest.approx((100 - 9) * (1 - 0.025 ** (1 / 3)))
+    assert M.tail_floor(x, None) == 0.0 and M.tail_floor(x, 5.0) == 0.0
+    assert M.regret_span(BernoulliEnv([0.9, 0.85, 0.3]), 1000) == pytest.approx(600.0)
+
+
+def test_mean_interval_covers_a_bounded_heavy_tail():
+    """The issue's failure in miniature: runs stuck at T·Δ_max = 5000 with probability 1/n (n = 100 runs) carry the
+    mean (true mean 64.85); in ≈ e^-1 ≈ 37% of samples none is seen. With the floor the upper end of the mean regret's
+    interval is at or above the true mean in ≥ 95% of 400 samples (binomial band) and the overhead's in the same way;
+    mutant (floor removed, the CLT interval alone): far below (≈ 63%)."""
+    from test_mutants_issue17 import mutate
+
+    rng = np.random.default_rng(22)
+    span, n, reps = 5000.0, 100, 400
+    x, mu = _two_point(rng, reps, n, span, 1 / n)
+    nn = 10 + rng.exponential(5.0, (reps, n))  # a counterpart without a tail: true mean 15
+    true_ov = mu / 15.0 - 1
+
+    def upper(fn):
+        return np.array([fn(x[i], x[i], "regret", 1e9, span=span)["ci"][1] for i in range(reps)])
+
+    def upper_ov(fn):
+        return np.array([fn(x[i], nn[i], "overhead", 1e9, span=span)["ci"][1] for i in range(reps)])
+
+    assert np.mean(upper(M.assess) >= mu) >= 0.93
+    assert np.mean(upper_ov(M.assess) >= true_ov) >= 0.93
+    no_floor = mutate(M.assess, "hi = hi + fp\n", "hi = hi\n")
+    assert np.mean(upper(no_floor) >= mu) < 0.8
+    no_floor_ov = mutate(M.assess, "lo, hi = lo2, hi2", "lo, hi = lo2, hi")
+    assert np.mean(upper_ov(no_floor_ov) >= true_ov) < 0.8
+
+
+def test_zero_width_interval_gets_the_floor(monkeypatch):
+    """Section 5: at small T phased elimination's runs can all have one regret; the sample interval then has zero
+    width. With the span the upper end is the value plus (span − value)·p*, p* = 1 − 0.025^(1/50) (written out here);
+    the overhead's upper end adds that over the counterpart's mean, its lower end divides by the counterpart's floor."""
+    p, n = np.full(50, 7.0), np.full(50, 5.0)
+    ps = 1 - 0.025 ** (1 / 50)
+    r = M.assess(p, p, "regret", 100.0, span=100.0)
+    assert r["ci_sample"] == [7.0, 7.0]
+    assert r["ci"][1] == pytest.approx(7 + 93 * ps) and r["ci"][0] == 7.0
+    o = M.assess(p, n, "overhead", 10.0, span=100.0)
+    assert o["ci"][1] == pytest.approx(7 / 5 - 1 + 93 * ps / 5)
+    assert o["ci"][0] == pytest.approx((7 / 5) * 5 / (5 + 95 * ps) - 1)
+    assert M.assess(p, n, "overhead", 0.41, span=100.0)["status"] == "ambiguous"  # 0.4 + ≈ 1.3 floor
+    assert M.assess(p, n, "overhead", 0.41)["status"] == "met"  # no span: the old zero-width answer
+    # mutant: no floor on the unseen tail (tail_floor 0) — the zero-width interval decides 'met' again
+    from test_mutants_issue17 import mutate
+
+    monkeypatch.setattr(M, "tail_floor", mutate(M.tail_floor, "* tail_mass(x.size, level)", "* 0.0"))
+    assert M.assess(p, n, "overhead", 0.41, span=100.0)["status"] == "met"
+
+
+def test_not_pinned_down_says_why_and_points_to_quantile(monkeypatch):
+    """A mean target the affordable runs cannot pin down (T·Δ_max far above the runs seen) gets the status 'not pinned
+    down' and a reason with --quantile; a decision where the tail blocks 'met' at max_runs stops adding runs.
+    Mutant: tail_blocks never true — then the reason is the plain 'unreachable' one."""
+    from test_mutants_issue17 import mutate
+
+    res = M.assess(np.full(50, 7.0), np.full(50, 5.0), "overhead", 1.0, span=1e5)
+    assert res["status"] == "ambiguous" and M.tail_blocks(res, 1.0, "overhead", 800)
+    # 800 runs leave (1e5 − 7)·(1 − 0.025^(1/800)) ≈ 461 over the counterpart's 5: far above the target's 1
+    assert not M.tail_blocks(M.assess(np.full(50, 7.0), np.full(50, 5.0), "overhead", 1.0, span=200.0), 1.0,
+                             "overhead", 800)  # 200·0.0046/5 ≈ 0.18: 800 runs can pin it down
+    # above the target (1.2): the counterpart's unseen tail keeps the lower end at 2.2·5/(5 + (1e5 − 5)·p*) − 1 < 1
+    # even at 800 runs (cannot be shown missed: stop, not met); with span 20: 2.2·5/(5 + 15·0.0046) − 1 ≈ 1.17 > 1
+    hi_p = M.assess(np.full(50, 11.0), np.full(50, 5.0), "overhead", 1.0, span=1e5)
+    assert hi_p["status"] == "ambiguous" and M.tail_blocks(hi_p, 1.0, "overhead", 800)
+    assert M.tail_blocks(hi_p, 1.0, "overhead", 800) != mutate(
+        M.tail_blocks, "return (1 + res[\"estimate\"]) * nbar / (nbar + room_n) - 1 <= value", "return False")(
+        hi_p, 1.0, "overhead", 800)
+    lo_p = M.assess(np.full(50, 11.0), np.full(50, 5.0), "overhead", 1.0, span=20.0)
+    assert lo_p["status"] == "ambiguous" and not M.tail_blocks(lo_p, 1.0, "overhead", 800)
+    env = BernoulliEnv([0.9, 0.5])
+    a = M.search("DP-KLUCB", env, 300, "overhead", 3.0, runs=30, max_runs=60, seed=0, block_runs=60)
+    assert a.status == M.NOT_PINNED and a.budget is None, a.reason
+    assert a.reason.startswith("mean not pinned down") and "--quantile" in a.reason and "T·Δ_max = 120" in a.reason
+    assert any(e.get("tail_blocks") and e["runs"] == 30 for e in a.evaluations)  # stopped after the first batch
+    monkeypatch.setattr(M, "tail_blocks", mutate(M.tail_blocks, "return res[\"estimate\"] + add > value",
+                                                 "return False"))
+    bad = M.search("DP-KLUCB", env, 300, "overhead", 3.0, runs=30, max_runs=60, seed=0, block_runs=60)
+    assert bad.status != M.NOT_PINNED  # the mutant runs every batch and says 'unreachable'
+
+
+def test_labels_say_what_was_computed():
+    """Section 5: under independent pairing the mean overhead's method does not claim 'paired by seed' or clusters,
+    and its ``pairing``/``units`` keys say what was computed; under common pairing it names the engine blocks.
+    Mutant: the old label ('cluster-robust … runs paired by seed') whatever the pairing."""
+    from test_mutants_issue17 import mutate
+
+    rng = np.random.default_rng(5)
+    p, n = rng.exponential(size=40) + 1, rng.exponential(size=40) + 1
+    ind = M.assess(p, n, "overhead", 1.0, pairing="independent")
+    assert ind["pairing"] == "independent" and ind["units"].startswith("runs")
+    assert "paired by seed" not in ind["method"] and "cluster" not in ind["method"]
+    assert "independent seeds" in ind["method"]
+    com = M.assess(p, n, "overhead", 1.0, clusters=np.arange(40) // 2, pairing="common")
+    assert com["pairing"] == "common" and "paired by seed" in com["method"] and "blocks" in com["units"]
+    assert ind["ci_sample"] == ind["ci"]  # no span: no floor, the numbers as before
+    old = mutate(M._units_label, 'if pairing == "independent":', 'if pairing == "never":')
+    assert old("independent", np.arange(40))[0] != "independent"
+
+
+def test_quantile_interval_exact_coverage():
+    """Issue 22 §4: the order-statistic interval's exact coverage for a continuous regret, computed independently of
+    how the code picks l, u: P(X_(l) ≤ ξ_q ≤ X_(u)) = P(l ≤ B ≤ u − 1), B ~ Binomial(n, q) the runs at or below ξ_q
+    (an endpoint beyond the sample is infinite: always covers). ≥ 95% at every n and q here. Mutant: the upper order
+    statistic one short (coverage 0.942 at n = 50, 0.867 at n = 20, q = 0.9)."""
+    from scipy.stats import binom
+
+    from test_mutants_issue17 import mutate
+
+    def coverage(fn, n, q):
+        xs = np.arange(1.0, n + 1)  # X_(i) = i: the endpoints give the order statistics' indices
+        _, lo, hi = fn(xs, q)
+        l_ = 0 if math.isinf(lo) else int(lo)
+        u = n + 1 if math.isinf(hi) else int(hi)
+        return float(binom.cdf(u - 1, n, q) - (binom.cdf(l_ - 1, n, q) if l_ >= 1 else 0.0))
+
+    for n in (20, 50, 100, 200, 800):
+        for q in (0.5, 0.75, 0.9, 0.95):
+            assert coverage(M.quantile_ci, n, q) >= 0.95 - 1e-12, (n, q)
+    short = mutate(M.quantile_ci, "int(binom.ppf(1 - a, R, q)) + 1", "int(binom.ppf(1 - a, R, q))")
+    assert coverage(short, 50, 0.9) == pytest.approx(0.942, abs=0.001)
+    assert coverage(short, 20, 0.9) == pytest.approx(0.867, abs=0.001)
+
+
+def test_prior_quantile_on_the_measured_path(monkeypatch):
+    """Issue 22 §4: ``--prior-quantile 0.9`` on the measured path is the 0.9 quantile of the per-instance answers
+    (written out: linear interpolation between order statistics), through the CLI with the search replaced by known
+    answers. Mutant: the 10% quantile reported."""
+    from test_mutants_issue17 import mutate
+
+    budgets = iter([0.3, 2.0, 0.7, 1.1, 5.0])
+
+    def fake_search(name, inst, *a, **k):
+        b = next(budgets)
+        return M.MeasuredAnswer(algorithm="DP-KLUCB", counterpart={"name": "KL-UCB", "params": {}, "budget": None,
+                                                                     "how": "", "pairing": "independent"},
+                                status="met", budget=b, interval=[b / 1.2, b])
+
+    monkeypatch.setattr(M, "search", fake_search)
+    args = ["--setting", "finite", "--T", "300", "--max-overhead", "1", "--algo", "DP-KLUCB", "--prior",
+            "uniform-gaps", "--instances", "5", "--prior-quantile", "0.9", "--runs", "10", "--max-runs", "20",
+            "--json"]
+    res = _cli(args)
+    assert res.exit_code == 0, res.output
+    s = sorted([0.3, 2.0, 0.7, 1.1, 5.0])
+    h = 0.9 * (len(s) - 1)
+    direct = s[int(h)] + (h - int(h)) * (s[int(h) + 1] - s[int(h)])  # 2.0 + 0.6 × 3.0 = 3.8
+    obj = json.loads(res.stdout)
+    assert obj["prior_summary"]["DP-KLUCB"]["at_quantile"] == pytest.approx(direct)
+    assert obj["prior_summary"]["DP-KLUCB"]["worst"] == 5.0 == obj["value"]
+    budgets = iter([0.3, 2.0, 0.7, 1.1, 5.0])
+    monkeypatch.setattr(M, "solve_measured", mutate(M.solve_measured, "np.quantile(ok, prior_quantile)",
+                                                    "np.quantile(ok, 1 - prior_quantile)"))
+    bad = json.loads(_cli(args).stdout)
+    assert bad["prior_summary"]["DP-KLUCB"]["at_quantile"] != pytest.approx(direct)
+
+
+def test_regret_span_of_changing_contexts():
+    """The unseen-tail floor's span where contexts change: contextual linear on the sphere, T·2‖θ‖ (the largest
+    <θ, x_k> − <θ, x_a> over unit vectors, at x_k = −x_a = θ/‖θ‖); logistic GLM on the sphere, T·tanh(‖θ‖/2)
+    (= expit(‖θ‖) − expit(−‖θ‖)); Gaussian contexts: none. The largest round regret over 20,000 drawn rounds stays
+    below it. Mutant: the factor 2 dropped (a round can then exceed span/T)."""
+    from boundcalc.envs.contextual import ContextualLinearEnv
+    from boundcalc.envs.glm import GLMEnv
+
+    from test_mutants_issue17 import mutate
+
+    th = np.array([0.6, -0.3, 0.5])
+    env = ContextualLinearEnv(th, K=8)
+    assert M.regret_span(env, 100) == pytest.approx(100 * 2 * np.linalg.norm(th))
+    x = env.contexts(np.random.default_rng(0), (20_000,))  # (rounds, K, d)
+    m = x @ th
+    worst = float((m.max(axis=1) - m.min(axis=1)).max())
+    assert worst <= M.regret_span(env, 1) and worst > 0.8 * M.regret_span(env, 1)
+    half = mutate(M._context_span, "float(T) * 2.0 * xmax * norm", "float(T) * xmax * norm")
+    assert not worst <= half(env, 1)
+    g = GLMEnv(th, K=5, link="logistic")
+    assert M.regret_span(g, 10) == pytest.approx(10 * math.tanh(np.linalg.norm(th) / 2))
+    assert M.regret_span(ContextualLinearEnv(th, K=8, contexts="gaussian"), 10) is None
+    assert M.regret_span(GLMEnv(th, K=5, contexts="gaussian"), 10) is None
+
+
+def test_quantile_overhead_with_too_few_runs_is_not_met():
+    """Section 5: the bootstrap of a quantile ratio cannot see beyond its runs: at q = 0.99 with 50 runs (identical
+    regrets: a zero-width bootstrap) the 0.99 quantile may lie above every run (the order-statistic upper index
+    B⁻¹(0.975; 50, 0.99) + 1 = 51 > 50, computed here by scipy), so the upper end is +inf and the decision is not
+    'met'; at q = 0.9 (index 50 ≤ 50) the bootstrap stands. Mutant: the guard removed (met on 50 identical runs)."""
+    from scipy.stats import binom
+
+    from test_mutants_issue17 import mutate
+
+    assert int(binom.ppf(0.975, 50, 0.99)) + 1 == 51 and int(binom.ppf(0.975, 50, 0.9)) + 1 <= 50
+    p, n = np.full(50, 7.0), np.full(50, 5.0)
+    r = M.assess(p, n, "overhead", 1.0, quantile=0.99)
+    assert r["ci"][1] == math.inf and r["status"] == "ambiguous" and r["ci_bootstrap"] == pytest.approx([0.4, 0.4])
+    assert M.assess(p, n, "overhead", 1.0, quantile=0.9)["status"] == "met"
+    no_guard = mutate(M.assess, "                hi = math.inf\n", "                pass\n")
+    assert no_guard(p, n, "overhead", 1.0, quantile=0.99)["status"] == "met"

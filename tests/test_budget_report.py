@@ -15,7 +15,9 @@ import pytest
 
 from clirun import app, runner
 
-ARGS = ["budget", "--setting", "finite", "--T", "600", "--means", "0.9,0.5", "--max-overhead", "3", "--algo",
+# means 0.7, 0.5 (was 0.9, 0.5: T·Δ_max = 240 there, and 60 runs cannot pin the mean down under the unseen-tail floor of
+# issue 22 — the search says "not pinned down" and no budget is recommended)
+ARGS = ["budget", "--setting", "finite", "--T", "600", "--means", "0.7,0.5", "--max-overhead", "3", "--algo",
         "DP-KLUCB", "--runs", "30", "--max-runs", "60", "--seed", "4"]
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]

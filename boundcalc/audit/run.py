@@ -46,6 +46,7 @@ class AuditResult:
     params: dict = field(default_factory=dict)
     statement: str = ""
     instance_audit: dict | None = None  # the probe on the user's instance (run_audit's ``instance``), or why not
+    power: dict | None = None  # a plugin's audit: would the design catch a copy without noise? (``power_check``)
 
     @property
     def verdict(self) -> str:
@@ -58,7 +59,7 @@ class AuditResult:
                 "epsilon_lower": self.epsilon_lower, "epsilon_claimed": self.epsilon_claimed, "delta": self.delta,
                 "passed": self.passed, "verdict": self.verdict, "confidence": self.confidence, "trials": self.trials,
                 "events": self.events, "claim": self.claim, "params": self.params, "note": self.note,
-                "statement": self.statement, "instance_audit": self.instance_audit}
+                "statement": self.statement, "instance_audit": self.instance_audit, "power": self.power}
 
 
 def budget_of(notion: str, values: dict):
@@ -283,7 +284,44 @@ def run_audit(algo: str, budget=None, trials: int | None = None, mutant: str = "
             "(ε_lower > claimed ε), never prove privacy.")
     if sc.why_fixed:
         note += f" Audited with {sc.why_fixed}."
+    power = None
+    if getattr(sc, "plugin", False) and mutant == "none":
+        power = power_check(sc, p, trials, seed, delta, alpha, eps_claimed)
+        if power["caught"] is False:
+            note += (f" Little power: this design does not catch a copy of {sc.algo} without any privacy noise either "
+                     f"(its ε lower bound {power['epsilon_lower']:.3g} ≤ claimed {eps_claimed:.3g}, same trials), so "
+                     "\"no violation detected\" says little here; set audit_fixed (constructor parameters under which "
+                     "the first decision depends on the released data, e.g. no forced exploration; or --param) or give "
+                     "the plugin an audit_scenario of its own (docs/plugins.md).")
+        elif power["caught"] is None:
+            note += f" Power unknown: {power['reason']}."
     return AuditResult(algorithm=sc.algo, mutant=mutant, budget=budget.as_dict(), epsilon_claimed=float(eps_claimed),
                        delta=float(delta), epsilon_lower=eps_lower, passed=bool(passed), confidence=confidence,
                        trials=trials, events=events, claim=claim_text, note=note, params=params_of(alg),
-                       statement=est.confidence, instance_audit=inst_audit)
+                       statement=est.confidence, instance_audit=inst_audit, power=power)
+
+
+def power_check(sc, p: dict, trials: int, seed: int, delta: float, alpha: float, eps_claimed: float) -> dict:
+    """Does the audit's design have power for this (plugin) algorithm? The same probes and trials on the
+    ``no-noise`` mutant (the plugin's ``noise_mult`` = 0; its own seed stream, SeedSequence([seed, 3])): ``caught``
+    True when its ε lower bound exceeds the claimed ε (the design would catch a broken copy), False when not (little
+    power: a pass says little), None when the plugin has no ``noise_mult`` (power unknown). Built-in scenarios are
+    designed per algorithm and their power is tested (tests/test_audit.py); a plugin's design is the generic
+    first decision, which an algorithm that explores at random at that step (ε-greedy) makes blind."""
+    if "no-noise" not in getattr(sc, "mutants", ()):
+        return {"mutant": None, "caught": None, "epsilon_lower": None,
+                "reason": f"{sc.algo} takes no noise_mult, so the audit cannot check that it would catch a copy without "
+                          "noise"}
+    alg = sc.build(p["budget"], "no-noise", p["params"])
+    probes = p["probes"]
+    sizes = [min(BLOCK, trials - s) for s in range(0, trials, BLOCK)]
+    streams = np.random.SeedSequence([seed, 3]).spawn(2 * len(probes))
+    counts = []
+    for i, pr in enumerate(probes):
+        k = []
+        for j, table in enumerate((pr.D, pr.Dp)):
+            k.append(sum(int(np.count_nonzero(sc.event(alg, pr, table, size, np.random.default_rng(ss))))
+                         for size, ss in zip(sizes, streams[2 * i + j].spawn(len(sizes)))))
+        counts.append((f"{pr.name}: {pr.event}", pr.direction, k[0], k[1]))
+    eps = float(estimator.declared(counts, trials, trials, delta, alpha).epsilon_lower)
+    return {"mutant": "no-noise", "epsilon_lower": eps, "caught": bool(eps > eps_claimed), "reason": None}

@@ -511,9 +511,14 @@ def plugin_scenario(cls) -> Scenario:
         if cls.setting != "finite":
             raise PluginError(origin, f"cannot audit: audit_scenario 'first-decision' is for finite-armed algorithms "
                                       f"(this one is {cls.setting}); give a boundcalc.audit.base.Scenario subclass")
+        from ..algorithms import budget_kwargs
+
         budget = dict(getattr(cls, "audit_budget", None) or _PLUGIN_DEFAULT_BUDGET[cls.notion])
         noisy = "noise_mult" in constructor_params(cls)  # the mutants scale the privacy noise
+        # --param reaches the plugin's own constructor parameters (not its budget, not the mutants' noise_mult)
+        tunable = tuple(p for p in constructor_params(cls) if p not in budget_kwargs(cls) and p != "noise_mult")
         attrs = {"algo": cls.name, "default_budget": budget, "fixed": dict(getattr(cls, "audit_fixed", None) or {}),
+                 "tunable": tunable, "plugin": True,
                  "mutants": ("noise-halved", "no-noise") if noisy else (),
                  "__doc__": f"{cls.name} (plugin): " + (FirstDecision.__doc__ or "")}
         return type(cls.__name__ + "Audit", (FirstDecision,), attrs)()

@@ -75,6 +75,14 @@ class Quantity:
             return self.formula
         return " ".join(self.doc.split("\n\n")[0].split())
 
+    @property
+    def domain(self) -> tuple:
+        """The declared range (boundcalc.domains.Range) of each positional argument, in the order of ``args``
+        (issue 23 item 2: one declaration, boundcalc.domains.QUANTITY_ARGS); () for a quantity of the arms."""
+        from .. import domains
+
+        return tuple(r for _, r in domains.quantity_args(self.name)) if self.args else ()
+
     def signature(self) -> str:
         """``name(args)`` or ``name(arms; params)``, as ``bounds show`` prints it."""
         if self.args:

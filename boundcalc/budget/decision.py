@@ -264,9 +264,11 @@ def build(plan, command: str, delta: float = 1e-6, fmt: str = "html") -> str:
          "engine blocks as clusters (or a bootstrap of whole blocks for a quantile), valid whatever the dependence "
          "within a block."),
         "The regret is the pseudo-regret Σ Δ_a N_a(T) that the simulator records.",
-        "A heavy-tailed regret (rare runs that stop pulling the best arm: see p99 and the CCDF) makes the mean and its "
-        "interval unreliable with few runs: a mean target met on a few dozen runs can be missed on more; a quantile "
-        "target (--quantile 0.9) is robust to those rare runs.",
+        "A heavy-tailed regret (rare runs that stop pulling the best arm: see p99 and the CCDF) can carry the mean "
+        "while no run of the sample shows it: a mean's interval therefore includes the most the unseen runs could add "
+        "(the rule of three, ≈ 3.7/runs of them, up to T·Δ_max each); when the runs a budget gets cannot pin the "
+        "mean down, no budget is recommended for it ('not pinned down'); a quantile target (--quantile 0.9) is "
+        "distribution-free and answers.",
     ]
     for a in (plan.answers[0] if plan.answers else []):
         cav += [f"{a.algorithm}: {n}" for n in a.notes]

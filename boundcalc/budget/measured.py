@@ -43,9 +43,21 @@ i of A and run i of N form a pair, and the pairs of different units are independ
 cluster-robust delta method for a ratio of means (``cluster_overhead``: Var(r̂) ≈ B/(B−1) Σ_b (P_b − r̂ N_b)² / (Σ N_b)²,
 half-width t_{0.975,B−1} √Var; with one run per unit it is the paired delta method of
 ``budget.check.paired_overhead``, valid for independent pairs whatever the dependence within a pair). Mean regret:
-Student-t. Quantile of the regret: the distribution-free order-statistic interval [X_(l), X_(u)] with l, u from
-Binomial(R, q) (Hahn & Meeker, *Statistical Intervals*, §5.2). Quantile overhead: the paired percentile bootstrap of
-Q_q(p)/Q_q(n) − 1 resampling whole units (2000 resamples, Generator seeded from ``seed``).
+Student-t. **The unseen tail** (issue 22): a run's regret lies in [0, S], S = T·Δ_max (``regret_span``), and a mean
+can be carried by rare runs the sample has not seen (DP-IMED runs locked on a wrong arm, ≈ 4 in 1,000 at ε = 1 on
+the 10-armed instance of benchmarks/RESULTS_budget_measured.md). With n runs, the mass above the largest run seen,
+v, is at most p* = 1 − 0.025^(1/n) ≈ 3.7/n at 97.5% (``tail_mass``; the rule of three), and E R ≤ E min(R, v) +
+(S − v)·p*: a mean's upper end is the sample interval's plus (S − v)·p* (over the counterpart's mean for the
+overhead; the overhead's lower end allows the counterpart's own unseen tail) — ``assess``, ``tail_floor``. Each end
+is then a one-sided 95% bound (2.5% each part, Bonferroni). Valid for any bounded regret, and not much improvable
+(mass ≈ 3/n at S goes unseen ≈ 5% of the time); its price is runs (≈ 3.7 S/slack). When the runs ``max_runs``
+allows cannot pin a mean down (``tail_blocks``), a decision stops adding runs, and a search with no budget met says
+``not pinned down`` with the reason (``_not_pinned``), pointing to a quantile target. It also keeps the interval of
+identical runs (phased elimination at small T) from having zero width. Quantile of the regret: the distribution-free
+order-statistic interval [X_(l), X_(u)] with l, u from Binomial(R, q) (Hahn & Meeker, *Statistical Intervals*,
+§5.2). Quantile overhead: the paired percentile bootstrap of Q_q(p)/Q_q(n) − 1 resampling whole units (2000
+resamples, Generator seeded from ``seed``); its upper end is +inf when the order-statistic interval of Q_q(p) reaches
+above the sample or that of Q_q(n) below it (too few runs for q: the quantile may lie where no run was seen).
 
 **Decision at a budget.** *met* when the interval lies at or below the target, *missed* when it lies above,
 *ambiguous* when it straddles it; an ambiguous budget gets more runs (the next batch doubles the total) until it is
@@ -231,6 +243,67 @@ def quantile_ci(x: np.ndarray, q: float, level: float = LEVEL) -> tuple[float, f
     return float(np.quantile(xs, q)), lo, hi
 
 
+def tail_mass(runs: int, level: float = LEVEL) -> float:
+    """The most probability a run's regret can have above the largest of ``runs`` independent runs, at one-sided
+    confidence 1 − (1 − level)/2: p* = 1 − ((1 − level)/2)^(1/runs) ≈ ln(40)/runs ≈ 3.7/runs at level 0.95 (the
+    "rule of three", ≈ 3/n at one-sided 95%: Hanley & Lippman-Hand, JAMA 249 (1983) 1743–1745; Louis, Am. Stat. 35
+    (1981) 154). Exact for any distribution: the mass above the sample maximum, 1 − F(X_(n)), is Beta(1, n) for a
+    continuous F (P(mass > p) = (1 − p)^n) and stochastically smaller for a discrete one."""
+    a = (1 - level) / 2
+    return float(-math.expm1(math.log(a) / max(int(runs), 1)))
+
+
+def tail_floor(x, span: float | None, level: float = LEVEL) -> float:
+    """The most the runs not seen can add to the mean of a run's regret X ∈ [0, span]: (span − max x) · p*
+    (``tail_mass``), at one-sided confidence 1 − (1 − level)/2. E X = E min(X, v) + E (X − v)⁺ ≤ E min(X, v) +
+    (span − v) P(X > v) with v the largest run seen. 0 when no span is known (``span`` None)."""
+    x = np.asarray(x, dtype=float)
+    if span is None or not math.isfinite(float(span)) or x.size == 0:
+        return 0.0
+    return max(float(span) - max(float(x.max()), 0.0), 0.0) * tail_mass(x.size, level)
+
+
+def regret_span(env, T) -> float | None:
+    """The largest pseudo-regret a run can have at T: T × the largest gap Δ_max (per round at most Δ_max: finite
+    arms, a linear instance's fixed action set; ``env.gaps``); with changing but bounded contexts T × the largest
+    regret of a round (``_context_span``); None for unbounded (Gaussian) contexts: then the mean's interval has no
+    tail floor (and its method says so)."""
+    gaps = getattr(env, "gaps", None)
+    if gaps is None:
+        return _context_span(env, T)
+    try:
+        g = np.asarray(gaps, dtype=float).ravel()
+    except (TypeError, ValueError):
+        return None
+    if g.size == 0 or not np.all(np.isfinite(g)):
+        return None
+    return float(T) * max(float(g.max()), 0.0)
+
+
+def _context_span(env, T) -> float | None:
+    """T × the largest regret of one round where contexts change but are bounded: contextual linear (the pseudo-regret
+    max_k <θ, x_k> − <θ, x_a> ≤ 2 max‖x‖ ‖θ‖; contexts on the sphere, projected, or a pool: its largest row norm) and
+    GLM with bounded contexts (|x^T θ_a| ≤ C_B ‖θ‖_F, so a round's regret ≤ μ(C_B ‖θ‖_F) − μ(−C_B ‖θ‖_F), μ the
+    increasing link); None for unbounded (Gaussian) contexts."""
+    setting = getattr(env, "setting", None)
+    th = getattr(env, "theta", None)
+    if th is None:
+        return None
+    norm = float(np.linalg.norm(np.asarray(th, dtype=float)))
+    if setting == "contextual":
+        xmax = float(getattr(env, "max_context_norm", math.inf))  # sphere/projected: 1; a pool: its largest row
+        if not math.isfinite(xmax):
+            return None
+        return float(T) * 2.0 * xmax * norm
+    if setting == "glm" and hasattr(env, "mu"):
+        cb = float(getattr(env, "C_B", math.inf))
+        if not math.isfinite(cb):
+            return None
+        r = cb * norm
+        return float(T) * float(env.mu(r) - env.mu(-r))
+    return None
+
+
 def _mean_ci(x: np.ndarray, level: float = LEVEL) -> tuple[float, float, float]:
     from scipy.stats import t as student
 
@@ -285,35 +358,125 @@ def _bootstrap_quantile_overhead(p, n, q, level, rng, clusters=None) -> tuple[fl
     return est, float(np.quantile(r, a)), float(np.quantile(r, 1 - a))
 
 
+def _units_label(pairing: str | None, clusters) -> tuple[str, str]:
+    """(pairing, units) as computed: ``independent`` — every run its own unit; ``common`` — engine blocks as
+    clusters; None (a direct call) — read from the cluster labels."""
+    if pairing == "independent":
+        return "independent", "runs (each run its own unit: the counterpart on independent seeds)"
+    if pairing == "common":
+        return "common", "engine blocks (clusters: a block's private and counterpart runs share a Generator)"
+    k = np.unique(np.asarray(clusters)).size
+    if k == np.asarray(clusters).size:
+        return "given", "runs (each pair its own unit)"
+    return "given", f"the {k} given clusters"
+
+
 def assess(p, n, kind: str, value: float, quantile: float | None = None, level: float = LEVEL,
-           rng: np.random.Generator | None = None, clusters=None) -> dict[str, Any]:
+           rng: np.random.Generator | None = None, clusters=None, span: float | None = None,
+           pairing: str | None = None) -> dict[str, Any]:
     """The measured quantity (``estimate``), its interval ``ci`` and the decision ``status`` (met / missed /
     ambiguous) for final regrets ``p`` (private) and ``n`` (counterpart), paired by index; ``clusters`` (one label per
-    run; default: every run its own) are the independent units of the overhead's interval. See the module
-    docstring."""
+    run; default: every run its own) are the independent units of the overhead's interval; ``pairing`` (independent /
+    common / None) only labels them. See the module docstring.
+
+    ``span``: the largest regret a run can have (``regret_span``: T Δ_max). A mean's interval is then the sample
+    interval (``ci_sample``: delta method / Student t) widened by the unseen tail (``tail_floor``, the rule of three
+    times the room above the largest run seen): the upper end by (span − max p)·p*/mean(n) for the overhead, by
+    (span − max p)·p* for the regret; the overhead's lower end by the counterpart's unseen tail,
+    (1 + lo)·mean(n)/(mean(n) + (span − max n)·p*) − 1. Each end then holds at one-sided 1 − (1 − level) (the
+    sample part and the tail at (1 − level)/2 each, Bonferroni): "met" is a 95% statement even when rare runs far
+    above the ones seen (a run stuck on a bad arm) carry the mean. A quantile's interval needs no floor (the
+    order statistics are distribution-free)."""
     p = np.asarray(p, dtype=float)
     n = np.asarray(n, dtype=float)
     cl = np.arange(p.size) if clusters is None else np.asarray(clusters)
+    pairing_done, units = _units_label(pairing, cl)
+    extra: dict[str, Any] = {}
     if kind == "overhead":
         if quantile is None:
             est, lo, hi = cluster_overhead(p, n, cl, level)
-            method = ("cluster-robust delta method for the ratio of means, runs paired by seed, engine blocks as "
-                      "clusters")
+            method = ("delta method for the ratio of means" if pairing_done == "independent" or units.startswith("runs")
+                      else "cluster-robust delta method for the ratio of means")
+            method += {"independent": ", the counterpart on independent seeds (each run its own unit)",
+                       "common": ", runs paired by seed (common pairing), engine blocks as clusters"}.get(
+                pairing_done, f", units: {units}")
+            nbar = float(n.mean()) if n.size else 0.0
+            fp, fn = tail_floor(p, span, level), tail_floor(n, span, level)
+            extra["ci_sample"] = [float(lo), float(hi)]
+            if span is not None:
+                hi2 = hi + (fp / nbar if nbar > 0 else (math.inf if fp > 0 else 0.0))
+                lo2 = (1 + lo) * nbar / (nbar + fn) - 1 if (1 + lo > 0 and nbar + fn > 0) else lo
+                lo, hi = lo2, hi2
+                method += ("; each end widened by the unseen tail (rule of three on the runs above the largest "
+                           "seen, up to the span T·Δ_max)")
+                extra["tail"] = _tail_info(p, n, span, level, fp, fn)
+            else:
+                method += "; no span known: no tail floor (valid only if no rare large runs go unseen)"
         else:
             est, lo, hi = _bootstrap_quantile_overhead(p, n, quantile, level, rng or np.random.default_rng(0), cl)
-            method = (f"paired cluster bootstrap ({BOOTSTRAP} resamples) of the q = {quantile:g} quantile ratio")
+            method = (f"cluster bootstrap ({BOOTSTRAP} resamples) of the q = {quantile:g} quantile ratio, resampling "
+                      f"units: {units}")
+            # the unseen tail of a quantile: when the runs cannot bound Q_q(A) from above (its order-statistic upper
+            # end lies beyond the sample) or Q_q(N) from below, no resampling of them can: the upper end is +inf
+            if math.isinf(quantile_ci(p, quantile, level)[2]) or math.isinf(quantile_ci(n, quantile, level)[1]):
+                extra["ci_bootstrap"] = [float(lo), float(hi)]
+                hi = math.inf
+                method += (f"; upper end +inf: {p.size} runs cannot bound the q = {quantile:g} quantile (its "
+                           "order-statistic interval reaches beyond the sample)")
     elif kind == "regret":
         if quantile is None:
             est, lo, hi = _mean_ci(p, level)
             method = "Student-t interval of the mean regret"
+            extra["ci_sample"] = [float(lo), float(hi)]
+            if span is not None:
+                fp = tail_floor(p, span, level)
+                hi = hi + fp
+                method += ("; upper end widened by the unseen tail (rule of three on the runs above the largest "
+                           "seen, up to the span T·Δ_max)")
+                extra["tail"] = _tail_info(p, None, span, level, fp, 0.0)
+            else:
+                method += "; no span known: no tail floor (valid only if no rare large runs go unseen)"
         else:
             est, lo, hi = quantile_ci(p, quantile, level)
             method = f"order-statistic interval of the q = {quantile:g} quantile"
     else:
         raise InputError("target", "overhead or regret for --by simulation (ratio is a statement about bounds)", kind)
     status = "met" if hi <= value else ("missed" if lo > value else "ambiguous")
-    return {"estimate": float(est), "ci": [float(lo), float(hi)], "status": status, "method": method,
-            "runs": int(p.size)}
+    out = {"estimate": float(est), "ci": [float(lo), float(hi)], "status": status, "method": method,
+           "runs": int(p.size), "pairing": pairing_done, "units": units}
+    out.update(extra)
+    return out
+
+
+def _tail_info(p, n, span, level, fp, fn) -> dict[str, Any]:
+    return {"span": float(span), "mean_counterpart": None if n is None or not n.size else float(n.mean()), "mass": tail_mass(p.size, level), "max_private": float(p.max()) if p.size else None,
+            "max_counterpart": None if n is None or not n.size else float(n.max()), "add_private": float(fp),
+            "add_counterpart": float(fn),
+            "rule": "P(run > largest seen) <= 1 - ((1 - level)/2)^(1/runs) ~ 3.7/runs; times (span - largest seen)"}
+
+
+def tail_blocks(res: dict, value: float, kind: str, max_runs: int, level: float = LEVEL) -> bool:
+    """Whether the unseen tail keeps an ambiguous decision of a mean ambiguous even at ``max_runs`` runs: the estimate
+    is within the target but the estimate plus the tail floor that ``max_runs`` runs would leave (with the largest
+    run seen so far) is not — more runs cannot show it met; or (overhead) the estimate is above the target but the
+    lower end the counterpart's unseen tail leaves at ``max_runs`` is not — more runs cannot show it missed. Either
+    way the decision counts as not met, as it would at ``max_runs``, and the search stops adding runs there. Only a
+    block on the "met" side (estimate within the target) makes the answer "not pinned down" (``_not_pinned``)."""
+    t = res.get("tail")
+    if not t or res["status"] != "ambiguous":
+        return False
+    nbar = t.get("mean_counterpart")
+    if not res["estimate"] <= value:  # above the target: can the overhead's lower end clear it by max_runs?
+        if kind != "overhead" or not nbar or not nbar > 0:
+            return False
+        room_n = max(t["span"] - (t["max_counterpart"] or 0.0), 0.0) * tail_mass(max_runs, level)
+        return (1 + res["estimate"]) * nbar / (nbar + room_n) - 1 <= value  # not "missed" either: stop (not met)
+    room = max(t["span"] - (t["max_private"] or 0.0), 0.0) * tail_mass(max_runs, level)
+    if kind == "overhead":
+        add = room / nbar if nbar and nbar > 0 else math.inf
+    else:
+        add = room
+    return res["estimate"] + add > value
 
 
 # -- simulation with caches -----------------------------------------------------------------------------------
@@ -529,6 +692,7 @@ def search(algorithm: str, instance, T, kind: str, value: float, notion=None, qu
     sim = PairedSimulator(make, build_counterpart(cp, cls.name), env, T, seed, runs, max_runs, executor, block_runs,
                           pairing=pairing)
     ans.counterpart["pairing"] = pairing
+    span = regret_span(env, T)  # a run's regret lies in [0, T Δ_max]: the unseen tail's room (assess)
     boot_rng = np.random.default_rng(np.random.SeedSequence([int(seed), 7]))
     t_start = time.perf_counter()
     state = {"evals": 0}
@@ -540,8 +704,12 @@ def search(algorithm: str, instance, T, kind: str, value: float, notion=None, qu
         for j, size in enumerate(sim.sizes):
             used.append((base + j, size))
             p, n, _, _ = sim.finals(b, used)
-            res = assess(p, n, kind, value, quantile, rng=boot_rng, clusters=sim.clusters(used))
+            res = assess(p, n, kind, value, quantile, rng=boot_rng, clusters=sim.clusters(used), span=span,
+                         pairing=pairing)
             if res["status"] != "ambiguous":
+                break
+            if tail_blocks(res, value, kind, max_runs):  # the unseen tail keeps it from "met" even at max_runs
+                res["tail_blocks"] = True
                 break
         res.update(budget=float(b), stage=stage, fresh=fresh)
         if fresh:
@@ -579,6 +747,7 @@ def search(algorithm: str, instance, T, kind: str, value: float, notion=None, qu
                           f"{notion.symbol} = {hi_lim:g}, the weakest privacy searched"
                           + (" — the non-private counterpart itself does not meet a regret cap this small"
                              if kind == "regret" else ""))
+            _not_pinned(ans, kind, value, max_runs, notion)
             _finish(ans, sim, t_start)
             return ans
     else:  # go down until not met
@@ -614,6 +783,7 @@ def search(algorithm: str, instance, T, kind: str, value: float, notion=None, qu
         if c is None or c["status"] != "met":
             ans.status = "unreachable"
             ans.reason = "no budget met the target on fresh seeds as well as on the search seeds"
+            _not_pinned(ans, kind, value, max_runs, notion)
             _finish(ans, sim, t_start)
             return ans
         if miss_b is not None:
@@ -637,6 +807,42 @@ def search(algorithm: str, instance, T, kind: str, value: float, notion=None, qu
     return ans
 
 
+NOT_PINNED = "not pinned down"
+
+
+def _not_pinned(ans: MeasuredAnswer, kind: str, value: float, max_runs: int, notion) -> None:
+    """No budget met: when the unseen tail blocked a decision (``tail_blocks``: the runs seen were within the target,
+    but the room T·Δ_max above them, times the rule of three at ``max_runs`` runs, was not), the status is
+    ``not pinned down`` and the reason says why, how many runs would pin the mean down, and points to --quantile."""
+    blocked = [e for e in ans.evaluations if e.get("tail_blocks") and e["estimate"] <= value]
+    if not blocked:
+        return
+    e = min(blocked, key=lambda x: x["estimate"])
+    t = e["tail"]
+    room = max(t["span"] - (t["max_private"] or 0.0), 0.0)
+    a = math.log(2 / (1 - LEVEL))  # p* ≈ ln(40)/runs
+    if kind == "overhead":
+        nbar = t["mean_counterpart"] or 0.0
+        slack = (value - e["estimate"]) * nbar
+        what = (f"the mean overhead {100 * e['estimate']:.3g}% (sample interval {100 * e['ci_sample'][0]:.3g}% to "
+                f"{100 * e['ci_sample'][1]:.3g}%, {e['runs']} runs)")
+        allow = f"{slack:.4g} (the target {100 * value:g}% of the counterpart's mean {nbar:.4g})"
+    else:
+        slack = value - e["estimate"]
+        what = (f"the mean regret {e['estimate']:.4g} (sample interval {e['ci_sample'][0]:.4g} to "
+                f"{e['ci_sample'][1]:.4g}, {e['runs']} runs)")
+        allow = f"{slack:.4g} (the cap {value:g} less the mean)"
+    need = math.ceil(a * room / slack) if slack > 0 else None
+    ans.status = NOT_PINNED
+    ans.reason = (f"mean not pinned down: at {notion.symbol} = {e['budget']:.4g} the runs seen give {what}, but a run's "
+                  f"regret can be as large as T·Δ_max = {t['span']:.4g}, and up to {100 * tail_mass(max_runs):.2g}% "
+                  f"of runs could lie above the largest seen ({t['max_private']:.4g}) even after --max-runs "
+                  f"{max_runs} runs (rule of three, 97.5%): rare runs up there (a run stuck on a bad arm) could raise "
+                  f"the mean by up to {room * tail_mass(max_runs):.4g}, more than the target leaves, {allow}"
+                  + (f"; about {float(f'{need:.2g}'):,.0f} runs per budget would pin it down (--max-runs)" if need else "")
+                  + "; use a quantile target instead (--quantile 0.9: the order statistics pin a quantile down)")
+
+
 def _measure_at(ans: MeasuredAnswer, sim: PairedSimulator, b: float, kind, value, quantile, rng) -> None:
     """Overhead, regret distributions and curves at b from every batch run there (search and confirmation)."""
     from ..montecarlo.distribution import min_positive_gap, regret_distribution
@@ -648,12 +854,14 @@ def _measure_at(ans: MeasuredAnswer, sim: PairedSimulator, b: float, kind, value
     n = np.concatenate([x.regret for x in N])
     cl = sim.clusters([(k, x.regret.shape[0]) for k, x in zip(keys, P)])
     gap = min_positive_gap(sim.env)
-    ans.measure = assess(p[:, -1], n[:, -1], kind, value, quantile, rng=rng, clusters=cl)
-    est, lo, hi = cluster_overhead(p[:, -1], n[:, -1], cl)
-    ans.overhead = {"value": est, "ci": [lo, hi], "method": (
-        "95% delta method for the ratio of means, the counterpart on independent seeds (each run its own unit)"
-        if getattr(sim, "pairing", "independent") == "independent" else
-        "95% cluster-robust delta method (engine blocks as clusters), runs paired by seed (common pairing)")}
+    pairing = getattr(sim, "pairing", "independent")
+    span = regret_span(sim.env, sim.T) if hasattr(sim, "T") else None
+    ans.measure = assess(p[:, -1], n[:, -1], kind, value, quantile, rng=rng, clusters=cl, span=span, pairing=pairing)
+    mo = assess(p[:, -1], n[:, -1], "overhead", math.inf, None, clusters=cl, span=span, pairing=pairing)
+    ans.overhead = {"value": mo["estimate"], "ci": mo["ci"], "method": "95% " + mo["method"],
+                    "ci_sample": mo["ci_sample"], "pairing": mo["pairing"], "units": mo["units"]}
+    if "tail" in mo:
+        ans.overhead["tail"] = mo["tail"]
     ans.regret = regret_distribution(p, sim.checkpoints, gap)
     ans.regret_nonprivate = regret_distribution(n, sim.checkpoints, gap)
     from scipy.stats import t as student
@@ -787,6 +995,9 @@ def solve_measured(setting: str | None, T, target, notion=None, instance=None, p
     else:
         plan.reason = "no algorithm meets the measured target at any budget searched" + (
             " on every instance drawn" if prior is not None else "")
+        if any(a.status == NOT_PINNED for r in all_answers for a in r):
+            plan.reason += (" (for some, the mean is not pinned down by the runs a budget gets: rare runs far above "
+                            "the ones seen could carry it; see the rows, and use a quantile target, --quantile 0.9)")
     if with_bounds and len(insts) == 1:
         _bounds_beside(plan, insts[0], env0, target, notion, delta)
     return plan

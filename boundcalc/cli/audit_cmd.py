@@ -162,7 +162,9 @@ def register(app: typer.Typer) -> None:
                 ("claimed ε", fmt(res.epsilon_claimed)), ("δ", fmt(res.delta)),
                 ("ε lower bound", fmt(res.epsilon_lower)), ("level", f"{100 * res.confidence:g}%"),
                 ("trials", f"{res.trials} on each input"),
-                ("verdict", ("[green]" if res.passed else "[red]") + res.verdict + ("[/green]" if res.passed else "[/red]"))]
+                ("verdict", ("[green]" if res.passed else "[red]") + res.verdict + ("[/green]" if res.passed else "[/red]")
+                 + (" [yellow](little power: a copy without noise is not caught either)[/yellow]"
+                    if res.passed and (res.power or {}).get("caught") is False else ""))]
         con = console()
         con.print(kv_table(f"privacy audit of {res.algorithm}", rows))
         for ev in res.events:

@@ -35,16 +35,22 @@ from __future__ import annotations
 
 import math
 
-from .interval import INF, DomainError, Interval, abs_, clip_below, imax, imin, point_eval
+from .. import domains as _dom
+from .interval import INF, DomainError, Interval, abs_, clip_below, imax, imin, inside, point_eval
 
 UNIT = Interval(0.0, 1.0)
 
 
 def _unit(name, X: Interval) -> Interval:
-    lo, hi = max(X.lo, 0.0), min(X.hi, 1.0)
-    if lo > hi:
-        raise DomainError(f"{name} = {X} lies outside [0, 1]")
-    return Interval(lo, hi)
+    """X, a Bernoulli mean's interval, within [0, 1] (boundcalc.domains.UNIT): reaching outside it is a DomainError,
+    except inside ``where_defined`` (the part in [0, 1]; ``check`` then reports the rest of the box)."""
+    return inside(name, X, _dom.UNIT.lo, _dom.UNIT.hi)
+
+
+def _eps(E: Interval) -> Interval:
+    """d_eps's eps within [0, inf] (eps > 0 declared, boundcalc.domains; d_eps -> 0 as eps -> 0, so the closed end
+    encloses the limit): as ``_unit``."""
+    return inside("epsilon", E, _dom.POSITIVE.lo, _dom.POSITIVE.hi)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -158,9 +164,7 @@ def d_eps_range(X: Interval, Y: Interval, E: Interval) -> Interval:
     """Range of d_eps over X x Y x E (seed 001 Eq. 6): joint convexity in (x, y), zero on the diagonal,
     monotone in eps (module docstring). E must lie in [0, inf)."""
     X, Y = _unit("x", X), _unit("y", Y)
-    if E.hi < 0:
-        raise DomainError(f"epsilon = {E} < 0")
-    E = Interval(max(E.lo, 0.0), E.hi)
+    E = _eps(E)
     if X.overlaps(Y):
         lo = 0.0
         hi = max(d_eps_point(a, b, E.hi).hi for a in (X.lo, X.hi) for b in (Y.lo, Y.hi))
@@ -248,7 +252,7 @@ def psi_range(Y: Interval, L: Interval) -> Interval:
 # ----------------------------------------------------------------------------------------------------
 def margin_kl_minus_d_eps(X: Interval, Y: Interval, E: Interval) -> Interval:
     """Enclosure of kl(x, y) - d_eps(x, y) = kl(x, z*) >= 0 over the box (identity in the module docstring)."""
-    X, Y = _unit("x", X), _unit("y", Y)
+    X, Y, E = _unit("x", X), _unit("y", Y), _eps(E)
     return kl_range(X, z_star_range(X, Y, E))
 
 
@@ -258,7 +262,7 @@ def margin_eps_tv_minus_d_eps(X: Interval, Y: Interval, E: Interval, c: float = 
     if c < 1:
         raise ValueError("the identity margin needs c >= 1; use the generic difference for c < 1")
     X, Y = _unit("x", X), _unit("y", Y)
-    E = Interval(max(E.lo, 0.0), E.hi)
+    E = _eps(E)
     e0 = logit_diff_range(X, Y)
     lam = imin(E, e0)
     gap = imax(Interval(0.0), E - e0)  # eps - min(eps, eps_0) = max(0, eps - eps_0)
@@ -299,7 +303,7 @@ def gap_over_kl_range(X: Interval, Y: Interval) -> Interval:
 def gap_over_d_eps_range(X: Interval, Y: Interval, E: Interval) -> Interval:
     """Range of (y - x)/d_eps(x, y) over the box with X < Y (the term of seed 001 Thm 3.1, Eq. 5): the same
     secant argument (d_eps is convex in x and in y and vanishes at x = y) and d_eps nondecreasing in eps."""
-    X, Y = _unit("x", X), _unit("y", Y)
+    X, Y, E = _unit("x", X), _unit("y", Y), _eps(E)
     if not X.hi < Y.lo:
         raise DomainError(f"gap_over_d_eps_range needs x < y on the box (got {X}, {Y})")
     return Interval(_ratio_point(X.lo, Y.hi, E.hi, "d").lo, _ratio_point(X.hi, Y.lo, E.lo, "d").hi)

@@ -65,6 +65,23 @@ class DomainError(ValueError):
     """An enclosure was asked for on a box lying entirely outside the function's domain."""
 
 
+# Inside ``sympy_eval.where_defined()`` (``boundcalc check``'s proof, which reports the part of the box outside every
+# domain), an enclosure whose argument reaches outside its domain encloses the function over the part inside;
+# elsewhere such an argument is a DomainError (never a silent clip: boundcalc.domains, issue 22 D1).
+WHERE_DEFINED = [False]
+
+
+def inside(name: str, X: "Interval", lo: float, hi: float) -> "Interval":
+    """X within [lo, hi]: X itself when it lies inside; its part inside under ``WHERE_DEFINED`` (the caller reports
+    the rest of the box); else DomainError (also when no part is inside)."""
+    if lo <= X.lo and X.hi <= hi:
+        return X
+    a, b = max(X.lo, lo), min(X.hi, hi)
+    if a > b or not WHERE_DEFINED[0]:
+        raise DomainError(f"{name} = {X} reaches outside [{lo:g}, {hi:g}]")
+    return Interval(a, b)
+
+
 # ----------------------------------------------------------------------------------------------------
 # backends: ball evaluation at points with conversion to outward-rounded floats
 # ----------------------------------------------------------------------------------------------------

@@ -40,6 +40,8 @@ from .interval import INF, DomainError, Interval, backend_name
 PENDING_EVALS = 500  # evaluations spent looking for a finite counterexample before reporting an infinite one
 MAX_CORNERS = 16  # corners of a box whose enclosure is infinite or undefined, evaluated as candidate points
 TINY = 1e-300  # a midpoint enclosure inside [-TINY, TINY] (float underflow: x*y at 1e-200) cannot be signed in float
+MAX_APPROACH = 64  # points tried per proof near corners where the margin is undefined (a witness must be defined)
+APPROACH = (1e-320, 1e-310, 1e-300, 1e-200, 1e-100, 1e-50, 1e-16, 1e-8)  # fractions of the way to the centre
 MAX_TINY_CHECKS = 64  # such candidates re-checked at 50, 100 and 200 digits per proof
 
 PROVEN = "proven on the box"
@@ -297,6 +299,27 @@ def prove(
             out.append(pt)
         return out
 
+    approached = [0]
+
+    def approach(pt: dict, b: dict) -> list:
+        """Points moving from a corner where the 50-digit margin is undefined (log(x) at x = 0, outside a domain)
+        toward the box's centre, by the fractions APPROACH of the way (then the next float): a counterexample must
+        be a point where the margin is defined (issue 22: log(log(x)) >= -800 gave the witness x = 1)."""
+        out = []
+        centre = {k: b[k].lo / 2 + b[k].hi / 2 for k in names}
+        for f in APPROACH + (0.0,):
+            if approached[0] >= MAX_APPROACH:
+                break
+            q = {k: (pt[k] + f * (centre[k] - pt[k])) if f else
+                 (math.nextafter(pt[k], centre[k]) if centre[k] != pt[k] else pt[k]) for k in names}
+            key = tuple(q[k] for k in names)
+            if key in tried or not all(math.isfinite(v) for v in key):
+                continue
+            tried.add(key)
+            approached[0] += 1
+            out.append(q)
+        return out
+
     def point_violated(pt: dict) -> bool:
         try:
             mm = margin({k: Interval(v) for k, v in pt.items()})
@@ -377,6 +400,14 @@ def prove(
                     evals += 1
                     if point_violated(pt) and in_domain_point(pt):
                         conf, sval, fval = confirm(pt)
+                        if not conf and fval != fval:  # undefined at the corner: try points next to it
+                            for q in approach(pt, b):
+                                evals += 1
+                                if point_violated(q) and in_domain_point(q):
+                                    conf, sval, fval = confirm(q)
+                                    if conf:
+                                        pt = q
+                                        break
                         if conf and math.isinf(fval):  # kept; a finite counterexample found soon is preferred
                             pending[0] = ({"point": pt, "value": sval, "value_float": fval}, evals)
                             break

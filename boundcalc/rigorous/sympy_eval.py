@@ -342,7 +342,7 @@ def _truth(cond, env, functions):
 # ----------------------------------------------------------------------------------------------------
 # the evaluator
 # ----------------------------------------------------------------------------------------------------
-_WHERE_DEFINED = [False]
+_WHERE_DEFINED = iv.WHERE_DEFINED  # one flag, read by the enclosures of kl, tv, d_eps too (interval.inside)
 
 
 @contextmanager

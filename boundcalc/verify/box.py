@@ -14,6 +14,7 @@ from typing import Iterable, Mapping
 
 import numpy as np
 
+from ..domains import OPEN_UNIT, POSITIVE, UNIT
 from ..errors import InputError
 
 LOG_RATIO = 100.0  # an axis with lo > 0 and hi/lo >= LOG_RATIO gets log spacing
@@ -58,12 +59,17 @@ class Param:
 
 
 def unit(name: str, lo: float, hi: float | None = None, open_ends: bool = False, doc: str = "") -> Param:
-    """A parameter in [0, 1] (a mean, a probability), or (0, 1) with ``open_ends``."""
-    return Param(name, lo, hi, (0.0, 1.0, open_ends, open_ends), doc=doc)
+    """A parameter in [0, 1] (a mean, a probability), or (0, 1) with ``open_ends`` (boundcalc.domains)."""
+    return Param(name, lo, hi, _allowed(OPEN_UNIT if open_ends else UNIT), doc=doc)
 
 
 def positive(name: str, lo: float, hi: float | None = None, doc: str = "") -> Param:
-    return Param(name, lo, hi, (0.0, math.inf, True, True), doc=doc)
+    return Param(name, lo, hi, _allowed(POSITIVE), doc=doc)
+
+
+def _allowed(r) -> tuple[float, float, bool, bool]:
+    """A Param's allowed range from a declared Range of boundcalc.domains."""
+    return (r.lo, r.hi, r.lo_open, r.hi_open)
 
 
 def integer(name: str, lo: float, hi: float | None = None, minimum: float = 1, doc: str = "") -> Param:
@@ -141,7 +147,7 @@ class Domain:
         n = max(2, int(n))
         if lo > 0 and hi / lo >= LOG_RATIO:
             vals = np.geomspace(lo, hi, n)
-        elif math.isfinite(hi - lo):
+        elif abs(hi - lo) < 1e300:  # (numpy's linspace overflows near the largest double: 0:1.7976931348623157e308)
             vals = np.linspace(lo, hi, n)
         else:  # hi - lo overflows (-1e308:1e308): interpolate without the difference
             t = np.linspace(0.0, 1.0, n)

@@ -16,10 +16,13 @@ interval arithmetic first: a part of the box outside them is named with its shar
 ID hold; assumption 'T >= 2' of ID fails where T < 2 (10% of the box)") and dropped from the proof; a box entirely
 outside them is "outside the assumptions".
 
-Before a proof a small grid (``VALIDATE_POINTS``) runs the same evaluators, so that arguments outside a
-quantity's domain give the same one-line errors as the grid (the enclosures themselves only cover the points
-where every function is defined). Integer parameters (counts, d, K) are proven on their real interval, which
-contains every integer of it; a counterexample at a non-integer point is rounded and re-checked.
+The arguments of kl, tv, d_eps (Bernoulli means in [0, 1], ε > 0) and the keywords of a bound (T >= 1, ρ > 0 …) have
+their domains declared once (boundcalc.domains); the parser makes each a domain condition, exactly as for sqrt and
+log: proven on the box, or a gap named with its share ("proven where defined"), or "undefined on the box". The
+enclosures cover the part of an argument inside its domain only inside the proof (``where_defined``), which names
+the rest; a witness must satisfy every condition at 50 digits. Before a proof a small grid (``VALIDATE_POINTS``) runs
+the same evaluators (their other one-line errors come first). Integer parameters (counts, d, K) are proven on their
+real interval, which contains every integer of it; a counterexample at a non-integer point is rounded and re-checked.
 """
 
 from __future__ import annotations
@@ -157,7 +160,8 @@ class DomainGap:
         if self.fraction > 0:
             pct = 100 * self.fraction
             return f"outside the domain of {fn} where {self.where} ({pct:.3g}% of the box)"
-        return f"outside the domain of {fn} where {self.where} (a set of measure zero, e.g. {_fmt_point(self.example)})"
+        return (f"outside the domain of {fn} where {self.where} (no uniform sample of {self.samples} fell in it, e.g. "
+                f"{_fmt_point(self.example)})")
 
     def to_json(self) -> dict:
         return {"function": self.function, "condition": self.condition, "outside_where": self.where,
@@ -217,6 +221,9 @@ def domain_gaps(p, dom, fns: dict | None = None, seconds: float = 1.0) -> list[D
     seen = set()
     uni = _uniform_points(dom, names, DOMAIN_SAMPLES)
     cor = _corner_points(dom, names)
+    for k in names:  # and the centre of the box (x/x on x=-1:1 is undefined at x = 0 only)
+        lo, hi = dom.range(k)
+        cor[k] = np.append(cor[k], lo / 2 + hi / 2)
     for cond in p.domain:
         if (cond.kind, cond.source) in seen:
             continue
@@ -224,10 +231,14 @@ def domain_gaps(p, dom, fns: dict | None = None, seconds: float = 1.0) -> list[D
         c = sympy.sympify(cond.exact())
         margin = (lambda b, c=c: interval_eval(sympy.Abs(c), b, fns)) if cond.kind == "!=0" else \
             (lambda b, c=c: interval_eval(c, b, fns))
+        found = None
         try:
-            r = prove(margin, box, strict=cond.kind != ">=0", max_seconds=seconds, max_boxes=2000, split="widest")
+            r = prove(margin, box, strict=cond.kind != ">=0", max_seconds=seconds, max_boxes=2000, split="widest",
+                      point_margin=_condition_point(c, names, cond.kind))
             if r.proven:
                 continue
+            if r.verdict == "counterexample":  # a point outside the domain, confirmed at 50 digits
+                found = {k: float(r.counterexample["point"][k]) for k in names}
         except (TypeError, KeyError):  # no interval rule for a part of the argument: sample it
             pass
         with np.errstate(all="ignore"):
@@ -242,6 +253,8 @@ def domain_gaps(p, dom, fns: dict | None = None, seconds: float = 1.0) -> list[D
                 i = int(np.flatnonzero(f)[0])
                 example = {k: float(pts[k][i]) for k in names}
                 break
+        if example is None:
+            example = found
         everywhere = False
         if frac == 1.0 and fc.all() and cond.kind != "!=0":
             neg = (lambda b, c=c: -interval_eval(c, b, fns))
@@ -256,11 +269,27 @@ def domain_gaps(p, dom, fns: dict | None = None, seconds: float = 1.0) -> list[D
     return out
 
 
+def _condition_point(c, names, kind):
+    """The 50-digit value of a domain condition's argument at a point (the prover's re-check of a point outside)."""
+    import sympy
+
+    from ..rigorous.sympy_eval import point_function
+
+    made: list = []
+
+    def f(pt):  # lambdified on the first candidate point only (most conditions are proven without one)
+        if not made:
+            made.append(point_function(sympy.Abs(c) if kind == "!=0" else c, names))
+        return made[0](pt)
+
+    return f
+
+
 def _domain_constraint(p, gaps, fns):
     """The prover's constraint (boxes where a >=/> condition certainly fails are outside the domain, dropped)."""
     import sympy
 
-    from ..rigorous.interval import imin
+    from ..rigorous.interval import DomainError, Interval, imin
     from ..rigorous.sympy_eval import interval_eval
 
     conds = [sympy.sympify(c.exact()) for c in p.domain if c.kind in (">=0", ">0")
@@ -269,7 +298,10 @@ def _domain_constraint(p, gaps, fns):
         return None
 
     def constraint(b):
-        return imin(*(interval_eval(c, b, fns) for c in conds))
+        try:
+            return imin(*(interval_eval(c, b, fns) for c in conds))
+        except DomainError:  # a function inside a condition is asked on a box wholly outside its own domain
+            return Interval(-1.0)
 
     return constraint
 
@@ -664,12 +696,16 @@ def _run(text: str, box: str | None, method: str = "auto", points: int = 4096, m
     if identities:
         what = "comparisons are identities" if identities > 1 else "comparison is an identity"
         notes.append(f"{identities} == {what}: both sides are the same expression (exact, no tolerance)")
-    if not pieces:
-        return CheckOutcome(method="proof", word="proven", verdict="proven on the box (an identity: both sides are the "
-                            "same expression)", parsed=p, domain=dom, boxes=0, seconds=0.0, notes=notes,
-                            domain_gaps=gaps, equality={"identities": identities, "tolerance": 0.0, "kind": "exact"})
+    if not pieces:  # where part of the box is outside a domain, the identity holds where defined (issue 22 D2)
+        word, where = _assumption_words(*_proven_words(bool(gaps), False), assumed.bounds_with_gaps())
+        allgaps = list(gaps) + list(assumed.gaps)
+        return CheckOutcome(method="proof", word=word, verdict=f"{where} (an identity: both sides are the same "
+                            "expression)" + ("; " + _gap_suffix(allgaps) if allgaps else ""), parsed=p, domain=dom,
+                            boxes=0, seconds=0.0, notes=notes, domain_gaps=gaps, assumption_gaps=assumed.gaps,
+                            equality={"identities": identities, "tolerance": 0.0, "kind": "exact"})
     constraint = _and_constraints(_domain_constraint(p, gaps, fns) if gaps else None, assumed.constraint())
-    r = _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, p.integers, constraint, assumed.clipper())
+    r = _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, p.integers, constraint, assumed.clipper(),
+                      _point_domain(p) if gaps else None)
     if calls:
         notes.append("bounds enclosed through their sympy expressions (" + ", ".join(sorted({c.bid for c in calls.values()}))
                      + ")" + _assumption_note(calls, assumed))
@@ -932,7 +968,36 @@ def _split_identities(pieces):
     return out, n
 
 
-def _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, integers, constraint=None, clip=None):
+def _point_domain(p):
+    """A test of one point (dict name -> mpf) against every domain condition of EXPR at the current mpmath precision
+    (None without conditions): a counterexample must lie where EXPR is defined (log(log(x)) at x = 1 is not one)."""
+    if not p.domain:
+        return None
+    import mpmath
+    import sympy
+
+    from ..rigorous.sympy_eval import point_function
+
+    names = list(p.variables)
+    tests = [(c.kind, point_function(sympy.sympify(c.exact()), names)) for c in p.domain]
+
+    def inside(pt) -> bool:
+        for kind, f in tests:
+            try:
+                v = f(pt)
+            except (ValueError, ZeroDivisionError, OverflowError, TypeError):
+                return False
+            if isinstance(v, mpmath.mpc) or mpmath.isnan(v):
+                return False
+            if not {">=0": v >= 0, ">0": v > 0, "!=0": v != 0}[kind]:
+                return False
+        return True
+
+    return inside
+
+
+def _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, integers, constraint=None, clip=None,
+                  point_domain=None):
     """Prove each comparison separately (its own strictness), within one time budget; one ProofResult back:
     proven if every piece is, the first counterexample, else undecided with every piece's boxes left. ``clip``
     (assumptions.Analysis.clipper) shrinks each sub-box to the part inside the assumptions before the margin is
@@ -949,6 +1014,9 @@ def _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, integers, const
         claim = comparisons_claim([piece], box_iv, functions={n: c.interval for n, c in calls.items()},
                                   mp_functions={n: c.mp for n, c in calls.items()}, eq_tol=EQ_TOL)
         claim.constraint = constraint
+        if point_domain is not None:  # a point outside a domain is never a counterexample (its margin is undefined)
+            claim.point_margin = (lambda pm: (lambda pt: pm(pt) if point_domain(pt) else _undefined()))(
+                claim.point_margin)
         if clip is not None:
             claim.margin = (lambda m: (lambda b: m(clip(b))))(claim.margin)
         left = max(max_seconds - (time.perf_counter() - t0), 1e-3)
@@ -972,6 +1040,10 @@ def _prove_pieces(pieces, box_iv, calls, max_seconds, max_boxes, integers, const
     return out
 
 
+def _undefined():
+    raise ValueError("outside the domain at this point")
+
+
 def _check_bound_assumptions(pieces, calls: dict, box_iv: dict) -> None:
     """Each bound call's assumptions at the corners of its keyword ranges over the box (NotEnclosable if not)."""
     if not calls:
@@ -990,13 +1062,28 @@ def _check_bound_assumptions(pieces, calls: dict, box_iv: dict) -> None:
                 continue
             seen.add((name, f.args))
             c = calls[name]
-            ranges = {k: interval_eval(a, env) for k, a in zip(c.keys, f.args)}
+            ranges = {k: _declared_part(k, interval_eval(a, env)) for k, a in zip(c.keys, f.args)}
             for k, r in ranges.items():
                 if not (math.isfinite(r.lo) and math.isfinite(r.hi)):
                     from ..rigorous.bound_calls import NotEnclosable
 
                     raise NotEnclosable(f"{c.bid}: keyword {k} is not finite on the box")
             c.check_conditions(ranges)
+
+
+def _declared_part(keyword: str, r):
+    """The part of a keyword's range inside its declared domain (boundcalc.domains; an open end moved to the next
+    float): the rest of the box is a domain gap, named and dropped from the proof, so the corners of the bound's
+    code conditions are taken inside (rho = 0:1 is checked from the smallest positive rho)."""
+    from ..domains import keyword_range
+    from ..rigorous.interval import Interval
+
+    d = keyword_range(keyword)
+    if d is None:
+        return r
+    lo = max(r.lo, math.nextafter(d.lo, math.inf) if d.lo_open else d.lo)
+    hi = min(r.hi, math.nextafter(d.hi, -math.inf) if d.hi_open else d.hi)
+    return Interval(lo, hi) if lo <= hi else r
 
 
 def _integer_counterexample(r, claim, integers):

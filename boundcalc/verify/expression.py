@@ -36,6 +36,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .. import domains as _domains
 from ..errors import InputError
 from .box import Param
 from .functions import ALLOWED, CONSTANTS, FUNCTIONS, _bound_mp, _bound_values  # noqa: F401
@@ -44,7 +45,8 @@ MAX_LENGTH = 2000  # characters
 MAX_DEPTH = 40  # nesting levels of the expression tree
 MAX_NODES = 400  # nodes of the expression tree (numbers, names, operators, calls)
 MAX_VARIABLES = 10  # box parameters (a grid of 2 points per axis has 2**10 points)
-MAX_CONSTANT = 1e308  # magnitude of any constant (literal or folded constant sub-expression)
+MAX_CONSTANT = 1.7976931348623157e308  # magnitude of any constant (literal or folded): the largest double
+_BIG = f"made of constants at most {MAX_CONSTANT!r} in magnitude (the largest double)"
 MAX_EXPONENT = 1000  # magnitude of a constant exponent (x**(10**8) is refused, 9**9**9 is never built)
 MP_EXP_LIMIT = 1e300  # the 50-digit re-check refuses exp / powers of larger arguments (more than 350 digits of ln 2)
 FLOAT_STRICT = 2e-12  # strict comparisons: equality (to float noise) counts as a violation
@@ -90,11 +92,17 @@ class DomainCondition:
     source: str  # the argument as written
     np: Callable[..., Any]
     exact: Callable[[], Any]
+    holds: str = ""  # the condition as written for a declared range ("x <= 1"; boundcalc.domains), else derived
+    fails: str = ""
 
     def holds_text(self) -> str:
+        if self.holds:
+            return self.holds
         return {">=0": f"{self.source} >= 0", ">0": f"{self.source} > 0", "!=0": f"{self.source} != 0"}[self.kind]
 
     def fails_text(self) -> str:
+        if self.fails:
+            return self.fails
         return {">=0": f"{self.source} < 0", ">0": f"{self.source} <= 0", "!=0": f"{self.source} = 0"}[self.kind]
 
 
@@ -170,7 +178,7 @@ class _Builder:
             if isinstance(v, complex) or math.isnan(v):
                 raise _err("real-valued (a constant here is not a real number)", node, self.text)
             if not math.isfinite(v) or abs(v) > MAX_CONSTANT:
-                raise _err(f"made of constants at most {MAX_CONSTANT:g} in magnitude", node, self.text)
+                raise _err(_BIG, node, self.text)
         self._consts[key] = v
         return v
 
@@ -187,11 +195,11 @@ class _Builder:
             if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
                 return None
             if isinstance(node.value, int) and node.value.bit_length() > 1100:
-                raise _err(f"made of constants at most {MAX_CONSTANT:g} in magnitude", node, self.text)
+                raise _err(_BIG, node, self.text)
             try:
                 return float(node.value)
             except OverflowError:
-                raise _err(f"made of constants at most {MAX_CONSTANT:g} in magnitude", node, self.text) from None
+                raise _err(_BIG, node, self.text) from None
         if isinstance(node, ast.Name):
             return CONSTANTS.get(node.id)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
@@ -213,7 +221,7 @@ class _Builder:
                 try:
                     return float(b) ** float(e)
                 except OverflowError:
-                    raise _err(f"made of constants at most {MAX_CONSTANT:g} in magnitude", node, self.text) from None
+                    raise _err(_BIG, node, self.text) from None
             a, b = self.const(node.left), self.const(node.right)
             if a is None or b is None:
                 return None
@@ -247,7 +255,7 @@ class _Builder:
             try:
                 return float(fn(*args))
             except OverflowError:
-                raise _err(f"made of constants at most {MAX_CONSTANT:g} in magnitude", node, self.text) from None
+                raise _err(_BIG, node, self.text) from None
         return None
 
     def _domain(self, function: str, kind: str, node, built) -> None:
@@ -255,6 +263,31 @@ class _Builder:
         if self.const(node) is not None:
             return
         self.domain.append(DomainCondition(function, kind, _const_text(node, self.text), built[0], built[3]))
+
+    def _ranges(self, function: str, declared, nodes, parts, label) -> None:
+        """Record the declared range (boundcalc.domains) of each argument as domain conditions: ``x >= 0`` and
+        ``x <= 1`` for a Bernoulli mean, ``epsilon > 0`` ... A constant argument outside its range is an error."""
+        import sympy
+
+        for (an, rng), node, part in zip(declared, nodes, parts):
+            cv = self.const(node)
+            if cv is not None:
+                if not rng.admits(cv):
+                    raise InputError(label(an), rng.allowed_text(), _const_text(node, self.text))
+                continue
+            src = _const_text(node, self.text)
+            for side, bound, op in rng.conditions():
+                b_exact = sympy.Rational(bound)
+                bad = {">=": "<", ">": "<=", "<=": ">", "<": ">="}[op]
+                if side == "lo":
+                    npf = (lambda env, n=part[0], b=bound: n(env) - b)
+                    exf = (lambda x=part[3], b=b_exact: x() - b)
+                else:
+                    npf = (lambda env, n=part[0], b=bound: b - n(env))
+                    exf = (lambda x=part[3], b=b_exact: b - x())
+                self.domain.append(DomainCondition(function, ">=0" if op in (">=", "<=") else ">0",
+                                                   f"{src} {op} {bound:g}", npf, exf, holds=f"{src} {op} {bound:g}",
+                                                   fails=f"{src} {bad} {bound:g}"))
 
     # each build returns (np_fn(env), mp_fn(env), display_sympy_fn(), exact_sympy_fn())
     def expr(self, node, depth=0):
@@ -344,6 +377,8 @@ class _Builder:
         if node.keywords or len(node.args) != len(fn.args):
             raise _err(f"calling {fname}({', '.join(fn.args)})", node, self.text)
         parts = [self.expr(a, depth + 1) for a in node.args]
+        declared = _domains.quantity_args(fname)  # kl, tv, d_eps, kl_inf: a domain condition as for sqrt and log
+        self._ranges(fname, declared, node.args, parts, lambda an: f"{fname}() argument {an}")
         kinds = {"sqrt": ">=0", "log": ">0"}
         if fname in kinds:
             self._domain(fname, kinds[fname], node.args[0], parts[0])
@@ -362,17 +397,24 @@ class _Builder:
         def np_fn(env):
             _tick()
             vals = [p[0](env) for p in parts]
+            vals, outside = _mask_outside(vals, declared)
             try:
                 with np.errstate(all="ignore"):
-                    return fn.np(*vals)
+                    out = fn.np(*vals)
             except InputError as exc:
                 raise InputError(f"{fname}() argument {exc.parameter}", exc.allowed, exc.got) from None
+            return out if outside is None else np.where(outside, np.nan, out)  # undefined there, as sqrt(-1)
 
         def mp_fn(env):
             _tick()
             vals = [_real_mp(p[1](env)) for p in parts]
+            for (an, rng), v in zip(declared, vals):
+                if not rng.admits(v):  # at 50 digits (1 + 1e-30 is outside [0, 1])
+                    raise ValueError(f"{fname}() argument {an} outside its domain ({rng.allowed_text()})")
             if fname in ("exp", "expm1") and abs(vals[0]) > MP_EXP_LIMIT:
                 raise OverflowError("beyond the range of the 50-digit re-check")
+            if (fname == "log" and vals[0] <= 0) or (fname == "log1p" and vals[0] <= -1):
+                raise ValueError(f"{fname} outside its domain at this point")  # mpmath's log(0) = -inf is no value
             if fn.mp is None:
                 return _mpf(float(np.asarray(fn.np(*[float(v) for v in vals])).reshape(-1)[0]))
             return _real_mp(fn.mp(*vals))
@@ -431,12 +473,26 @@ class _Builder:
             raise _err("calling bound with a horizon T=...", node, self.text)
         bid = b.id
 
+        declared = [(k, _domains.keyword_range(k)) for k in kws if _domains.keyword_range(k) is not None]
+        kw_nodes = {k.arg: k.value for k in node.keywords}
+        for k, rng in declared:
+            self._ranges(f"keyword {k} of {b.id}", [(k, rng)], [kw_nodes[k]], [kws[k]],
+                         lambda an: f"bound() keyword {an}")
+
         def np_fn(env):
             vals = {k: np.asarray(v[0](env), dtype=float) for k, v in kws.items()}
-            return _bound_values(bid, vals)
+            keys = list(vals)
+            arrs, outside = _mask_outside([vals[k] for k in keys],
+                                          [(k, _domains.keyword_range(k)) for k in keys])
+            out = _bound_values(bid, dict(zip(keys, [np.asarray(a, dtype=float) for a in arrs])))
+            return out if outside is None else np.where(outside, np.nan, out)
 
         def mp_fn(env):
             vals = {k: v[1](env) for k, v in kws.items()}
+            for k, v in vals.items():
+                rng = _domains.keyword_range(k)
+                if rng is not None and not rng.admits(v):
+                    raise ValueError(f"bound() keyword {k} outside its domain ({rng.allowed_text()})")
             return _bound_mp(bid, vals)
 
         seg = ast.get_source_segment(self.text, node) or f"bound({bid!r}, ...)"
@@ -455,6 +511,24 @@ class _Builder:
             return sympy.Function(fname)(*[kws[k][3]() for k in keys])
 
         return np_fn, mp_fn, sym_fn, exact_fn
+
+
+def _mask_outside(vals, declared):
+    """(values, mask): the points where an argument with a declared Range (boundcalc.domains) lies outside it (NaN
+    included) get an inside value before a vectorised call, and the mask says where (None: nowhere). The caller
+    makes the result NaN there (undefined, as sqrt of a negative number)."""
+    pairs = [(i, rng) for i, (_, rng) in enumerate(declared) if rng is not None]
+    if not pairs:
+        return vals, None
+    arrs = np.broadcast_arrays(*[np.asarray(v, dtype=float) for v in vals])
+    bad = np.zeros(arrs[0].shape, dtype=bool)
+    for i, rng in pairs:
+        bad |= ~rng.admits_array(arrs[i])
+    if not bad.any():
+        return vals, None
+    arrs = [np.where(bad, declared[i][1].inside(), a) if declared[i][1] is not None else a
+            for i, a in enumerate(arrs)]
+    return arrs, bad
 
 
 def _mpf(v):
@@ -716,7 +790,9 @@ def domain_of(p: Parsed, box: str | None):
 
     if not p.variables:
         raise InputError("expression", "at least one box parameter (a name that is not a function or constant)", p.text)
-    params = [Param(v, 1.0, 1.0, (1.0, math.inf, False, True), integer=True) if v in p.integers else Param(v, 0.0, 0.0)
+    c = _domains.COUNT  # a count (n, m, d, K) >= 1: the declared range
+    count = (c.lo, c.hi, c.lo_open, c.hi_open)
+    params = [Param(v, 1.0, 1.0, count, integer=True) if v in p.integers else Param(v, 0.0, 0.0)
               for v in p.variables]
     if box is None:
         raise InputError("--box", f"a range for every parameter of the expression ({', '.join(p.variables)})", None)
