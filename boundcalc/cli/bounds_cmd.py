@@ -24,8 +24,8 @@ def register(app: typer.Typer) -> None:
         setting: options.SettingOpt = None,
         notion: options.BoundsNotionOpt = None,
         kind: options.KindOpt = None,
-        bounds_file: plugin_options.BoundsFileOpt = None,
-        json_out: common.JsonOpt = False,
+        bounds_file: options.BoundsFileOpt = None,
+        json_out: options.JsonOpt = False,
     ):
         """List the registered bounds (filter by setting, notion, kind)."""
         if ctx.invoked_subcommand is not None:
@@ -58,8 +58,8 @@ def register(app: typer.Typer) -> None:
     @command
     def bounds_show(
         bound_id: Annotated[str, typer.Argument(metavar="ID", help="Bound id, see 'boundcalc bounds'.")],
-        bounds_file: plugin_options.BoundsFileOpt = None,
-        json_out: common.JsonOpt = False,
+        bounds_file: options.BoundsFileOpt = None,
+        json_out: options.JsonOpt = False,
     ):
         """Formula, assumptions, source, form and caveats of one bound."""
         import sympy

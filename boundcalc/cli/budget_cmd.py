@@ -12,7 +12,7 @@ import typer
 
 from . import common, instance_options, options, plugin_options
 from .common import command
-from .regret_cmd import SETTINGS, BoundOpt, _instance_options, _parse_params, horizons_option, selected_bounds
+from .regret_cmd import SETTINGS, _instance_options, _parse_params, horizons_option, selected_bounds
 
 _STATUS_STYLE = {"met": "green", "any budget": "green", "unreachable": "red", "non-monotone": "red",
                  "undefined": "red", "not applicable": "dim", "never": "red"}
@@ -395,7 +395,7 @@ def register(app: typer.Typer) -> None:
         max_ratio_to_lower: options.MaxRatioToLowerOpt = None,
         delta: options.DeltaTextOpt = None,
         alpha: options.AlphaOpt = None,
-        ldp_delta: common.LdpDeltaOpt = None,
+        ldp_delta: options.LdpDeltaOpt = None,
         means: options.MeansOpt = None,
         K: options.KOpt = None,
         d: options.DOpt = None,
@@ -405,11 +405,11 @@ def register(app: typer.Typer) -> None:
         lambda0: options.Lambda0Opt = None,
         param: options.ParamOpt = None,
         min_T: options.MinTOpt = False,
-        epsilon: common.EpsilonOpt = None,
-        rho: common.RhoOpt = None,
-        rdp_epsilon: common.RdpEpsilonOpt = None,
-        ldp_epsilon: common.LdpEpsilonOpt = None,
-        plot: common.PlotOpt = None,
+        epsilon: options.EpsilonOpt = None,
+        rho: options.RhoOpt = None,
+        rdp_epsilon: options.RdpEpsilonOpt = None,
+        ldp_epsilon: options.LdpEpsilonOpt = None,
+        plot: options.PlotOpt = None,
         check: options.CheckOpt = False,
         runs: options.RunsOpt = None,
         seed: options.SeedOpt = "0",
@@ -427,21 +427,21 @@ def register(app: typer.Typer) -> None:
         plot_dist: options.PlotDistOpt = None,
         report: options.ReportOpt = None,
         explain: options.ExplainOpt = False,
-        bound: BoundOpt = None,
-        instance_file: instance_options.InstanceFileOpt = None,
-        save_instance: instance_options.SaveInstanceOpt = None,
-        env: instance_options.EnvOpt = None,
-        env_seed: instance_options.EnvSeedOpt = None,
-        gaps: instance_options.GapsOpt = None,
-        best_mean: instance_options.BestMeanOpt = None,
-        noise: instance_options.NoiseOpt = None,
-        prior: instance_options.PriorOpt = None,
-        instances: instance_options.InstancesOpt = None,
-        prior_quantile: instance_options.PriorQuantileOpt = None,
-        prior_param: instance_options.PriorParamOpt = None,
-        prior_seed: instance_options.PriorSeedOpt = None,
-        bounds_file: plugin_options.BoundsFileOpt = None,
-        json_out: common.JsonOpt = False,
+        bound: options.BoundOpt = None,
+        instance_file: options.InstanceFileOpt = None,
+        save_instance: options.SaveInstanceOpt = None,
+        env: options.EnvOpt = None,
+        env_seed: options.EnvSeedOpt = None,
+        gaps: options.GapsOpt = None,
+        best_mean: options.BestMeanOpt = None,
+        noise: options.NoiseOpt = None,
+        prior: options.PriorOpt = None,
+        instances: options.InstancesOpt = None,
+        prior_quantile: options.PriorQuantileOpt = None,
+        prior_param: options.PriorParamOpt = None,
+        prior_seed: options.PriorSeedOpt = None,
+        bounds_file: options.BoundsFileOpt = None,
+        json_out: options.JsonOpt = False,
     ):
         """The strongest privacy (smallest budget) at which each bound meets a regret or overhead target."""
         import numpy as np

@@ -30,8 +30,8 @@ def register(app: typer.Typer) -> None:
         method: options.MethodOpt = "auto",
         points: options.PointsOpt = "4096",
         max_seconds: options.MaxSecondsOpt = "10",
-        bounds_file: plugin_options.BoundsFileOpt = None,
-        json_out: common.JsonOpt = False,
+        bounds_file: options.BoundsFileOpt = None,
+        json_out: options.JsonOpt = False,
     ):
         """Check an inequality over a box: a proof by interval arithmetic when possible, else a grid.
 

@@ -12,8 +12,7 @@ import time
 import typer
 
 from . import options, sweep
-from .common import (DigitsOpt, JsonOpt, SymbolicOpt, check_digits, command, console, emit_json, fmt, print_symbolic,
-                     track)
+from .common import check_digits, command, console, emit_json, fmt, print_symbolic, track
 
 FloatStr = dict(metavar="FLOAT")
 LIST_HELP = f" Also {sweep.SYNTAX}."
@@ -146,9 +145,9 @@ def concentration_cmd(
     sigma: options.NoiseSigmaOpt = None,
     mc_runs: options.McRunsOpt = None,
     seed: options.SeedIntOpt = 0,
-    json_out: JsonOpt = False,
-    digits: DigitsOpt = None,
-    symbolic: SymbolicOpt = False,
+    json_out: options.JsonOpt = False,
+    digits: options.DigitsOpt = None,
+    symbolic: options.SymbolicOpt = False,
 ):
     """Tail bounds for S̃ = S_n + Σ_{j≤m} noise: C0–C3, naive, Chernoff, exact and Monte Carlo.
 

@@ -167,9 +167,9 @@ def register(app: typer.Typer) -> None:
         delta: options.DeltaOpt = None,
         alpha: options.AlphaListOpt = None,
         rdp_epsilon: options.RdpEpsilonOpt = None,
-        json_out: common.JsonOpt = False,
-        digits: common.DigitsOpt = None,
-        symbolic: common.SymbolicOpt = False,
+        json_out: options.JsonOpt = False,
+        digits: options.DigitsOpt = None,
+        symbolic: options.SymbolicOpt = False,
     ):
         """Show what a privacy budget implies: (ε, δ) simple and tight, RDP curve, zCDP/pure equivalents."""
         common.check_digits(digits)

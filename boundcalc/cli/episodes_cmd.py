@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from . import common, options
-from .common import JsonOpt, PlotOpt, check_plot_path, command, console, emit_json, fmt
+from .common import check_plot_path, command, console, emit_json, fmt
 
 ALGO_NAMES = ("adac-gope", "adar-gope", "dp-klucb", "dp-imed", "adap-klucb", "dp-se", "adac-ucb", "adar-ucb",
               "adac-oful", "adar-oful")
@@ -67,8 +67,8 @@ def episodes(
     lambda0: options.Lambda0Opt = None,
     lam0_old: Annotated[Optional[float], common.alias_option("episodes", "--lam0")] = None,
     max_rows: options.RowsOpt = 60,
-    json_out: JsonOpt = False,
-    plot: PlotOpt = None,
+    json_out: options.JsonOpt = False,
+    plot: options.PlotOpt = None,
 ):
     """Episode schedule of a phased algorithm: lengths, cumulative t, noise scale, count vs the paper's O(log T)."""
     from .. import validate as v

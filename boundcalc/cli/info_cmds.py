@@ -17,8 +17,7 @@ import contextlib
 import typer
 
 from . import options, sweep
-from .common import (DigitsOpt, JsonOpt, SymbolicOpt, check_digits, command, console, emit_json, fmt, kv_table,
-                     print_symbolic, track)
+from .common import check_digits, command, console, emit_json, fmt, kv_table, print_symbolic, track
 
 FloatStr = dict(metavar="FLOAT")
 LIST_HELP = f" Also {sweep.SYNTAX}."
@@ -155,9 +154,9 @@ def kl_cmd(
     level: options.LevelOpt = None,
     sigma: options.SigmaOpt = None,
     sigma_q: options.SigmaQOpt = None,
-    json_out: JsonOpt = False,
-    digits: DigitsOpt = None,
-    symbolic: SymbolicOpt = False,
+    json_out: options.JsonOpt = False,
+    digits: options.DigitsOpt = None,
+    symbolic: options.SymbolicOpt = False,
 ):
     """Bernoulli kl(p, q), TV, and optionally the kl-UCB/LCB indexes and Gaussian KL (seed 001 §2).
 
@@ -266,9 +265,9 @@ def kl_inf_cmd(
     support: options.SupportOpt = None,
     weights: options.WeightsOpt = None,
     epsilon: options.EpsilonArgOpt = None,
-    json_out: JsonOpt = False,
-    digits: DigitsOpt = None,
-    symbolic: SymbolicOpt = False,
+    json_out: options.JsonOpt = False,
+    digits: options.DigitsOpt = None,
+    symbolic: options.SymbolicOpt = False,
 ):
     """KL_inf(ν, μ*) = inf{KL(ν, ν') : mean(ν') > μ*} (seed 001 Eq. 3; Honda–Takemura dual for finite support);
     with --epsilon also d_ε,inf(ν, μ*) of seed 001 Eq. 9 (ν finitely supported on [0, 1], Q any law on [0, 1]).
@@ -398,9 +397,9 @@ def d_eps_cmd(
     epsilon: options.EpsilonArgOpt,
     n_pulls: options.NPullsOpt = None,
     t: options.RoundOpt = None,
-    json_out: JsonOpt = False,
-    digits: DigitsOpt = None,
-    symbolic: SymbolicOpt = False,
+    json_out: options.JsonOpt = False,
+    digits: options.DigitsOpt = None,
+    symbolic: options.SymbolicOpt = False,
 ):
     """d_ε(μ, μ*) = inf_z ε|z − μ| + kl(z, μ*) (seed 001 Eq. 6; closed form Eq. 8 / Lemma F.1).
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import typer
 
 from . import options
-from .common import JsonOpt, command, console, emit_json, fmt, kv_table
+from .common import command, console, emit_json, fmt, kv_table
 
 
 def _instance(setting, file, means, family, sigma, which):
@@ -44,7 +44,7 @@ def lower_cmd(
     T: options.TOpt = "1e4",
     pulls: options.PullsOpt = None,
     variance: options.VarianceOpt = None,
-    json_out: JsonOpt = False,
+    json_out: options.JsonOpt = False,
 ):
     """KL(m_νπ ‖ m_ν'π) ≤ ρ([EΣt_{a_t}]² + EΣt_{a_t}(1 − t_{a_t}) + VarΣt_{a_t}) (seed 003 Thm 8) for two instances,
     and the lower bound Reg(ν) + Reg(ν') ≥ (T·c/4)·exp(−KL) it implies (Bretagnolle–Huber, seed 003 App. G-B1)."""

@@ -265,13 +265,13 @@ def register(app: typer.Typer) -> None:
         env_seed: options.EnvSeedOpt = "3",
         means: options.MeansOpt = None,
         family: options.FamilyOpt = "bernoulli",
-        epsilon: common.EpsilonOpt = None,
-        rho: common.RhoOpt = None,
-        alpha: common.AlphaOpt = None,
-        rdp_epsilon: common.RdpEpsilonOpt = None,
-        delta: common.DeltaOpt = None,
-        ldp_epsilon: common.LdpEpsilonOpt = None,
-        ldp_delta: common.LdpDeltaOpt = None,
+        epsilon: options.EpsilonOpt = None,
+        rho: options.RhoOpt = None,
+        alpha: options.AlphaOpt = None,
+        rdp_epsilon: options.RdpEpsilonOpt = None,
+        delta: options.DeltaOpt = None,
+        ldp_epsilon: options.LdpEpsilonOpt = None,
+        ldp_delta: options.LdpDeltaOpt = None,
         beta: options.BetaOpt = None,
         batch_ratio: options.BatchRatioOpt = None,
         n1: options.N1Opt = None,
@@ -287,22 +287,22 @@ def register(app: typer.Typer) -> None:
         n_checkpoints: options.CheckpointsOpt = "12",
         save: options.SaveOpt = None,
         progress: options.ProgressOpt = None,
-        plot: common.PlotOpt = None,
+        plot: options.PlotOpt = None,
         plot_dist: options.PlotDistOpt = None,
         log_y: options.LogYOpt = False,
-        instance_file: instance_options.InstanceFileOpt = None,
-        save_instance: instance_options.SaveInstanceOpt = None,
+        instance_file: options.InstanceFileOpt = None,
+        save_instance: options.SaveInstanceOpt = None,
         K: options.KOpt = None,
         d: options.DOpt = None,
         theta: options.ThetaOpt = None,
         actions: options.ActionsOpt = None,
-        gaps: instance_options.GapsOpt = None,
-        best_mean: instance_options.BestMeanOpt = None,
-        noise: instance_options.NoiseOpt = None,
-        prior: instance_options.PriorOpt = None,
-        bounds_file: plugin_options.BoundsFileOpt = None,
-        algorithms_file: plugin_options.AlgorithmsFileOpt = None,
-        json_out: common.JsonOpt = False,
+        gaps: options.GapsOpt = None,
+        best_mean: options.BestMeanOpt = None,
+        noise: options.NoiseOpt = None,
+        prior: options.PriorOpt = None,
+        bounds_file: options.BoundsFileOpt = None,
+        algorithms_file: options.AlgorithmsFileOpt = None,
+        json_out: options.JsonOpt = False,
     ):
         """Monte Carlo pseudo-regret of one or several algorithms (finite, linear, contextual or GLM): table at
         log-spaced checkpoints with 95% intervals; --plot draws every curve with its ribbon and the bounds."""
@@ -455,7 +455,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("algorithms")
     @command
-    def algorithms(algorithms_file: plugin_options.AlgorithmsFileOpt = None, json_out: common.JsonOpt = False):
+    def algorithms(algorithms_file: options.AlgorithmsFileOpt = None, json_out: options.JsonOpt = False):
         """List the implemented algorithms of every setting with their source, privacy notion, the privacy
         guarantee they really have, and their bounds (plugin algorithms too: --algorithms-file, entry points)."""
         from .. import algorithms as registry

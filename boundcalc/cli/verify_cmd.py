@@ -82,8 +82,8 @@ def register(app: typer.Typer) -> None:
         list_: options.ListOpt = False,
         report: options.ReportOpt = None,
         details: options.DetailsOpt = False,
-        bounds_file: plugin_options.BoundsFileOpt = None,
-        json_out: common.JsonOpt = False,
+        bounds_file: options.BoundsFileOpt = None,
+        json_out: options.JsonOpt = False,
     ):
         """Check the papers' claims (every ERRATA item and sheet check): verdict, method and evidence."""
         from ..errors import InputError

@@ -21,14 +21,14 @@ def register(app: typer.Typer) -> None:
 
     @ws_app.callback(invoke_without_command=True)
     @command
-    def worksheet(ctx: typer.Context, json_out: common.JsonOpt = False):
+    def worksheet(ctx: typer.Context, json_out: options.JsonOpt = False):
         """The papers' experiments: 'worksheet list' (also what 'worksheet' alone shows) and 'worksheet run NAME'."""
         if ctx.invoked_subcommand is None:
             _list(json_out)
 
     @ws_app.command("list")
     @command
-    def list_(json_out: common.JsonOpt = False):
+    def list_(json_out: options.JsonOpt = False):
         """List the worksheets (one per paper) and the paper figures each reproduces."""
         _list(json_out)
 
@@ -60,7 +60,7 @@ def register(app: typer.Typer) -> None:
         seed: options.SeedOpt = "0",
         step_cap: options.StepCapOpt = None,
         data: options.DataOpt = None,
-        json_out: common.JsonOpt = False,
+        json_out: options.JsonOpt = False,
     ):
         """Run one paper's worksheet: simulate its experiments, draw its figures with the registered bounds on the same axes, judge the paper's claims, and write report.md, results.json and the figures into --out.
 
