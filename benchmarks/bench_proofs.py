@@ -19,12 +19,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from boundcalc.rigorous import bound_pairs as BP  # noqa: E402
-from boundcalc.rigorous import enclosures as en  # noqa: E402
-from boundcalc.rigorous import interval as ivm  # noqa: E402
+from boundcalc.intervals import enclosures as en  # noqa: E402
+from boundcalc.intervals import interval as ivm  # noqa: E402
 from boundcalc.rigorous import provers as P  # noqa: E402
 from boundcalc.rigorous.claims import inequality  # noqa: E402
 from boundcalc.verify.expression import to_sympy as S  # noqa: E402  (the one restricted parser)
-from boundcalc.rigorous.interval import Interval  # noqa: E402
+from boundcalc.intervals.interval import Interval  # noqa: E402
 
 TARGET_S = 60.0
 

@@ -15,7 +15,7 @@ check`` may call, and :data:`KEYWORDS` the range of every keyword of ``bound("ID
 
 This module imports nothing from boundcalc (it sits at the bottom of the layer order): ``validate`` words its errors
 from it, ``verify.expression`` turns each range into domain conditions of EXPR (reported by ``check`` as "proven where
-defined" with the part of the box outside, as for sqrt and log), and ``rigorous.enclosures`` refuses an argument
+defined" with the part of the box outside, as for sqrt and log), and ``intervals.enclosures`` refuses an argument
 interval outside its range unless the caller reports the rest of the box (``interval.where_defined``).
 """
 

@@ -3,7 +3,9 @@ the privacy budget. One module for every picture boundcalc draws (``simulate --p
 ``regret --check --plot``, ``budget --plot``, the worksheets), so that they share one look:
 
 - the title names the instance, the budget, T and the number of runs (:func:`title`);
-- axes fit the data (log x; y from 0, or log y when the values span decades; limits from what is drawn);
+- axes fit the data (log x; y from 0, or log y when the values span decades; limits from what is drawn); a figure
+  that redraws a paper's figure takes the paper's scales, and :func:`scales` overrides every figure drawn inside it
+  (``--x-scale`` / ``--y-scale`` / ``--log-y`` of ``simulate``, ``regret``, ``budget`` and ``worksheet run``);
 - the legend lists only what is drawn (a curve with no finite point is left out, and so is its label);
 - a colour-blind-safe palette (Okabe & Ito 2008, "Color Universal Design"; then Tol's "muted" scheme);
 - PNG, SVG or PDF by the file's extension (:func:`check_path` validates the path before any work).
@@ -13,6 +15,8 @@ matplotlib is imported only inside the functions (Agg backend), so importing thi
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 import os
 from dataclasses import dataclass, field
@@ -29,6 +33,61 @@ LINESTYLES = ("-", "--", "-.", ":")
 MIN_PLOT_CHECKPOINTS = 50  # default number of log-spaced checkpoints when a regret curve is drawn
 LOWER_COLOUR = "#000000"  # lower bounds beside simulated curves: black, dashed
 LEGEND_INSIDE_MAX = 6  # more legend entries than this go outside the axes, on the right
+
+
+SCALES = ("linear", "log")
+# (x, y) scale overrides of the figures drawn now (None: each figure's own default); set by ``scales``
+_SCALES: contextvars.ContextVar = contextvars.ContextVar("boundcalc_figure_scales", default=(None, None))
+
+
+def check_scale(option: str, value) -> str | None:
+    """``linear`` or ``log`` (or None: the figure's own default); InputError naming ``option`` otherwise."""
+    if value is None:
+        return None
+    v = str(value).strip().lower()
+    if v not in SCALES:
+        raise InputError(option, "linear or log", value)
+    return v
+
+
+def scale_options(x_scale=None, y_scale=None, log_y: bool = False) -> tuple[str | None, str | None]:
+    """The (x, y) overrides of the CLI options ``--x-scale``, ``--y-scale`` and ``--log-y`` (shorthand for
+    ``--y-scale log``; with ``--y-scale linear`` a contradiction, refused)."""
+    x, y = check_scale("--x-scale", x_scale), check_scale("--y-scale", y_scale)
+    if log_y:
+        if y == "linear":
+            raise InputError("--log-y", "without --y-scale linear (--log-y is --y-scale log)", "--y-scale linear")
+        y = "log"
+    return x, y
+
+
+@contextlib.contextmanager
+def scales(x: str | None = None, y: str | None = None):
+    """Every figure drawn inside takes these axis scales ("linear" / "log"; None keeps each figure's own, e.g. the
+    paper's scales of a worksheet figure): the one place an override is applied (:func:`x_scale_of`,
+    :func:`log_y_of`, which every drawing function here asks)."""
+    token = _SCALES.set((check_scale("--x-scale", x), check_scale("--y-scale", y)))
+    try:
+        yield
+    finally:
+        _SCALES.reset(token)
+
+
+def x_scale_of(default: str = "log") -> str:
+    """The x scale of a figure whose own is ``default``, after the override of :func:`scales`."""
+    return _SCALES.get()[0] or default
+
+
+def log_y_of(default: bool | None) -> bool | None:
+    """Log y (True), linear y (False) or chosen from the data (None) for a figure whose own is ``default``, after the
+    override of :func:`scales`."""
+    y = _SCALES.get()[1]
+    return default if y is None else y == "log"
+
+
+def axes_scales(fig) -> list[tuple[str, str]]:
+    """(x scale, y scale) of each visible axes of a matplotlib figure, as drawn (read back from the axes)."""
+    return [(ax.get_xscale(), ax.get_yscale()) for ax in fig.axes if ax.get_visible()]
 
 
 def colour(i: int) -> str:
@@ -193,15 +252,23 @@ def _fit_axes(ax, ys: list, log_y: bool | None):
         ax.set_ylim(min(0.0, vals.min()), top * 1.08 if top > 0 else 1.0)
 
 
+FOCUS_HEADROOM = 2.5  # y_focus: the y axis reaches this many times the focus curves' largest value (upper ribbon)
+
+
 def regret_figure(curves: Sequence[Curve], lines: Sequence[Line] = (), *, title_text: str = "",
-                  xlabel: str = "t", ylabel: str = "pseudo-regret", log_y: bool | None = False, ax=None):
-    """Mean regret curves with 95% ribbons, and bounds (upper solid, lower dashed) on the same log-x axes.
+                  xlabel: str = "t", ylabel: str = "pseudo-regret", log_y: bool | None = False, ax=None,
+                  x_scale: str = "log", y_focus: Sequence[str] = ()):
+    """Mean regret curves with 95% ribbons, and bounds (upper solid, lower dashed) on the same axes (log x unless
+    ``x_scale`` says otherwise; :func:`scales` overrides both axes).
 
     Bounds are drawn only over the range of t the curves cover and only up to a few times the largest simulated
     value (a vacuous bound would otherwise flatten every curve); a bound left entirely off-scale is listed in the
-    legend as "(off scale)" rather than silently dropped. Returns the figure."""
+    legend as "(off scale)" rather than silently dropped. ``y_focus``: labels of the curves the linear y axis is fitted
+    to (up to FOCUS_HEADROOM times their largest value), so that close low curves stay readable beside a curve far
+    above them; the curves that leave the axes are named on the panel. Returns the figure."""
     import numpy as np
 
+    log_y = log_y_of(log_y)
     plt = pyplot()
     fig = None
     if ax is None:
@@ -223,6 +290,15 @@ def regret_figure(curves: Sequence[Curve], lines: Sequence[Line] = (), *, title_
             drawn_y.append(hi[ok])
         tmin, tmax = min(tmin, t.min()), max(tmax, t.max())
     ymax = max((float(np.max(y)) for y in drawn_y if np.size(y)), default=None)
+    top = None  # the y axis' top when y_focus cuts the curves above it
+    if y_focus and not log_y and ymax is not None:
+        foc = [float(np.nanmax(np.asarray(c.hi if c.hi is not None else c.mean, dtype=float)))
+               for c in curves if c.label in y_focus and np.isfinite(np.asarray(c.mean, dtype=float)).any()]
+        foc = [v for v in foc if math.isfinite(v) and v > 0]
+        # cut only where a curve's mean leaves the axes (a ribbon alone reaching above does not)
+        if foc and any(np.nanmax(np.asarray(c.mean, dtype=float)) > FOCUS_HEADROOM * max(foc) for c in curves):
+            top = FOCUS_HEADROOM * max(foc)
+    limit = top if top is not None else (None if ymax is None else 4 * ymax)
     for j, ln in enumerate(lines):
         x, y = _finite_xy(ln.x, ln.y)
         if math.isfinite(tmin):
@@ -234,18 +310,24 @@ def regret_figure(curves: Sequence[Curve], lines: Sequence[Line] = (), *, title_
         style = {"ls": "-" if ln.kind == "upper" else ("--" if ln.kind == "lower" else ":"), "lw": 1.3, "color": col}
         style.update(ln.style)
         label = ln.label
-        if ymax is not None and not log_y and y.min() > 4 * ymax:
+        if limit is not None and not log_y and y.min() > limit:
             label += " (off scale)"
             ax.plot([], [], label=label, **style)
             continue
         ax.plot(x, y, label=label, **style)
-        drawn_y.append(y if ymax is None or log_y else np.minimum(y, 4 * ymax))
-    ax.set_xscale("log")
+        drawn_y.append(y if limit is None or log_y else np.minimum(y, limit))
+    ax.set_xscale(x_scale_of(x_scale))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     if math.isfinite(tmin):
         ax.set_xlim(tmin, tmax)
+    if top is not None:
+        drawn_y = [np.minimum(np.asarray(y, dtype=float), top / 1.08) for y in drawn_y]
     _fit_axes(ax, drawn_y, log_y)
+    if top is not None:
+        above = [c.label for c in curves if np.nanmax(np.asarray(c.mean, dtype=float)) > top]
+        ax.text(0.99, 0.98, "above the axes: " + ", ".join(above), transform=ax.transAxes, ha="right", va="top",
+                fontsize=6.5, color="#444444")
     if title_text:
         ax.set_title(title_text, fontsize=9)
     handles, labels = ax.get_legend_handles_labels()
@@ -262,7 +344,10 @@ def regret_figure(curves: Sequence[Curve], lines: Sequence[Line] = (), *, title_
 def lines_figure(lines: Sequence[Line], *, title_text: str = "", xlabel: str = "T", ylabel: str = "regret bound",
                  log_x: bool = True, log_y: bool | None = None, markers: Sequence[tuple[str, float]] = ()):
     """Deterministic curves (bounds against T or against a budget), upper solid and lower dashed, with vertical
-    markers (label, x) for chosen values (e.g. the recommended budget). Returns the figure."""
+    markers (label, x) for chosen values (e.g. the recommended budget); :func:`scales` overrides the axes' scales.
+    Returns the figure."""
+    log_y = log_y_of(log_y)
+    x_scale = x_scale_of("log" if log_x else "linear")
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(8.5, 4.8))
     drawn = []
@@ -285,8 +370,7 @@ def lines_figure(lines: Sequence[Line], *, title_text: str = "", xlabel: str = "
         if xv is not None and math.isfinite(xv) and xv > 0:
             ax.axvline(xv, color="#000000", ls=LINESTYLES[(style_k + 1) % len(LINESTYLES)], lw=1.0,
                        label=label or None)
-    if log_x:
-        ax.set_xscale("log")
+    ax.set_xscale(x_scale)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     _fit_axes(ax, drawn, log_y)
@@ -341,6 +425,8 @@ class Panel:
     xlabel: str = "t"
     ylabel: str = "pseudo-regret"
     log_y: bool | None = False
+    x_scale: str = "log"
+    y_focus: Sequence[str] = ()
 
 
 def panels_figure(panels: Sequence[Panel], *, ncols: int = 2, suptitle: str = "", panel_size=(5.2, 3.6),
@@ -358,7 +444,8 @@ def panels_figure(panels: Sequence[Panel], *, ncols: int = 2, suptitle: str = ""
     fig, axes = plt.subplots(nrows, ncols, figsize=(panel_size[0] * ncols, panel_size[1] * nrows + 0.9), squeeze=False)
     for k, p in enumerate(panels):
         ax = axes[k // ncols][k % ncols]
-        regret_figure(p.curves, p.lines, title_text=p.title, xlabel=p.xlabel, ylabel=p.ylabel, log_y=p.log_y, ax=ax)
+        regret_figure(p.curves, p.lines, title_text=p.title, xlabel=p.xlabel, ylabel=p.ylabel, log_y=p.log_y, ax=ax,
+                      x_scale=p.x_scale, y_focus=p.y_focus)
     for k in range(n, nrows * ncols):
         fig.delaxes(axes[k // ncols][k % ncols])
     if not shared_legend:
@@ -400,6 +487,7 @@ def ccdf_figure(samples: dict, *, title_text: str = "", xlabel: str = "regret at
     ``samples``: {label: per-run final regrets}."""
     import numpy as np
 
+    log_y = log_y_of(log_y)
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(8.5, 4.8))
     for j, (label, xs) in enumerate(samples.items()):
@@ -415,6 +503,7 @@ def ccdf_figure(samples: dict, *, title_text: str = "", xlabel: str = "regret at
     for k, (label, xv) in enumerate(markers):
         if xv is not None and math.isfinite(xv):
             ax.axvline(xv, color="#000000", ls=LINESTYLES[(k + 1) % len(LINESTYLES)], lw=1.0, label=label or None)
+    ax.set_xscale(x_scale_of("linear"))
     if log_y:
         ax.set_yscale("log")
     ax.set_xlabel(xlabel)
@@ -433,6 +522,7 @@ def interval_figure(series: dict, *, target: float | None = None, title_text: st
     and vertical markers. ``series``: {label: [(x, estimate, lo, hi), ...]}."""
     import numpy as np
 
+    log_y = log_y_of(log_y)
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(8.5, 4.8))
     for j, (label, pts) in enumerate(series.items()):
@@ -450,7 +540,7 @@ def interval_figure(series: dict, *, target: float | None = None, title_text: st
     for k, (label, xv) in enumerate(markers):
         if xv is not None and math.isfinite(xv) and xv > 0:
             ax.axvline(xv, color="#000000", ls=LINESTYLES[(k + 1) % len(LINESTYLES)], lw=1.0, label=label or None)
-    ax.set_xscale("log")
+    ax.set_xscale(x_scale_of("log"))
     if log_y:
         ax.set_yscale("log")
     ax.set_xlabel(xlabel)

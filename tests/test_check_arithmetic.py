@@ -10,7 +10,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from boundcalc.rigorous import interval as ivm
+from boundcalc.intervals import interval as ivm
 
 from test_interval_fuzz import _OldMpmathBackend, _old_mul_bounds, backend  # noqa: F401  (fixture)
 
@@ -181,7 +181,7 @@ def _identity_margins_contain(expm1_minus, minus_log1p, seed=3, n=150) -> bool:
     import mpmath
     import numpy as np
 
-    from boundcalc.rigorous.interval import Interval
+    from boundcalc.intervals.interval import Interval
 
     rng = np.random.default_rng(seed)
     with mpmath.workprec(2300):
@@ -211,7 +211,7 @@ def test_identity_margin_enclosures_contain_the_value(backend):
 def test_mutant_identity_margin_enclosures_are_rejected(monkeypatch):
     """Mutants of the series: a coefficient 1/5 for 1/6 in e^x - 1 - x, and the remainder dropped in x - log1p(x)."""
     from boundcalc.rigorous import sympy_eval as se
-    from boundcalc.rigorous.interval import Interval
+    from boundcalc.intervals.interval import Interval
 
     real_series = se._series
 

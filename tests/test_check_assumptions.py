@@ -97,7 +97,7 @@ def test_mutants_are_rejected(monkeypatch):
     real_analyse, real_measure = asm.analyse, asm.measure
 
     def midpoint_only(g, strict, box, scales, **kw):  # the relation at the box's midpoint only
-        from boundcalc.rigorous.interval import Interval
+        from boundcalc.intervals.interval import Interval
         from boundcalc.rigorous.sympy_eval import interval_eval
 
         mid = {k: Interval((v.lo + v.hi) / 2) for k, v in box.items()}

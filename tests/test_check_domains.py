@@ -27,9 +27,9 @@ from hypothesis import strategies as st
 
 from boundcalc import domains
 from boundcalc.errors import InputError
-from boundcalc.rigorous import enclosures as en
-from boundcalc.rigorous import interval as ivm
-from boundcalc.rigorous.interval import DomainError, Interval
+from boundcalc.intervals import enclosures as en
+from boundcalc.intervals import interval as ivm
+from boundcalc.intervals.interval import DomainError, Interval
 from boundcalc.verify import check as ck
 from boundcalc.verify import expression as ex
 from test_interval_fuzz import backend  # noqa: F401  (fixture: both interval backends, flint and mpmath-iv)
@@ -223,12 +223,12 @@ def test_mutant_enclosures_clip_again(monkeypatch):
 
 
 def test_mutant_identity_ignores_gaps(monkeypatch):
-    monkeypatch.setattr(ck, "run", mutate(ck.run, "_proven_words(bool(gaps), False)", "_proven_words(False, False)"))
+    monkeypatch.setattr(ck, "_run", mutate(ck._run, "_proven_words(bool(gaps), False)", "_proven_words(False, False)"))
     assert _fails(test_d2_identities_hold_where_defined, *D2[0][:3], "flint")
 
 
 def test_mutant_witness_outside_the_domain(monkeypatch):
-    monkeypatch.setattr(ck, "run", mutate(ck.run, "_point_domain(p) if gaps else None", "None"))
+    monkeypatch.setattr(ck, "_run", mutate(ck._run, "_point_domain(p) if gaps else None", "None"))
     assert _fails(test_witness_lies_where_defined, "flint")
 
 
@@ -249,7 +249,7 @@ _NOFLINT = """
 import json, sys
 sys.modules["flint"] = None
 from boundcalc.verify import check as ck
-from boundcalc.rigorous.interval import backend_name
+from boundcalc.intervals.interval import backend_name
 out = []
 for text, box in json.loads(sys.argv[1]):
     r = ck.run(text, box, max_seconds=5)

@@ -339,7 +339,7 @@ def test_points_undefined_in_float_are_rechecked(monkeypatch):
 
 def test_prover_time_limit_holds_inside_one_evaluation(monkeypatch):
     """A margin whose single evaluation outlasts max_seconds: the proof ends at the limit, inside the evaluation."""
-    from boundcalc.rigorous.interval import Interval
+    from boundcalc.intervals.interval import Interval
 
     def slow_margin(b):
         t0 = time.perf_counter()
@@ -376,7 +376,7 @@ def test_exact_constants_are_enclosed_over_the_whole_range(monkeypatch):
     import random
 
     from boundcalc.rigorous import sympy_eval as se
-    from boundcalc.rigorous.interval import Interval
+    from boundcalc.intervals.interval import Interval
 
     rng = random.Random(17)
     pairs = [(1, 10**320), (-7, 10**330), (10**309, 1), (10**400, 3), (1, 10), (3, 4)]
@@ -397,7 +397,7 @@ def test_prover_confirms_huge_not_tiny_margins():
     precisions (not the noise of a cancellation)."""
     import mpmath
 
-    from boundcalc.rigorous.interval import Interval
+    from boundcalc.intervals.interval import Interval
 
     def run(value):
         return prover_mod.prove(lambda b: Interval(-1.0, -0.5), {"x": (0.0, 1.0)}, max_boxes=20, max_seconds=5,

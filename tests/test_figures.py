@@ -122,3 +122,117 @@ def test_check_path_probes_the_directory(tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "mkstemp", refuse)
     with pytest.raises(InputError, match="writable"):
         F.check_path(str(tmp_path / "x.png"))
+
+
+# -- axis scales: each figure's own (the paper's), overridden by figures.scales (issue 24 item 7) -----------------------
+def test_scales_override_every_drawing_function():
+    t = np.geomspace(10, 1e4, 30)
+    c = [F.Curve("a", t, np.sqrt(t), np.sqrt(t) - 1, np.sqrt(t) + 1)]
+    ln = [F.Line("b", t, 2 * np.sqrt(t))]
+    own = {"regret": lambda: F.regret_figure(c, ln), "regret-linear-x": lambda: F.regret_figure(c, ln, x_scale="linear"),
+           "lines": lambda: F.lines_figure(ln), "panels": lambda: F.panels_figure([F.Panel(c, ln, x_scale="linear")]),
+           "ccdf": lambda: F.ccdf_figure({"a": t}), "interval": lambda: F.interval_figure({"a": [(1, 2, 1, 3)]})}
+    default = {"regret": ("log", "linear"), "regret-linear-x": ("linear", "linear"), "lines": ("log", "linear"),
+               "panels": ("linear", "linear"), "ccdf": ("linear", "log"), "interval": ("log", "linear")}
+    for name, draw in own.items():
+        fig = draw()
+        assert F.axes_scales(fig) == [default[name]], name
+        F.pyplot().close(fig)
+        for x, y in (("linear", "log"), ("log", "linear"), ("log", None), (None, "log")):
+            with F.scales(x, y):
+                fig = draw()
+            want = (x or default[name][0], y or default[name][1])
+            assert F.axes_scales(fig) == [want], (name, x, y)
+            F.pyplot().close(fig)
+    fig = F.regret_figure(c, ln)  # left the block: the figure's own scales again
+    assert F.axes_scales(fig) == [("log", "linear")]
+    F.pyplot().close(fig)
+
+
+@pytest.mark.parametrize("args, want", [((None, None, False), (None, None)), (("LOG", None, False), ("log", None)),
+                                        ((None, None, True), (None, "log")), ((None, "log", True), (None, "log")),
+                                        (("linear", "linear", False), ("linear", "linear"))])
+def test_scale_options(args, want):
+    assert F.scale_options(*args) == want
+
+
+@pytest.mark.parametrize("args, option", [(("lin", None, False), "--x-scale"), ((None, "", False), "--y-scale"),
+                                          ((None, "linear", True), "--log-y")])
+def test_scale_options_refuse(args, option):
+    with pytest.raises(InputError) as e:
+        F.scale_options(*args)
+    assert e.value.parameter == option
+
+
+def test_y_focus_keeps_the_low_curves_readable():
+    """Two close low curves and one 30 times higher: fitted to the focus curves, the y axis ends at FOCUS_HEADROOM ×
+    their largest upper ribbon value (not at the high curve's top), and the panel names the curve above it."""
+    t = np.geomspace(10, 1e4, 30)
+    low1, low2, high = 2 * np.log(t), 3 * np.log(t), 90 * np.log(t)
+    c = [F.Curve("A", t, low1, low1 - 1, low1 + 1), F.Curve("B", t, low2, low2 - 1, low2 + 1), F.Curve("C", t, high)]
+    fig = F.regret_figure(c, [F.Line("far bound", t, 50 * low2)], y_focus=("A", "B"))
+    ax = fig.axes[0]
+    top = F.FOCUS_HEADROOM * float(np.max(low2 + 1))
+    assert ax.get_ylim()[1] == pytest.approx(top, rel=1e-9)
+    assert [tx.get_text() for tx in ax.texts] == ["above the axes: C"]
+    assert "far bound (off scale)" in ax.get_legend_handles_labels()[1]
+    F.pyplot().close(fig)
+    # a curve whose mean stays below the cut and only its ribbon reaches above: nothing cut, nothing named
+    mid = 6 * np.log(t)
+    fig = F.regret_figure(c[:2] + [F.Curve("D", t, mid, mid / 2, 4 * mid)], y_focus=("A", "B"))
+    assert not fig.axes[0].texts and fig.axes[0].get_ylim()[1] >= float(np.max(4 * mid))
+    F.pyplot().close(fig)
+    fig = F.regret_figure(c, y_focus=())  # without a focus: fitted to every curve
+    assert fig.axes[0].get_ylim()[1] >= float(np.max(high)) and not fig.axes[0].texts
+    F.pyplot().close(fig)
+
+
+def _captured_scales(monkeypatch, argv, tmp_path):
+    """Run a command in-process with --plot; the axes of the figure it saves, read back from matplotlib."""
+    from typer.testing import CliRunner
+
+    from boundcalc.cli.app import app
+
+    seen, real = [], F.save
+
+    def save(fig, path, option="--plot"):
+        seen.append(F.axes_scales(fig))
+        return real(fig, path, option)
+
+    monkeypatch.setattr(F, "save", save)
+    r = CliRunner().invoke(app, [*argv, "--plot", str(tmp_path / "p.png"), "--json"])
+    assert r.exit_code == 0, r.output
+    assert len(seen) == 1
+    return seen[0]
+
+
+CMDS = {"regret": ["regret", "--setting", "finite", "--epsilon", "1", "--T", "1e4"],
+        "budget": ["budget", "--setting", "finite", "--max-overhead", "0.5"],
+        "simulate": ["simulate", "--algo", "UCB", "--means", "0.9,0.5", "--T", "200", "--runs", "4"]}
+
+
+@pytest.mark.parametrize("cmd", list(CMDS))
+def test_cli_scale_options_reach_the_figure(cmd, monkeypatch, tmp_path):
+    """--x-scale and --y-scale of simulate --plot, regret --plot and budget --plot: every
+    axes of the saved figure (read back from matplotlib) takes the scales asked, whatever the figure's own (log t or
+    budget; linear regret, or log where bounds span decades); --log-y is --y-scale log (simulate's own y is linear)."""
+    for x, y in (("linear", "log"), ("log", "linear")):
+        got = _captured_scales(monkeypatch, [*CMDS[cmd], "--x-scale", x, "--y-scale", y], tmp_path)
+        assert got and all(s == (x, y) for s in got), (x, y, got)
+    if cmd == "simulate":
+        assert _captured_scales(monkeypatch, CMDS[cmd], tmp_path) == [("log", "linear")]
+        assert _captured_scales(monkeypatch, [*CMDS[cmd], "--log-y"], tmp_path) == [("log", "log")]
+
+
+@pytest.mark.parametrize("mutant", ["x dropped", "y dropped"])
+def test_dropped_scale_override_is_caught(mutant, monkeypatch, tmp_path):
+    """Mutants kept: the override dropped in figures (x_scale_of / log_y_of return the figure's own scale) must fail
+    the check above (regret --plot, whose own scales are log x, log y here)."""
+    from test_mutants_issue17 import mutate
+
+    if mutant == "x dropped":
+        monkeypatch.setattr(F, "x_scale_of", mutate(F.x_scale_of, "_SCALES.get()[0] or default", "default"))
+    else:
+        monkeypatch.setattr(F, "log_y_of", mutate(F.log_y_of, 'default if y is None else y == "log"', "default"))
+    got = _captured_scales(monkeypatch, [*CMDS["regret"], "--x-scale", "linear", "--y-scale", "linear"], tmp_path)
+    assert got and not all(s == ("linear", "linear") for s in got), got

@@ -1,4 +1,4 @@
-"""The interval arithmetic of boundcalc.rigorous.interval against mpmath at 320 bits over the whole float range
+"""The interval arithmetic of boundcalc.intervals.interval against mpmath at 320 bits over the whole float range
 (issue 17 §1: an underflowed product was taken as exact, and mpmath's iv exp returned [1, 1] for exp(1.31e-43)).
 
 Every operation (+ − × ÷, reciprocal, integer and real powers, sqrt, exp, expm1, log, log1p, abs, min, max,
@@ -26,8 +26,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boundcalc.rigorous import interval as ivm
-from boundcalc.rigorous.interval import Interval
+from boundcalc.intervals import interval as ivm
+from boundcalc.intervals.interval import Interval
 
 INF = math.inf
 MAX = 1.7976931348623157e308

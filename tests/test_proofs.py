@@ -16,11 +16,11 @@ from boundcalc.bounds.base import Context
 from boundcalc.info import d_epsilon_by_optimisation, d_epsilon_sym, kl_bernoulli_mp
 from boundcalc.privacy import PureDP, ZCDP, RDP
 from boundcalc.rigorous import bound_pairs as BP
-from boundcalc.rigorous import enclosures as en
-from boundcalc.rigorous import interval as ivm
+from boundcalc.intervals import enclosures as en
+from boundcalc.intervals import interval as ivm
 from boundcalc.rigorous import provers as P
 from boundcalc.rigorous.claims import Claim, inequality
-from boundcalc.rigorous.interval import Interval
+from boundcalc.intervals.interval import Interval
 from boundcalc.rigorous.prover import COUNTEREXAMPLE, PROVEN, UNDECIDED, prove
 from boundcalc.verify.expression import to_sympy
 

@@ -17,10 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boundcalc.info import kl_bernoulli_mp
-from boundcalc.rigorous import enclosures as en
-from boundcalc.rigorous import interval as ivm
+from boundcalc.intervals import enclosures as en
+from boundcalc.intervals import interval as ivm
 from boundcalc.rigorous.claims import d_eps_definition_mp
-from boundcalc.rigorous.interval import Interval
+from boundcalc.intervals.interval import Interval
 
 BACKENDS = ivm.available_backends()
 
@@ -227,8 +227,8 @@ def test_r_phases_enclosure_contains_interior_points(logT, width, r1, r2, dk):
     import numpy as np
 
     from boundcalc.bounds.linear import _phase_min_reference
-    from boundcalc.rigorous.interval import Interval
-    from boundcalc.rigorous.sympy_eval import _r_phases
+    from boundcalc.intervals.interval import Interval
+    from boundcalc.bounds.quantities_linear import r_phases_interval as _r_phases
 
     d, K = dk
     T0, T1 = 10**logT, 10 ** (logT + width)

@@ -111,7 +111,7 @@ def _contains(iv, y) -> bool:
 def enclosure_misses(box_width=0.0, c=6.0) -> list[str]:
     """(quantity, case, point) where the interval over a box around the case misses the mpmath value at a point
     of the box (the centre, and the corners when the box has width)."""
-    from boundcalc.rigorous.interval import Interval
+    from boundcalc.intervals.interval import Interval
 
     out = []
     with mpmath.workdps(25):  # the values are compared as floats with the enclosure
@@ -139,7 +139,7 @@ def test_interval_enclosures_contain_the_values():
 
 def test_mutant_interval_rejected(monkeypatch):
     """Mutant: H_min's enclosure without the 1/(cε) branch (Δ/kl only) misses when privacy binds."""
-    from boundcalc.rigorous import enclosures as en
+    from boundcalc.intervals import enclosures as en
 
     h = Q.QUANTITIES["H_min"]
     monkeypatch.setitem(Q.QUANTITIES, "H_min", Q.Quantity(

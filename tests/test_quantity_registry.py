@@ -12,8 +12,8 @@ import pytest
 
 from boundcalc.bounds import quantities as Q
 from boundcalc.bounds import quantities_glm as G
-from boundcalc.rigorous import interval as iv
-from boundcalc.rigorous.interval import Interval
+from boundcalc.intervals import interval as iv
+from boundcalc.intervals.interval import Interval
 
 BACKENDS = iv.available_backends()
 

@@ -487,7 +487,7 @@ def test_a_proof_fails_on_a_deliberately_false_claim():
 
 
 def test_an_undecided_proof_falls_back_to_the_grid():
-    from boundcalc.rigorous.interval import Interval
+    from boundcalc.intervals.interval import Interval
     from boundcalc.rigorous.prover import prove
     from boundcalc.verify.claims import proofs
     from boundcalc.verify.claims.evaluators import Inequality

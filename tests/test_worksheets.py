@@ -196,6 +196,67 @@ def test_reported_bound_equals_the_registry(cli_runs):
     assert row["bound_value"] != pytest.approx(wrong, rel=1e-3)  # a dropped ε would show
 
 
+def _figure_axes(js, experiment, name):
+    data = json.loads(Path(js["results"]).read_text())
+    return [e for e in data["experiments"] if e["id"] == experiment][0]["figure_axes"][name]
+
+
+@pytest.mark.parametrize("experiment", ["fig4a", "fig4b", "fig4c", "fig5"])
+def test_seed003_figures_take_the_papers_scales(cli_runs, experiment):
+    """Seed 003 Figure 4: left panel ρ on a log axis ("10^-1 … 10^3"), right panel t on a linear axis ("Step t ×10^7"),
+    linear y; Figure 5 (App. H): t linear ("×10^6"), regret log ("10^1 … 10^5"). Read back from the figures as drawn
+    (the runner records each figure's axes from matplotlib when it saves it)."""
+    ax = _figure_axes(cli_runs["003"][0], experiment, f"{experiment}.png")["axes"]
+    want = [("linear", "log")] * 4 if experiment == "fig5" else [("log", "linear"), ("linear", "linear")]
+    assert [(a["x"], a["y"]) for a in ax] == want
+
+
+def test_seed001_figure1_legend_and_y_limits(cli_runs):
+    """Seed 001 Figure 1: one legend entry for Thm 4.3 (DP-KLUCB's and DP-IMED's bound are one value); in each panel
+    the y axis shows DP-KLUCB and DP-IMED whole (top above their 95% upper ends at T) and readably (top at most
+    FOCUS_HEADROOM times the larger of them, up to the ribbons' excursions before T), and the ε = 1 panel names the
+    curves above it (DP-SE there, far above)."""
+    from boundcalc.figures import FOCUS_HEADROOM
+
+    js = cli_runs["001"][0]
+    info = _figure_axes(js, "fig1", "fig1.png")
+    assert sum(lab.startswith("Thm 4.3") for lab in info["legend"]) == 1, info["legend"]
+    assert len(info["legend"]) == len(set(info["legend"]))
+    for ax in info["axes"]:
+        eps = ax["title"].split("ε = ")[1]
+        his = [_sim(js, "fig1", f"mu2/eps={eps}/{a}")["final_ci"][1] for a in ("DP-KLUCB", "DP-IMED")]
+        top = ax["ylim"][1]
+        assert max(his) <= top, (eps, his, top)
+        if ax["texts"]:  # cut: at FOCUS_HEADROOM × the focus curves' largest upper end (their ribbons before T)
+            assert top <= FOCUS_HEADROOM * max(his) * 1.5, (eps, his, top)
+        if eps == "1":
+            dpse = _sim(js, "fig1", "mu2/eps=1/DP-SE")["final_mean"]
+            assert dpse > top and ax["texts"] and "DP-SE" in ax["texts"][0], (dpse, top, ax["texts"])
+
+
+def test_seed001_figure8_table_rows_are_regular(cli_runs):
+    """Figure 8's table: every k-th point of the ε grid from the first, k = ⌈n/8⌉, and its title says so in words
+    (fast mode: n = 20 log-spaced ε on [0.01, 10], so k = 3: points 1, 4, …, 19, 7 of 20)."""
+    data = json.loads(Path(cli_runs["001"][0]["results"]).read_text())
+    exp = [e for e in data["experiments"] if e["id"] == "fig8"][0]
+    t = [t for t in exp["tables"] if t["title"].startswith("DP-IMED regret at T")][0]
+    assert "every 3rd grid point from the first: 7 of 20" in t["title"] and "2th" not in t["title"]
+    want = np.geomspace(0.01, 10.0, 20)[::3]
+    assert [float(r[0]) for r in t["rows"]] == pytest.approx(want, rel=1e-3)
+
+
+def test_table_rows_words():
+    from boundcalc.experiments.ws001 import ordinal, table_rows
+
+    assert [ordinal(k) for k in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111)] == \
+        ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th"]
+    for n in (1, 7, 8, 9, 16, 17, 20, 100):
+        idx, words = table_rows(n)
+        k = int(np.ceil(n / 8))
+        assert list(idx) == list(range(0, n, k)) and len(idx) <= 8
+        assert (f"{len(idx)} of {n}" in words) if k > 1 else ("all" in words or "one" in words)
+
+
 @pytest.mark.parametrize("shift, seed_shift, equal", [(0.5, 0, True), (0.25, 0, False), (0.5, 1, False)],
                          ids=["same-setup", "mutant-shift", "mutant-seed"])
 def test_reported_sensitivity_counts_equal_a_direct_library_call(cli_runs, shift, seed_shift, equal):
@@ -318,11 +379,181 @@ def test_options_reach_the_runner(tiny, tmp_path):
     (["7"], "NAME"), (["nope"], "NAME"), (["000", "--seed", "-1"], "--seed"), (["000", "--seed", "1.5"], "--seed"),
     (["000", "--step-cap", "-1"], "--step-cap"), (["000", "--step-cap", "nan"], "--step-cap"),
     (["000", "--step-cap", "inf"], "--step-cap"), (["000", "--step-cap", "1.5"], "--step-cap"),
+    (["003", "--only", "fig9"], "--only"), (["003", "--only", "fig5,fig6"], "--only"), (["003", "--only", ","], "--only"),
+    (["000", "--x-scale", "lin"], "--x-scale"), (["000", "--y-scale", "logit"], "--y-scale"),
+    (["000", "--log-y", "--y-scale", "linear"], "--log-y"), (["000", "--executor", "threads"], "--executor"),
+    (["000", "--executor", "processes", "--workers", "0"], "--workers"),
+    (["000", "--executor", "dask", "--scheduler", "not an address"], "--scheduler"),
 ])
 def test_bad_input_is_one_line(args, word, tmp_path):
     r = CliRunner().invoke(app, ["worksheet", "run", *args, "--out", str(tmp_path)])
-    assert word in one_line_error(r)
+    err = one_line_error(r)
+    assert word in err
+    if word == "--only":  # the valid names, as the experiments are named
+        assert all(e.id in err for e in experiments.get("003").experiments), err
     assert not any(tmp_path.iterdir()), "no work before the input is checked"
+
+
+# -- --only, --no-claims, axis scales, executors (issue 24 items 6, 7, 11) -------------------------------------------
+def _capture_figures(monkeypatch) -> dict:
+    """{file name: [(x scale, y scale) per axes]} of every figure saved, read back from matplotlib before saving."""
+    from boundcalc import figures as F
+
+    seen, real = {}, F.save
+
+    def save(fig, path, option="--plot"):
+        seen[Path(path).name] = F.axes_scales(fig)
+        return real(fig, path, option)
+
+    monkeypatch.setattr(F, "save", save)
+    return seen
+
+
+@pytest.mark.slow
+def test_only_fig5_draws_just_fig5(tmp_path, monkeypatch):
+    """`worksheet run 003 --fast --only fig5 --no-claims`: the output folder holds Fig. 5, report.md and results.json
+    and nothing else; the report and the JSON say what was left out and that the claims were skipped; Fig. 5's four
+    panels take the paper's scales (seed 003 App. H: t linear, "Step t ×10^6"; regret log), read back from the
+    figure."""
+    seen = _capture_figures(monkeypatch)
+    r = CliRunner().invoke(app, ["worksheet", "run", "003", "--fast", "--only", "fig5", "--no-claims",
+                                 "--out", str(tmp_path), "--json"])
+    assert r.exit_code == 0, r.output
+    js = json.loads(r.stdout)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fig5.png", "report.md", "results.json"]
+    assert js["figures"] == [str(tmp_path / "fig5.png")] and js["experiments_run"] == ["fig5"]
+    assert js["only"] == ["fig5"] and js["claims_skipped"] is True and js["claims"] == []
+    png_ok(tmp_path / "fig5.png")
+    assert list(seen) == ["fig5.png"] and seen["fig5.png"] == [("linear", "log")] * 4
+    data = json.loads((tmp_path / "results.json").read_text())
+    assert [e["id"] for e in data["experiments"]] == ["fig5"] and data["run"]["claims_skipped"] is True
+    assert [(a["x"], a["y"]) for a in data["experiments"][0]["figure_axes"]["fig5.png"]["axes"]] == seen["fig5.png"]
+    text = (tmp_path / "report.md").read_text()
+    assert "not run: fig4a, fig4a-bounds, fig4b, fig4b-bounds, fig4c, fig4c-bounds" in text
+    assert "(skipped: --no-claims)" in text and "## Appendix H, Figure 5" in text and "## Figure 4(a)" not in text
+
+
+def test_only_takes_lists_and_repeats(tiny, tmp_path):
+    from boundcalc.experiments.session import select
+
+    ws = experiments.get("001")
+    assert select(ws, None) is None
+    assert select(ws, ["fig8,fig1"]) == select(ws, ["fig8", "fig1"]) == ["fig1", "fig8"]  # the worksheet's order
+    assert select(ws, "figs4-7") == ["figs4-7"]
+    js, _ = _run_json(["999", "--only", "e", "--no-claims", "--out", str(tmp_path)])
+    assert js["experiments_run"] == ["e"] and js["claims_skipped"] is True
+
+
+@pytest.mark.parametrize("mutant", [False, True], ids=["stated", "mutant-override-dropped"])
+def test_scale_options_reach_the_worksheet_figures(tiny, tmp_path, monkeypatch, mutant):
+    """--x-scale / --y-scale / --log-y of `worksheet run` reach every figure (read back from the matplotlib figure);
+    without them each figure keeps its own (the tiny figure: log t, linear regret). Mutant kept: the runner drawing
+    without the override must fail."""
+    from test_mutants_issue17 import mutate
+
+    if mutant:
+        monkeypatch.setattr(Runner, "run_experiment", mutate(Runner.run_experiment, "scales(*self.scales)", "scales()"))
+    monkeypatch.setattr(TINY.experiments[0], "run", _one_curve)  # one cheap curve: the figure is what is checked
+    seen = _capture_figures(monkeypatch)
+    got = {}
+    cases = {"both": ["--x-scale", "linear", "--y-scale", "log"]}
+    if not mutant:
+        cases.update({"own": [], "x": ["--x-scale", "linear"], "log-y": ["--log-y"]})
+    for key, extra in cases.items():
+        js, _ = _run_json(["999", "--no-claims", "--out", str(tmp_path / key), *extra])
+        got[key] = seen.pop("tiny.png")
+        data = json.loads(Path(js["results"]).read_text())
+        assert [(a["x"], a["y"]) for a in data["experiments"][0]["figure_axes"]["tiny.png"]["axes"]] == got[key]
+    want = {"own": [("log", "linear")], "x": [("linear", "linear")], "log-y": [("log", "log")],
+            "both": [("linear", "log")]}
+    assert all(got[k] == want[k] for k in got) is (not mutant), got
+
+
+def _one_curve(r, s):
+    from boundcalc.algorithms.finite import DPIMED
+    from boundcalc.envs import make_env
+    from boundcalc.experiments.common import curve
+    from boundcalc.figures import Panel, panels_figure
+
+    a = r.simulate("dp-imed", DPIMED(1.0), make_env("mu2"), 200, 4)
+    r.figure(panels_figure([Panel([curve(a, "DP-IMED")])], ncols=1), "tiny.png")
+
+
+def _blocks_worksheet(runs: int):
+    def run(r, s):
+        from boundcalc.algorithms.finite import DPIMED, IMED
+        from boundcalc.envs import make_env
+        from boundcalc.envs.base import GaussianEnv
+
+        env = make_env("mu2")
+        r.simulate("imed", IMED(), env, s["T"], s["runs"])
+        r.simulate("dp-imed", DPIMED(1.0), env, s["T"], s["runs"])
+        r.simulate("imed-gauss", IMED(), GaussianEnv(env.means, sigma=0.5), s["T"], s["runs"])  # per-step loop
+    return Worksheet(name="998", slug="blocks", title="blocks", paper="none", summary="executor test",
+                     experiments=[Experiment("e", "three simulations of several blocks", "nothing", "",
+                                             {"fast": {"T": 300, "runs": runs}, "full": {"T": 300, "runs": runs}},
+                                             run)])
+
+
+@pytest.mark.parametrize("seed_shift, equal", [(0, True), (1, False)], ids=["same-seed", "mutant-seed"])
+def test_executor_processes_gives_bit_identical_numbers(tmp_path, monkeypatch, seed_shift, equal):
+    """Three simulations of 120 runs (3 blocks of 50, 50, 20) through `--executor processes --workers 2` and in this
+    process: every Results is bit-identical (regret at every checkpoint of every run, pulls); the blocks did go to the
+    worker processes. Mutant kept: another seed gives other numbers (the comparison has power)."""
+    from boundcalc.experiments.session import Session
+    from boundcalc.montecarlo import executors
+
+    ws = _blocks_worksheet(120)
+    results = {}
+    real_run = montecarlo.run
+
+    def keep(kind):
+        def run(alg, env, T, runs, **kw):
+            res = real_run(alg, env, T, runs, **kw)
+            results.setdefault(kind, []).append(res)
+            return res
+        return run
+
+    sent = []
+    real_imap = executors.LocalProcesses.imap_unordered
+    monkeypatch.setattr(executors.LocalProcesses, "imap_unordered",
+                        lambda self, fn, tasks: (sent.append(len(tasks)), real_imap(self, fn, tasks))[1])
+    for kind, plan, seed in (("in-process", None, 0),
+                             ("processes", {"kind": "processes", "workers": 2, "scheduler": None}, seed_shift)):
+        monkeypatch.setattr(montecarlo, "run", keep(kind))
+        Session(ws, out=str(tmp_path / kind), seed=seed, echo=False, claims=False, executor=plan).run_all()
+    assert sent == [3, 3, 3]  # three simulations, three blocks each, sent to the worker processes
+    a, b = results["in-process"], results["processes"]
+    assert len(a) == len(b) == 3
+    same = all(np.array_equal(x.regret, y.regret) and np.array_equal(x.pulls, y.pulls) for x, y in zip(a, b))
+    assert same is equal
+    ja, jb = (json.loads((tmp_path / k / "results.json").read_text()) for k in ("in-process", "processes"))
+    assert jb["run"]["executor"]["kind"] == "processes"
+    fin = lambda d: [(s["final_mean"], s["final_ci"]) for s in d["experiments"][0]["simulations"]]  # noqa: E731
+    assert (fin(ja) == fin(jb)) is equal
+
+
+def test_cli_executor_reaches_the_runner(tiny, tmp_path, monkeypatch):
+    """`worksheet run --executor processes --workers 2`: the runner's simulations get a LocalProcesses of 2 workers,
+    closed at the end; the JSON and the report say where the blocks ran."""
+    from boundcalc.montecarlo import executors
+
+    got = []
+    real_run = montecarlo.run
+
+    def run(alg, env, T, runs, **kw):
+        ex = kw.get("executor")
+        got.append((type(ex).__name__, getattr(ex, "workers", None)))
+        return real_run(alg, env, T, runs, **kw)
+
+    monkeypatch.setattr(montecarlo, "run", run)
+    closed = []
+    real_close = executors.LocalProcesses.close
+    monkeypatch.setattr(executors.LocalProcesses, "close", lambda self: (closed.append(1), real_close(self))[1])
+    js, sims = _run_json(["999", "--no-claims", "--executor", "processes", "--workers", "2", "--out", str(tmp_path)])
+    assert got and all(g == ("LocalProcesses", 2) for g in got), got
+    assert closed and js["executor"] == {"kind": "processes", "workers": 2, "scheduler": None}
+    assert "--executor processes with 2 workers" in Path(js["report"]).read_text()
 
 
 def test_unwritable_out_is_one_line(tmp_path):

@@ -7,8 +7,8 @@ A bound's sympy expression (boundcalc/bounds/finite.py) names each per-arm sum b
 * ``mpmath``: at the current mpmath precision, written independently of the numpy path (d_ε from its definition,
   seed 001 Eq. 6, by ``info.d_eps.d_eps_definition_mp``; kl by ``info.kl_bernoulli_mp``), for the prover's
   50-digit re-checks (``rigorous.bound_pairs.finite_symbol_values_mp``);
-* ``interval``: a rigorous enclosure over boxes of the means and the budget (``rigorous.enclosures`` /
-  ``rigorous.interval``), for ``check`` / ``verify`` (``rigorous.bound_pairs.finite_symbol_intervals``).
+* ``interval``: a rigorous enclosure over boxes of the means and the budget (``intervals.enclosures`` /
+  ``intervals.interval``), for ``check`` / ``verify`` (``rigorous.bound_pairs.finite_symbol_intervals``).
 
 Every quantity is a function of the arms: μ* (the best mean), the means μ_a of the *suboptimal* arms (Δ_a = μ* − μ_a
 > 0; optimal arms contribute nothing), K (the number of arms, optimal ones included) and of named parameters
@@ -48,7 +48,7 @@ class Quantity:
     * ``args == ()``: a quantity of the arms (finite setting): ``impl(Arms, **params)`` with ``params`` named
       parameters (``defaults`` for the optional ones);
     * ``args`` names the positional arguments (e.g. ``("T", "d", "K", "r")``): ``impl(*args)`` on floats / arrays,
-      mpf, or :class:`boundcalc.rigorous.interval.Interval` boxes.
+      mpf, or :class:`boundcalc.intervals.interval.Interval` boxes.
     """
 
     name: str
@@ -95,7 +95,7 @@ class Quantity:
         mods = [type(a).__module__ for a in args]
         if any(m.startswith("mpmath") for m in mods):
             return self.mpmath(*args)
-        if any(m.endswith("rigorous.interval") for m in mods):
+        if any(m.endswith("intervals.interval") for m in mods):
             if self.interval is None:
                 raise NotImplementedError(f"quantity {self.name} has no interval implementation: {self.no_interval}")
             return self.interval(*args)
@@ -182,7 +182,7 @@ def arms_mpmath(mu_star, sub_means, K) -> Arms:
 
 def arms_interval(mu_star, sub_means, K) -> Arms:
     """Arms as intervals (boxes of the means): each suboptimal range must lie below μ*'s."""
-    from ..rigorous.interval import Interval
+    from ..intervals.interval import Interval
 
     def iv(x):
         return x if isinstance(x, Interval) else Interval(float(x))
@@ -193,7 +193,7 @@ def arms_interval(mu_star, sub_means, K) -> Arms:
 
 
 def _itot(terms):
-    from ..rigorous.interval import Interval
+    from ..intervals.interval import Interval
 
     out = Interval(0.0)
     for t in terms:
@@ -223,7 +223,7 @@ def _H_kl_mp(a: Arms):
 
 
 def _H_kl_iv(a: Arms):
-    from ..rigorous import enclosures as en
+    from ..intervals import enclosures as en
 
     return _itot(en.gap_over_kl_range(m, a.mu_star) for m in a.means)
 
@@ -248,7 +248,7 @@ def _H_eps_mp(a: Arms, epsilon):
 
 
 def _H_eps_iv(a: Arms, epsilon):
-    from ..rigorous import enclosures as en
+    from ..intervals import enclosures as en
 
     return _itot(en.gap_over_d_eps_range(m, a.mu_star, epsilon) for m in a.means)
 
@@ -277,8 +277,8 @@ def _H_min_mp(a: Arms, epsilon, c=1.0):
 
 def _H_min_iv(a: Arms, epsilon, c=1.0):
     # Δ/min(kl, cεΔ) = max(Δ/kl, 1/(cε)): both monotone, so the ranges are exact up to rounding
-    from ..rigorous import enclosures as en
-    from ..rigorous import interval as iv
+    from ..intervals import enclosures as en
+    from ..intervals import interval as iv
 
     inv = (iv.Interval(float(c)) * epsilon).reciprocal()
     return _itot(iv.imax(en.gap_over_kl_range(m, a.mu_star), inv) for m in a.means)
@@ -318,7 +318,7 @@ def _H_min_eps_mp(a: Arms, epsilon):
 
 
 def _H_min_eps_iv(a: Arms, epsilon):
-    from ..rigorous import interval as iv
+    from ..intervals import interval as iv
 
     return _itot(iv.imin(g, epsilon).reciprocal() for g in a.gaps)
 
@@ -340,7 +340,7 @@ def _n_sub_mp(a: Arms):
 
 
 def _n_sub_iv(a: Arms):
-    from ..rigorous.interval import Interval
+    from ..intervals.interval import Interval
 
     return Interval(float(len(a.gaps)))
 
@@ -377,7 +377,7 @@ def _Delta_max_mp(a: Arms):
 
 
 def _Delta_max_iv(a: Arms):
-    from ..rigorous import interval as iv
+    from ..intervals import interval as iv
 
     return iv.imax(*a.gaps) if a.gaps else iv.Interval(0.0)
 
@@ -423,7 +423,7 @@ def _epoch_float(v: float) -> float:
 
 
 def _epoch_iv(g):
-    from ..rigorous.interval import Interval
+    from ..intervals.interval import Interval
 
     return Interval(_epoch_float(g.hi), _epoch_float(g.lo))  # e_a is nonincreasing in Δ_a
 
@@ -443,7 +443,7 @@ def _S_1_mp(a: Arms):
 
 
 def _S_1_iv(a: Arms):
-    from ..rigorous import interval as iv
+    from ..intervals import interval as iv
 
     es = [_epoch_iv(g) for g in a.gaps]
     return _itot(iv.log(8 * a.K * e * e) / g for e, g in zip(es, a.gaps))
@@ -463,7 +463,7 @@ def _S_2_mp(a: Arms):
 
 
 def _S_2_iv(a: Arms):
-    from ..rigorous import interval as iv
+    from ..intervals import interval as iv
 
     return _itot(iv.log(4 * a.K * e * e) for e in (_epoch_iv(g) for g in a.gaps))
 

@@ -3,7 +3,7 @@
 A bound's ``expression()`` uses such a quantity as a sympy function (``sympy_function(name)``); sympy's lambdify
 then calls the registered implementation: the numpy one for float arguments and the mpmath one for mpmath arguments
 (any precision, under ``mpmath.workdps``). Each also has an interval enclosure (``interval``, outward-rounded with
-boundcalc.rigorous.interval, imported when called); all sit in the one registry of boundcalc.bounds.quantities.
+boundcalc.intervals.interval, imported when called); all sit in the one registry of boundcalc.bounds.quantities.
 
 Quantities, each with its source:
 
@@ -97,7 +97,7 @@ GAMMA_RATIO_MAX_D = 100_000  # the interval recurrence takes about d/2 products 
 def _gamma_ratio_at_integer(n: int, lower: bool) -> float:
     """Γ((n+1)/2)/Γ(n/2) at an integer n >= 1, rounded down (``lower``) or up, in outward-rounded intervals:
     r(1) = 1/√π, r(2) = √π/2 and r(n+2) = r(n)·(n+1)/n (from Γ(x+1) = xΓ(x); seed 002 Lemma 2.2's Γ ratio)."""
-    from ..rigorous import interval as iv
+    from ..intervals import interval as iv
 
     pi = iv.const("pi")
     r = iv.sqrt(pi).reciprocal() if n % 2 else iv.sqrt(pi) * iv.Interval(0.5)
@@ -113,7 +113,7 @@ def gamma_ratio_interval(D):
     as d → 0; so over D it lies in [r(⌊lo⌋), r(⌈hi⌉)] (r(0) := 0), each end from the exact recurrence of
     ``_gamma_ratio_at_integer`` in outward-rounded interval products. Tight at integer d, the GLM bounds' dimension;
     valid (looser) between integers."""
-    from ..rigorous import interval as iv
+    from ..intervals import interval as iv
 
     if not isinstance(D, iv.Interval):
         D = iv.Interval(float(D))
@@ -129,7 +129,7 @@ def _greedy_bracket(d: float, alpha: float, p_star: float, lower: bool) -> float
     arithmetic (b = 8/p_*², a = b(d log 9 − log α); seed 002 Lemma C.3): g is concave, T* is its larger root, so
     g(t) > 0 at some t means t < T* only if t also lies right of the smaller root — guaranteed by g(t_hi) < 0 at a
     t_hi > t (a + to − sign change between t and t_hi is the larger root). Both ends are therefore checked."""
-    from ..rigorous import interval as iv
+    from ..intervals import interval as iv
 
     I = iv.Interval
     b = I(8.0) / (I(p_star) * I(p_star))
@@ -153,7 +153,7 @@ def greedy_horizon_interval(D, A, P):
     1/(1 − b/T*) > 0 and log T*/(1 − b/T*) > 0, as T* > b at the larger root) it increases with d and decreases
     with α and p_*. So the box's range is [T*(d.lo, α.hi, p.hi), T*(d.hi, α.lo, p.lo)], each corner bracketed
     by ``_greedy_bracket`` (proven signs of g, outward-rounded interval log)."""
-    from ..rigorous import interval as iv
+    from ..intervals import interval as iv
 
     D, A, P = (x if isinstance(x, iv.Interval) else iv.Interval(float(x)) for x in (D, A, P))
     if D.lo < 0 or A.lo <= 0 or P.lo <= 0 or not all(math.isfinite(x.hi) for x in (D, A, P)):

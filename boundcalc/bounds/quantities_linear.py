@@ -76,12 +76,68 @@ def r_phases_mpmath(T, d, K, r):
     return min(cands)
 
 
-def r_phases_interval(T, D, K, R):
-    """R_phases over a box (seed 000 Thm 8; docs/formulas/rdp-bandits.md §3.2): the prover's enclosure, written with
-    the interval evaluator in boundcalc.rigorous.sympy_eval (non-decreasing in T and r, d and K fixed integers)."""
-    from ..rigorous.sympy_eval import _r_phases
+def _r_phases_at(T: float, d: int, K: int, r):
+    """Enclosure of R_phases (seed 000 Thm 8, docs/formulas/rdp-bandits.md §3.2; boundcalc.bounds.linear
+    ``_phase_min_reference``) at a point T, integer d and K and an interval of r = α/ε, in outward-rounded
+    interval arithmetic. The phase count l(T) = min{L : Σ_{l≤L} 8 d L_l 4^l ≥ T} is decided by interval
+    comparisons; where a comparison is undecided the two candidate counts are both evaluated and hulled (R with
+    one more phase is never smaller: the full sum gains a non-negative term and the new candidates m ≥ l(T)
+    are dominated by it)."""
+    from ..intervals import interval as iv
+    from ..intervals.interval import Interval
 
-    return _r_phases(T, D, K, R)
+    Ti = Interval(T)
+    delta_inv = Ti  # δ = 1/T, so log(4 K l (l + 1)/δ) = log(4 K l (l + 1) T)
+
+    def Ll(l):
+        return iv.log(Interval(4.0 * K * l * (l + 1)) * delta_inv)
+
+    total, L = Interval(0.0), 0
+    counts = []
+    while True:
+        L += 1
+        total = total + Interval(8.0 * d) * Ll(L) * Interval(4.0) ** L
+        if total.hi >= T and not counts:
+            counts.append(L)  # possibly the phase count
+        if total.lo >= T:
+            if counts[-1] != L:
+                counts.append(L)  # surely the phase count from here
+            break
+
+    def value(nphases: int) -> Interval:
+        cost = []
+        for l in range(1, nphases + 1):
+            Lv = Ll(l)
+            inner = (Interval(d * (d + 1) / 2) + Interval(8.0 * d) * Interval(4.0) ** l * Lv
+                     + Interval(2.0 * d) * Interval(2.0) ** l * iv.sqrt(Interval(2.0) * r * Interval(d * (d + 1.0)) * Lv))
+            cost.append(Interval(2.0) ** (3 - l) * iv.imin(Ti, inner))
+        full = cost[0]
+        for c in cost[1:]:
+            full = full + c
+        cands = [full, Interval(2.0) * Ti]
+        partial = Interval(0.0)
+        for m in range(1, nphases + 2):
+            if m <= nphases:
+                partial = partial + cost[m - 1]
+            cands.append(Ti * Interval(2.0) ** (2 - m) + partial)
+        return iv.imin(*cands)
+
+    return Interval.hull(*(value(n) for n in counts))
+
+
+def r_phases_interval(T, D, K, R):
+    """R_phases over a box (seed 000 Thm 8; docs/formulas/rdp-bandits.md §3.2), the prover's enclosure: non-decreasing in T (every candidate grows with T, and a new phase only adds a
+    dominated candidate and a non-negative term to the full sum) and in r (each phase cost grows with r), so the
+    range is [R(T.lo, r.lo), R(T.hi, r.hi)]; d and K must be integers fixed on the box."""
+    from ..intervals import interval as iv
+    from ..intervals.interval import Interval
+
+    if not (D.is_point() and K.is_point()) or D.lo != int(D.lo) or K.lo != int(K.lo):
+        raise iv.DomainError("R_phases needs integer d and K fixed on the box")
+    d, k = int(D.lo), int(K.lo)
+    lo = _r_phases_at(T.lo, d, k, Interval(R.lo))
+    hi = _r_phases_at(T.hi, d, k, Interval(R.hi))
+    return Interval(lo.lo, hi.hi)
 
 
 R_PHASES_SOURCE = "seed 000 Thm 8 (proof App. C.3 Steps 3-5, Eq. 8); docs/formulas/rdp-bandits.md §3.2"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import typer
 
-from . import common, instance_options, options, plugin_options
+from . import common, instance_options, options, plot_options, plugin_options
 from .common import command
 from .regret_cmd import SETTINGS, _instance_options, _parse_params, horizons_option, selected_bounds
 
@@ -410,6 +410,9 @@ def register(app: typer.Typer) -> None:
         rdp_epsilon: options.RdpEpsilonOpt = None,
         ldp_epsilon: options.LdpEpsilonOpt = None,
         plot: options.PlotOpt = None,
+        x_scale: options.XScaleOpt = None,
+        y_scale: options.YScaleOpt = None,
+        log_y: options.LogYOpt = False,
         check: options.CheckOpt = False,
         runs: options.RunsOpt = None,
         seed: options.SeedOpt = "0",
@@ -451,6 +454,7 @@ def register(app: typer.Typer) -> None:
         from ..errors import InputError
 
         common.check_plot_path(plot)
+        plot_options.apply(x_scale, y_scale, log_y)  # every figure of this command: --x-scale/--y-scale/--log-y
         setting = instance_options.setting_of(setting, instance_file, SETTINGS)
         plugin_options.load(bounds_file)
         selected = selected_bounds(bound, setting)

@@ -55,6 +55,14 @@ DigitsOpt = Annotated[
 SymbolicOpt = Annotated[bool, typer.Option("--symbolic", help="Show the formula (unicode and LaTeX).")]
 PlotOpt = Annotated[Optional[str], typer.Option("--plot", help="Write a picture to FILE.png, FILE.svg or FILE.pdf "
                                                   "(the format follows the extension).")]
+XScaleOpt = Annotated[Optional[str], typer.Option(
+    "--x-scale", help="x axis of the figures: linear or log (default: each figure's own; a paper's figure takes the "
+                      "paper's scale).")]
+YScaleOpt = Annotated[Optional[str], typer.Option(
+    "--y-scale", help="y axis of the figures: linear or log (default: each figure's own; a paper's figure takes the "
+                      "paper's scale).")]
+LogYOpt = Annotated[bool, typer.Option("--log-y", help="Log y axis of the figures (simulate: of --plot and "
+                    "--plot-dist, curves spanning decades; shorthand for --y-scale log).")]
 PlotDistOpt = Annotated[Optional[str], typer.Option("--plot-dist", help="Draw the regret at T over runs (CCDF per "
                         "algorithm) to FILE.png/.svg/.pdf (budget: --by simulation, at the measured answers).")]
 ReportOpt = Annotated[Optional[str], typer.Option("--report", help="Write a report: budget (--by simulation) a "
@@ -188,7 +196,7 @@ BlockRunsOpt = Annotated[Optional[str], typer.Option("--block-runs", help="Runs 
 ExecutorOpt = Annotated[Optional[str], typer.Option("--executor", help="Where the blocks of runs are computed: "
                         "in-process, processes (local worker processes), dask-local (a Dask LocalCluster of "
                         "--workers workers) or dask (the cluster at --scheduler). The numbers are bit-identical "
-                        "whatever runs them. Default: processes if --processes > 1, else in-process. Dask needs "
+                        "whatever runs them. Default: in-process (simulate: processes if --processes > 1). Dask needs "
                         "pip install 'boundcalc\\[dask]'.")]
 WorkersOpt = Annotated[Optional[str], typer.Option("--workers", help="Workers of --executor processes or "
                        "dask-local (default: the CPU count; capped at the blocks and the CPUs).")]
@@ -331,7 +339,6 @@ CheckpointsOpt = Annotated[str, typer.Option("--checkpoints", help="Number of lo
 SaveOpt = Annotated[Optional[str], typer.Option("--save", help="Write the results to FILE.npz or FILE.json "
     "(checked before the run; written atomically; several algorithms: FILE-ALGO.npz each).")]
 ProgressOpt = Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: on when stderr is a terminal and --json is not given).")]
-LogYOpt = Annotated[bool, typer.Option("--log-y", help="Log y axis for --plot (curves spanning decades).")]
 
 # -- verify only ---------------------------------------------------------------------
 PaperOpt = Annotated[Optional[str], typer.Option("--paper", help="Only this paper's claims: 000, 001, 002, 003 or 004.")]
@@ -354,3 +361,9 @@ DataOpt = Annotated[Optional[list[str]], typer.Option(
     "--data", help="A real-data file for the experiments that need one, NAME=PATH (repeatable): "
     "autoloan=CPRM-12-001 CSV (worksheet 002, Figure F.1), lastfm=HetRec 2011 Last.fm "
     "directory (worksheet 004, Figure 1(b)); formats in docs/real_data.md.")]
+OnlyOpt = Annotated[Optional[list[str]], typer.Option(
+    "--only", help="Run only these experiments (their ids as 'worksheet list' names them, e.g. fig5; "
+    "repeatable or comma-separated): only their figures are drawn.")]
+NoClaimsOpt = Annotated[bool, typer.Option(
+    "--no-claims", help="Skip the verifier's judgement of the paper's claims (the report says they were "
+    "skipped; 'boundcalc verify --paper NNN' runs them).")]

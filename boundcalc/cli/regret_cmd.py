@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from .. import textformat
-from . import common, instance_options, options, plugin_options
+from . import common, instance_options, options, plot_options, plugin_options
 from .common import command
 
 SETTINGS = ("finite", "linear", "contextual", "glm")
@@ -666,6 +666,9 @@ def register(app: typer.Typer) -> None:
         param: options.ParamOpt = None,
         symbolic: options.SymbolicOpt = False,
         plot: options.PlotOpt = None,
+        x_scale: options.XScaleOpt = None,
+        y_scale: options.YScaleOpt = None,
+        log_y: options.LogYOpt = False,
         check: options.CheckOpt = False,
         runs: options.RunsOpt = "100",
         seed: options.SeedIntOpt = 0,
@@ -693,6 +696,7 @@ def register(app: typer.Typer) -> None:
         from ..errors import InputError
 
         common.check_plot_path(plot)
+        plot_options.apply(x_scale, y_scale, log_y)  # every figure of this command: --x-scale/--y-scale/--log-y
         setting = instance_options.setting_of(setting, instance_file, SETTINGS)
         plugin_options.load(bounds_file)
         plugin_options.load_algorithms(algorithms_file)  # --check simulates a user's algorithm against its bounds

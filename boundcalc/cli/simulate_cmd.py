@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import common, executor_options, instance_options, options, plugin_options
+from . import common, executor_options, instance_options, options, plot_options, plugin_options
 from . import simulate_output
 from .common import command
 
@@ -290,6 +290,8 @@ def register(app: typer.Typer) -> None:
         plot: options.PlotOpt = None,
         plot_dist: options.PlotDistOpt = None,
         log_y: options.LogYOpt = False,
+        x_scale: options.XScaleOpt = None,
+        y_scale: options.YScaleOpt = None,
         instance_file: options.InstanceFileOpt = None,
         save_instance: options.SaveInstanceOpt = None,
         K: options.KOpt = None,
@@ -323,6 +325,7 @@ def register(app: typer.Typer) -> None:
         if plot and not common.option_given(ctx, "--checkpoints"):
             C = max(C, MIN_PLOT_CHECKPOINTS)
         common.check_plot_path(plot)
+        plot_options.apply(x_scale, y_scale, log_y)  # every figure of this command: --x-scale/--y-scale/--log-y
         if plot_dist is not None:
             from .. import figures as _F
 

@@ -54,17 +54,27 @@ def register(app: typer.Typer) -> None:
     @ws_app.command("run")
     @command
     def run(
+        click_ctx: typer.Context,
         name: Annotated[str, typer.Argument(help="Worksheet: 000 … 004 (or its slug, e.g. eps_global_dp).")],
         full: options.FullOpt = False,
         out: options.OutOpt = None,
         seed: options.SeedOpt = "0",
         step_cap: options.StepCapOpt = None,
         data: options.DataOpt = None,
+        only: options.OnlyOpt = None,
+        no_claims: options.NoClaimsOpt = False,
+        x_scale: options.XScaleOpt = None,
+        y_scale: options.YScaleOpt = None,
+        log_y: options.LogYOpt = False,
+        executor: options.ExecutorOpt = None,
+        workers: options.WorkersOpt = None,
+        scheduler: options.SchedulerOpt = None,
         json_out: options.JsonOpt = False,
     ):
         """Run one paper's worksheet: simulate its experiments, draw its figures with the registered bounds on the same axes, judge the paper's claims, and write report.md, results.json and the figures into --out.
 
-        Bad NAME or an --out that cannot be written: one line on stderr, exit code 2, before any work.
+        Bad NAME, --only naming no experiment of it, or an --out that cannot be written: one line on stderr, exit
+        code 2, before any work.
         """
         from .. import validate
         from ..experiments import get
@@ -85,15 +95,27 @@ def register(app: typer.Typer) -> None:
                 raise InputError("--data", "NAME=PATH (autoloan=FILE.csv, lastfm=DIR)", item)
             files[key.strip()] = path.strip()
         from ..experiments.base import check_data
+        from ..experiments.session import select
+        from . import executor_options
 
         files = check_data(files)
+        selected = select(ws, only)
+        from ..figures import scale_options
+
+        scales = scale_options(x_scale, y_scale, log_y)  # applied by the runner to each experiment's figures
+        plan, ex_notes = executor_options.plan_executor(click_ctx, executor, workers, "1", scheduler, 10**6)
         session = Session(ws, mode=mode, out=out, seed=seed_v, step_cap=cap, echo=False,
-                          progress=on_terminal(), data=files)
+                          progress=on_terminal(), data=files, only=selected, claims=not no_claims, scales=scales,
+                          executor=plan)
         rep = session.run_all()
         inputs = {"name": ws.name, "mode": mode, "out": out, "seed": seed_v, "step_cap": session.runner.step_cap,
-                  "data": files}
+                  "data": files, "only": selected, "claims": not no_claims,
+                  "scales": {"x": scales[0], "y": scales[1]}, "executor": plan}
+        if ex_notes and not json_out:
+            for n in ex_notes:
+                common.console().print(f"note: {n}")
         if json_out:
-            common.emit_json("worksheet run", inputs, **rep.summary())
+            common.emit_json("worksheet run", inputs, **rep.summary(), executor_notes=ex_notes)
             return
         _print_summary(rep)
 
@@ -118,8 +140,11 @@ def _print_summary(rep) -> None:
             c.add_row(fc["claim"], fc["source"], fc["verdict"])
         con.print(c)
     n_ok = sum(v.verdict == v.expected for v in rep.claims)
-    con.print(f"verifier: {len(rep.claims)} claims of seed {rep.worksheet}, {n_ok} with the verdict ERRATA and the "
-              f"sheet lead one to expect")
+    if rep.run.get("claims_skipped"):
+        con.print(f"verifier: claims of seed {rep.worksheet} skipped (--no-claims)")
+    else:
+        con.print(f"verifier: {len(rep.claims)} claims of seed {rep.worksheet}, {n_ok} with the verdict ERRATA and "
+                  f"the sheet lead one to expect")
     n_cmp = sum(len(e.comparisons) for e in rep.experiments)
     con.print(f"{n_cmp} measured-vs-bound comparisons; total {rep.timings['total']:.1f} s")
     con.print(f"report: {rep.report_path}")

@@ -141,6 +141,8 @@ class ExperimentResult:
     notes: list[str] = field(default_factory=list)
     curve_bounds: list[CurveBounds] = field(default_factory=list)
     seconds: float = 0.0
+    # {figure file: its axes as drawn, read back from the matplotlib figure when saved (figure_axes)}
+    figure_axes: dict = field(default_factory=dict)
 
     def as_dict(self) -> dict:
         d = asdict(self)
@@ -240,7 +242,10 @@ class Runner:
 
     def __init__(self, worksheet: Worksheet, mode: str = "fast", out: str | None = None, seed: int = 0,
                  step_cap: float | None = None, on_progress: Callable[[int, int, str], None] | None = None,
-                 data: dict[str, str] | None = None):
+                 data: dict[str, str] | None = None, scales: tuple[str | None, str | None] = (None, None),
+                 executor=None):
+        from ..figures import check_scale
+
         if mode not in MODES:
             raise InputError("mode", "--fast or --full", mode)
         self.ws = worksheet
@@ -255,6 +260,11 @@ class Runner:
         self.out = check_out_dir(out if out is not None else default_out(worksheet, mode))
         self.on_progress = on_progress
         self.data = check_data(data)
+        # axis-scale overrides of every figure (None: each figure's own, the paper's; figures.scales)
+        self.scales = (check_scale("--x-scale", scales[0]), check_scale("--y-scale", scales[1]))
+        # where the simulations' blocks run (boundcalc.montecarlo.executors; None: in this process). The numbers are
+        # the same whatever the executor (montecarlo.engine's seeding contract); the caller closes it.
+        self.executor = executor
         self.results: dict[str, ExperimentResult] = {}
         self.current: ExperimentResult | None = None
         self._done = 0
@@ -268,6 +278,8 @@ class Runner:
 
         import numpy as np
 
+        from ..figures import scales
+
         e = self.ws.experiment(exp_id)
         scale = dict(e.scales[self.mode])
         res = ExperimentResult(id=e.id, title=e.title, reproduces=e.reproduces, description=e.description,
@@ -277,7 +289,7 @@ class Runner:
         t0 = time.perf_counter()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            with np.errstate(all="ignore"):
+            with np.errstate(all="ignore"), scales(*self.scales):
                 e.run(self, scale)
         res.seconds = time.perf_counter() - t0
         self.results[e.id] = res
@@ -322,7 +334,7 @@ class Runner:
         if key in self._cache:  # the same simulation in two figures (e.g. seed 001 Fig. 1 and Figs. 4-7)
             res, dt, _ = self._cache[key]
         else:
-            res = montecarlo.run(alg, env, T, runs_eff, seed=seed, checkpoints=cps)
+            res = montecarlo.run(alg, env, T, runs_eff, seed=seed, checkpoints=cps, executor=self.executor)
             dt = time.perf_counter() - t0
             self._cache[key] = (res, dt, env)  # env kept alive: its id is part of the key
         if capped:
@@ -350,6 +362,7 @@ class Runner:
         """Save a matplotlib figure as ``name`` (e.g. "fig1.png") in the output directory; returns the path."""
         from ..figures import save
 
+        self.current.figure_axes[name] = figure_axes(fig)
         path = save(fig, os.path.join(self.out, name), option="--out")
         self.current.figures.append(name)
         return path
@@ -386,6 +399,24 @@ class Runner:
     @property
     def seconds(self) -> float:
         return time.perf_counter() - self.started
+
+
+def figure_axes(fig) -> dict:
+    """A figure's axes as drawn, read back from matplotlib: per visible axes its title, x and y scales and limits;
+    the legend entries (the shared legend and each axes' own) and the texts placed on the axes (e.g. the curves
+    that leave them)."""
+    axes, legend = [], []
+    for ax in fig.axes:
+        if not ax.get_visible():
+            continue
+        axes.append({"title": ax.get_title(), "x": ax.get_xscale(), "y": ax.get_yscale(),
+                     "xlim": [float(v) for v in ax.get_xlim()], "ylim": [float(v) for v in ax.get_ylim()],
+                     "texts": [t.get_text() for t in ax.texts]})
+        if ax.get_legend() is not None:
+            legend += [t.get_text() for t in ax.get_legend().get_texts()]
+    for lg in fig.legends:
+        legend += [t.get_text() for t in lg.get_texts()]
+    return {"axes": axes, "legend": legend}
 
 
 def default_out(ws: Worksheet, mode: str) -> str:

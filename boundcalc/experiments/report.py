@@ -31,6 +31,7 @@ class Report:
     claims: list[Any]
     timings: dict[str, float]
     figure_claims: list[dict] = field(default_factory=list)
+    run: dict = field(default_factory=dict)  # only, claims_skipped, executor, scales (Session.finish)
 
     def summary(self) -> dict:
         """What ``worksheet run --json`` prints: paths, figures, verdicts and timings."""
@@ -45,6 +46,9 @@ class Report:
                              "bound_id": c.bound_id, "T": c.T, "bound_value": c.bound_value, "mean": c.mean,
                              "ci": c.ci, "verdict": c.verdict} for e in self.experiments for c in e.comparisons],
             "timings": self.timings,
+            "experiments_run": [e.id for e in self.experiments], "only": self.run.get("only"),
+            "claims_skipped": bool(self.run.get("claims_skipped", False)), "executor": self.run.get("executor"),
+            "scales": self.run.get("scales"),
         }
 
 
@@ -63,14 +67,36 @@ def _mode_text(runner: Runner) -> str:
     return f"full (the paper's horizons and runs; {cap})"
 
 
-def markdown(ws: Worksheet, runner: Runner, claims: list, timings: dict[str, float]) -> str:
+def _run_text(ws: Worksheet, runner: Runner, run: dict) -> list[str]:
+    """What this run left out or changed: --only, --no-claims, the executor, the axis-scale overrides."""
+    out = []
+    if run.get("only"):
+        left = [e.id for e in ws.experiments if e.id not in runner.results]
+        out.append(f"Experiments run: {', '.join(runner.results)} (--only); not run: {', '.join(left) or 'none'}.")
+    if run.get("claims_skipped"):
+        out.append("The paper's claims were skipped (--no-claims): `boundcalc verify --paper "
+                   f"{ws.name}` judges them.")
+    ex = run.get("executor") or {}
+    if ex.get("kind", "in-process") != "in-process":
+        out.append(f"Simulations' blocks ran on --executor {ex['kind']}" + (f" with {ex['workers']} workers"
+                                                                             if ex.get("workers") else "")
+                   + " (the numbers are the same as in-process: montecarlo's seeding contract).")
+    sc = run.get("scales") or {}
+    if sc.get("x") or sc.get("y"):
+        out.append("Axis scales overridden: " + ", ".join(f"{k} {v}" for k, v in sc.items() if v)
+                   + " (--x-scale / --y-scale; by default each figure takes the paper's scales).")
+    return [" ".join(out), ""] if out else []
+
+
+def markdown(ws: Worksheet, runner: Runner, claims: list, timings: dict[str, float], run: dict | None = None) -> str:
     from .. import __version__
 
+    run = run or {}
     L: list[str] = [f"# Worksheet {ws.name}: {ws.title}", "",
                     f"Paper: {ws.paper}.", "",
                     f"Mode: {_mode_text(runner)}. Seed: {runner.seed}. boundcalc {__version__}, Python "
                     f"{platform.python_version()}. Total time on this machine: {_duration(timings['total'])} "
-                    f"({timings['total']:.1f} s).", "", ws.summary.strip(), ""]
+                    f"({timings['total']:.1f} s).", "", *_run_text(ws, runner, run), ws.summary.strip(), ""]
     for e in runner.results.values():
         L += [f"## {e.title}", "", f"Reproduces: {e.reproduces}.", "", e.description.strip(), "",
               "Scale: " + ", ".join(f"{k} = {_scale_value(v)}" for k, v in e.scale.items()) + ".", ""]
@@ -101,6 +127,8 @@ def markdown(ws: Worksheet, runner: Runner, claims: list, timings: dict[str, flo
             L.append(f"| {v.claim_id} | {v.item} | {v.verdict} | {v.expected} | {meas.replace('|', '/')} |")
         n_ok = sum(v.verdict == v.expected for v in claims)
         L += ["", f"{n_ok} of {len(claims)} verdicts as ERRATA and the formula sheet lead one to expect.", ""]
+    elif run.get("claims_skipped"):
+        L += ["(skipped: --no-claims)", ""]
     else:
         L += ["(not run)", ""]
     if ws.not_reproduced:
@@ -120,22 +148,24 @@ def _scale_value(v) -> str:
     return num(v) if isinstance(v, (int, float)) else str(v)
 
 
-def write(ws: Worksheet, runner: Runner, claims: list, timings: dict[str, float]) -> Report:
-    text = markdown(ws, runner, claims, timings)
+def write(ws: Worksheet, runner: Runner, claims: list, timings: dict[str, float], run: dict | None = None) -> Report:
+    run = dict(run or {})
+    text = markdown(ws, runner, claims, timings, run)
     rp = os.path.join(runner.out, REPORT_NAME)
     jp = os.path.join(runner.out, JSON_NAME)
     fig_claims = [asdict(c) for e in runner.results.values() for c in e.figure_claims]
     data = {"worksheet": ws.name, "title": ws.title, "paper": ws.paper, "mode": runner.mode, "seed": runner.seed,
             "step_cap": runner.step_cap, "full_step_cap_default": FULL_STEP_CAP,
             "experiments": [e.as_dict() for e in runner.results.values()],
-            "claims": [v.as_dict() for v in claims], "not_reproduced": ws.not_reproduced, "timings": timings}
+            "claims": [v.as_dict() for v in claims], "not_reproduced": ws.not_reproduced, "timings": timings,
+            "run": run}
     _atomic_write(rp, text)
     _atomic_write(jp, json.dumps(clean(data), indent=1, allow_nan=False))
     figures = [os.path.join(runner.out, f) for e in runner.results.values() for f in e.figures]
     return Report(worksheet=ws.name, title=ws.title, mode=runner.mode, seed=runner.seed,
                   step_cap=runner.step_cap, out=runner.out, report_path=rp, json_path=jp, figures=figures,
                   experiments=list(runner.results.values()), claims=claims, timings=timings,
-                  figure_claims=fig_claims)
+                  figure_claims=fig_claims, run=run)
 
 
 def clean(x):

@@ -35,17 +35,26 @@ class Session:
 
     def __init__(self, worksheet: Worksheet | str, mode: str = "fast", out: str | None = None, seed: int = 0,
                  step_cap: int | None = None, echo: bool = True, progress: bool = False, console=None,
-                 data: dict[str, str] | None = None):
+                 data: dict[str, str] | None = None, only=None, claims: bool = True,
+                 scales: tuple[str | None, str | None] = (None, None), executor: dict | None = None):
+        """``only``: the experiment ids to run (``--only``; None: all), ``claims``: False skips the verifier's claims
+        (``--no-claims``; the report says so), ``scales``: (x, y) overrides of every figure's axis scales
+        (boundcalc.figures.scales), ``executor``: where the simulations' blocks run, {"kind", "workers",
+        "scheduler"} (boundcalc.montecarlo.executors.make; None: in this process), closed by ``finish``."""
         from . import get
 
         self.ws = get(worksheet) if isinstance(worksheet, str) else worksheet
+        self.only = select(self.ws, only)
+        self.with_claims = bool(claims)
         self.echo = echo
         self._bar = None
         self._task = None
         self._console = console
         cb = self._progress if progress else None
+        self.executor_plan = dict(executor) if executor else None
         self.runner = Runner(self.ws, mode=mode, out=out, seed=seed, step_cap=step_cap, on_progress=cb,
-                             data=data)
+                             data=data, scales=scales)
+        self._executor_started = False  # the executor starts with the first experiment (and stops in finish)
         self.claim_verdicts: list[Any] = []
         self.timings: dict[str, float] = {}
         self._claims_run = False
@@ -97,7 +106,13 @@ class Session:
 
     # -- steps -----------------------------------------------------------------------------------------------
     def run(self, exp_id: str):
-        """Run one experiment; show its figures and tables. Returns its ExperimentResult."""
+        """Run one experiment; show its figures and tables. Returns its ExperimentResult (None for an experiment
+        that ``only`` leaves out)."""
+        if self.only is not None and exp_id not in self.only:
+            self.ws.experiment(exp_id)  # a wrong id is still an error
+            self.print(f"[dim]{exp_id}: not run (--only {','.join(self.only)})[/dim]")
+            return None
+        self._start_executor()
         try:
             res = self.runner.run_experiment(exp_id)
         finally:
@@ -124,6 +139,10 @@ class Session:
         from .base import Table
 
         t0 = time.perf_counter()
+        if not self.with_claims:  # --no-claims: the report says they were skipped
+            self.claim_verdicts = []
+            self.print("claims: skipped (--no-claims)")
+            return self.claim_verdicts
         if self.ws.name not in registry.PAPERS:  # a worksheet of no paper (e.g. a user's own): nothing to judge
             self.claim_verdicts = []
             return self.claim_verdicts
@@ -139,22 +158,64 @@ class Session:
         """Write report.md and results.json; returns the Report."""
         from .report import write
 
+        self.close()
         self.timings["total"] = self.runner.seconds
-        rep = write(self.ws, self.runner, self.claim_verdicts, dict(self.timings))
+        rep = write(self.ws, self.runner, self.claim_verdicts, dict(self.timings),
+                    run={"only": self.only, "claims_skipped": not self.with_claims,
+                         "executor": self.executor_plan or {"kind": "in-process", "workers": 1, "scheduler": None},
+                         "scales": {"x": self.runner.scales[0], "y": self.runner.scales[1]}})
         self.print(f"\nreport: {rep.report_path} ({len(rep.figures)} figures, {rep.timings['total']:.1f} s)")
         return rep
 
+    def _start_executor(self) -> None:
+        plan = self.executor_plan
+        if self._executor_started or not plan or plan.get("kind", "in-process") == "in-process":
+            return
+        from ..montecarlo import executors
+
+        self._executor_started = True
+        self.runner.executor = executors.make(plan["kind"], plan.get("workers"), plan.get("scheduler"))
+
+    def close(self) -> None:
+        """Stop the executor's workers (if any); later simulations run in this process."""
+        ex, self.runner.executor = self.runner.executor, None
+        if ex is not None:
+            ex.close()
+
     def run_all(self):
-        """Every experiment, the claims, the report (what ``boundcalc worksheet run`` does)."""
-        for e in self.ws.experiments:
-            self.run(e.id)
-        self.claims()
+        """Every experiment (those of ``only``), the claims (unless skipped), the report (what ``boundcalc worksheet
+        run`` does)."""
+        try:
+            for e in self.ws.experiments:
+                if self.only is None or e.id in self.only:
+                    self.run(e.id)
+            self.claims()
+        finally:
+            self.close()
         return self.finish()
 
 
+def select(ws: Worksheet, only) -> list[str] | None:
+    """The experiment ids of ``only`` (ids, or comma-separated lists of ids, e.g. ["fig5"] or ["fig1,fig8"]) in the
+    worksheet's order; None for all. An unknown id: InputError naming --only and the valid ids."""
+    from ..errors import InputError
+
+    if only is None:
+        return None
+    items = [only] if isinstance(only, str) else list(only)
+    wanted = [x.strip() for item in items for x in str(item).split(",") if x.strip()]
+    valid = [e.id for e in ws.experiments]
+    bad = [x for x in wanted if x not in valid]
+    if bad or not wanted:
+        raise InputError("--only", f"experiment ids of worksheet {ws.name}: " + ", ".join(valid)
+                         + " (repeatable or comma-separated)", ",".join(bad) if bad else ",".join(map(str, items)))
+    return [e for e in valid if e in wanted]
+
+
 def parse_args(argv: list[str] | None = None) -> dict:
-    """--fast (default) | --full, --out DIR, --seed N, --step-cap T, --data NAME=PATH (repeatable); unknown arguments
-    are ignored."""
+    """--fast (default) | --full, --out DIR, --seed N, --step-cap T, --data NAME=PATH (repeatable), --only ID
+    (repeatable or comma-separated), --no-claims, --x-scale / --y-scale linear|log, --log-y; unknown arguments are
+    ignored."""
     p = argparse.ArgumentParser(add_help=True)
     g = p.add_mutually_exclusive_group()
     g.add_argument("--fast", dest="mode", action="store_const", const="fast")
@@ -163,10 +224,18 @@ def parse_args(argv: list[str] | None = None) -> dict:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--step-cap", type=float, default=None)
     p.add_argument("--data", action="append", default=[])
+    p.add_argument("--only", action="append", default=None)
+    p.add_argument("--no-claims", dest="claims", action="store_false", default=True)
+    p.add_argument("--x-scale", default=None)
+    p.add_argument("--y-scale", default=None)
+    p.add_argument("--log-y", action="store_true", default=False)
     args, _unknown = p.parse_known_args(sys.argv[1:] if argv is None else argv)
     data = dict(item.partition("=")[::2] for item in args.data)
+    from ..figures import scale_options
+
     return {"mode": args.mode or "fast", "out": args.out, "seed": args.seed, "step_cap": args.step_cap,
-            "data": data}
+            "data": data, "only": args.only, "claims": args.claims,
+            "scales": scale_options(args.x_scale, args.y_scale, args.log_y)}
 
 
 def start(name: str, argv: list[str] | None = None) -> Session:
@@ -175,8 +244,8 @@ def start(name: str, argv: list[str] | None = None) -> Session:
     stderr and exit code 2 (as the CLI)."""
     from ..errors import InputError
 
-    opts = parse_args([] if (argv is None and in_notebook()) else argv)
     try:
+        opts = parse_args([] if (argv is None and in_notebook()) else argv)
         return Session(name, progress=not in_notebook() and sys.stderr.isatty(), **opts)
     except InputError as exc:
         if in_notebook():

@@ -1,6 +1,8 @@
 """Seed 003 (Azize & Basu, SaTML 2024, zCDP bandits), Section VII: Figure 4 (a) finite-armed, (b) linear,
 (c) contextual, and Appendix H Figure 5 (AdaC-GOPE against AdaR-GOPE-Var, with Table II's linear row); each panel pair plots Reg_priv − Reg_nonpriv against ρ for three horizons and the price of
 privacy PoP = (Reg_priv − Reg_nonpriv)/Reg_nonpriv against t for three budgets (docs/formulas/zcdp-bandits.md §6).
+Axes as the paper draws them: ρ on a log axis, t on a linear axis (Figure 4's right panels, Figure 5), Figure 5's
+regret on a log axis.
 
 The paper's instances break its theorems' assumptions (β = 1 < 3 for Thm 10; N(0, 1) rewards and Gaussian
 contexts for Assumption 1; ERRATA 1 for Assumption 2), so each figure is followed by a companion at the same scale
@@ -107,7 +109,8 @@ def priv_vs_nonpriv(r, key: str, make_priv, make_nonpriv, env, rho_grid, Ts, pop
         pops[rho] = (p, lo, hi)
     fig = panels_figure([Panel(left, (), title="Reg_priv − Reg_nonpriv against ρ", xlabel="ρ",
                                ylabel="Reg_priv − Reg_nonpriv"),
-                         Panel(right, (), title="price of privacy against t", xlabel="t",
+                         # the paper's right panels have a linear t axis ("Step t ×10^7"; seed 003 Figure 4)
+                         Panel(right, (), title="price of privacy against t", xlabel="t", x_scale="linear",
                                ylabel="PoP = (Reg_priv − Reg_nonpriv) / Reg_nonpriv")],
                         ncols=2, shared_legend=False,
                         suptitle=title(f"seed 003 Figure 4{fig_name[-1]}: {what}", setting_title, "ρ-zCDP", T_max, runs))
@@ -308,7 +311,8 @@ def run_fig5(r, s):
         curves = [curve(var[k], readings[k]) for k in readings] + [curve(ac, "AdaC-GOPE")]  # AdaC-GOPE drawn on top
         for i, c in enumerate(curves):
             c.color = colour(i + 1 if i < len(readings) else 0)
-        panels.append(Panel(curves, lines, title=f"ρ = {rho:g}", log_y=True))
+        # the paper's scales: linear t ("Step t ×10^6"), log regret (seed 003 App. H, Figure 5)
+        panels.append(Panel(curves, lines, title=f"ρ = {rho:g}", log_y=True, x_scale="linear"))
         ends[rho] = {"AdaC-GOPE": final(ac), **{k: final(var[k]) for k in readings}}
         comps += compare(r, f"AdaC-GOPE, ρ = {rho:g}", "linear", ZCDP(rho), "AdaC-GOPE", ac, env, {},
                          bound_ids=("003-thm4-paper",))

@@ -208,10 +208,9 @@ def run_fig2a(r, s):
         lines.append(Line(lab, eps_grid, vals, kind="upper", style={"color": BOUND_COLOURS[j % len(BOUND_COLOURS)]}))
     missing = {b: thm[0][b].get("reason", "not applicable") for b in ALL_LINES if b not in drawn}
     record_curves(r, ALGOS, ALL_LINES, missing, comps, lines, where=f"δ = {DELTA:g}")
-    fig = regret_figure(curves, lines, xlabel="ε", ylabel=f"regret at T = {T:g}", log_y=None,
+    fig = regret_figure(curves, lines, xlabel="ε", ylabel=f"regret at T = {T:g}", log_y=None, x_scale="linear",
                         title_text=title("seed 004 Figure 2(a): regret against ε", "synthetic data",
                                          f"δ = {DELTA:g}", T, runs))
-    fig.axes[0].set_xscale("linear")
     r.figure(fig, "fig2a.png")
     comparison_table(r, comps, "Every curve at T against its bounds at its ε")
     r.table(f"Regret at T = {T:g} against ε (mean [95% CI])", ["ε", "LinUCB-DGS", "Private-LinUCB", "Thm 3 (as stated)"],

@@ -3,11 +3,9 @@
 A verdict is one of "proven on the box" (every box of a finite cover certified by enclosures; never by
 samples), "counterexample" (a point where the margin is negative, re-checked at 50 digits with mpmath) or
 "undecided" (the boxes left at a limit, listed). Modules (import them directly; this package imports
-nothing heavy):
+nothing heavy; the interval arithmetic itself and the enclosures of kl, TV and d_eps are in boundcalc.intervals,
+below the bounds, which use them too):
 
-* ``interval``     Interval with outward-rounded float endpoints; elementary functions through python-flint's
-                   arb balls (the ``proofs`` extra) or mpmath.iv.
-* ``enclosures``   kl, TV, d_eps (seed 001) over boxes, and the identity margins kl - d_eps, eps TV - d_eps.
 * ``sympy_eval``   natural interval extension of any sympy expression (the bounds' ``expression()``).
 * ``prover``       ``prove(margin, box, ...) -> ProofResult``.
 * ``deadline``     ``limit(seconds)`` / ``tick()`` / ``TimeLimit``: a time limit that holds inside evaluations.

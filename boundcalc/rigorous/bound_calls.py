@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..bounds import quantities
-from .interval import Interval
+from ..intervals.interval import Interval
 
 BUDGET_KEYS = ("epsilon", "delta", "rho", "alpha", "rdp_epsilon", "ldp_epsilon", "ldp_delta")
 

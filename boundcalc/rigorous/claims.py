@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
 from ..info.d_eps import d_eps_definition_mp  # noqa: F401  (re-exported: the claims' 50-digit reference)
-from .interval import Interval
+from ..intervals.interval import Interval
 from .prover import ProofResult, as_box, prove
 
 
@@ -97,7 +97,7 @@ def comparisons_claim(pieces, box: Mapping, *, functions: dict | None = None, mp
     import mpmath
     import sympy
 
-    from .interval import imin
+    from ..intervals.interval import imin
     from .sympy_eval import QUANTITY_FUNCTIONS, _mp_functions, interval_eval, rewrite_identities
 
     pieces = [(op, sympy.sympify(L), sympy.sympify(R)) for op, L, R in pieces]
@@ -170,7 +170,7 @@ def inequality(lhs, rhs, op: str = "<=", box: Mapping | None = None, *, tol: flo
         if m_iv is not None:
             return interval_eval(m_iv, b)
         d = interval_eval(diff, b)
-        from .interval import abs_
+        from ..intervals.interval import abs_
 
         return Interval(tol) - abs_(d)
 

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
 from .deadline import TimeLimit, limit
-from .interval import INF, DomainError, Interval, backend_name
+from ..intervals.interval import INF, DomainError, Interval, backend_name
 
 PENDING_EVALS = 500  # evaluations spent looking for a finite counterexample before reporting an infinite one
 MAX_CORNERS = 16  # corners of a box whose enclosure is infinite or undefined, evaluated as candidate points

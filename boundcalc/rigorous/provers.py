@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from . import enclosures as en
+from ..intervals import enclosures as en
 from .claims import Claim, d_eps_definition_mp
-from .interval import Interval, imin
+from ..intervals.interval import Interval, imin
 from .prover import COUNTEREXAMPLE, PROVEN, UNDECIDED, ProofResult, prove
 
 INFO_BOX = {"x": (0.0, 1.0), "y": (0.0, 1.0), "epsilon": (1e-3, 10.0)}

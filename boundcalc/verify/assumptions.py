@@ -123,7 +123,7 @@ def measure(g, strict: bool, box: dict, scales: dict, seconds: float = 1.0, max_
     """Bisect the box along g's variables: (fraction surely failing, fraction not surely holding, example point of
     a sure failure or None, sub-boxes evaluated, fails everywhere). Fractions are of the box's linear volume;
     "everywhere" when every sub-box of the cover surely fails."""
-    from ..rigorous.interval import DomainError, Interval
+    from ..intervals.interval import DomainError, Interval
     from ..rigorous.prover import _measure, _split_point
     from ..rigorous.sympy_eval import interval_eval
 
@@ -185,7 +185,7 @@ def measure(g, strict: bool, box: dict, scales: dict, seconds: float = 1.0, max_
 def _failing_corner(g, strict, root, names):
     import itertools
 
-    from ..rigorous.interval import DomainError, Interval
+    from ..intervals.interval import DomainError, Interval
     from ..rigorous.sympy_eval import interval_eval
 
     free = [k for k in names if not root[k].is_point()][:10]
@@ -225,7 +225,7 @@ class Analysis:
         clip (the sub-box is outside) leaves the sub-box as it is (the constraint drops it)."""
         import sympy
 
-        from ..rigorous.interval import Interval
+        from ..intervals.interval import Interval
         from ..rigorous.sympy_eval import interval_eval
 
         cuts = []  # (name, root enclosure, True: allowed above the root / False: below)
@@ -264,7 +264,7 @@ class Analysis:
         parts = [g for g in self.gaps if not g.constant]
         if not parts:
             return None
-        from ..rigorous.interval import INF, DomainError, Interval, imin
+        from ..intervals.interval import INF, DomainError, Interval, imin
         from ..rigorous.sympy_eval import interval_eval
 
         def one(g, b):
@@ -290,7 +290,7 @@ def analyse(pieces, calls: dict, box_iv: dict, seconds: float = 1.0) -> Analysis
     import sympy
 
     from ..rigorous.bound_calls import NotEnclosable
-    from ..rigorous.interval import DomainError
+    from ..intervals.interval import DomainError
     from ..rigorous.prover import as_box, default_scales
     from ..rigorous.sympy_eval import interval_eval
 
@@ -392,7 +392,7 @@ def over_box(bounds, box: dict, seconds: float = 1.0, instance: bool = True) -> 
 
     from ..bounds import registry
     from ..rigorous.bound_calls import assumption_relations
-    from ..rigorous.interval import DomainError
+    from ..intervals.interval import DomainError
     from ..rigorous.prover import as_box, default_scales
     from ..rigorous.sympy_eval import interval_eval
 

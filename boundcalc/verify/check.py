@@ -211,7 +211,7 @@ def domain_gaps(p, dom, fns: dict | None = None, seconds: float = 1.0) -> list[D
     import numpy as np
     import sympy
 
-    from ..rigorous.interval import Interval
+    from ..intervals.interval import Interval
     from ..rigorous.prover import prove
     from ..rigorous.sympy_eval import interval_eval
 
@@ -289,7 +289,7 @@ def _domain_constraint(p, gaps, fns):
     """The prover's constraint (boxes where a >=/> condition certainly fails are outside the domain, dropped)."""
     import sympy
 
-    from ..rigorous.interval import DomainError, Interval, imin
+    from ..intervals.interval import DomainError, Interval, imin
     from ..rigorous.sympy_eval import interval_eval
 
     conds = [sympy.sympify(c.exact()) for c in p.domain if c.kind in (">=0", ">0")
@@ -664,7 +664,7 @@ def _run(text: str, box: str | None, method: str = "auto", points: int = 4096, m
             raise InputError("--method", "grid for this expression (no proof: " + "; ".join(why) + ")", "proof")
         notes.append("no proof possible: " + "; ".join(why) + "; sampled on a grid instead")
         return _grid_outcome(p, dom, points, notes, max_seconds=max_seconds, gaps=gaps)
-    routed = _pair_route(p, dom, calls, max_seconds, max_boxes, notes)
+    routed = _pair_route(p, dom, calls, max_seconds, max_boxes, notes, gaps)
     if routed is not None:
         return routed
     try:
@@ -763,14 +763,15 @@ def _run(text: str, box: str | None, method: str = "auto", points: int = 4096, m
                         equality=eq_info or g.equality, assumption_gaps=assumed.gaps)
 
 
-def _pair_route(p, dom, calls: dict, max_seconds: float, max_boxes: int, notes: list):
+def _pair_route(p, dom, calls: dict, max_seconds: float, max_boxes: int, notes: list, gaps=()):
     """``bound(A, …) >= bound(B, …)`` (or <=) between linear bounds whose calls give K or d from the box: the route
     of ``verify``'s pair claims (rigorous.bound_pairs.pair_claim: the two registered sympy expressions over the box,
     K and d real intervals), so that no K×d instance is built at any point of the box (issue 24 item 5). The
     assumptions of both bounds over box names (T, rho, d, K, …) are evaluated by interval arithmetic
     (assumptions.over_box) and the proof covers the part of the box inside them; those about the instance's actions
     (their norms, their rank) are checked at a counterexample, on the instance built there. None when the
-    statement is not of that form (then the usual route)."""
+    statement is not of that form, or when part of the box is outside a quantity's or keyword's declared domain
+    (``gaps``: then the usual route, which names that part)."""
     import sympy
 
     from ..bounds import registry
@@ -778,7 +779,7 @@ def _pair_route(p, dom, calls: dict, max_seconds: float, max_boxes: int, notes: 
     from ..rigorous.bound_calls import NotEnclosable
     from ..rigorous.deadline import TimeLimit, limit
 
-    if len(calls) != 2 or p.domain:
+    if len(calls) != 2 or gaps:
         return None
     if not any(registry.get(c.bid).setting == "linear" and {"K", "d"} & set(c.keys) for c in calls.values()):
         return None
@@ -937,7 +938,7 @@ def _and_constraints(*cs):
         return None
     if len(cs) == 1:
         return cs[0]
-    from ..rigorous.interval import imin
+    from ..intervals.interval import imin
 
     return lambda b: imin(*(c(b) for c in cs))
 
@@ -1076,7 +1077,7 @@ def _declared_part(keyword: str, r):
     float): the rest of the box is a domain gap, named and dropped from the proof, so the corners of the bound's
     code conditions are taken inside (rho = 0:1 is checked from the smallest positive rho)."""
     from ..domains import keyword_range
-    from ..rigorous.interval import Interval
+    from ..intervals.interval import Interval
 
     d = keyword_range(keyword)
     if d is None:
