@@ -36,6 +36,8 @@ def main() -> None:
     ap.add_argument("--max-runs", type=int, default=80)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--T", type=float, default=None)
+    ap.add_argument("--means", default=None, help="finite: arm means (default: the registry's --K 10 instance); the "
+                    "issue-24 question is 0.9,0.85,0.8,0.8,0.7,0.6,0.5,0.5,0.4,0.3")
     ap.add_argument("--quantile", type=float, default=None)
     ap.add_argument("--block-runs", type=int, default=None)
     ap.add_argument("--verify", action="store_true")
@@ -50,16 +52,19 @@ def main() -> None:
     from boundcalc.envs.spec import instance_from_options
 
     if a.question == "finite":
-        inst = instance_from_options("finite", K="10")
+        inst = instance_from_options("finite", means=a.means) if a.means else instance_from_options("finite", K="10")
         T, target, notion, algos = a.T or 1e6, Target("overhead", 1.0), "epsilon", [a.algo or "DP-IMED"]
     else:
         inst = instance_from_options("linear", K="50", d="5")
         T, target, notion, algos = a.T or 1e7, Target("overhead", 0.1), "rho", [a.algo or "AdaC-GOPE"]
 
     def progress(ev):
+        rng = ev.get("estimate_range")
+        est = (f"estimate {rng[0]:.0f}-{rng[1]:.0f} s, likely {ev['estimate_seconds']:.0f} s" if rng else
+               f"estimate {ev['estimate_seconds']:.0f} s")
         print(f"  {ev['stage']:7s} b = {ev['budget']:.4g}: {ev['status']:9s} {ev['estimate']:.4g} "
-              f"[{ev['ci'][0]:.4g}, {ev['ci'][1]:.4g}] ({ev['runs']} runs, {ev['elapsed']:.0f} s; estimate "
-              f"{ev['estimate_seconds']:.0f} s)", flush=True)
+              f"[{ev['ci'][0]:.4g}, {ev['ci'][1]:.4g}] ({ev['runs']} runs, {ev['elapsed']:.0f} s, cpu "
+              f"{_cpu() - c0:.0f} s; {est})", flush=True)
 
     from boundcalc.montecarlo import executors as EX
 
@@ -82,7 +87,11 @@ def main() -> None:
                       "status": ans.status, "value": plan.value, "interval": ans.interval,
                       "overhead": ans.overhead, "runs_used": ans.runs_used, "seconds": round(secs, 1),
                       "cpu_seconds": round(cpu, 1), "workers": a.workers, "load_average": list(os.getloadavg()),
-                      "estimate_seconds": ans.estimate_seconds, "bound": plan.bound,
+                      "estimate_seconds": ans.estimate_seconds,
+                      "estimate_range": getattr(ans, "estimate_range", None),
+                      "decisions": [(round(e["budget"], 4), e["runs"], e["status"], e["fresh"])
+                                    for e in ans.evaluations],
+                      "bound": plan.bound,
                       "lower_limit": plan.lower_limit, "notes": ans.notes}, default=str, indent=1))
     if a.verify and ans.budget:
         from boundcalc import montecarlo

@@ -29,5 +29,9 @@ class PluginError(InputError):
     def __init__(self, origin: str, problem: str, label: str = "plugin"):
         self.origin = origin
         self.problem = problem
+        self.label = label
         ValueError.__init__(self, f"{label} {origin}: {problem}")
         self.parameter, self.allowed, self.got = f"{label} {origin}", problem, None
+
+    def __reduce__(self):  # picklable: a plugin's error in a worker process reaches the parent as itself
+        return (type(self), (self.origin, self.problem, self.label))

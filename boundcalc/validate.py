@@ -131,3 +131,53 @@ def horizons(name: str, text) -> list[int]:
     if not parts:
         raise InputError(name, "one or more integers >= 1, comma-separated", text)
     return sorted(horizon(name, p) for p in parts)
+
+
+# -- input files: regular files of a bounded size (issue 22 §4: an --instance linked to /dev/zero read until
+# MemoryError) ------------------------------------------------------------------------------------------------------
+MiB = 1 << 20
+MAX_INPUT_BYTES = {  # what a command reads whole into memory, by kind of file
+    "instance": 64 * MiB,  # --instance FILE.toml/.json (K x d actions included)
+    "plugin": 16 * MiB,  # --bounds-file, --algorithms-file (.toml / .py)
+    "actions": 512 * MiB,  # --actions FILE.csv/.npy
+    "data": 2048 * MiB,  # the papers' data sets (worksheet run --data NAME=PATH)
+}
+
+
+def _size_text(n: int) -> str:
+    return f"{n / MiB:.3g} MiB" if n >= MiB else f"{n} bytes"
+
+
+def input_file(option: str, path, kind: str, what: str = "file") -> str:
+    """``path`` if it names a regular file of at most ``MAX_INPUT_BYTES[kind]`` bytes (symbolic links followed),
+    else InputError naming ``option``: a device (/dev/zero), a pipe, a directory or an oversized file is refused
+    before a byte is read."""
+    import os
+    import stat
+
+    cap = MAX_INPUT_BYTES[kind]
+    allowed = f"a readable regular {what} of at most {_size_text(cap)}"
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError) as exc:
+        raise InputError(option, allowed, f"{path}: {getattr(exc, 'strerror', None) or exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        kind_text = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file (a device, pipe or socket)"
+        raise InputError(option, allowed, f"{path}: {kind_text}")
+    if st.st_size > cap:
+        raise InputError(option, allowed, f"{path}: {_size_text(st.st_size)}")
+    return str(path)
+
+
+def read_input_file(option: str, path, kind: str, what: str = "file") -> bytes:
+    """The bytes of ``path`` (checked by :func:`input_file`; at most the cap are read, even if it grows)."""
+    input_file(option, path, kind, what)
+    cap = MAX_INPUT_BYTES[kind]
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(cap + 1)
+    except OSError as exc:
+        raise InputError(option, f"a readable {what}", f"{path}: {exc.strerror or exc}") from None
+    if len(raw) > cap:
+        raise InputError(option, f"a {what} of at most {_size_text(cap)}", f"{path}: larger")
+    return raw

@@ -1,5 +1,6 @@
 """Shared test fixtures."""
 
+import os
 import signal
 
 import pytest
@@ -38,6 +39,10 @@ def pytest_configure(config):
     worksheets run twice, every claim of the verifier, local process pools and Dask clusters) would build it once per
     worker, twice the work and twice the processes on a 2-core machine. Without xdist nothing changes."""
     _one_click_command_per_app()
+    # the tables' width when not on a terminal is COLUMNS (rich's convention; boundcalc.cli.common.pipe_width), and
+    # pytest-xdist's workers run with COLUMNS=80 in their environment: every test sees the unset default (140), as
+    # under -n 0 and in a pipe; a test of the width sets COLUMNS itself (CliRunner's env=)
+    os.environ.pop("COLUMNS", None)
     if getattr(config.option, "dist", None) == "load":
         config.option.dist = "loadgroup"
 

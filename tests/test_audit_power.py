@@ -143,8 +143,10 @@ def test_audit_param_reaches_the_plugin_and_gives_power(tmp_path, monkeypatch):
 
     from test_mutants_issue17 import mutate
 
-    monkeypatch.setattr(scenarios, "plugin_scenario", mutate(scenarios.plugin_scenario, '"tunable": tunable,',
-                                                             '"tunable": (),'))
+    monkeypatch.setattr(scenarios, "card_scenario", mutate(
+        scenarios.card_scenario,
+        'attrs["tunable"] = tuple(p for p in constructor_params(cls) if p not in budget_kwargs(cls) and p != "noise_mult")',
+        'attrs["tunable"] = ()'))
     r = runner.invoke(app, ["audit", "--algorithms-file", path, "--algo", "Toy-EpsGreedy", "--param", "c=0"])
     assert r.exit_code == 2
     monkeypatch.undo()

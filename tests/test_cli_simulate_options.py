@@ -149,6 +149,7 @@ CASES.update({
 OTHER = {"--processes", "--save", "--progress", "--plot", "--json", "--executor", "--workers", "--scheduler",
          "--save-instance", "--prior",
          "--plot-dist", "--log-y",  # tests/test_regret_distribution.py
+         "--x-scale", "--y-scale",  # tests/test_figures.py::test_cli_scale_options_reach_the_figure (axes read back)
          "--bounds-file", "--algorithms-file"}  # tests/test_plugin_algorithms.py (a user's bound and algorithm)
 
 

@@ -24,11 +24,6 @@ from ..errors import InputError
 
 SETTINGS = ("finite", "linear", "contextual", "glm")
 
-# Algorithms whose estimate changes at every step (loop over t, vectorised across runs). OFUL is RS-OFUL with
-# C = 0: it refreshes every step, so its chunked simulation degenerates to (slower than) a per-step loop.
-_PER_STEP = frozenset({"LinUCB", "LinUCB-DGS", "Private-LinUCB", "LDP-OLS", "LDP-SGD", "OFUL"})
-_CHUNKED = frozenset({"RS-OFUL", "AdaC-OFUL", "AdaR-OFUL"})
-
 # CLI flags of each privacy notion.
 NOTION_FLAGS = {"none": "none", "pure": "--epsilon", "zcdp": "--rho", "rdp": "--alpha and --rdp-epsilon",
                 "approx": "--epsilon and --delta", "ldp": "--ldp-epsilon [--ldp-delta]"}
@@ -73,6 +68,29 @@ def add_plugin_algorithms(classes, origin: str, check_only: bool = False) -> Non
         if not getattr(c, "plugin_origin", None):
             c.plugin_origin = origin
         _PLUGINS[c.name] = c
+
+
+def register(cls) -> type:
+    """The one registration call of a built-in algorithm: add ``cls`` (checked as a plugin class is,
+    ``plugins.check_class``) to its setting package's ``ALGORITHMS`` — what adding the class to that package's
+    tuple does, at run time. Every consumer then reads the class's card (base.Algorithm; docs/plugins.md, "The
+    algorithm card"): simulate, algorithms, budget --by simulation, audit, regret --check. ``unregister`` undoes it."""
+    from ..errors import PluginError
+    from .plugins import check_class
+
+    origin = getattr(cls, "__module__", "") or "register"
+    check_class(cls, origin)
+    taken = {_key(n) for algs in by_setting().values() for n in algs}
+    if _key(cls.name) in taken:
+        raise PluginError(origin, f"algorithm name {cls.name!r} is already registered; choose another name")
+    importlib.import_module(f"{__name__}.{cls.setting}").ALGORITHMS[cls.name] = cls
+    return cls
+
+
+def unregister(name: str) -> None:
+    """Remove an algorithm added by ``register`` (tests)."""
+    cls = lookup(name)
+    importlib.import_module(f"{__name__}.{cls.setting}").ALGORITHMS.pop(cls.name, None)
 
 
 def clear_plugin_algorithms() -> None:
@@ -130,14 +148,8 @@ def granularity(alg, env=None, T=None) -> str:
         if T is not None and not isinstance(alg, type) and uses is not None and not uses(env, T):
             return "step"
         return g
-    if g:
-        return g
-    name = getattr(alg, "name", "")
-    if name in _PER_STEP or is_plugin(alg):  # a plugin that does not say: the per-step limits apply
-        return "step"
-    if name in _CHUNKED:
-        return "chunk"
-    return "episode"
+    # the card's ``granularity`` (base.Algorithm); a class that does not say gets the per-step limits
+    return g or "step"
 
 
 def constructor_params(cls) -> list[str]:
@@ -201,7 +213,45 @@ def build(name: str, budget=None, params: dict | None = None):
         if k not in allowed:
             raise InputError("--param", f"one of {', '.join(allowed) or '(none)'} for {cls.name}", k)
     kw = _budget_values(cls, budget)
-    return cls(**kw, **params)
+    with plugin_errors(cls, "constructor"):
+        return cls(**kw, **params)
+
+
+def plugin_error(alg, exc: BaseException, what: str):
+    """The one-line PluginError for an exception a plugin algorithm (class or instance) raised in ``what`` (its
+    constructor, simulate): the plugin's file, the algorithm's name and the exception (issue 22 §4: it was "internal
+    error ... (please report)" naming neither); None for a built-in algorithm, and for boundcalc's own exceptions
+    (InputError, ExecutionError, a time limit), which already say what happened."""
+    from ..errors import ExecutionError
+
+    cls = alg if isinstance(alg, type) else type(alg)
+    origin = getattr(cls, "plugin_origin", None)
+    if not origin or not isinstance(exc, Exception) or isinstance(exc, (InputError, ExecutionError)) \
+            or type(exc).__name__ == "TimeLimit":
+        return None
+    from ..bounds.declared import PluginError
+
+    msg = " ".join(str(exc).split())[:200]
+    return PluginError(f"{origin} [algorithm {getattr(cls, 'name', cls.__name__)!r}]",
+                       f"its {what} raised {type(exc).__name__}" + (f": {msg}" if msg else "")
+                       + " (an error in the plugin's code)")
+
+
+class plugin_errors:
+    """Context manager: an exception a plugin algorithm raises inside the block is its PluginError
+    (:func:`plugin_error`); other exceptions pass unchanged."""
+
+    def __init__(self, alg, what: str):
+        self.alg, self.what = alg, what
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        err = plugin_error(self.alg, exc, self.what) if exc is not None else None
+        if err is not None:
+            raise err from None
+        return False
 
 
 def guarantee(alg) -> str:
@@ -229,5 +279,5 @@ def params_of(alg) -> dict[str, Any]:
     return out
 
 
-__all__ = ["add_plugin_algorithms", "plugin_algorithms", "is_plugin", "builtin_by_setting", "SETTINGS", "NOTION_FLAGS", "by_setting", "all_algorithms", "lookup", "granularity", "build",
+__all__ = ["register", "unregister", "add_plugin_algorithms", "plugin_algorithms", "is_plugin", "builtin_by_setting", "SETTINGS", "NOTION_FLAGS", "by_setting", "all_algorithms", "lookup", "granularity", "build",
            "budget_kwargs", "tunable_params", "constructor_params", "params_of", "guarantee"]

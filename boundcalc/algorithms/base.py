@@ -36,6 +36,25 @@ class Algorithm(ABC):
     notion: str = "none"  # privacy notion of its guarantee: none | pure | zcdp | rdp | approx | ldp
     bound_ids: tuple[str, ...] = ()  # registry ids of its upper bounds
 
+    # -- the rest of the algorithm's card: every consumer reads these (docs/plugins.md, "The algorithm card") -----
+    # granularity: the simulation path, "episode" | "chunk" | "stretch" | "thinning" | "step"; it also selects the
+    #   size limits (algorithms.limits for stretch/thinning, the T x runs limits of the per-step and chunked loops).
+    #   Without it: "step" (the strictest limits). ``uses_stretch`` / ``uses_thinning`` give the switch to the loop.
+    granularity: str | None = None
+    # counterpart: the non-private algorithm ``budget --by simulation`` compares with, (name, how in words) or
+    #   (name, {params}, how); None: the algorithm itself at its non-private limit (budget.measured.counterpart_of).
+    counterpart: tuple | None = None
+    # audit_scenario: a design of boundcalc.audit.scenarios.DESIGNS by name ("first-decision",
+    #   "phase-one-elimination", "first-switch") or a boundcalc.audit.base.Scenario subclass, with audit_budget
+    #   (default budget), audit_fixed (constructor parameters the design fixes), audit_why_fixed (why, in words),
+    #   audit_trials (default trials); a design written for one algorithm ("dp-se-elimination", ...) takes none of
+    #   them. None: not auditable.
+    audit_scenario: Any = None
+    # regret --check: ``from_context(cls, ctx, budget)`` (classmethod) builds the instance a bound's context
+    #   describes (the parameter map from the bound's symbols to the constructor) and ``check_assumptions`` names
+    #   the theorem's assumption check on the simulated environment (a key of verify.adapters.ASSUMPTION_CHECKS, or
+    #   a method (self, ctx, env) -> (met, note)); the bounds checked are those whose ``algorithm`` is this name.
+
     @abstractmethod
     def simulate(self, env, T: int, runs: int, rng: np.random.Generator, checkpoints: np.ndarray) -> BlockResult:
         """Vectorised simulation of ``runs`` independent runs up to horizon T."""

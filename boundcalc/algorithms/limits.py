@@ -15,7 +15,8 @@ UCB --T 1e18 --runs 5`` grew to 22 GiB):
   loop, limited like every per-step path): measured Lazy-DP-TS ε = 1, 5 runs: T = 1e9 59 s, T = 1e11 89 s,
   T = 1e13 over 120 s.
 
-``path(alg, env, T)`` is the path a run really takes (Lazy-DP-TS below ε T = MIN_EPS_T loops over every step).
+``path(alg, env, T)`` is the path a run really takes (the card's switch ``uses_thinning``: Lazy-DP-TS below
+ε T = MIN_EPS_T loops over every step).
 """
 
 from __future__ import annotations
@@ -33,12 +34,9 @@ def path(alg, env, T) -> str:
     from . import granularity
 
     g = granularity(alg, env)
-    if g == "thinning":
-        from .finite import _thinned_ts
-
-        eps = getattr(alg, "epsilon", None)
-        if eps is not None and float(eps) * float(T) < _thinned_ts.MIN_EPS_T:
-            return "step"
+    uses = getattr(alg, "uses_thinning", None)  # the card's switch (Lazy-DP-TS: epsilon T >= _thinned_ts.MIN_EPS_T)
+    if g == "thinning" and not isinstance(alg, type) and uses is not None and not uses(env, float(T)):
+        return "step"
     return g
 
 

@@ -26,6 +26,10 @@ Optional hooks a plugin class may define (used when present; documented in docs/
   audit/scenarios.py: two arms, one private release each, the first decision) or a subclass of
   :class:`boundcalc.audit.base.Scenario`; with ``audit_budget`` (its default budget, e.g. ``{"epsilon": 1.0}``).
   Without it, ``audit`` says "cannot audit: …" in one line.
+
+These hooks are part of the algorithm card every class declares, built-in or plugin (``base.Algorithm``;
+docs/plugins.md, "The algorithm card": also ``granularity``, ``counterpart``, ``context_params`` and
+``check_assumptions`` by name); ``boundcalc.algorithms.register(cls)`` adds a class as a built-in.
 """
 
 from __future__ import annotations
@@ -84,16 +88,18 @@ def check_class(cls, origin: str) -> type:
         if have != want:
             raise PluginError(label, f"a finite-armed {notion} algorithm sets budget_params = {want!r} (got {have!r})")
     want = budget_kwargs(cls) if cls.setting == "finite" else _nonfinite_budget(notion)
+    if notion == "ldp":
+        want = tuple(k for k in want if k != "delta")  # (ε, δ)-LDP or ε-LDP: --ldp-delta is optional
     lacking = [k for k in want if k not in accepted]
     if lacking and "kwargs" not in accepted:
         raise PluginError(label, f"the constructor takes no {', '.join(lacking)} (the budget of a {notion} algorithm)")
     hook = getattr(cls, "audit_scenario", None)
-    if hook is not None and hook != "first-decision":
+    if hook is not None and not isinstance(hook, str):  # a design's name is checked by audit (scenarios.DESIGNS)
         # a Scenario subclass, recognised by its interface (boundcalc.audit.base.Scenario: ``probes`` and ``event``);
         # audit sits above algorithms, so the class itself is not imported here
         if not (isinstance(hook, type) and all(callable(getattr(hook, m, None)) for m in ("probes", "event"))):
-            raise PluginError(label, "audit_scenario must be 'first-decision' or a boundcalc.audit.base.Scenario "
-                                     f"subclass (got {hook!r})")
+            raise PluginError(label, "audit_scenario must be a design's name (e.g. 'first-decision') or a "
+                                     f"boundcalc.audit.base.Scenario subclass (got {hook!r})")
     return cls
 
 
@@ -132,7 +138,7 @@ def load_algorithms_file(path: str) -> tuple[type, ...]:
     from ..bounds import plugins as bound_plugins
     from . import add_plugin_algorithms
 
-    key = os.path.abspath(path)
+    key = os.path.realpath(path)  # one file however it is named (./x.py, x.py, a link)
     if key in _LOADED_FILES:
         return _LOADED_FILES[key]
     classes = tuple(read_algorithms_file(path))

@@ -9,6 +9,10 @@ from typing import Any
 
 import numpy as np
 
+# Most rewards in one neighbouring table of a probe built from a user's instance (two such tables, 32 MB each):
+# checked before any run (issue 22 §4: audit --K 20000 asked for 23.8 GiB)
+MAX_INSTANCE_CELLS = 4_000_000
+
 from ..errors import InputError
 
 
@@ -71,6 +75,9 @@ class Scenario:
     def event(self, alg, probe: Probe, table, runs: int, rng) -> np.ndarray:  # pragma: no cover - abstract
         """Boolean (runs,) indicator of the probe's event in ``runs`` independent runs on ``table``."""
         raise NotImplementedError
+
+    def check_instance(self, alg, instance) -> None:
+        """InputError when the probe on ``instance`` would not fit in memory (checked before any run)."""
 
     def instance_probe(self, alg, instance, rng) -> tuple["Probe | None", str]:
         """(a probe whose neighbouring inputs are built from the user's ``instance``, ""), or (None, the reason this

@@ -163,8 +163,9 @@ def check_params(sc, params: dict | None) -> dict:
 
 
 def prepare(algo: str, budget=None, trials: int | None = None, mutant: str = "none", seed: int = 0,
-            delta: float | None = None, confidence: float = 0.95, params: dict | None = None) -> dict:
-    """Every check of ``run_audit``'s inputs, before any run: the scenario, the built algorithms, probes and claim."""
+            delta: float | None = None, confidence: float = 0.95, params: dict | None = None, instance=None) -> dict:
+    """Every check of ``run_audit``'s inputs, before any run: the scenario, the built algorithms, probes and claim,
+    and the size of the probe on ``instance``."""
     sc = lookup(algo)
     mutant = mut.check(sc, mutant)
     params = check_params(sc, params)
@@ -173,7 +174,7 @@ def prepare(algo: str, budget=None, trials: int | None = None, mutant: str = "no
         raise InputError("--trials", f"an integer in [{MIN_TRIALS}, {MAX_TRIALS:.0e}]", trials)
     confidence = validate.open_unit("--confidence", confidence)
     if not 0.5 <= confidence <= 1 - 1e-9:
-        raise InputError("--confidence", "in [0.5, 1)", confidence)
+        raise InputError("--confidence", "in [0.5, 1 − 1e-9]", confidence)
     seed = int(validate.count("--seed", seed, minimum=0))
     if budget is None:
         budget = budget_of(sc.notion, sc.default_budget)
@@ -197,6 +198,7 @@ def prepare(algo: str, budget=None, trials: int | None = None, mutant: str = "no
     correct = sc.build(budget, "none", params)
     alg = sc.build(budget, mutant, params)
     probes = sc.probes(correct)
+    sc.check_instance(correct, instance)
     eps_claimed, claim_text = sc.claim(correct, budget, delta, mutant, probes)
     return dict(sc=sc, mutant=mutant, trials=trials, confidence=confidence, seed=seed, budget=budget, delta=delta,
                 correct=correct, alg=alg, probes=probes, eps_claimed=eps_claimed, claim_text=claim_text, params=params)
@@ -217,7 +219,9 @@ def run_audit(algo: str, budget=None, trials: int | None = None, mutant: str = "
     the scenario's probe on neighbouring inputs built from it (``Scenario.instance_probe``) is run as well, with its
     own estimate at the same confidence (``AuditResult.instance_audit``; the designed probes' ε lower bound and
     verdict are unchanged by it), or the reason it cannot be is recorded."""
-    p = prepare(algo, budget, trials, mutant, seed, delta, confidence, params)
+    from ..algorithms import plugin_errors  # a plugin's own error in its runs names the plugin
+
+    p = prepare(algo, budget, trials, mutant, seed, delta, confidence, params, instance)
     sc, mutant, trials, confidence, seed, budget, delta = (p[k] for k in ("sc", "mutant", "trials", "confidence", "seed",
                                                                          "budget", "delta"))
     alg, probes, eps_claimed, claim_text = p["alg"], p["probes"], p["eps_claimed"], p["claim_text"]
@@ -233,7 +237,8 @@ def run_audit(algo: str, budget=None, trials: int | None = None, mutant: str = "
         for j, table in enumerate((pr.D, pr.Dp)):
             hits, parts = 0, []
             for size, ss in zip(sizes, streams[2 * i + j].spawn(len(sizes))):
-                out = sc.event(alg, pr, table, size, np.random.default_rng(ss))
+                with plugin_errors(alg, "simulate"):
+                    out = sc.event(alg, pr, table, size, np.random.default_rng(ss))
                 if held_out:
                     parts.append(np.asarray(out))
                 else:
@@ -271,7 +276,8 @@ def run_audit(algo: str, budget=None, trials: int | None = None, mutant: str = "
                 hits = 0
                 streams_i = np.random.SeedSequence([seed, 2, j]).spawn(len(sizes))
                 for size, ss in zip(sizes, streams_i):
-                    hits += int(np.count_nonzero(sc.event(alg, ipr, table, size, np.random.default_rng(ss))))
+                    with plugin_errors(alg, "simulate"):
+                        hits += int(np.count_nonzero(sc.event(alg, ipr, table, size, np.random.default_rng(ss))))
                 k.append(hits)
             est_i = estimator.declared([(f"{ipr.name}: {ipr.event}", ipr.direction, k[0], k[1])], trials, trials,
                                        delta, alpha)

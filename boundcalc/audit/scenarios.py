@@ -25,7 +25,7 @@ import math
 import numpy as np
 
 from ..errors import InputError
-from .base import Probe, Scenario, claimed_epsilon  # noqa: F401  (Probe and claimed_epsilon re-exported)
+from .base import MAX_INSTANCE_CELLS, Probe, Scenario, claimed_epsilon  # noqa: F401  (Probe, claimed_epsilon re-exported)
 from .local import LOCAL_SCENARIOS
 
 
@@ -66,6 +66,19 @@ class FirstDecision(Scenario):
         alg.simulate(env, probe.T, runs, rng, np.array([probe.T]))
         return env.actions()[:, probe.T - 1] == 0
 
+    def check_instance(self, alg, instance) -> None:
+        """The two neighbouring tables of :meth:`instance_probe` ((K·m + 1) × K rewards each) fit
+        ``MAX_INSTANCE_CELLS``: InputError before any run otherwise (issue 22 §4: K = 20000 asked for 23.8 GiB)."""
+        if instance is None or getattr(instance, "setting", None) != "finite" or instance.means is None:
+            return
+        K = len(instance.means)
+        m = int(self.fixed.get("n1", self.initial_pulls))
+        if (K * m + 1) * K > MAX_INSTANCE_CELLS:
+            kmax = int((-1 + (1 + 4 * m * MAX_INSTANCE_CELLS) ** 0.5) / (2 * m))
+            raise InputError("--K / --means / --instance", f"an instance of at most {kmax} arms for {self.algo}'s "
+                             f"probe on the instance (its tables have (K·m + 1) × K rewards, m = {m} initial pulls; at "
+                             f"most {MAX_INSTANCE_CELLS:.0e})", K)
+
     def instance_probe(self, alg, instance, rng):
         """The same first decision on the user's finite instance (``--means``, ``--instance`` …): K = the instance's
         arms, m initial pulls each, T = K m + 1; the table's rows 2..T are drawn once, before any run, from the
@@ -83,6 +96,7 @@ class FirstDecision(Scenario):
         K = mu.size
         m = int(self.fixed.get("n1", self.initial_pulls))
         T = K * m + 1
+        self.check_instance(alg, instance)
         D = (rng.random((T, K)) < mu).astype(float)
         D[0, :2] = (1.0, 0.0)
         Dp = D.copy()
@@ -243,15 +257,6 @@ class LazyCountAfter(Scenario):
                 parts.append(f"arm {arm} at step {self.ROW + 1} and {vals} arm-0 pulls after")
         return "; or ".join(parts)
 
-
-def _first_decision(name: str, budget: dict, fixed: dict | None = None, why: str = "", trials: int = 10000):
-    return type(name.replace("-", "") + "Audit", (FirstDecision,),
-                {"algo": name, "default_budget": budget, "fixed": fixed or {}, "why_fixed": why,
-                 "default_trials": trials})
-
-
-_INIT_ONE = ("init_n='one': the initial release then carries the noise of one reward (sensitivity 1); with the "
-             "default 'half' it carries twice that noise and the first decision says little about the rest")
 
 # ---------------------------------------------------------------------------------------------------------------
 # linear: phased elimination with G-optimal design (AdaC-GOPE, AdaR-GOPE, AdaR-GOPE-Var)
@@ -459,43 +464,88 @@ class LinUCBDGSAudit(TreeSigns):
         return float(self.default_budget["delta"])
 
 
-_N1_EIGHT = ("n1=8 initial pulls per arm: with n1 = 1 the DP-KLUCB index of both arms is 1 (a tie broken at random) "
-             "whenever N ε (1 − x) <= ln t, and the first decision carries almost no information")
+# The designs an algorithm's card names (``audit_scenario = "first-decision"``; boundcalc.algorithms.base.Algorithm):
+# the generic ones take the card's ``audit_budget``, ``audit_fixed``, ``audit_why_fixed``, ``audit_trials``
+# (``card_scenario``); the bespoke ones (their own ``algo``) are written for one algorithm each.
+DESIGNS: dict[str, type] = {
+    "first-decision": FirstDecision, "phase-one-elimination": PhaseOneElimination, "first-switch": FirstSwitch,
+    "dp-se-elimination": DPSEElimination, "saturation-exit": SaturationExit, "lazy-count-after": LazyCountAfter,
+    "private-linucb-tree": PrivateLinUCBAudit, "linucb-dgs-tree": LinUCBDGSAudit,
+    **dict(zip(("ldp-ols-release", "ldp-ols-multi-release", "ldp-sgd-release", "ldp-sgd-multi-release",
+                "ldp-ucb-release", "ldp-gloc-release"), (type(s) for s in LOCAL_SCENARIOS))),
+}
 
-SCENARIOS: dict[str, Scenario] = {}
-for _s in (DPSEElimination(),
-           _first_decision("DP-KLUCB", {"epsilon": 1.0}, {"n1": 8}, _N1_EIGHT)(),
-           _first_decision("DP-IMED", {"epsilon": 1.0})(),
-           _first_decision("AdaP-UCB", {"epsilon": 1.0})(),
-           SaturationExit(),
-           LazyCountAfter(),
-           _first_decision("AdaC-UCB", {"rho": 1.0}, {"init_n": "one"}, _INIT_ONE, 20000)(),
-           _first_decision("AdaR-UCB", {"alpha": 2.0, "rdp_epsilon": 2.0}, {"init_n": "one"}, _INIT_ONE, 20000)(),
-           type("AdaCGOPEAudit", (PhaseOneElimination,), {"algo": "AdaC-GOPE", "default_budget": {"rho": 1.0}})(),
-           type("AdaRGOPEAudit", (PhaseOneElimination,), {"algo": "AdaR-GOPE",
-                                                           "default_budget": {"alpha": 2.0, "rdp_epsilon": 2.0}})(),
-           type("AdaRGOPEVarAudit", (PhaseOneElimination,), {"algo": "AdaR-GOPE-Var", "default_budget": {"rho": 1.0}})(),
-           type("AdaCOFULAudit", (FirstSwitch,), {"algo": "AdaC-OFUL", "default_budget": {"rho": 1.0}})(),
-           type("AdaROFULAudit", (FirstSwitch,), {"algo": "AdaR-OFUL",
-                                                   "default_budget": {"alpha": 2.0, "rdp_epsilon": 2.0}})(),
-           PrivateLinUCBAudit(), LinUCBDGSAudit()):
-    SCENARIOS[_s.algo] = _s
-
-
-for _s in LOCAL_SCENARIOS:
-    SCENARIOS[_s.algo] = _s
-
-
-# Default audit budget of a plugin algorithm that declares none (as the built-in finite scenarios').
+# Default audit budget of a card that declares none (as the built-in finite scenarios').
 _PLUGIN_DEFAULT_BUDGET = {"pure": {"epsilon": 1.0}, "zcdp": {"rho": 1.0}, "rdp": {"alpha": 2.0, "rdp_epsilon": 2.0}}
 
 
+def card_scenario(cls) -> Scenario:
+    """The scenario an algorithm's card declares with a design of DESIGNS by name (built-in and plugin cards alike):
+    the design with ``algo``, ``default_budget`` (``audit_budget``, else the notion's default) and, where the card
+    sets them, ``fixed`` / ``why_fixed`` / ``default_trials``. The mutants scale the privacy noise, so a class whose
+    constructor takes no ``noise_mult`` gets none."""
+    from ..algorithms import constructor_params, is_plugin
+
+    design = DESIGNS[cls.audit_scenario]
+    if design.algo:  # a bespoke design: for its own algorithm only
+        if design.algo != cls.name:
+            raise InputError("audit_scenario", f"a design for {cls.name} (design {cls.audit_scenario!r} is for "
+                             f"{design.algo})", cls.audit_scenario)
+        return design()
+    attrs = {"algo": cls.name, "default_budget": dict(getattr(cls, "audit_budget", None) or
+                                                      _PLUGIN_DEFAULT_BUDGET[cls.notion])}
+    for key, card in (("fixed", "audit_fixed"), ("why_fixed", "audit_why_fixed"), ("default_trials", "audit_trials")):
+        if getattr(cls, card, None) is not None:
+            attrs[key] = dict(getattr(cls, card)) if key == "fixed" else getattr(cls, card)
+    if "noise_mult" not in constructor_params(cls):
+        attrs["mutants"] = ()
+    if is_plugin(cls):
+        from ..algorithms import budget_kwargs
+
+        attrs["fixed"] = dict(attrs.get("fixed") or {})
+        attrs["__doc__"] = f"{cls.name} (plugin): " + (design.__doc__ or "")
+        # --param reaches the plugin's own constructor parameters (not its budget, not the mutants' noise_mult); the
+        # audit checks a plugin's power on its no-noise copy (audit.run.power_check)
+        attrs["tunable"] = tuple(p for p in constructor_params(cls) if p not in budget_kwargs(cls) and p != "noise_mult")
+        attrs["plugin"] = True
+    return type(cls.__name__ + "Audit", (design,), attrs)()
+
+
+def _card(name: str) -> Scenario:
+    from ..algorithms import lookup as alg_lookup
+
+    return card_scenario(alg_lookup(name))
+
+
+# The built-in scenarios, each from its algorithm's card, in the order `audit --list` has always shown them, then
+# (``_later_cards``) those of built-in algorithms added since; one registered at run time (``algorithms.register``)
+# or a plugin is found from its card by ``all_scenarios`` and ``lookup``.
+_LIST_ORDER = ("DP-SE", "DP-KLUCB", "DP-IMED", "AdaP-UCB", "AdaP-KLUCB", "Lazy-DP-TS", "AdaC-UCB", "AdaR-UCB",
+               "AdaC-GOPE", "AdaR-GOPE", "AdaR-GOPE-Var", "AdaC-OFUL", "AdaR-OFUL", "Private-LinUCB", "LinUCB-DGS",
+               "LDP-OLS", "LDP-OLS (multi-parameter)", "LDP-SGD", "LDP-SGD (multi-parameter)", "LDP-UCB", "LDP-GLOC")
+SCENARIOS: dict[str, Scenario] = {n: _card(n) for n in _LIST_ORDER}
+
+
+def _later_cards() -> None:
+    """The built-in algorithms added after the list above whose card declares a design, in registry order (so the
+    generic audit tests, which read SCENARIOS, enrol them)."""
+    from ..algorithms import builtin_by_setting
+
+    for algs in builtin_by_setting().values():
+        for name, cls in algs.items():
+            if (name not in SCENARIOS and getattr(cls, "audit_scenario", None) is not None
+                    and cls.__module__.startswith("boundcalc.")):  # in the package, not registered at run time
+                SCENARIOS[name] = card_scenario(cls)
+
+
+_later_cards()
+
+
 def plugin_scenario(cls) -> Scenario:
-    """The scenario of a plugin algorithm class from its ``audit_scenario`` hook (docs/plugins.md): "first-decision"
-    (the design of :class:`FirstDecision`, finite-armed, with ``audit_budget`` / ``audit_fixed``) or a Scenario
-    subclass of its own. A plugin that declares none, or whose declaration does not fit, raises a one-line
-    PluginError "cannot audit: …" naming the plugin."""
-    from ..algorithms import constructor_params
+    """The scenario of an algorithm class from its card's ``audit_scenario`` (docs/plugins.md): a design of DESIGNS by
+    name ("first-decision": :class:`FirstDecision`, finite-armed; with ``audit_budget`` / ``audit_fixed``;
+    ``card_scenario``) or a Scenario subclass of its own. A plugin that declares none, or whose declaration does
+    not fit, raises a one-line PluginError "cannot audit: …" naming the plugin."""
     from ..errors import PluginError
 
     origin = f"{getattr(cls, 'plugin_origin', '') or 'plugin'} [algorithm {cls.name!r}]"
@@ -507,21 +557,16 @@ def plugin_scenario(cls) -> Scenario:
                                   "the event to count): set audit_scenario = 'first-decision' (finite-armed: two arms, "
                                   "one private release per arm, then the first decision) or a "
                                   "boundcalc.audit.base.Scenario subclass")
-    if hook == "first-decision":
-        if cls.setting != "finite":
+    if isinstance(hook, str):
+        if hook not in DESIGNS:
+            raise PluginError(origin, f"cannot audit: audit_scenario {hook!r} is not one of {', '.join(DESIGNS)}")
+        if DESIGNS[hook].algo and DESIGNS[hook].algo != cls.name:
+            raise PluginError(origin, f"cannot audit: audit_scenario {hook!r} is written for {DESIGNS[hook].algo}; "
+                                      "name a generic design or give a boundcalc.audit.base.Scenario subclass")
+        if hook == "first-decision" and cls.setting != "finite":
             raise PluginError(origin, f"cannot audit: audit_scenario 'first-decision' is for finite-armed algorithms "
                                       f"(this one is {cls.setting}); give a boundcalc.audit.base.Scenario subclass")
-        from ..algorithms import budget_kwargs
-
-        budget = dict(getattr(cls, "audit_budget", None) or _PLUGIN_DEFAULT_BUDGET[cls.notion])
-        noisy = "noise_mult" in constructor_params(cls)  # the mutants scale the privacy noise
-        # --param reaches the plugin's own constructor parameters (not its budget, not the mutants' noise_mult)
-        tunable = tuple(p for p in constructor_params(cls) if p not in budget_kwargs(cls) and p != "noise_mult")
-        attrs = {"algo": cls.name, "default_budget": budget, "fixed": dict(getattr(cls, "audit_fixed", None) or {}),
-                 "tunable": tunable, "plugin": True,
-                 "mutants": ("noise-halved", "no-noise") if noisy else (),
-                 "__doc__": f"{cls.name} (plugin): " + (FirstDecision.__doc__ or "")}
-        return type(cls.__name__ + "Audit", (FirstDecision,), attrs)()
+        return card_scenario(cls)
     sc = hook()
     if not sc.algo:
         sc.algo = cls.name
@@ -531,13 +576,13 @@ def plugin_scenario(cls) -> Scenario:
 
 
 def all_scenarios() -> dict[str, Scenario]:
-    """The built-in scenarios, then those of the plugin algorithms that declare one."""
-    from ..algorithms import plugin_algorithms
+    """The built-in scenarios, then those of the other algorithms whose card declares one (built-in or plugin)."""
+    from ..algorithms import all_algorithms
     from ..errors import PluginError
 
     out = dict(SCENARIOS)
-    for name, cls in plugin_algorithms().items():
-        if getattr(cls, "audit_scenario", None) is not None:
+    for name, cls in all_algorithms().items():
+        if name not in out and getattr(cls, "audit_scenario", None) is not None:
             try:
                 out[name] = plugin_scenario(cls)
             except PluginError:
@@ -551,8 +596,8 @@ def lookup(name: str) -> Scenario:
     from ..algorithms import lookup as alg_lookup
 
     cls = alg_lookup(name)
-    if is_plugin(cls):
-        return plugin_scenario(cls)
+    if is_plugin(cls) or (cls.name not in SCENARIOS and getattr(cls, "audit_scenario", None) is not None):
+        return plugin_scenario(cls)  # the card's audit_scenario (docs/plugins.md)
     if cls.name not in SCENARIOS:
         raise InputError("--algo", "an auditable algorithm: " + ", ".join(SCENARIOS), name)
     return SCENARIOS[cls.name]

@@ -81,9 +81,15 @@ class Context:
             return None, "non-private"
         if self.budget is None:
             return None, "no privacy budget given"
-        if bound.kind.startswith("upper"):
-            return conversions.calibrate_upper(self.budget, bound.notion)
-        return conversions.implied_lower(self.budget, bound.notion)
+        from ..errors import InputError
+
+        try:
+            if bound.kind.startswith("upper"):
+                return conversions.calibrate_upper(self.budget, bound.notion)
+            return conversions.implied_lower(self.budget, bound.notion)
+        except InputError as exc:  # e.g. ε = 1e-320 gives ρ = ε²/2 = 0 in floating point (was "rho must be > 0")
+            return None, (f"the budget cannot be converted to this bound's notion ({bound.notion}) in floating "
+                          f"point: {exc}")
 
 
 class Bound(ABC):

@@ -184,7 +184,7 @@ class DeclaredBound(Bound):
         self.params = tuple(n for n in INSTANCE_SYMBOLS[setting] if n in self.free_names)
         self._args = [sympy.Symbol(n, real=True) for n in self.free_names]
         self._f_np = sympy.lambdify(self._args, [self._np, self._pv], modules="numpy")
-        self._f_mp = sympy.lambdify(self._args, [self._np, self._pv], modules="mpmath")
+        self._f_mp = overflow_safe_mp(self._args, [self._np, self._pv])
         self._f_cond = [sympy.lambdify(self._args, rel, modules="numpy") for rel in self.assumption_relations]
         try:
             check_metadata(self)
@@ -296,6 +296,8 @@ class DeclaredBound(Bound):
                 except Exception as exc:  # noqa: BLE001
                     raise PluginError(where, f"the expression cannot be evaluated at {p} ({exc})") from None
                 for label, v in zip(("nonprivate", "privacy_cost"), parts):
+                    if v == mpmath.inf:  # an overflow (beyond exp(EXP_ARG_MAX)): real, shown as ∞ (vacuous)
+                        continue
                     if isinstance(v, mpmath.mpc) or not mpmath.isfinite(v):
                         raise PluginError(where, f"{label} is not real and finite at {p} inside the assumptions "
                                           f"({'; '.join(self.assumptions) or 'none'}): value {mpmath.nstr(v, 6)}; "
@@ -306,6 +308,53 @@ class DeclaredBound(Bound):
         m.update(plugin=self.origin, symbols=list(self.symbols),
                  formula={"nonprivate": self.nonprivate_text, "privacy_cost": self.privacy_cost_text})
         return m
+
+
+# Above this argument exp overflows to +inf in the mpmath evaluation of a declared expression (and a power b**e with
+# |e log b| above it likewise). mpmath computes exp(x) exactly for any x, but the cost grows with log2(x) (ln 2 to that
+# many bits): exp(exp(T)) at T = 1e9 ran for ever, its memory growing (issue 22 §4). exp(2**40) ~ 10**(4.8e11) is
+# computed in microseconds; anything larger is no bound on a regret anyway.
+EXP_ARG_MAX = 2.0**40
+
+
+def _safe_exp(x):
+    import mpmath
+
+    if not isinstance(x, mpmath.mpc) and mpmath.isfinite(x) and abs(x) > EXP_ARG_MAX:
+        return mpmath.inf if x > 0 else mpmath.mpf(0)
+    return mpmath.exp(x)
+
+
+def _safe_pow(b, e):
+    import mpmath
+
+    if (not isinstance(b, mpmath.mpc) and not isinstance(e, mpmath.mpc) and mpmath.isfinite(b) and mpmath.isfinite(e)
+            and b > 0 and e != 0):
+        growth = e * mpmath.log(b)
+        if abs(growth) > EXP_ARG_MAX:
+            return mpmath.inf if growth > 0 else mpmath.mpf(0)
+    return b**e
+
+
+def overflow_safe_mp(args, exprs):
+    """``sympy.lambdify(args, exprs, modules="mpmath")`` with exp and every power of a non-constant exponent
+    overflow-safe: beyond :data:`EXP_ARG_MAX` they give +inf (or 0), at once, instead of an exact value whose
+    computation does not end (issue 22 §4: ``exp(exp(T))``)."""
+    import sympy
+
+    f_exp, f_pow = sympy.Function("_safe_exp"), sympy.Function("_safe_pow")
+
+    def guard(e):
+        if isinstance(e, sympy.exp):
+            return f_exp(guard(e.args[0]))
+        if isinstance(e, sympy.Pow) and not e.exp.is_number:
+            return f_pow(guard(e.base), guard(e.exp))
+        if e.args and not isinstance(e, sympy.core.relational.Relational):
+            return e.func(*[guard(a) for a in e.args])
+        return e
+
+    guarded = [guard(e) for e in exprs]
+    return sympy.lambdify(args, guarded, modules=[{"_safe_exp": _safe_exp, "_safe_pow": _safe_pow}, "mpmath"])
 
 
 def from_mapping(data: Any, origin: str) -> DeclaredBound:

@@ -27,11 +27,23 @@ _MODULES: dict[str, object] = {}  # Python plugin files imported so far (absolut
 _ENTRY_POINTS_DONE = False
 
 
+def _check_file(path: str) -> None:
+    """A plugin file is a regular file of at most validate.MAX_INPUT_BYTES["plugin"] bytes (PluginError else)."""
+    from .. import validate
+    from ..errors import InputError
+
+    if not os.path.isfile(path):
+        raise PluginError(str(path), "no such file (or not a regular file)")
+    try:
+        validate.input_file("plugin", path, "plugin", "plugin file")
+    except InputError as exc:
+        raise PluginError(str(path), f"must be {exc.allowed} (got {exc.got})") from None
+
+
 def read_bounds_file(path: str) -> list[Bound]:
     """The bounds declared in ``path`` (.toml: [[bound]] tables; .py: a module with a list BOUNDS), not registered."""
     origin = str(path)
-    if not os.path.isfile(path):
-        raise PluginError(origin, "no such file (or not a regular file)")
+    _check_file(path)
     if path.endswith(".toml"):
         import tomllib
 
@@ -62,9 +74,8 @@ def import_module_file(path: str):
     ``sys.modules`` under a name made from its path (so that its classes pickle to forked worker processes). A
     module that fails to import is a PluginError naming the file; it is not cached (a fixed file can be retried)."""
     origin = str(path)
-    if not os.path.isfile(path):
-        raise PluginError(origin, "no such file (or not a regular file)")
-    key = os.path.abspath(path)
+    _check_file(path)
+    key = os.path.realpath(path)  # one file however it is named (./x.py, x.py, a link)
     if key in _MODULES:
         return _MODULES[key]
     name = "boundcalc_plugin_" + "".join(c if c.isalnum() else "_" for c in key)
@@ -104,7 +115,7 @@ def load_bounds_file(path: str) -> tuple[Bound, ...]:
     """Read ``path`` and register its bounds (once per file; loading it again returns the same bounds)."""
     from . import registry
 
-    key = os.path.abspath(path)
+    key = os.path.realpath(path)  # one file however it is named (./x.py, x.py, a link)
     if key in _LOADED_FILES:
         return _LOADED_FILES[key]
     bounds = tuple(read_bounds_file(path))

@@ -193,6 +193,22 @@ def _conditions_at(b: Bound, ctx: Context, t: float) -> list[str]:
         return [f"its conditions cannot be evaluated here ({exc})"]
 
 
+def quiet_floats(fn):
+    """Decorator: ``fn`` runs with floating-point warnings off (numpy errstate and RuntimeWarning): the callers report
+    non-finite values per bound (∞, "not defined here"); a RuntimeWarning on stderr at exit 0 said nothing more
+    (issue 22 §4: ``--means 1e-320,0``, ``--lambda0 1e308``)."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            with np.errstate(all="ignore"):
+                return fn(*args, **kwargs)
+
+    return wrapper
+
+
 def _evaluate_quietly(b: Bound, T: np.ndarray, ctx: Context, own):
     """Evaluate with floating-point warnings off: non-finite results are reported per horizon instead."""
     with warnings.catch_warnings():
@@ -277,7 +293,7 @@ def rows_for(setting: str, budget, T, overrides: dict | None = None):
     T = np.asarray(T, dtype=float)
     ctx = registry.make_context(setting, overrides or {}, budget)
     trivial = trivial_regret_per_step(setting, ctx.params)
-    rows = [evaluate_row(b, ctx, T, trivial) for b in registry.select(setting=setting)]
+    rows = quiet_floats(lambda: [evaluate_row(b, ctx, T, trivial) for b in registry.select(setting=setting)])()
     ctx.params["T"] = float(T[-1])
     return ctx, rows
 

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from ..bounds.report import caveat_tags, trivial_regret_per_step
+from ..bounds.report import caveat_tags, quiet_floats, trivial_regret_per_step
 
 T_MAX = 10**18
 
@@ -75,6 +75,7 @@ def _search(meets, label: str):
     return "met", hi, ""
 
 
+@quiet_floats
 def min_horizon(setting: str, budget, max_overhead: float | None = None, overrides: dict | None = None,
                 bounds=None) -> list[HorizonRow]:
     """For every applicable bound of ``setting`` at the user's ``budget``: the smallest T at which an upper bound is

@@ -2,7 +2,7 @@
 
 The bound-based answer (boundcalc.budget.solve) is a statement about worst-case bounds whose non-private part can
 be 20–100× loose on a given instance; this module measures instead. For a private algorithm A and its named
-non-private counterpart N (``_NAMED``: AdaC-GOPE → GOPE-limit, GOPE with AdaC-GOPE's own phase schedule and no noise,
+non-private counterpart N (card ``counterpart``: AdaC-GOPE → GOPE-limit, GOPE with AdaC-GOPE's own phase schedule and no noise,
 its ρ → ∞ limit (``GOPE --param schedule=limit``; docs/formulas/zcdp-bandits.md §0: the non-private baselines are the ρ → ∞ limits, so that
 the overhead measures the cost of privacy and vanishes as ρ grows — against the Lattimore–Szepesvári schedule
 ``schedule=ls``, the paper's experimental baseline, AdaC-GOPE's regret is ≈ 4.6× larger at every ρ in [1, 1e4] on the
@@ -93,6 +93,13 @@ BUDGET_LIMITS = (1e-4, 1e4)  # user budgets searched (ρ, ε, …)
 NONPRIVATE_LIMIT = 1e12
 CONFIRM_OFFSET = 1_000_000  # batch index from which the fresh-seed confirmations draw
 BOOTSTRAP = 2000
+# The first batch at each budget and the most runs at one budget (``--runs``, ``--max-runs``): the measured trade-off of
+# benchmarks/RESULTS_budget_measured.md (issue 24): 50 first runs escalating to 800 cost 3× the CPU of 100 escalating
+# to 400 on the finite question in the issue (three decisions took 800 runs each), 1.1–1.4× in our runs at T = 1e6
+# and 0.65× at T = 1e5; 400 caps a search's counterpart runs at 800 (1600 before), and 100 first runs see DP-IMED's
+# rare bad runs where 50 missed them (ε = 1 "met" on 50 runs, 293% [8%, 577%] on 400)
+DEFAULT_RUNS = 100
+DEFAULT_MAX_RUNS = 400
 DEFAULT_NOTION = {"finite": "epsilon", "linear": "rho", "contextual": "rho", "glm": "ldp"}
 
 
@@ -112,24 +119,13 @@ class Counterpart:
         return {"name": self.name, "params": dict(self.params), "budget": self.budget, "how": self.how}
 
 
-_NAMED = {
-    "AdaC-GOPE": ("GOPE-limit", (), "GOPE with AdaC-GOPE's own schedule without noise (the ρ → ∞ "
-                  "limit of seed 003 Algorithm 2; docs/formulas/zcdp-bandits.md §0, non-private baselines)"),
-    "AdaR-GOPE": ("GOPE-limit", (), "GOPE with the private algorithm's own schedule without noise "
-                  "(docs/formulas/zcdp-bandits.md §0, non-private baselines)"),
-    "AdaR-GOPE-Var": ("GOPE-limit", (), "GOPE with AdaC-GOPE's own schedule without noise (AdaR-GOPE-Var keeps "
-                      "AdaC-GOPE's phases, seed 003 App. H; docs/formulas/zcdp-bandits.md §0, non-private baselines)"),
-    "DP-KLUCB": ("KL-UCB", (), "KL-UCB (seed 001's non-private baseline)"),
-    "DP-IMED": ("IMED", (), "IMED (seed 001's non-private baseline)"),
-    "AdaP-UCB": ("UCB", (), "UCB"),
-    "AdaP-KLUCB": ("KL-UCB", (), "KL-UCB"),
-    "AdaC-UCB": ("UCB", (), "UCB"),
-    "AdaR-UCB": ("UCB", (), "UCB"),
-    "AdaC-OFUL": ("OFUL", (), "OFUL (seed 003 Sec. VII baseline)"),
-    "AdaR-OFUL": ("OFUL", (), "OFUL"),
-    "LinUCB-DGS": ("LinUCB", (), "LinUCB (seed 004's non-private baseline)"),
-    "Private-LinUCB": ("LinUCB", (), "LinUCB"),
-}
+def _named(cls) -> tuple | None:
+    """The non-private counterpart the algorithm's card declares: ``cls.counterpart = (name, how)`` (or
+    ``(name, params, how)``; boundcalc.algorithms.base.Algorithm), None when it names none."""
+    cp = getattr(cls, "counterpart", None)
+    if not cp:
+        return None
+    return (cp[0], tuple(sorted(dict(cp[1]).items())), cp[2]) if len(cp) == 3 else (cp[0], (), cp[1])
 
 
 def counterpart_of(name: str) -> Counterpart:
@@ -139,8 +135,8 @@ def counterpart_of(name: str) -> Counterpart:
     cls = algorithms.lookup(name)
     if cls.notion == "none":
         raise InputError("--algo", "a private algorithm (this one is non-private)", name)
-    if cls.name in _NAMED:
-        n, p, how = _NAMED[cls.name]
+    if _named(cls):
+        n, p, how = _named(cls)
         return Counterpart(n, p, None, how)
     field_name = "rho" if cls.notion == "zcdp" else "epsilon"
     return Counterpart(cls.name, (), {"notion": cls.notion, field_name: NONPRIVATE_LIMIT},
@@ -166,7 +162,10 @@ def chosen_counterpart(private_name: str, name: str | None, params: dict | None 
         return counterpart_of(cls.name)
     if not isinstance(name, str) or not name.strip():
         raise InputError("--counterpart", "the name of a non-private algorithm (as simulate --algo accepts)", name)
-    ccls = algorithms.lookup(name.strip())
+    try:
+        ccls = algorithms.lookup(name.strip())
+    except InputError as exc:  # lookup names --algo; the name came from --counterpart (issue 22 §4)
+        raise InputError("--counterpart", exc.allowed, exc.got) from None
     if ccls.setting != cls.setting:
         raise InputError("--counterpart", f"a {cls.setting} algorithm (the setting of {cls.name})", ccls.name)
     params = dict(params or {})
@@ -195,7 +194,7 @@ def default_algorithms(setting: str, notion) -> list[str]:
 
     out = []
     for name, cls in algorithms.by_setting()[setting].items():
-        if cls.notion == "none" or name not in _NAMED:
+        if cls.notion == "none" or not _named(cls):
             continue
         own, _ = calibrate_upper(notion.budget(1.0), cls.notion)
         if own is not None:
@@ -510,6 +509,31 @@ def batch_sizes(runs: int, max_runs: int) -> list[int]:
     return out
 
 
+# The counterpart's batches, per process (``PairedSimulator.np_batch``): they do not depend on the private algorithm or
+# its budget, so every search of this process that compares with the same counterpart on the same instance, T, seed,
+# batch size, blocks and checkpoints reuses them (issue 24: DP-KLUCB's search at T = 1e5 was 96% KL-UCB runs, and
+# DP-KLUCB and AdaP-KLUCB compare with the same KL-UCB). Bounded: the oldest batch goes when full.
+COUNTERPART_CACHE_SIZE = 512
+_COUNTERPART_RUNS: dict = {}
+
+
+def counterpart_cache_key(alg, env, T: int, engine_seed: int, runs: int, block_runs: int, checkpoints):
+    """The process cache's key of a counterpart batch: a digest of the pickled algorithm and environment (their
+    whole state: class, parameters, arms / actions) with T, the engine seed, the runs, the runs per block (the
+    seeding contract: a block draws from its own SeedSequence child, so the block size changes the numbers) and the
+    checkpoints. None (no caching) when the algorithm or the environment cannot be pickled."""
+    import hashlib
+    import pickle
+
+    try:
+        blob = pickle.dumps((alg, env), protocol=4)
+    except Exception:  # noqa: BLE001 - an unpicklable plugin or env: simulate every time
+        return None
+    cps = np.asarray(checkpoints, dtype=float)
+    return (hashlib.blake2b(blob, digest_size=20).hexdigest(), int(T), int(engine_seed), int(runs), int(block_runs),
+            cps.tobytes())
+
+
 class PairedSimulator:
     """Private runs at any budget beside cached counterpart runs, batch by batch.
 
@@ -541,8 +565,12 @@ class PairedSimulator:
         self._priv: dict[tuple[float, int], Any] = {}
         self.seconds = 0.0
         self.np_seconds = 0.0
-        self.run_count = 0
+        self.run_count = 0  # runs used (simulated, or counterpart batches from the process cache)
+        self.simulated_runs = 0  # runs simulated by this search
         self.np_run_count = 0
+        self.np_cached_runs = 0
+        self.np_simulated_runs = 0
+        self.calls: list[tuple[bool, int, float]] = []  # (counterpart?, runs, seconds) of every simulation
 
     def _run(self, alg, engine_seed: int, runs: int, block_runs: int):
         from .. import montecarlo
@@ -553,6 +581,8 @@ class PairedSimulator:
         self.last_seconds = time.perf_counter() - t0
         self.seconds += self.last_seconds
         self.run_count += runs
+        self.simulated_runs += runs
+        self.calls.append((alg is self.counterpart, int(runs), float(self.last_seconds)))  # for cost_estimate
         return res
 
     def np_key(self, k: int) -> int:
@@ -562,11 +592,29 @@ class PairedSimulator:
         return CONFIRM_OFFSET + k % CONFIRM_OFFSET
 
     def np_batch(self, k: int, runs: int):
+        """The counterpart's batch for private batch k: simulated once per search (``_np``, every budget and decision
+        shares it) and, through ``_COUNTERPART_RUNS`` (``counterpart_cache_key``), once per process for the same
+        counterpart, instance, T, seed, runs, blocks and checkpoints (another algorithm with the same counterpart,
+        another search of the same question). A batch taken from the process cache counts in ``run_count`` (the runs
+        the answer uses) and in ``np_cached_runs``, not in ``simulated_runs``."""
         key = self.np_key(k)
         if key not in self._np:
             s = batch_seed(self.seed, key) if self.pairing == "common" else counterpart_seed(self.seed, key)
-            self._np[key] = self._run(self.counterpart, s, runs, self.np_block_runs)
-            self.np_seconds += self.last_seconds
+            ck = counterpart_cache_key(self.counterpart, self.env, self.T, s, runs, self.np_block_runs,
+                                       self.checkpoints)
+            hit = _COUNTERPART_RUNS.get(ck) if ck is not None else None
+            if hit is None:
+                hit = self._run(self.counterpart, s, runs, self.np_block_runs)
+                self.np_seconds += self.last_seconds
+                self.np_simulated_runs += runs
+                if ck is not None:
+                    if len(_COUNTERPART_RUNS) >= COUNTERPART_CACHE_SIZE:
+                        _COUNTERPART_RUNS.pop(next(iter(_COUNTERPART_RUNS)))  # oldest first
+                    _COUNTERPART_RUNS[ck] = hit
+            else:
+                self.run_count += runs
+                self.np_cached_runs += runs
+            self._np[key] = hit
             self.np_run_count += runs
         return self._np[key]
 
@@ -607,7 +655,9 @@ class MeasuredAnswer:
     measure: dict | None = None  # the target's quantity at b_met (estimate, ci, status, method, runs)
     runs_used: int = 0
     seconds: float = 0.0
-    estimate_seconds: float | None = None
+    estimate_seconds: float | None = None  # the up-front estimate of the search's seconds (``cost_estimate``)
+    estimate_range: list = field(default_factory=list)  # the up-front [fewest, most] seconds, escalations included
+    estimates: list = field(default_factory=list)  # ``cost_estimate`` after every decision (updated as it goes)
     evaluations: list = field(default_factory=list)  # every decision: budget, runs, estimate, ci, status, stage
     own_budget: dict | None = None
     conversion: str = ""
@@ -648,7 +698,8 @@ def _setting_of(instance, env) -> str:
 
 
 def search(algorithm: str, instance, T, kind: str, value: float, notion=None, quantile: float | None = None,
-           runs: int = 50, max_runs: int = 800, seed: int = 0, executor=None, start: float | None = None,
+           runs: int = DEFAULT_RUNS, max_runs: int = DEFAULT_MAX_RUNS, seed: int = 0, executor=None,
+           start: float | None = None,
            rel_width: float = 1.25, params: dict | None = None, progress: Callable[[dict], None] | None = None,
            block_runs: int | None = None, limits: tuple[float, float] = BUDGET_LIMITS,
            confirm: bool = True, counterpart=None, counterpart_params: dict | None = None,
@@ -658,7 +709,8 @@ def search(algorithm: str, instance, T, kind: str, value: float, notion=None, qu
     ``instance``: an object with ``make_env()`` and ``setting`` (boundcalc.envs.spec.Instance) or an environment;
     ``kind``/``value``: ``overhead`` x or ``regret`` R; ``quantile``: None (the mean) or q in (0, 1); ``runs``: the
     first batch; ``max_runs``: the most runs at one budget; ``progress(event)`` is called after every decision
-    (keys: stage, budget, runs, status, estimate, ci, elapsed, estimate_seconds); ``counterpart``: a name
+    (keys: stage, budget, runs, status, estimate, ci, elapsed, estimate_seconds, estimate_range: the search's total
+    seconds, likely and [fewest, most], updated after every decision, ``cost_estimate``); ``counterpart``: a name
     ``simulate --algo`` accepts (with ``counterpart_params``), default the named one (``chosen_counterpart``);
     ``pairing``: ``independent`` or ``common`` (``PairedSimulator``; default ``DEFAULT_PAIRING[setting]``); ``block_runs``: runs per engine
     block (default: 50 under independent pairing — a speed setting only; max(1, runs // 20) under common pairing,
@@ -716,16 +768,16 @@ def search(algorithm: str, instance, T, kind: str, value: float, notion=None, qu
             state["confirms"] = state.get("confirms", 0) + 1
         ans.evaluations.append(res)
         state["evals"] += 1
-        if state["evals"] == 1:  # pilot: the first decision's private cost times the decisions a search makes, plus
-            # the counterpart once more for the fresh-seed confirmations (its search batches are cached)
-            np_s = getattr(sim, "np_seconds", 0.0)
-            per_eval = sim.seconds - np_s
-            n_bisect = math.ceil(math.log(10) / math.log(rel_width)) if rel_width > 1 else 8
-            ans.estimate_seconds = per_eval * (3 + n_bisect + (2 if confirm else 0)) + np_s * (2 if confirm else 1)
+        est = cost_estimate(sim, ans.evaluations, time.perf_counter() - t_start, max_runs, rel_width, limits, confirm,
+                            history=ans.estimates)
+        ans.estimates.append(est)
+        if state["evals"] == 1:  # the up-front estimate (from the first decision)
+            ans.estimate_seconds, ans.estimate_range = est["likely"], est["range"]
         if progress:
             progress({"stage": stage, "budget": float(b), "runs": res["runs"], "status": res["status"],
-                      "estimate": res["estimate"], "ci": res["ci"], "elapsed": time.perf_counter() - t_start,
-                      "estimate_seconds": ans.estimate_seconds, "algorithm": cls.name})
+                      "estimate": res["estimate"], "ci": res["ci"], "elapsed": est["elapsed"],
+                      "estimate_seconds": est["likely"], "estimate_range": est["range"], "algorithm": cls.name,
+                      "decision": state["evals"]})
         return res
 
     lo_lim, hi_lim = limits
@@ -843,6 +895,123 @@ def _not_pinned(ans: MeasuredAnswer, kind: str, value: float, max_runs: int, not
                   + "; use a quantile target instead (--quantile 0.9: the order statistics pin a quantile down)")
 
 
+def _bisections(ratio: float, rel_width: float) -> int:
+    """Bisection steps in log b from a bracket [b/ratio, b] to one of ratio ≤ rel_width (each halves log ratio)."""
+    if not ratio > rel_width or not rel_width > 1:
+        return 0
+    return math.ceil(math.log2(math.log(ratio) / math.log(rel_width)) - 1e-12)
+
+
+ESCALATIONS = 3  # decisions of a search expected to need --max-runs runs (``cost_estimate``'s likely value)
+
+
+def cost_estimate(sim, evaluations: list, elapsed: float, max_runs: int, rel_width: float = 1.25,
+                  limits: tuple[float, float] = BUDGET_LIMITS, confirm: bool = True,
+                  history: list | None = None) -> dict[str, Any]:
+    """The search's total seconds as a range [fewest, most] and a likely value, from where it stands after the
+    decisions ``evaluations`` (``elapsed`` seconds so far); recomputed after every decision.
+
+    Seconds per run, measured so far (``sim.calls``), private and counterpart: for the fewest, the cheapest
+    simulation of each kind seen (a private run no dearer than the cheapest run seen: the first simulations pay
+    one-off costs, imports and AdaC-GOPE's designs); for the likely value, the simulations after the first decision;
+    for the most, the mean over all of them; plus the search's own seconds per decision outside the simulations
+    (intervals, bootstrap). Decisions left: bracketing
+    (at least one more step while no budget on each side of the target is known; at most the steps to the limit
+    ``limits``), the bisection steps from the bracket's ratio down to ``rel_width`` (exact: each halves log ratio),
+    and the fresh-seed confirmations (2; the most adds one move up). Runs: *fewest* — no decision escalates (the
+    first batch each, ``sim.sizes[0]``); *most* — every decision left escalates to ``max_runs``, and the counterpart
+    runs to ``max_runs`` for the search and for the confirmations (independent pairing: one fresh set; common
+    pairing: one per confirmation); *likely* — the fewest decisions, of which ``ESCALATIONS`` in all (less those
+    seen) need ``max_runs`` runs: the decisions next to the answer, the last bisection steps and the confirmation of
+    the missed side, are the ones whose interval straddles the target (the finite question of issue 24 had 3); or,
+    if more, the fraction of the decisions so far that escalated.
+    ``history``: the estimates after the earlier decisions (their ``sim_seconds``): the seconds outside the
+    simulations per decision are taken from the decisions after the first (the first pays one-off imports; after
+    it alone, they count in the most only).
+    The seconds are this machine's wall seconds at its current load (another load scales them)."""
+    n_dec = len(evaluations)
+    first = int(sim.sizes[0])
+    np_runs = int(getattr(sim, "np_simulated_runs", 0))
+    np_secs = float(getattr(sim, "np_seconds", 0.0))
+    p_runs = int(getattr(sim, "simulated_runs", sim.run_count)) - np_runs
+    p_secs = float(sim.seconds) - np_secs
+    c_p = p_secs / p_runs if p_runs > 0 else 0.0
+    c_n = np_secs / np_runs if np_runs > 0 else c_p
+    # per run, fewest: the cheapest simulation seen of each kind (a private run at least as cheap as the cheapest run
+    # seen: the first simulations pay one-off costs, imports, AdaC-GOPE's designs); likely: the simulations after the
+    # first decision (the first's while there are none); most: the mean of all, one-off costs included
+    calls = list(getattr(sim, "calls", []))
+
+    def rate(sel):
+        xs = [sec / r for is_np, r, sec in sel if r > 0]
+        return min(xs) if xs else None
+
+    n_min = rate([c for c in calls if c[0]])
+    p_min = rate([c for c in calls if not c[0]])
+    cn_lo = n_min if n_min is not None else c_n
+    cp_lo = min([x for x in (p_min, n_min) if x is not None], default=c_p)
+    later = calls[history[0].get("calls", 0):] if history else []
+    lp, ln = [c for c in later if not c[0]], [c for c in later if c[0]]
+    cp_likely = sum(c[2] for c in lp) / sum(c[1] for c in lp) if sum(c[1] for c in lp) else cp_lo
+    cn_likely = sum(c[2] for c in ln) / sum(c[1] for c in ln) if sum(c[1] for c in ln) else cn_lo
+    cp_hi, cn_hi = max(c_p, cp_likely), max(c_n, cn_likely)
+    # seconds per decision outside the simulations: from the decisions after the first (the first pays one-off
+    # imports); after the first decision alone, 0 for the fewest and likely, its own for the most
+    other_hi = max(float(elapsed) - float(sim.seconds), 0.0) / max(n_dec, 1)
+    other = 0.0
+    if history:
+        h0 = history[0]
+        other = other_hi = max((float(elapsed) - h0["elapsed"]) - (float(sim.seconds) - h0["sim_seconds"]), 0.0) / max(
+            n_dec - 1, 1)
+    search = [e for e in evaluations if not e.get("fresh")]
+    fresh = [e for e in evaluations if e.get("fresh")]
+    n_conf = 2 if confirm else 0
+    lo_lim, hi_lim = limits
+    if fresh:  # confirming: what is left of the two confirmations (a failed one moves up: one more)
+        left = max(n_conf - len(fresh), 0)
+        dec_lo, dec_hi = left, left + (1 if left else 0)
+    else:
+        met = [e["budget"] for e in search if e["status"] == "met"]
+        met_b = min(met) if met else None
+        miss = [e["budget"] for e in search if e["status"] != "met" and (met_b is None or e["budget"] < met_b)]
+        miss_b = max(miss) if miss else None
+        if met_b is not None and miss_b is not None:
+            dec_lo = _bisections(met_b / miss_b, rel_width) + n_conf
+            dec_hi = dec_lo + (1 if confirm else 0)
+        else:
+            b = met_b if met_b is not None else miss_b
+            lim = lo_lim if met_b is not None else hi_lim
+            steps = max(math.ceil(abs(math.log10(b / lim)) - 1e-9), 1) if b is not None else 1
+            dec_lo = 1 + _bisections(10.0, rel_width) + n_conf
+            dec_hi = steps + _bisections(10.0, rel_width) + n_conf + (1 if confirm else 0)
+    depth_s = max([e["runs"] for e in search], default=0)
+    depth_f = max([e["runs"] for e in fresh], default=0)
+    conf_lo = min(dec_lo, max(n_conf - len(fresh), 0))  # confirmations among the decisions left
+    conf_hi = min(dec_hi, max(n_conf - len(fresh), 0) + (1 if confirm else 0))
+    seen = sum(e["runs"] > first for e in evaluations)  # decisions that escalated so far
+    esc = min(dec_lo, max(ESCALATIONS - seen, round(seen / max(n_dec, 1) * dec_lo), 0))  # likely escalations left
+    if getattr(sim, "pairing", "independent") == "common":  # each confirmation has its own counterpart batches
+        np_lo = conf_lo * first
+        np_hi = max(max_runs - depth_s, 0) + conf_hi * max_runs
+        esc_c = min(esc, conf_lo)
+        np_likely = ((max(max_runs - depth_s, 0) if esc > esc_c else 0) + esc_c * max_runs
+                     + (conf_lo - esc_c) * first)
+    else:  # one set for the search, one fresh set for every confirmation
+        np_lo = max(first - depth_f, 0) if conf_lo else 0
+        np_hi = max(max_runs - depth_s, 0) + (max(max_runs - depth_f, 0) if confirm else 0)
+        np_likely = ((max(max_runs - depth_s, 0) if esc > min(esc, conf_lo) and dec_lo > conf_lo else 0)
+                     + ((max(max_runs - depth_f, 0) if esc else max(first - depth_f, 0)) if conf_lo else 0))
+    if dec_hi == 0:  # nothing left to decide: no counterpart runs either (a search ended before --max-runs)
+        np_lo = np_hi = np_likely = 0
+    lo = elapsed + dec_lo * (first * cp_lo + other) + np_lo * cn_lo
+    hi = elapsed + dec_hi * (max_runs * cp_hi + other_hi) + np_hi * cn_hi
+    likely = elapsed + dec_lo * other + (esc * max_runs + (dec_lo - esc) * first) * cp_likely + np_likely * cn_likely
+    return {"decisions": n_dec, "elapsed": float(elapsed), "sim_seconds": float(sim.seconds), "calls": len(calls),
+            "range": [float(lo), float(hi)],
+            "likely": float(min(max(likely, lo), hi)), "decisions_left": [int(dec_lo), int(dec_hi)],
+            "seconds_per_run": {"private": [cp_lo, cp_likely, cp_hi], "counterpart": [cn_lo, cn_likely, cn_hi]}}
+
+
 def _measure_at(ans: MeasuredAnswer, sim: PairedSimulator, b: float, kind, value, quantile, rng) -> None:
     """Overhead, regret distributions and curves at b from every batch run there (search and confirmation)."""
     from ..montecarlo.distribution import min_positive_gap, regret_distribution
@@ -907,8 +1076,8 @@ class MeasuredPlan:
 
 
 def solve_measured(setting: str | None, T, target, notion=None, instance=None, prior=None, instances: int = 1,
-                   algos: list[str] | None = None, quantile: float | None = None, runs: int = 50,
-                   max_runs: int = 800, seed: int = 0, executor=None, delta: float = 1e-6,
+                   algos: list[str] | None = None, quantile: float | None = None, runs: int = DEFAULT_RUNS,
+                   max_runs: int = DEFAULT_MAX_RUNS, seed: int = 0, executor=None, delta: float = 1e-6,
                    prior_quantile: float = 0.9, progress=None, with_bounds: bool = True,
                    rel_width: float = 1.25, block_runs: int | None = None, counterpart: str | None = None,
                    counterpart_params: dict | None = None, pairing: str | None = None) -> MeasuredPlan:

@@ -39,7 +39,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..errors import InputError
-from ..bounds.report import caveat_tags
+from ..bounds.report import caveat_tags, quiet_floats
 from .notions import UserNotion, equivalents, scalar_of
 
 BUDGET_RANGE = (1e-30, 1e30)
@@ -276,6 +276,7 @@ def _contiguous(mask: np.ndarray) -> bool:
 
 
 # -- the solver -------------------------------------------------------------------------------------------------
+@quiet_floats
 def solve(setting: str, T: float, target: Target, notion: UserNotion | str = "rho", overrides: dict | None = None,
           delta: float = 1e-6, bounds: list | None = None, by: str | None = None, instance=None, prior=None,
           **simulation):

@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         rv = command()(args=argv, prog_name="boundcalc", standalone_mode=False)  # as app(...), built once
     except InputError as exc:
-        print(f"boundcalc: error: {exc}", file=sys.stderr)
+        print(f"boundcalc: error: {' '.join(str(exc).splitlines())}", file=sys.stderr)
         sys.exit(2)
     except usage_errors as exc:
         if type(exc).__name__ == "NoArgsIsHelpError":

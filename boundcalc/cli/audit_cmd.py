@@ -96,8 +96,9 @@ def register(app: typer.Typer) -> None:
 
         level_flag = "--confidence" if confidence_old is not None else "--level"  # errors name what the user typed
         if not 0.5 <= validate.open_unit(level_flag, confidence) <= 1 - 1e-9:
-            raise InputError(level_flag, "in [0.5, 1)", confidence)
-        n = None if trials is None else validate.count("--trials", trials)
+            raise InputError(level_flag, "in [0.5, 1 − 1e-9]", confidence)
+        n = None if trials is None else validate.count("--trials", trials, minimum=audit_run.MIN_TRIALS,
+                                                       maximum=audit_run.MAX_TRIALS)
         # an instance (issue 14 §1): accepted as by every command, checked against the audited algorithm's setting;
         # where the scenario can build neighbouring inputs from it (the first-decision scenarios of the finite
         # algorithms: tables drawn from the instance's means) that probe runs too, with its own estimate; elsewhere
@@ -124,7 +125,7 @@ def register(app: typer.Typer) -> None:
                                                   rdp_epsilon=rdp_epsilon, delta=delta)
             kwargs = dict(budget=budget, trials=n, mutant=mutant, seed=seed, delta=adelta, confidence=confidence,
                           params=params)
-            audit_run.prepare(algo, **kwargs)  # every check before any run (bad input: one line, no progress bar)
+            audit_run.prepare(algo, instance=inst, **kwargs)  # every check before any run (bad input: one line, no progress bar)
         from ..progress import on_terminal
 
         if on_terminal() and not json_out:
@@ -142,13 +143,13 @@ def register(app: typer.Typer) -> None:
                   "param": params}
         ia = res.instance_audit
         inst_note = None if inst is None else (
-            (f"instance {inst.label}: audited as well on neighbouring tables drawn from it "
+            (f"instance {common.esc(inst.label)}: audited as well on neighbouring tables drawn from it "
              f"({ia['event']['event']}, {ia['event']['count_D']}/{ia['event']['trials_D']} runs on D, "
              f"{ia['event']['count_Dprime']}/{ia['event']['trials_Dprime']} on D'): ε lower bound "
              f"{fmt(ia['epsilon_lower'])}, " + ("no violation detected" if ia["passed"] else "VIOLATION")
              + "; the verdict above is the designed probes' (their inputs put the decision at its median)")
             if ia and ia["used"] else
-            f"instance {inst.label}: not simulated by this audit — {res.algorithm}'s scenario cannot take it: "
+            f"instance {common.esc(inst.label)}: not simulated by this audit — {res.algorithm}'s scenario cannot take it: "
             f"{ia['reason'] if ia else 'no instance probe'}")
         if json_out:
             out = res.as_dict()

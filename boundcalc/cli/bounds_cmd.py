@@ -86,10 +86,10 @@ def register(app: typer.Typer) -> None:
                              regime_note=b.regime_note, invalid=b.invalid)
             return
         con = common.console()
-        con.print(f"[bold cyan]{b.id}[/bold cyan] — {b.title}")
-        con.print(f"source: {b.source}   setting: {b.setting}   notion: {b.notion}   kind: {b.kind}")
+        con.print(f"[bold cyan]{common.esc(b.id)}[/bold cyan] — {common.esc(b.title)}")
+        con.print(f"source: {common.esc(b.source)}   setting: {b.setting}   notion: {b.notion}   kind: {b.kind}")
         con.print(f"form: {b.form} — {FORM_LABELS.get(b.form, '')}")
-        con.print(f"algorithm: {b.algorithm or '(every algorithm of the class)'}")
+        con.print(f"algorithm: {common.esc(b.algorithm or '(every algorithm of the class)')}")
         con.print(f"parameters: {', '.join(b.params) or '—'}")
         if getattr(b, "symbols", None):
             con.print(f"plugin: {b.origin}   symbols of {b.setting}/{b.notion}: {', '.join(b.symbols)}")
@@ -98,18 +98,18 @@ def register(app: typer.Typer) -> None:
         if b.invalid:
             con.print(f"[red]not a valid bound[/red]: {b.invalid}")
         for a in b.assumptions:
-            con.print(f"  assumption: {a}")
+            con.print(f"  assumption: {common.esc(a)}")
         for r in relations:
             con.print(f"  requires (as data): {r}")
         if b.regime_note:
-            con.print(f"regime: {b.regime_note}")
+            con.print(f"regime: {common.esc(b.regime_note)}")
         from ..bounds.report import caveat_tags
 
         tags = caveat_tags(b)
         if tags:
             con.print(f"tags: {', '.join(tags)}")
         for c in b.caveats:
-            con.print(f"  [yellow]caveat[/yellow]: {c}")
+            con.print(f"  [yellow]caveat[/yellow]: {common.esc(c)}")
         common.print_symbolic([("non-private part", npx), ("privacy cost", pvx), ("total", npx + pvx)])
         if b.formula_note:
             con.print(f"where {b.formula_note}")

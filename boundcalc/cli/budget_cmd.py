@@ -128,7 +128,7 @@ def _plan_table(plan, explain: bool, values_used: str, con):
 
     sym = plan.notion.symbol
     t = Table(title=f"Privacy budget for {plan.target.describe()} — {plan.setting} — T = {plan.T:g}",
-              caption=f"instance: {plan.instance}\nvalues used: {values_used}\n"
+              caption=f"instance: {common.esc(plan.instance)}\nvalues used: {values_used}\n"
                       f"user notion: {plan.notion.describe()}; upper bounds: the smallest "
                       f"budget at which the bound meets the target; lower bounds: below this budget every algorithm "
                       f"misses it; '{ANY_BUDGET_TEXT}': every budget searched, down to the range's edge (1e-30), meets it",
@@ -159,7 +159,7 @@ def _plan_list(plan, explain: bool, values_used: str, con):
         con.print(f"    user {sym} = {c['user']}; bound's own budget {c['own']}; regret there {c['regret']}; "
                   f"overhead {c['overhead']}")
         con.print(f"    caveats: {c['caveats']}")
-    con.print(f"instance: {plan.instance}\nvalues used: {values_used}\nuser notion: {plan.notion.describe()}; upper "
+    con.print(f"instance: {common.esc(plan.instance)}\nvalues used: {values_used}\nuser notion: {plan.notion.describe()}; upper "
               "bounds: the smallest budget at which the bound meets the target; lower bounds: below this budget every "
               f"algorithm misses it; '{ANY_BUDGET_TEXT}': every budget searched, down to the range's edge (1e-30), meets it")
 
@@ -494,8 +494,20 @@ def register(app: typer.Typer) -> None:
                     raise InputError(flag, "used without --prior (it answers for one instance: save one with "
                                      "--save-instance or give --instance)", flag)
         if min_T:
-            if target.kind != "overhead" and max_regret is not None:
-                raise InputError("--min-T", "used with --max-overhead (or no other target)", "--max-regret")
+            if target.kind != "overhead":
+                raise InputError("--min-T", "used with --max-overhead (or no other target)",
+                                 "--max-regret" if max_regret is not None else "--max-ratio-to-lower")
+            # options --min-T does not read: refused, not ignored (issue 22 §4: --quantile 7 --report no/such/x.html
+            # --counterpart nope exited 0)
+            ignored = {"--by": None if by == "bound" else by, "--notion": notion, "--algo": algo, "--quantile": quantile, "--max-runs": max_runs,
+                       "--report": report, "--plot-dist": plot_dist, "--executor": executor, "--workers": workers,
+                       "--scheduler": scheduler, "--block-runs": block_runs, "--counterpart": counterpart,
+                       "--counterpart-param": counterpart_param or None, "--pairing": pairing}
+            ignored.update({o: o for o in ("--T", "--runs", "--seed", "--explain") if common.option_given(ctx, o)})
+            for flag, used in ignored.items():
+                if used is not None:
+                    raise InputError(flag, "omitted with --min-T (it answers the smallest T at the budget given)",
+                                     used if not isinstance(used, list) else used[0])
             bud = common.budget_from_options(epsilon, rho, alpha, rdp_epsilon, None if delta is None else d_priv,
                                              ldp_epsilon, ldp_delta)  # --delta was dropped here (issue 17 §4)
             if bud is None:
@@ -557,8 +569,10 @@ def register(app: typer.Typer) -> None:
                 from .. import figures as F
 
                 F.check_path(plot_dist, "--plot-dist")
-            r0 = validate.count("--runs", runs if runs is not None else "50", minimum=2, maximum=10**6)
-            rmax = validate.count("--max-runs", max_runs if max_runs is not None else "800", minimum=2,
+            from ..budget.measured import DEFAULT_MAX_RUNS, DEFAULT_RUNS
+
+            r0 = validate.count("--runs", runs if runs is not None else str(DEFAULT_RUNS), minimum=2, maximum=10**6)
+            rmax = validate.count("--max-runs", max_runs if max_runs is not None else str(DEFAULT_MAX_RUNS), minimum=2,
                                   maximum=10**6)
             if quantile is not None and not 1 / max(rmax, r0) <= quantile <= 1 - 1 / max(rmax, r0):
                 raise InputError("--quantile", f"in [1/{max(rmax, r0)}, 1 − 1/{max(rmax, r0)}] (a quantile the "

@@ -60,22 +60,33 @@ def _pct(x) -> str:
     return "—" if x is None else f"{100 * x:.3g}%"
 
 
+def _secs(x) -> str:
+    """Seconds as a reader takes them: 42 s, 3.5 min, 1.2 h."""
+    if x is None:
+        return "?"
+    return f"{x:.0f} s" if x < 120 else (f"{x / 60:.1f} min" if x < 7200 else f"{x / 3600:.1f} h")
+
+
 def _progress_printer(enabled: bool):
-    """Progress lines on stderr (the estimate after the first decision, then every decision), on a terminal only
-    (like a progress bar: piped or captured stderr keeps errors on one line)."""
+    """Progress lines on stderr (each search's estimate after its first decision, then every decision with the
+    updated total), on a terminal only (like a progress bar: piped or captured stderr keeps errors on one line)."""
     if not enabled or not sys.stderr.isatty():
         return None
     con = common.console(stderr=True)
     said = {"estimate": False}
 
     def cb(ev: dict):
-        if not said["estimate"] and ev.get("estimate_seconds") is not None:
-            con.print(f"[dim]{ev['algorithm']}: estimated search time ≈ {ev['estimate_seconds']:.0f} s (from the first "
-                      f"decision, {ev['elapsed']:.1f} s)[/dim]")
+        rng = ev.get("estimate_range") or [None, None]
+        if (ev.get("decision") == 1 or not said["estimate"]) and ev.get("estimate_seconds") is not None:
+            con.print(f"[dim]{ev['algorithm']}: estimated search time {_secs(rng[0])}–{_secs(rng[1])} (likely "
+                      f"{_secs(ev['estimate_seconds'])}; the most if every decision left needs --max-runs runs), from "
+                      f"the first decision ({ev['elapsed']:.1f} s); updated below after each decision[/dim]")
             said["estimate"] = True
         lo, hi = ev["ci"]
+        left = (f"; total ≈ {_secs(rng[0])}–{_secs(rng[1])}, likely {_secs(ev['estimate_seconds'])}"
+                if rng[0] is not None else "")
         con.print(f"[dim]  {ev['algorithm']} {ev['stage']:7s} b = {ev['budget']:.4g}: {ev['status']:9s} "
-                  f"{ev['estimate']:.4g} [{lo:.4g}, {hi:.4g}] ({ev['runs']} runs, {ev['elapsed']:.1f} s)[/dim]")
+                  f"{ev['estimate']:.4g} [{lo:.4g}, {hi:.4g}] ({ev['runs']} runs, {ev['elapsed']:.1f} s{left})[/dim]")
 
     return cb
 
@@ -107,7 +118,8 @@ def rows_of(plan) -> list[dict]:
             rows.append({"by": "simulation", "instance": i, "algorithm": a.algorithm, "counterpart": a.counterpart,
                          "status": a.status, "budget": a.budget, "interval": a.interval, "overhead": a.overhead,
                          "measure": a.measure, "runs": a.runs_used, "seconds": a.seconds,
-                         "estimate_seconds": a.estimate_seconds, "regret": a.regret,
+                         "estimate_seconds": a.estimate_seconds, "estimate_range": a.estimate_range,
+                         "estimates": d["estimates"], "regret": a.regret,
                          "regret_nonprivate": a.regret_nonprivate, "own_budget": a.own_budget,
                          "conversion": a.conversion, "confidence": a.confidence, "notes": a.notes, "reason": a.reason,
                          "evaluations": d["evaluations"]})
@@ -188,7 +200,7 @@ def _render(plan, values_used: str, instance_path=None):
     for i, answers in enumerate(plan.answers):
         t = Table(title=f"Privacy budget, measured — {goal} — {plan.setting} — T = {common.fmt(plan.T)}"
                   + (f" — instance {i + 1} of {len(plan.answers)}" if len(plan.answers) > 1 else ""),
-                  caption=f"instance: {instance_text(plan.instances[i], instance_path)}\n"
+                  caption=f"instance: {common.esc(instance_text(plan.instances[i], instance_path))}\n"
                   + (f"values used: {values_used}\n" if values_used else "")
                   + f"user notion: {un.describe()}; measured: 95% intervals, the counterpart's runs "
                   + ("on their own seeds (independent pairing)" if all(a.counterpart.get("pairing") != "common"
@@ -227,6 +239,10 @@ def _render(plan, values_used: str, instance_path=None):
                           f"p90 {common.fmt(r['p90'])}, p99 {common.fmt(r['p99'])}, still linear at T {lin}; "
                           f"{a.counterpart['name']}: mean {common.fmt(n['mean'])}, median {common.fmt(n['median'])}, "
                           f"p90 {common.fmt(n['p90'])}")
+            if a.estimate_range:
+                con.print(f"  {a.algorithm}: search {_secs(a.seconds)}, {a.runs_used} runs (estimated after the first "
+                          f"decision: {_secs(a.estimate_range[0])}–{_secs(a.estimate_range[1])}, likely "
+                          f"{_secs(a.estimate_seconds)})")
             for note in a.notes:
                 con.print(f"  [yellow]note[/yellow] {a.algorithm}: {note}")
             if a.reason and a.status not in ("met",):

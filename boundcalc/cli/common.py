@@ -24,6 +24,7 @@ def fail(message: str, code: int = 2) -> None:
     """Print a one-line error on stderr and exit with ``code`` (no traceback); pending warnings are dropped, so the
     error stays the only line."""
     _PENDING_WARNINGS.clear()
+    message = " ".join(str(message).splitlines())  # one line, whatever the text quoted (a plugin's multi-line error)
     print(f"boundcalc: error: {message}", file=sys.stderr)
     raise typer.Exit(code)
 
@@ -36,14 +37,72 @@ def command(fn: Callable) -> Callable:
     def wrapper(*args, **kwargs):
         from ..errors import ExecutionError
 
+        _DEFERRED_WRITES.clear()
         try:
-            return fn(*args, **kwargs)
+            try:
+                with _digits_time_limit(kwargs.get("digits")):
+                    rv = fn(*args, **kwargs)
+            except typer.Exit as exc:
+                if getattr(exc, "exit_code", 0) == 0:
+                    _write_deferred()
+                raise
+            _write_deferred()
+            return rv
         except InputError as exc:
             fail(str(exc))
         except ExecutionError as exc:  # work that could not run where it was sent (a worker died, no scheduler)
             fail(str(exc), code=1)
+        finally:
+            _DEFERRED_WRITES.clear()
 
     return wrapper
+
+
+DIGITS_SECONDS = 60.0  # a computation at --digits N that takes longer: one line asking for fewer digits
+
+
+class _digits_time_limit:
+    """The work of a command run with ``--digits N`` is limited to DIGITS_SECONDS (rigorous.deadline: the SIGALRM
+    backstop interrupts mpmath's long loops); past it, one line naming --digits (issue 22 §4: ``kl --digits 10000
+    --level 1`` was still running at 120 s)."""
+
+    def __init__(self, digits):
+        self.digits = digits
+        self._cm = None
+
+    def __enter__(self):
+        if isinstance(self.digits, int) and not isinstance(self.digits, bool):
+            from ..rigorous.deadline import limit
+
+            self._cm = limit(DIGITS_SECONDS)
+            self._cm.__enter__()
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        if self._cm is None:
+            return False
+        from ..rigorous.deadline import TimeLimit
+
+        self._cm.__exit__(kind, exc, tb)
+        if isinstance(exc, TimeLimit):
+            raise InputError("--digits", f"fewer digits (at {self.digits} digits this computation did not end within "
+                             f"{DIGITS_SECONDS:g} s)", self.digits) from None
+        return False
+
+
+_DEFERRED_WRITES: list[Callable[[], Any]] = []  # files written when the command ends without an error (after_success)
+
+
+def after_success(write: Callable[[], Any]) -> None:
+    """Run ``write`` (it writes a file the user asked for, e.g. --save-instance) when the command ends without an
+    error; a command that fails later (an option checked after the instance was built, issue 22 §4: ``budget
+    --pairing junk --save-instance s.toml``) leaves no file behind."""
+    _DEFERRED_WRITES.append(write)
+
+
+def _write_deferred() -> None:
+    while _DEFERRED_WRITES:
+        _DEFERRED_WRITES.pop(0)()
 
 
 def option_given(ctx, option: str) -> bool:
@@ -190,12 +249,33 @@ def pipe_width(environ=None) -> int:
     return PIPE_WIDTH
 
 
+def esc(text: Any) -> str:
+    """User text (an instance's name, a plugin's names, a file name) made literal inside rich markup: "[bold]" in a
+    name is printed as written, not taken as a tag (issue 22 §4: a closing tag that matches nothing was an internal
+    error)."""
+    from rich.markup import escape
+
+    return escape(str(text))
+
+
 def console(stderr: bool = False):
+    """The rich console of every command; a print whose markup does not parse (user text that reached it
+    unescaped) is printed again without markup, never an internal error."""
     from rich.console import Console
+    from rich.errors import MarkupError
+
+    class _Console(Console):
+        def print(self, *objects, **kwargs):
+            try:
+                return super().print(*objects, **kwargs)
+            except MarkupError:
+                plain = Console(stderr=stderr, highlight=False, soft_wrap=False, width=self.width, markup=False,
+                                file=self.file)
+                return plain.print(*objects, **{**kwargs, "markup": False})
 
     stream = sys.stderr if stderr else sys.stdout
     width = None if stream.isatty() else pipe_width()  # a terminal: rich asks it (and reads COLUMNS itself)
-    return Console(stderr=stderr, highlight=False, soft_wrap=False, width=width)
+    return _Console(stderr=stderr, highlight=False, soft_wrap=False, width=width)
 
 
 def table_fits(con, table, floors: dict | None = None) -> bool:

@@ -8,7 +8,8 @@ from __future__ import annotations
 from . import common
 
 # [PROTOCOL://]HOST:PORT: a host name, an IPv4 address or a bracketed IPv6 address, and a port
-SCHEDULER_ADDRESS = r"^(?:(tcp|tls|inproc|ucx|ws|wss)://)?(\[[0-9A-Fa-f:]+\]|[A-Za-z0-9][A-Za-z0-9._-]*):(\d{1,5})$"
+# (inproc:// is not one: an in-process scheduler has no HOST:PORT and no other process can reach it, issue 22 §4)
+SCHEDULER_ADDRESS = r"^(?:(tcp|tls|ucx|ws|wss)://)?(\[[0-9A-Fa-f:]+\]|[A-Za-z0-9][A-Za-z0-9._-]*):(\d{1,5})$"
 
 
 def check_scheduler(address):

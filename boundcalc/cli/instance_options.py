@@ -124,7 +124,13 @@ def prior_from_options(setting: str, prior, instances, quantile, params, seed, K
         kw["K"] = validate.count("--K", K, minimum=1, maximum=10**5)
     if d is not None:
         kw["d"] = validate.count("--d", d, minimum=1, maximum=1000)
-    pr = spec.make_prior(prior, setting, **kw)
+    from . import common
+
+    # make_prior names a parameter as the prior does ("sigma"): name the option that set it (issue 22 §4)
+    names = {k: f"--prior-param {k}" for k in kw}
+    names.update({k: f"--{k}" for k, v in (("K", K), ("d", d)) if v is not None})
+    with common.option_names(names):
+        pr = spec.make_prior(prior, setting, **kw)
     return pr, pr.sample(n, sd), q, sd
 
 
@@ -168,11 +174,15 @@ def check_save_path(path) -> None:
 
 
 def save(inst, path) -> Optional[str]:
+    """``--save-instance``: ``inst`` is written to ``path`` when the command ends without an error
+    (``common.after_success``); returns the path."""
     if path is None or inst is None:
         return None
     from ..envs import spec
+    from . import common
 
-    return spec.save_instance(inst, path)
+    common.after_success(lambda: spec.save_instance(inst, path))
+    return str(path)
 
 
 def setting_env(setting: str, ctx):

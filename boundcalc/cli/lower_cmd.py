@@ -9,7 +9,7 @@ from __future__ import annotations
 import typer
 
 from . import options
-from .common import command, console, emit_json, fmt, kv_table
+from .common import command, console, emit_json, esc, fmt, kv_table
 
 
 def _instance(setting, file, means, family, sigma, which):
@@ -28,7 +28,12 @@ def _instance(setting, file, means, family, sigma, which):
             raise InputError("--instance" if which == "instance" else "--alt",
                              f"an instance of --setting {setting}", inst.setting)
         return inst
-    return spec.instance_from_options(setting, means=means, family=family, sigma=sigma)
+    try:
+        return spec.instance_from_options(setting, means=means, family=family, sigma=sigma)
+    except InputError as exc:  # --alt-means's problems name --alt-means
+        if which == "alt" and exc.parameter == "--means":
+            raise InputError("--alt-means", exc.allowed, exc.got) from None
+        raise
 
 
 @command
@@ -81,7 +86,7 @@ def lower_cmd(
         emit_json("lower", inputs, instance=a.to_dict(), alt=b.to_dict(), **rep)
         return
     lb = rep["lower_bound"]
-    rows = [("ν", a.label), ("ν'", b.label), ("reward family", rep["family"]),
+    rows = [("ν", esc(a.label)), ("ν'", esc(b.label)), ("reward family", rep["family"]),
             ("t_a = TV(P_a, P'_a)", ", ".join(fmt(x, 4) for x in rep["tv_per_arm"])),
             ("KL bound, ρ-Interactive zCDP (Thm 8)", fmt(rep["kl_bound_private"])),
             ("  form", rep["kl_bound_private_terms"]["form"]),

@@ -182,7 +182,7 @@ AlgoOpt = Annotated[Optional[str], typer.Option("--algo", help="Algorithm name (
                     "the algorithm to audit (see --list).")]
 RunsOpt = Annotated[Optional[str], typer.Option("--runs", help="Monte Carlo runs (accepts 1e2): simulate's "
                     "independent runs; of --check (default 100); budget --by simulation: the first batch at each "
-                    "budget (default 50; more where undecided).")]
+                    "budget (default 100; more where undecided, up to --max-runs).")]
 _SEED = typer.Option("--seed", help="Seed of the runs (SeedSequence): of simulate, audit, worksheet run (each "
                      "simulation derives its own), the Monte Carlo of concentration, --check and --by simulation.")
 SeedOpt = Annotated[str, _SEED]
@@ -277,7 +277,7 @@ ByOpt = Annotated[Optional[str], typer.Option("--by", help="simulation: measure 
 QuantileOpt = Annotated[Optional[float], typer.Option("--quantile", help="--by simulation: the target holds for "
     "the q-quantile of the regret (0.9: the bad runs) instead of the mean.")]
 MaxRunsOpt = Annotated[Optional[str], typer.Option("--max-runs", help="--by simulation: most runs at one budget "
-    "where the 95% interval straddles the target (default 800).")]
+    "where the 95% interval straddles the target (default 400).")]
 CounterpartOpt = Annotated[Optional[str], typer.Option("--counterpart", help="--by simulation: the non-private "
     "algorithm the private ones are compared with, a name simulate --algo accepts (e.g. "
     "GOPE: the Lattimore–Szepesvári schedule); default: each algorithm's named "

@@ -38,8 +38,10 @@ def _parse_params(items: list[str] | None) -> dict:
 def _load_actions(path: str):
     import numpy as np
 
+    from .. import validate
     from ..errors import InputError
 
+    validate.input_file("--actions", path, "actions", "CSV or .npy file")
     try:
         arr = np.load(path) if path.endswith(".npy") else np.loadtxt(path, delimiter=",", ndmin=2)
     except (OSError, ValueError) as exc:
@@ -65,6 +67,10 @@ def _instance_options(setting, means, K, d, actions, theta, confidence, lambda0)
     vals = {}
     if means is not None:
         vals["--means"] = validate.means("--means", means)
+        if len(vals["--means"]) < 2:  # as every other command (issue 22 §4: one arm was accepted, no bound applied)
+            from ..errors import InputError as _IE
+
+            raise _IE("--means", "a list of at least 2 arm means", means)
     if K is not None:
         kmin = 2 if setting in ("finite", "glm") else 1
         vals["--K"] = validate.count("--K", K, minimum=kmin, maximum=limits.get("K", 10**6))
@@ -236,7 +242,7 @@ def _render(rep, budget, explain: bool, check_info: dict | None, show_all: bool 
     con = common.console()
     rows, T = rep.rows, rep.T
     title = f"Regret bounds — {rep.setting} — T = {common.fmt(T[-1])}"
-    cap = (f"instance: {instance_line or rep.ctx.instance_name}\nvalues used: {_caption_values(rep.instance_values)}\n"
+    cap = (f"instance: {common.esc(instance_line or rep.ctx.instance_name)}\nvalues used: {_caption_values(rep.instance_values)}\n"
            f"budget: {budget.describe() if budget else 'none (non-private)'}; trivial bound {rep.trivial.label} = "
            f"{common.fmt(rep.trivial.per_step * T[-1])}")
     shown = shown_rows(rows, rep.headline.bound_id, selected, show_all or explain)
@@ -291,13 +297,13 @@ def _render(rep, budget, explain: bool, check_info: dict | None, show_all: bool 
                 extra = f" — {r['regime_note']}" if r["regime_note"] else ""
                 conv = "" if r["conversion"] in ("same notion", "non-private") else f" [via: {r['conversion']}]"
                 origin = plugin_origin(r)
-                src = r["source"] + (f"; your bound, plugin {origin}" if origin is not None else "")
-                con.print(f"[cyan]{r['id']}[/cyan] ({src}): overhead {_fmt_pct(r['overhead_pct'])}, "
+                src = common.esc(r["source"] + (f"; your bound, plugin {origin}" if origin is not None else ""))
+                con.print(f"[cyan]{common.esc(r['id'])}[/cyan] ({src}): overhead {_fmt_pct(r['overhead_pct'])}, "
                           f"{r['regime']}{extra}{conv}")
                 if r.get("invalid"):
                     con.print(f"    [red]not a valid bound[/red] {r['invalid']}")
                 for c in r["caveats"]:
-                    con.print(f"    [yellow]caveat[/yellow] {c}")
+                    con.print(f"    [yellow]caveat[/yellow] {common.esc(c)}")
                 for v in r["values"]:
                     if not v["defined"] or v.get("reason"):
                         con.print(f"    [dim]T = {common.fmt(v['T'])}: {v['reason']}[/dim]")
@@ -473,7 +479,7 @@ def _render_sweep(reps, budgets, selected=()):
     T = reps[0].T[-1]
     sym = {"zcdp": "ρ", "rdp": "ε (RDP)", "ldp": "local ε"}.get(budgets[0].notion, "ε")
     t = Table(title=f"Regret bounds against the budget — {reps[0].setting} — T = {common.fmt(T)}",
-              caption=f"instance: {reps[0].ctx.instance_name}\nbudgets: "
+              caption=f"instance: {common.esc(reps[0].ctx.instance_name)}\nbudgets: "
                       + "; ".join(b.describe() for b in budgets) + "\ncell: bound value (privacy overhead); "
                       "— = not applicable at that budget", header_style="bold", box=box.SIMPLE_HEAD,
               caption_justify="left", pad_edge=False)

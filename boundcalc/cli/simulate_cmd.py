@@ -410,12 +410,15 @@ def register(app: typer.Typer) -> None:
                 plan["workers"] = ex.workers
             results = run_many(list(zip(algs, envs)), Tn, R, seed=sd, checkpoints=cps, block_runs=B, executor=ex,
                                progress=progress)
-        for res, path in zip(results, saves):
-            try:
-                res.save(path)
-            except OSError as exc:
-                raise InputError("--save", "a writable FILE.npz or FILE.json path",
-                                 f"{path}: {exc.strerror or exc}") from None
+        def save_results(pairs=tuple(zip(results, saves))):
+            for res, path in pairs:
+                try:
+                    res.save(path)
+                except OSError as exc:
+                    raise InputError("--save", "a writable FILE.npz or FILE.json path",
+                                     f"{path}: {exc.strerror or exc}") from None
+
+        common.after_success(save_results)  # written when the command ends without an error (as --save-instance)
         labels, overlay_notes = [], []
         if plot:
             labels, overlay_notes = simulate_output.draw(plot, algs, results, environment, budgets, Tn, R,
@@ -470,7 +473,11 @@ def register(app: typer.Typer) -> None:
                 rows.append({"name": n, "setting": setting, "source": c.source, "notion": c.notion,
                              "budget": registry.NOTION_FLAGS.get(c.notion, ""), "guarantee": registry.guarantee(c),
                              "simulation": registry.granularity(c), "params": registry.tunable_params(c),
-                             "bound_ids": list(c.bound_ids), "plugin": getattr(c, "plugin_origin", None) or None})
+                             "bound_ids": list(c.bound_ids), "plugin": getattr(c, "plugin_origin", None) or None,
+                             # the rest of the card (docs/plugins.md, "The algorithm card")
+                             "counterpart": (getattr(c, "counterpart", None) or (None,))[0],
+                             "audit_scenario": getattr(getattr(c, "audit_scenario", None), "__name__",
+                                                       getattr(c, "audit_scenario", None))})
         if json_out:
             common.emit_json("algorithms", {}, value=len(rows), algorithms=rows)
             return

@@ -56,10 +56,33 @@ def impute_price(payment, term, amount, rate_pct):
     return payment * annuity - amount
 
 
+def check_autoloan(path: str) -> None:
+    """Before any work (worksheet run --data autoloan=FILE): a regular CSV file of bounded size whose header has the
+    columns of ``COLUMNS`` (InputError otherwise; issue 22 §4: the figures of the other experiments were written
+    before a bad file was read)."""
+    if not os.path.isfile(path):
+        raise InputError("autoloan file", "an existing CSV file (docs/real_data.md)", path)
+    from .. import validate
+
+    validate.input_file("autoloan file", path, "data", "CSV file")
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as f:
+            header = next(csv.reader([f.readline(1 << 16)]), [])
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise InputError("autoloan file", "a readable UTF-8 CSV file", f"{path}: {exc}") from None
+    missing = [c for c in COLUMNS if c not in header]
+    if missing:
+        raise InputError("autoloan file", "a CSV with the columns " + ", ".join(COLUMNS),
+                         f"{path}: missing {', '.join(missing)}")
+
+
 def load_autoloan(path: str) -> AutoLoanData:
     """Read the CPRM-12-001 CSV (header row; the columns of ``COLUMNS``, others ignored; docs/real_data.md)."""
     if not os.path.isfile(path):
         raise InputError("autoloan file", "an existing CSV file (docs/real_data.md)", path)
+    from .. import validate
+
+    validate.input_file("autoloan file", path, "data", "CSV file")
     with open(path, newline="", encoding="utf-8-sig") as f:
         reader = csv.DictReader(f)
         missing = [c for c in COLUMNS if c not in (reader.fieldnames or [])]

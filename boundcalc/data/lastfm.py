@@ -43,6 +43,9 @@ class LastFMData:
 
 
 def _read_table(path: str, ncols: int) -> np.ndarray:
+    from .. import validate
+
+    validate.input_file("lastfm directory", path, "data", "data file")
     rows = []
     with open(path, encoding="utf-8", errors="replace") as f:
         header = f.readline()
@@ -104,6 +107,20 @@ def pca(M, d: int) -> np.ndarray:
     order = np.argsort(s)[::-1]
     out[:, :] = U[:, order] * s[order]
     return out
+
+
+def check_lastfm(path: str) -> None:
+    """Before any work (worksheet run --data lastfm=DIR): a directory with the files of ``FILES``, each a regular
+    file of bounded size (InputError otherwise)."""
+    if not os.path.isdir(path):
+        raise InputError("lastfm directory", "an existing directory with " + ", ".join(FILES), path)
+    missing = [f for f in FILES if not os.path.isfile(os.path.join(path, f))]
+    if missing:
+        raise InputError("lastfm directory", "a directory with " + ", ".join(FILES), f"{path}: missing {missing}")
+    from .. import validate
+
+    for f in FILES:
+        validate.input_file("lastfm directory", os.path.join(path, f), "data", "data file")
 
 
 def load_lastfm(path: str, d: int = D) -> LastFMData:

@@ -190,7 +190,8 @@ class Instance:
             raise InputError("instance theta", f"a vector of length d = {len(A[0])} (the columns of actions)", len(th))
         with np.errstate(all="ignore"):
             means = np.asarray(A) @ np.asarray(th)
-        if not np.all(np.isfinite(means)):
+            spread = np.max(means) - np.min(means) if means.size else 0.0  # the gaps (issue 22 §4: θ* = 1e308)
+        if not np.all(np.isfinite(means)) or not np.isfinite(spread):
             raise InputError("instance actions/theta", "values whose mean rewards <a, theta*> are finite in floating "
                              "point", "overflow")
         noise = self.noise or ("rademacher" if np.all(np.abs(means) <= 1 + 1e-12) else "gaussian")
@@ -502,11 +503,9 @@ def load_instance(path: str) -> Instance:
     ext = os.path.splitext(str(path))[1].lower()
     if ext not in (".toml", ".json"):
         raise InputError(where, "a .toml or .json instance file", ext or "no extension")
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except OSError as exc:
-        raise InputError(where, "a readable instance file", exc.strerror or str(exc)) from None
+    from .. import validate
+
+    raw = validate.read_input_file(where, path, "instance", "instance file")
     try:
         d = tomllib.loads(raw.decode("utf-8")) if ext == ".toml" else json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:  # tomllib.TOMLDecodeError and JSONDecodeError are ValueErrors
@@ -608,8 +607,17 @@ def glm_default_scale(sigma: float, c_r: float = 1.0, C_B: float = 1.0) -> float
 
 def instance_from_options(setting: str, **options) -> Instance | None:
     """The one instance of a command's options, or None when no instance option is given (see ``_from_options``);
-    an instance without a name is named by its description."""
-    inst = _from_options(setting, **options)
+    an instance without a name is named by its description. A problem of the means given by --means names --means."""
+    try:
+        inst = _from_options(setting, **options)
+    except InputError as exc:
+        if exc.parameter == "instance means" and options.get("means") is not None:
+            raise InputError("--means", exc.allowed, exc.got) from None
+        if exc.parameter in ("instance theta", "instance actions/theta") and options.get("theta") is not None:
+            raise InputError("--theta", exc.allowed, exc.got) from None
+        if exc.parameter == "instance means" and options.get("gaps") is not None:
+            raise InputError("--gaps / --best-mean", f"gaps giving means {exc.allowed}", exc.got) from None
+        raise
     if inst is not None and not inst.name:
         import dataclasses
 
@@ -813,6 +821,9 @@ def _floats(name: str, x) -> list[float]:
 
 def load_actions(path: str) -> np.ndarray:
     """A K x d action matrix from a CSV or .npy file (InputError otherwise; as ``regret --actions``)."""
+    from .. import validate
+
+    validate.input_file("--actions", path, "actions", "CSV or .npy file")
     try:
         arr = np.load(path) if str(path).endswith(".npy") else np.loadtxt(path, delimiter=",", ndmin=2)
     except (OSError, ValueError) as exc:
@@ -916,11 +927,18 @@ def make_prior(name: str, setting: str, **params) -> Prior:
         p["d"] = _limited("d", p["d"], LIMITS["d"])
         if p["K"] * p["d"] > LIMITS["Kd"]:
             raise InputError("K", f"an integer with K·d ≤ {LIMITS['Kd']:g}", p["K"])
+    def real(k, v):  # a prior parameter given as text that is no number: one line naming it (issue 22 §4)
+        try:
+            v = float(v)
+        except (TypeError, ValueError):
+            raise InputError(f"--prior-param {k}", "a finite number", v) from None
+        if not math.isfinite(v):
+            raise InputError(f"--prior-param {k}", "a finite number", v)
+        return v
+
     for k in ("best_low", "best_high", "gap_low", "gap_high", "low", "high"):
         if k in p:
-            p[k] = float(p[k])
-            if not math.isfinite(p[k]):
-                raise InputError(k, "a finite number", p[k])
+            p[k] = real(k, p[k])
     if name == "uniform-gaps":
         if not (p["best_low"] <= p["best_high"] and 0 <= p["gap_low"] <= p["gap_high"]):
             raise InputError("uniform-gaps", "best_low <= best_high and 0 <= gap_low <= gap_high",
@@ -940,9 +958,9 @@ def make_prior(name: str, setting: str, **params) -> Prior:
             p["sigma"] = _pos("sigma", p["sigma"])
             if p["radius"] is None:
                 p["radius"] = glm_default_scale(p["sigma"])
-        p["radius"] = float(p["radius"])
-        if not (math.isfinite(p["radius"]) and p["radius"] >= 0):
-            raise InputError("radius", "a finite number >= 0", p["radius"])
+        p["radius"] = real("radius", p["radius"])
+        if not p["radius"] >= 0:
+            raise InputError("--prior-param radius", "a finite number >= 0", p["radius"])
     return Prior(name, setting, p)
 
 

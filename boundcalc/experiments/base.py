@@ -227,6 +227,13 @@ def check_data(data: dict[str, str] | None) -> dict[str, str]:
             ok = False
         if not ok:
             raise InputError("--data", f"{name}=PATH with an existing path (docs/real_data.md)", f"{name}={path}")
+        import importlib
+
+        check = getattr(importlib.import_module(f"boundcalc.data.{name}"), f"check_{name}")
+        try:  # the file's format, before any experiment runs (figures were written before a bad file was read)
+            check(str(path))
+        except InputError as exc:
+            raise InputError(f"--data {name}", exc.allowed, exc.got) from None
         out[name] = str(path)
     return out
 

@@ -441,27 +441,27 @@ def _kl_lcb_mp(x, level):
     with mpmath.workdps(dps + extra):
         g = lambda t: level - _kl_mp(x, mpmath.exp(t))  # noqa: E731 - increasing in t on (-inf, ln x]
         lo, hi = log_lo, mpmath.log(x)
-        if abs(log_lo) > 1e6:
-            # huge levels: Newton steps on t = ln q from the bracket's lower end (g is increasing and concave there:
-            # g'(t) = x − (1 − x) q/(1 − q)), a few iterations instead of ~3.3 (dps + extra) bisection steps at
-            # hundreds of digits (level = 1e308 took 87 s); each step keeps g(lo) <= 0, then bisection polishes
-            for _ in range(200):
-                q = mpmath.exp(lo)
-                step = -g(lo) / (x - (1 - x) * q / (1 - q))
-                if not step > 0 or lo + step >= hi:
-                    break
-                nxt = lo + step
-                if g(nxt) > 0:
-                    hi = nxt
-                    break
-                lo = nxt
-                if step <= abs(lo) * mpmath.mpf(10) ** (-(dps + extra - 5)):
-                    break
-            # g is concave, so the Newton iterates stay left of the root: close the bracket from the right
-            w = abs(lo) * mpmath.mpf(10) ** (-(dps + extra - 8))
-            while lo + w < hi and g(lo + w) <= 0:
-                lo, w = lo + w, 2 * w
-            hi = min(hi, lo + w)
+        # every level (issue 22 §4: --digits 10000 --level 1 bisected for minutes; before, only |ln q_lo| > 1e6):
+        # Newton steps on t = ln q from the bracket's lower end (g is increasing and concave there:
+        # g'(t) = x − (1 − x) q/(1 − q)), a few iterations instead of ~3.3 (dps + extra) bisection steps at
+        # hundreds of digits (level = 1e308 took 87 s); each step keeps g(lo) <= 0, then bisection polishes
+        for _ in range(200):
+            q = mpmath.exp(lo)
+            step = -g(lo) / (x - (1 - x) * q / (1 - q))
+            if not step > 0 or lo + step >= hi:
+                break
+            nxt = lo + step
+            if g(nxt) > 0:
+                hi = nxt
+                break
+            lo = nxt
+            if step <= abs(lo) * mpmath.mpf(10) ** (-(dps + extra - 5)):
+                break
+        # g is concave, so the Newton iterates stay left of the root: close the bracket from the right
+        w = abs(lo) * mpmath.mpf(10) ** (-(dps + extra - 8))
+        while lo + w < hi and g(lo + w) <= 0:
+            lo, w = lo + w, 2 * w
+        hi = min(hi, lo + w)
         lo, hi = _mp_bisect(g, lo, hi)
         q = mpmath.exp(hi)
     return +q

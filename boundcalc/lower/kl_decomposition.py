@@ -207,7 +207,7 @@ def arm_kl(kind: str, m1, m2, sigma: float = 1.0):
     if kind == "rademacher":
         return np.asarray(kl_bernoulli((1 + m1) / 2, (1 + m2) / 2), float)
     if kind == "gaussian":
-        return (m1 - m2) ** 2 / (2 * sigma**2)
+        return ((m1 - m2) / np.float64(sigma)) ** 2 / 2  # numpy floats: σ = 1e300 gives 0, not OverflowError
     raise InputError("family", "bernoulli, gaussian or rademacher", kind)
 
 
@@ -239,7 +239,7 @@ def thm8_kl_bound(t, T, rho, pulls=None, variance=None) -> dict:
     if n.shape != t.shape or np.any(~(n >= 0)) or abs(n.sum() - T) > 1e-6 * max(T, 1):
         raise InputError("--pulls", f"{t.size} expected pull counts ≥ 0 summing to T = {T:g}",
                          n.tolist() if n.ndim else float(n))
-    es = float(n @ t)
+    es = np.float64(n @ t)  # numpy: es**2 beyond float is inf (a Python float raised OverflowError)
     e1 = float(n @ (t * (1 - t)))
     if variance is None:
         var = max(0.0, (es - T * t.min()) * (T * t.max() - es))
@@ -249,7 +249,7 @@ def thm8_kl_bound(t, T, rho, pulls=None, variance=None) -> dict:
         if not (var >= 0 and math.isfinite(var)):
             raise InputError("--variance", "a finite number ≥ 0", variance)
         form = "Var s as given"
-    return {"bound": rho * (es**2 + e1 + var), "mean_sq": es**2, "sum_t_one_minus_t": e1, "variance": var,
+    return {"bound": float(rho * (es**2 + e1 + var)), "mean_sq": float(es**2), "sum_t_one_minus_t": e1, "variance": var,
             "form": form}
 
 
@@ -269,7 +269,11 @@ def implied_lower_bound(m1, m2, T, kl) -> dict:
     S = g1 == 0
     pos = g1[~S]
     c = 0.0 if pos.size == 0 else float(min(pos.min(), g2[S].min()))
-    total = 0.0 if math.isinf(kl) or c == 0 else T * c / 4 * math.exp(-kl)  # KL = ∞: no information, bound 0
+    # c/2 from the halved means: finite even where c overflows (means ±1e308); c/2·exp(−KL) first, then the factors,
+    # so that a c beyond float times exp(−KL) = 0 is 0, not inf·0 = NaN (issue 22 §4); KL = ∞: no information, 0
+    h1, h2 = _gaps(m1 / 2), _gaps(m2 / 2)
+    half = 0.0 if pos.size == 0 else float(min(h1[~S].min(), h2[S].min()))
+    total = 0.0 if math.isinf(kl) or c == 0 else half * math.exp(-kl) * 2 * T / 4
     return {"c": c, "sum_lower": total, "max_lower": total / 2}
 
 

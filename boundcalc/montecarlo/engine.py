@@ -97,8 +97,30 @@ def block_seeds(seed: int, n_blocks: int) -> list[np.random.SeedSequence]:
 
 def run_block(algorithm, env, T: int, size: int, seed_seq, checkpoints: np.ndarray):
     """One block: ``size`` runs with the block's own Generator (picklable top-level function)."""
+    from ..algorithms import plugin_errors
+
     rng = np.random.default_rng(seed_seq)
-    return algorithm.simulate(env, T, size, rng, checkpoints)
+    with plugin_errors(algorithm, "simulate"):  # a plugin's own error names the plugin (a PluginError)
+        return algorithm.simulate(env, T, size, rng, checkpoints)
+
+
+def run_blocks(algorithm, env, T: int, sizes, seed_seqs, checkpoints: np.ndarray) -> list:
+    """Several blocks of one algorithm in one task (one shipment of the algorithm and its environment to a worker):
+    ``run_block`` for each (size, seed child) in turn, so every block draws from its own Generator as alone."""
+    return [run_block(algorithm, env, T, n, q, checkpoints) for n, q in zip(sizes, seed_seqs)]
+
+
+TASKS_PER_WORKER = 3  # tasks of one job per worker of an out-of-process executor (``_chunks``)
+
+
+def _chunks(order: list[int], workers: int) -> list[list[int]]:
+    """Consecutive groups of the block indices ``order`` (in submission order) for an executor of ``workers``
+    workers outside this process: about TASKS_PER_WORKER tasks per worker, so that a task's fixed cost (shipping
+    the algorithm and the environment, a round trip through the pool) is paid per group, not per block (AdaC-GOPE in
+    2-run blocks, the clusters of the measured search's common pairing, cost more to ship than to simulate)."""
+    n_tasks = max(1, min(len(order), TASKS_PER_WORKER * max(int(workers), 1)))
+    per = math.ceil(len(order) / n_tasks)
+    return [order[i:i + per] for i in range(0, len(order), per)]
 
 
 @dataclass
@@ -139,9 +161,9 @@ class Results:
 
             q = NormalDist().inv_cdf(0.5 + level / 2)
         elif method == "t":
-            from scipy.stats import t as student
+            from scipy.special import stdtrit  # Student-t quantile, = scipy.stats.t.ppf (no scipy.stats import)
 
-            q = float(student.ppf(0.5 + level / 2, max(n - 1, 1)))
+            q = float(stdtrit(max(n - 1, 1), 0.5 + level / 2))
         else:
             raise InputError("method", "'normal' or 't'", method)
         half = q * s / math.sqrt(n)
@@ -235,6 +257,11 @@ def _merge_extra(blocks) -> dict[str, Any]:
     return out
 
 
+def _run_task(fn, args):
+    """A task of mixed kind (one block: ``run_block``; a group: ``run_blocks``), picklable."""
+    return fn(*args)
+
+
 def run(algorithm, env, T, runs, seed: int = 0, checkpoints=None, block_runs: int = DEFAULT_BLOCK_RUNS,
         processes: int = 1, progress: bool = False, block_order=None, executor=None) -> Results:
     """Simulate ``runs`` independent runs of ``algorithm`` on ``env`` up to horizon ``T``.
@@ -271,18 +298,25 @@ def run_many(jobs, T, runs, seed: int = 0, checkpoints=None, block_runs: int = D
     order = list(range(len(sizes))) if block_order is None else [int(i) for i in block_order]
     if sorted(order) != list(range(len(sizes))):
         raise InputError("block_order", f"a permutation of 0..{len(sizes) - 1}", block_order)
-    tasks, where = [], []
-    for j, (alg, env) in enumerate(jobs):
-        for i in order:
-            tasks.append((alg, env, T, sizes[i], seeds[i], cps))
-            where.append((j, i))
     own = executor is None
     if own:
-        used, _ = plan_processes(processes, len(tasks))
+        used, _ = plan_processes(processes, len(jobs) * len(sizes))
         executor = ex.LocalProcesses(used) if used > 1 else ex.InProcess()
     elif validate.count("processes", processes, maximum=MAX_PROCESSES) != 1:
         raise InputError("processes", "1 when an executor is given (the executor decides where the blocks run)",
                          processes)
+    # in this process: one task per block; elsewhere: blocks grouped (``_chunks``), each still on its own seed child
+    groups = ([[i] for i in order] if getattr(executor, "kind", "") == "in-process"
+              else _chunks(order, getattr(executor, "workers", 1)))
+    tasks, where = [], []
+    for j, (alg, env) in enumerate(jobs):
+        for g in groups:
+            if len(g) == 1:
+                tasks.append((alg, env, T, sizes[g[0]], seeds[g[0]], cps))
+            else:
+                tasks.append((alg, env, T, [sizes[i] for i in g], [seeds[i] for i in g], cps))
+            where.append((j, g))
+    fns = [run_block if len(g) == 1 else run_blocks for _, g in where]
     results: list[dict[int, Any]] = [{} for _ in jobs]
 
     bar = None
@@ -297,11 +331,16 @@ def run_many(jobs, T, runs, seed: int = 0, checkpoints=None, block_runs: int = D
         bar.start()
         ids = [bar.add_task(str(getattr(alg, "name", "sim")), total=len(sizes)) for alg, _ in jobs]
     try:
-        for k, out in executor.imap_unordered(run_block, tasks):
-            j, i = where[k]
-            results[j][i] = out
+        if all(f is run_block for f in fns):
+            stream = executor.imap_unordered(run_block, tasks)
+        else:
+            stream = executor.imap_unordered(_run_task, [(f, t) for f, t in zip(fns, tasks)])
+        for k, out in stream:
+            j, g = where[k]
+            for i, o in zip(g, out if len(g) > 1 else [out]):
+                results[j][i] = o
             if bar:
-                bar.advance(ids[j])
+                bar.advance(ids[j], len(g))
     finally:
         if bar:
             bar.stop()

@@ -233,11 +233,15 @@ class Dask(Executor):
                 raise InputError("--scheduler", "the address of a running Dask scheduler (e.g. tcp://10.0.0.5:8786) "
                                  "with --executor dask, or the dask config scheduler-address", None)
             self.scheduler = address
+            _check_comm(distributed, address)
             try:
                 client = distributed.Client(address, timeout=connect_timeout, set_as_default=False)
             except (OSError, TimeoutError) as exc:
                 raise ExecutionError(f"cannot reach the Dask scheduler at {address} within {connect_timeout:g} s "
                                      f"({' '.join(str(exc).split())[:200]})") from None
+            except (ValueError, TypeError, ImportError) as exc:  # an address distributed cannot use (no such comm)
+                raise InputError("--scheduler", "the address of a Dask scheduler [tcp://]HOST:PORT that distributed "
+                                 "can connect to", f"{address}: {' '.join(str(exc).split())[:200]}") from None
         self.client = client
         try:
             self._check_workers(worker_timeout)
@@ -373,6 +377,26 @@ def _start_method_without_sigint() -> str:
     finally:
         signal.signal(signal.SIGINT, old)
     return "forkserver"
+
+
+def _check_comm(distributed, address: str) -> None:
+    """InputError for an address whose protocol cannot be used here, before a Client is made (a Client that fails
+    half-made waits 20 s and prints a traceback when it is collected, issue 22 §4): ucx:// needs ucx-py, tls:// and
+    wss:// a TLS configuration (dask config distributed.comm.tls)."""
+    import importlib.util
+
+    proto = address.split("://", 1)[0].lower() if "://" in address else "tcp"
+    if proto == "ucx" and importlib.util.find_spec("ucp") is None and importlib.util.find_spec("ucxx") is None:
+        raise InputError("--scheduler", "an address whose protocol can be used here (ucx:// needs ucx-py installed)",
+                         address)
+    if proto in ("tls", "wss"):
+        try:
+            ctx = distributed.Security().get_connection_args("client").get("ssl_context")
+        except Exception:  # noqa: BLE001 - a broken TLS configuration is the same answer
+            ctx = None
+        if ctx is None:
+            raise InputError("--scheduler", f"an address whose protocol can be used here ({proto}:// needs a TLS "
+                             "configuration: dask config distributed.comm.tls)", address)
 
 
 def _config_scheduler() -> str | None:

@@ -232,21 +232,6 @@ def _glm_assumptions(ctx, env, row):
 
 
 # -- algorithms built from a bound's context ---------------------------------------------------------------------
-def _pure_or_zcdp_eps(b) -> float:
-    """The epsilon an eps-DP algorithm runs at for budget ``b``: b.epsilon, or sqrt(2 rho) for a rho-zCDP budget (an
-    eps-DP mechanism is eps^2/2-zCDP, Bun & Steinke 2016 Prop. 3.3; seed 003 Table II's conversion)."""
-    if getattr(b, "notion", None) == "zcdp":
-        return math.sqrt(2.0 * float(b.rho))
-    return b.epsilon
-
-
-def _dgs(c, b):
-    """LinUCB-DGS (seed 004 Algs. 1-2) with the contextual instance's lam, L, S, zeta and lam0."""
-    from ..algorithms.contextual import linucb
-
-    return linucb.LinUCBDGS(b.epsilon, b.delta, lam=c["lam"], L=c["L"], S=c["S"], zeta=c["zeta"], lambda0=c["lam0"])
-
-
 def _dgs_perturbed(c, b):
     """LinUCB-DGS with seed 004 Cor. 1's context perturbation N(0, sigma^2 I) (sigma = the context's perturb_sigma);
     lambda0 left to the algorithm, which then uses sigma^2 (Cor. 1)."""
@@ -260,33 +245,6 @@ def bound_adapters() -> dict[str, Adapter]:
     """Adapters of single bounds whose algorithm runs with an option its other bounds do not assume (checked before
     the algorithm's adapter): seed 004 Cor. 1 runs LinUCB-DGS with perturbed contexts."""
     return {"004-cor1": Adapter(_dgs_perturbed, _contextual_env, _cor1_assumptions)}
-
-
-def _ldp_ols(c, b):
-    from ..algorithms.glm import ldp
-
-    return ldp.LDPOLS(b.epsilon, b.delta, alpha=c["delta"], C_B=c["C_B"], c_r=c["c_r"])
-
-
-def _ldp_sgd(c, b):
-    from ..algorithms.glm import ldp
-
-    return ldp.LDPSGD(b.epsilon, C_B=c["C_B"], c_r=c["c_r"], kappa_l=c["kappa_l"], p_star=c["p_star"], zeta=c["zeta"])
-
-
-def _linucb(c, b):
-    """Non-private LinUCB (seed 004 Sec. 4 baseline) with the contextual instance's lam, L, S, zeta."""
-    from ..algorithms.contextual import linucb
-
-    return linucb.LinUCB(lam=c["lam"], L=c["L"], S=c["S"], zeta=c["zeta"])
-
-
-def _private_linucb(c, b):
-    """Private LinUCB (Neel & Roth 2018) as seed 004 runs it (the default 'paper' calibration, so that the figures'
-    curves get the bound drawn); that calibration is not eps-DP, see ``_private_linucb_assumptions``."""
-    from ..algorithms.contextual import linucb
-
-    return linucb.PrivateLinUCB(b.epsilon, lam=c["lam"], L=c["L"], S=c["S"], zeta=c["zeta"])
 
 
 def _private_linucb_assumptions(ctx, env, row):
@@ -305,15 +263,6 @@ def _linucb_assumptions(ctx, env, row):
     return _join(probs, f"||x|| <= L (sup ||x|| = {env.max_context_norm:.4g}), ||theta*|| <= S, +-1 rewards")
 
 
-def _ldp_baseline(cls_name):
-    def build(c, b):
-        from ..algorithms.glm import baselines
-
-        return getattr(baselines, cls_name)(b.epsilon, b.delta, C_B=c["C_B"], c_r=c["c_r"])
-
-    return build
-
-
 def _zheng_assumptions(ctx, env, row):
     probs = []
     if env.max_abs_reward > float(ctx["c_r"]) + 1e-12:
@@ -325,20 +274,21 @@ def _zheng_assumptions(ctx, env, row):
     return _join(probs, f"bounded rewards (sup |r| = {env.max_abs_reward:.4g}), ||x|| <= 1, ||theta*|| <= 1")
 
 
-def _dpse_beta(ctx):
-    b = ctx.get("dpse_beta", "1/T")
-    return None if b == "1/T" else float(b)
-
-
 _SETTING_ENVS = {"finite": _finite_env, "linear": _linear_env, "contextual": _contextual_env, "glm": _glm_env}
 
+# The theorems' assumption checks an algorithm's card names (``check_assumptions = "finite"``; docs/plugins.md).
+ASSUMPTION_CHECKS = {"finite": _finite_assumptions, "linear": _linear_assumptions, "gope-ls": _gope_ls_assumptions,
+                     "oful": _oful_assumptions, "dgs": _dgs_assumptions, "linucb": _linucb_assumptions,
+                     "private-linucb": _private_linucb_assumptions, "glm": _glm_assumptions,
+                     "zheng": _zheng_assumptions}
 
-def plugin_adapter(cls) -> Adapter:
-    """The adapter of a plugin algorithm class (docs/plugins.md): built by its ``from_context(ctx, budget)`` when it
-    defines one, else with the budget and its default parameters; the environment of the setting's bound context
-    (as for the built-in algorithms); the assumptions: the plugin's ``check_assumptions(ctx, env)`` when defined
-    (else rewards in [0, 1] for a finite-armed one), and the bound's own declared assumptions (``conditions``),
-    whichever fails first named."""
+
+def card_adapter(cls) -> Adapter:
+    """The adapter of an algorithm class from its card (docs/plugins.md; built-in and plugin alike): built by its
+    ``from_context(ctx, budget)`` when it defines one, else (a plugin) with the budget and its default parameters; the
+    environment of the setting's bound context; the assumptions: the card's ``check_assumptions`` (a name of
+    ASSUMPTION_CHECKS, or a method (ctx, env) -> (met, note)) when declared (else rewards in [0, 1] for a
+    finite-armed one), and the bound's own declared assumptions (``conditions``), whichever fails first named."""
     from .. import algorithms as registry
 
     def build(ctx, budget):
@@ -347,10 +297,20 @@ def plugin_adapter(cls) -> Adapter:
             return hook(ctx, budget)
         return registry.build(cls, budget)
 
+    check = getattr(cls, "check_assumptions", None)
+    if isinstance(check, str) and check not in ASSUMPTION_CHECKS:
+        from ..errors import PluginError
+
+        raise PluginError(f"{getattr(cls, 'plugin_origin', '') or cls.__module__} [algorithm {cls.name!r}]",
+                          f"check_assumptions {check!r} is not one of {', '.join(ASSUMPTION_CHECKS)}")
+    named = ASSUMPTION_CHECKS.get(check) if isinstance(check, str) else None
+
     def assumptions(ctx, env, row):
         probs = [f"the bound's assumption {c}" for c in row.get("conditions_failed", ())]
         hook = getattr(cls, "check_assumptions", None)
-        if callable(hook):
+        if named is not None:
+            met, note = named(ctx, env, row)
+        elif callable(hook):
             met, note = hook(ctx, env)
         elif cls.setting == "finite":
             met, note = _finite_assumptions(ctx, env, row)
@@ -363,60 +323,16 @@ def plugin_adapter(cls) -> Adapter:
     return Adapter(build, _SETTING_ENVS[cls.setting], assumptions)
 
 
+plugin_adapter = card_adapter  # the name of issue 15
+
+
 def _adapters() -> dict[str, Adapter]:
-    out = _builtin_adapters()
-    from ..algorithms import plugin_algorithms
+    """{name: Adapter} of every algorithm ``regret --check`` can build from a bound's context: the built-in ones
+    whose card defines ``from_context``, and every plugin (docs/plugins.md)."""
+    from ..algorithms import all_algorithms, is_plugin
 
-    for name, cls in plugin_algorithms().items():
-        out[name] = plugin_adapter(cls)
-    return out
-
-
-def _builtin_adapters() -> dict[str, Adapter]:
-    from ..algorithms import finite as fa
-    from ..algorithms.contextual import oful
-    from ..algorithms.linear import gope
-
-    F, Lin, Ctx = _finite_assumptions, _linear_assumptions, _oful_assumptions
-    # OFUL family: the bound's lam, C, delta, lambda0 (lam0) and ||theta*|| bound S (theta_norm, used in beta_t)
-    def _of(c):
-        return {"lam": c["lam"], "C": c["C"], "delta": c["delta"], "lambda0": c["lam0"], "S": c["theta_norm"]}
-
-    return {
-        "DP-KLUCB": Adapter(lambda c, b: fa.DPKLUCB(b.epsilon, alpha=c["alpha_batch"]), _finite_env, F),
-        "DP-IMED": Adapter(lambda c, b: fa.DPIMED(b.epsilon, alpha=c["alpha_batch"]), _finite_env, F),
-        # a rho-zCDP budget (seed 003 Table II's converted bounds): AdaP-UCB at eps = sqrt(2 rho), which is rho-zCDP
-        # (eps-DP => eps^2/2-zCDP, Bun-Steinke 2016 Prop. 3.3)
-        "AdaP-UCB": Adapter(lambda c, b: fa.AdaPUCB(_pure_or_zcdp_eps(b), beta=c["alpha_adap"]), _finite_env, F),
-        "AdaP-KLUCB": Adapter(lambda c, b: fa.AdaPKLUCB(b.epsilon, beta=c["alpha_adap"]), _finite_env, F),
-        "DP-SE": Adapter(lambda c, b: fa.DPSE(b.epsilon, beta=_dpse_beta(c)), _finite_env, F),
-        "AdaC-UCB": Adapter(lambda c, b: fa.AdaCUCB(b.rho, beta=c["beta_adac"]), _finite_env, F),
-        "AdaR-UCB": Adapter(lambda c, b: fa.AdaRUCB(b.alpha, b.epsilon, beta=c["beta_adar"]), _finite_env, F),
-        # schedule "ls" (Lattimore–Szepesvári Alg. 12) at the instance's delta: the schedule its explicit bound is for
-        "GOPE": Adapter(lambda c, b: gope.GOPE(delta=c["delta"], schedule="ls"), _linear_env, _gope_ls_assumptions),
-        "GOPE-limit": Adapter(lambda c, b: gope.GOPELimit(delta=c["delta"]), _linear_env, Lin),
-        "AdaC-GOPE": Adapter(lambda c, b: gope.AdaCGOPE(b.rho, delta=c["delta"]), _linear_env, Lin),
-        "AdaR-GOPE": Adapter(lambda c, b: gope.AdaRGOPE(b.alpha, b.epsilon, delta=c["delta"]), _linear_env, Lin),
-        "AdaR-GOPE-Var": Adapter(lambda c, b: gope.AdaRGOPEVar(b.rho, delta=c["delta"]), _linear_env, Lin),
-        "RS-OFUL": Adapter(lambda c, b: oful.RSOFUL(**_of(c)), _contextual_env, Ctx),
-        "OFUL": Adapter(lambda c, b: oful.OFUL(lam=c["lam"], delta=c["delta"], S=c["theta_norm"]), _contextual_env, Ctx),
-        "AdaC-OFUL": Adapter(lambda c, b: oful.AdaCOFUL(b.rho, **_of(c)), _contextual_env, Ctx),
-        "AdaR-OFUL": Adapter(lambda c, b: oful.AdaROFUL(b.alpha, b.epsilon, **_of(c)), _contextual_env, Ctx),
-        "LinUCB-DGS": Adapter(_dgs, _contextual_env, _dgs_assumptions),
-        "LDP-OLS": Adapter(_ldp_ols, _glm_env, _glm_assumptions),
-        "LDP-SGD": Adapter(_ldp_sgd, _glm_env, _glm_assumptions),
-        # baselines (bounds/baselines.py): UCB1 with c = 2 (Auer et al. 2002 Thm 1), KL-UCB with c = 3 (Garivier &
-        # Cappé 2011 Thm 1), IMED, Lazy-DP-TS; LinUCB and Private-LinUCB (its eps-DP 'strict' calibration) with the
-        # instance's lam, L, S, zeta; Zheng et al.'s LDP-UCB / LDP-GLOC
-        "UCB": Adapter(lambda c, b: fa.UCB(c=2.0), _finite_env, F),
-        "KL-UCB": Adapter(lambda c, b: fa.KLUCB(c=c["klucb_c"]), _finite_env, F),
-        "IMED": Adapter(lambda c, b: fa.IMED(), _finite_env, F),
-        "Lazy-DP-TS": Adapter(lambda c, b: fa.LazyDPTS(b.epsilon), _finite_env, F),
-        "LinUCB": Adapter(_linucb, _contextual_env, _linucb_assumptions),
-        "Private-LinUCB": Adapter(_private_linucb, _contextual_env, _private_linucb_assumptions),
-        "LDP-UCB": Adapter(_ldp_baseline("LDPUCB"), _glm_env, _zheng_assumptions),
-        "LDP-GLOC": Adapter(_ldp_baseline("LDPGLOC"), _glm_env, _zheng_assumptions),
-    }
+    return {name: card_adapter(cls) for name, cls in all_algorithms().items()
+            if is_plugin(cls) or callable(getattr(cls, "from_context", None))}
 
 
 # -- the inverse: the bound context that describes a given algorithm and environment ----------------------------
@@ -516,38 +432,21 @@ def context_for(alg, env, budget=None) -> tuple[dict | None, str]:
     if over is None:
         return None, why
     p = _effective_params(alg, env)
-    if s == "finite":
-        key = {"DP-KLUCB": ("alpha_batch", "alpha"), "DP-IMED": ("alpha_batch", "alpha"),
-               "AdaP-UCB": ("alpha_adap", "beta"), "AdaP-KLUCB": ("alpha_adap", "beta"),
-               "AdaC-UCB": ("beta_adac", "beta"), "AdaR-UCB": ("beta_adar", "beta"), "DP-SE": ("dpse_beta", "beta"),
-               "KL-UCB": ("klucb_c", "c")}
-        if name in key:
-            over[key[name][0]] = p[key[name][1]]
-    elif s == "linear":
-        over["delta"] = p["delta"]
-    elif s == "contextual":
+    if s == "contextual":
         over.update(lam=p["lam"], lam0=p.get("lambda0", "instance"))
         if "C" in p:
             over["C"] = p["C"]
-        if name == "LinUCB-DGS":  # its delta is the privacy delta (the budget's); zeta is its failure probability
-            over.update(L=p["L"], S=p["S"], zeta=p["zeta"])
-            if p.get("perturb_sigma"):  # seed 004 Cor. 1: described by 004-cor1's adapter
-                over["perturb_sigma"] = p["perturb_sigma"]
-                ad = bound_adapters()["004-cor1"]
-                if alg.lambda0 is not None and not _same(alg.lambda0, p["perturb_sigma"] ** 2):
-                    return None, (f"LinUCB-DGS's lambda0 = {alg.lambda0!r} with perturbed contexts: seed 004 Cor. 1 "
-                                  "uses sigma^2")
-                p["lambda0"] = alg.lambda0_used(env)
-        elif name in ("LinUCB", "Private-LinUCB"):  # zeta: their failure probability (issue 16 baselines)
-            over.update(L=p["L"], S=p["S"], zeta=p["zeta"])
-        else:
-            over["delta"] = p["delta"]  # the OFUL family's confidence (seeds 003 / 000)
     elif s == "glm":
         over.update(C_B=p["C_B"], c_r=p["c_r"])
-        if name == "LDP-OLS":
-            over["delta"] = p["alpha"]  # the failure probability alpha of LDP-OLS is the bounds' delta
-        if name == "LDP-SGD":
-            over.update(kappa_l=p["kappa_l"], p_star=p["p_star"], zeta=p["zeta"])
+    for arg, key in (getattr(type(alg), "context_params", None) or {}).items():  # the card's parameter map
+        over[key] = p[arg]
+    if name == "LinUCB-DGS" and p.get("perturb_sigma"):  # seed 004 Cor. 1: described by 004-cor1's adapter
+        over["perturb_sigma"] = p["perturb_sigma"]
+        ad = bound_adapters()["004-cor1"]
+        if alg.lambda0 is not None and not _same(alg.lambda0, p["perturb_sigma"] ** 2):
+            return None, (f"LinUCB-DGS's lambda0 = {alg.lambda0!r} with perturbed contexts: seed 004 Cor. 1 "
+                          "uses sigma^2")
+        p["lambda0"] = alg.lambda0_used(env)
     try:
         ctx = registry.make_context(s, over, budget)
         alg2, env2 = ad.build(ctx, budget), ad.env(ctx)

@@ -119,11 +119,34 @@ def _binom_tail(n, p, x):
     return float(binomial_tail_exact(int(n), p, x).value)
 
 
+BINOM_MP_TERMS = 10**5  # most terms of the exact 50-digit sum P(Bin(n, p) <= nx) (~0.3 s); beyond: out of range
+
+
 def _binom_tail_mp(n, p, x):
+    """Exact P(Bin(n, p) ≤ ⌊nx⌋) = Σ_{k ≤ nx} C(n, k) p^k (1 − p)^(n − k), summed by the ratio of consecutive terms
+    (the time limit is checked as it goes). More than BINOM_MP_TERMS terms (n = 1e18 ran for ever, issue 22 §4):
+    OverflowError, "beyond the range of the 50-digit re-check"."""
     import mpmath
 
     n = int(n)
-    return mpmath.fsum(mpmath.binomial(n, k) * p**k * (1 - p) ** (n - k) for k in range(0, int(mpmath.floor(n * x)) + 1))
+    kmax = min(int(mpmath.floor(n * x)), n)
+    if kmax < 0:
+        return mpmath.mpf(0)
+    if kmax >= n or p == 0:
+        return mpmath.mpf(1)
+    if p == 1:
+        return mpmath.mpf(0)
+    if kmax + 1 > BINOM_MP_TERMS:
+        raise OverflowError("beyond the range of the 50-digit re-check")
+    term = (1 - p) ** n
+    total = term
+    ratio = p / (1 - p)
+    for k in range(kmax):
+        if k % 1000 == 0:
+            _tick()
+        term = term * (n - k) / (k + 1) * ratio
+        total += term
+    return total
 
 
 def _chernoff(n, p, x):

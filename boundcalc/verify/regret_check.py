@@ -28,7 +28,7 @@ import numpy as np
 from .adapters import (  # noqa: F401
     Adapter, _finite_env, _linear_env, _contextual_env, glm_check_theta, _glm_env, _join, _finite_assumptions,
     _linear_assumptions, _contextual_common, _oful_assumptions, _dgs_assumptions, _margin_refuted,
-    _glm_assumptions, _dgs, _ldp_ols, _ldp_sgd, _dpse_beta, _adapters, _same, _effective_params,
+    _glm_assumptions, _adapters, _same, _effective_params,
     _instance_difference, _contextual_instance, instance_for, context_for, bound_adapters,
 )
 
@@ -134,6 +134,25 @@ def curve_checkpoints(T: int, n: int | None = None) -> np.ndarray:
     return log_checkpoints(int(T), max(int(n or 0), MIN_PLOT_CHECKPOINTS))
 
 
+def _pair_by_cards(rows) -> None:
+    """The bounds an algorithm's card pairs it with (``bound_ids``) that name another algorithm (a variant checked
+    against the original's theorem): a copy of each such row, with the card's algorithm, right after it (in place).
+    The built-in cards list only bounds that name them, so their rows are unchanged."""
+    from ..algorithms import all_algorithms
+
+    extra: dict[str, list[str]] = {}
+    for name, cls in all_algorithms().items():
+        for bid in getattr(cls, "bound_ids", ()) or ():
+            extra.setdefault(bid, []).append(name)
+    i = 0
+    while i < len(rows):
+        r = rows[i]
+        add = [] if r.get("paired_by") else [n for n in extra.get(r.get("id"), ()) if n != r.get("algorithm")]
+        for k, n in enumerate(add, 1):
+            rows.insert(i + k, dict(r, algorithm=n, paired_by=f"bound_ids of {n}"))
+        i += 1 + len(add)
+
+
 def check_rows(setting, ctx, rows, user_budget, T: int, runs: int, seed: int = 0, progress: bool = False,
                checkpoints=None) -> dict:
     """Add ``empirical`` to each applicable upper-bound row with a simulable algorithm (see the module docstring).
@@ -147,6 +166,7 @@ def check_rows(setting, ctx, rows, user_budget, T: int, runs: int, seed: int = 0
     from .. import montecarlo
     from ..errors import InputError
 
+    _pair_by_cards(rows)
     adapters = _adapters()
     own = bound_adapters()  # bounds whose algorithm runs with an option of their own (seed 004 Cor. 1)
     cache: dict[tuple, Any] = {}

@@ -106,11 +106,20 @@ class LinUCB(Algorithm):
     """Non-private LinUCB (Li et al. 2010), the non-private baseline of seed 004 Sec. 4."""
 
     name = "LinUCB"
+    # card: the parameter map, constructor keyword -> bound context key (regret --check, overlay)
+    context_params = {"L": "L", "S": "S", "zeta": "zeta"}
+    check_assumptions = "linucb"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
+    granularity = "step"  # card: the estimate changes every step
     source = "seed 004 Sec. 4 baseline (Li et al. 2010)"
     setting = "contextual"
     notion = "none"
     guarantee = "none (non-private)"
     bound_ids: tuple[str, ...] = ("linucb-seed004-thm3-nonprivate",)
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Non-private LinUCB (seed 004 Sec. 4 baseline) with the contextual instance's lam, L, S, zeta."""
+        return cls(lam=ctx["lam"], L=ctx["L"], S=ctx["S"], zeta=ctx["zeta"])
 
     def __init__(self, lam: float = 1.0, alpha="theory", L: float = 1.0, S: float = 1.0, R: float = 1.0,
                  zeta: float = 0.05):
@@ -394,12 +403,23 @@ class LinUCBDGS(_TreeLinUCB):
     """
 
     name = "LinUCB-DGS"
+    audit_scenario = "linucb-dgs-tree"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    check_assumptions = "dgs"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
+    # card: non-private counterpart (budget --by simulation)
+    counterpart = ("LinUCB",
+                   "LinUCB (seed 004's non-private baseline)")
     source = "seed 004 Algorithms 1-2"
     notion = "approx"
     guarantee = ("(eps, delta)-DP claimed (seed 004 Thm 1), not established: proof gap (ERRATA 6); fails for the "
                  "fresh-noise tree (ERRATA 7); sensitivity='paper' calibrates Laplace to L2 with eps/log2 T "
                  "(docs/formulas/dgs-contextual.md 7.4), 'strict' to L1 with eps/(ceil(log2 T)+1)")
     bound_ids = ("004-thm3", "004-thm3-corrected", "004-cor1")
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """LinUCB-DGS (seed 004 Algs. 1-2) with the contextual instance's lam, L, S, zeta and lam0."""
+        return cls(budget.epsilon, budget.delta, lam=ctx["lam"], L=ctx["L"], S=ctx["S"], zeta=ctx["zeta"],
+                   lambda0=ctx["lam0"])
 
     def __init__(self, eps: float = 2.0, delta: float = 0.1, lam: float = 1.0, alpha="theory", L: float = 1.0,
                  S: float = 1.0, R: float = 1.0, zeta: float = 0.05, lambda0: float | None = None,
@@ -516,11 +536,20 @@ class PrivateLinUCB(_TreeLinUCB):
     """
 
     name = "Private-LinUCB"
+    audit_scenario = "private-linucb-tree"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    check_assumptions = "private-linucb"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
+    counterpart = ("LinUCB", "LinUCB")  # card: non-private counterpart (budget --by simulation)
     source = "seed 004 Sec. 4 baseline (Neel & Roth 2018)"
     notion = "pure"
     guarantee = ("pure DP; eps-DP only with sensitivity='strict'; the paper calibration (default) is "
                  "pure (2 sqrt(d) (floor(log2 T)+1)/log2 T * eps)-DP for |r| <= 1, ||x|| <= L")
     bound_ids = ("private-linucb-neel-roth2018-paper",)
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Private LinUCB (Neel & Roth 2018) as seed 004 runs it (the default 'paper' calibration, so that the figures'
+        curves get the bound drawn); that calibration is not eps-DP (verify.adapters._private_linucb_assumptions)."""
+        return cls(budget.epsilon, lam=ctx["lam"], L=ctx["L"], S=ctx["S"], zeta=ctx["zeta"])
 
     def __init__(self, eps: float = 2.0, lam: float = 1.0, alpha="theory", L: float = 1.0, S: float = 1.0,
                  R: float = 1.0, zeta: float = 0.05, tree: str = "memo", sensitivity: str = "paper",

@@ -51,14 +51,28 @@ def f_F(d, x):
     return d + 2.0 * math.sqrt(d * L) + 2.0 * L
 
 
+def _oful_context(ctx) -> dict:
+    """The OFUL family's constructor keywords from a bound's context: lam, C, delta, lambda0 (lam0) and the bound S on
+    ||theta*|| (theta_norm, used in beta_t)."""
+    return {"lam": ctx["lam"], "C": ctx["C"], "delta": ctx["delta"], "lambda0": ctx["lam0"], "S": ctx["theta_norm"]}
+
+
 class RSOFUL(Algorithm):
     """Rarely-switching OFUL (Abbasi-Yadkori et al. 2011, switching rule of seed 003 Alg. 3), non-private."""
 
     name = "RS-OFUL"
+    context_params = {"delta": "delta"}  # card: constructor keyword -> bound context key (regret --check, overlay)
+    check_assumptions = "oful"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
+    granularity = "chunk"  # card: every step scored, in vectorised chunks between switches
     source = "seed 003 Sec. VII baseline (rho -> inf limit of Algorithm 3)"
     setting = "contextual"
     notion = "none"
     bound_ids: tuple[str, ...] = ("003-rsoful-explicit", "003-oful-paper")
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        return cls(**_oful_context(ctx))
 
     def __init__(self, lam: float = 0.1, C: float = 1.0, delta: float = 1e-3, S: float = 1.0, lambda0: float | None = None,
                  denominator: str = "gentile"):
@@ -258,9 +272,16 @@ class OFUL(RSOFUL):
     """OFUL (Abbasi-Yadkori et al. 2011): RS-OFUL with C = 0, i.e. the estimate is refreshed every step."""
 
     name = "OFUL"
+    check_assumptions = "oful"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
+    granularity = "step"  # card: C = 0 refreshes every step (chunks degenerate to a slower per-step loop)
     source = "Abbasi-Yadkori et al. 2011 (OFUL); C = 0 case of seed 003 Algorithm 3 without noise"
     # Abbasi-Yadkori et al. 2011 Thm 3 (RS-OFUL's bounds are registered for RS-OFUL: the explicit one needs C > 0)
     bound_ids: tuple[str, ...] = ("oful-abbasi-yadkori2011-thm3",)
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        return cls(lam=ctx["lam"], delta=ctx["delta"], S=ctx["theta_norm"])
 
     def __init__(self, lam: float = 0.1, delta: float = 1e-3, S: float = 1.0):
         super().__init__(lam=lam, C=0.0, delta=delta, S=S)
@@ -270,9 +291,20 @@ class AdaCOFUL(RSOFUL):
     """AdaC-OFUL (seed 003 Algorithm 3): rho-Interactive zCDP (Thm 3); per-update noise Y ~ N(0, (2/rho) I)."""
 
     name = "AdaC-OFUL"
+    check_assumptions = "oful"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
+    audit_scenario = "first-switch"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_budget = {"rho": 1.0}
+    # card: non-private counterpart (budget --by simulation)
+    counterpart = ("OFUL",
+                   "OFUL (seed 003 Sec. VII baseline)")
     source = "seed 003 Algorithm 3"
     notion = "zcdp"
     bound_ids = ("003-thm5-paper", "003-thm5-explicit", "003-thm5-corrected")
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        return cls(budget.rho, **_oful_context(ctx))
 
     def __init__(self, rho: float, lam: float = 0.1, C: float = 1.0, delta: float = 1e-3, S: float = 1.0,
                  lambda0: float | None = None, denominator: str = "gentile", noise_mult: float = 1.0):
@@ -286,9 +318,18 @@ class AdaROFUL(RSOFUL):
     """AdaR-OFUL (seed 000 Algorithm 4): (alpha, eps)-global RDP (Thm 9); Y ~ N(0, (2 alpha/eps) I)."""
 
     name = "AdaR-OFUL"
+    check_assumptions = "oful"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
+    audit_scenario = "first-switch"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_budget = {"alpha": 2.0, "rdp_epsilon": 2.0}
+    counterpart = ("OFUL", "OFUL")  # card: non-private counterpart (budget --by simulation)
     source = "seed 000 Algorithm 4"
     notion = "rdp"
     bound_ids = ("000-thm10-paper", "000-thm10-explicit", "000-thm10-corrected")
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        return cls(budget.alpha, budget.epsilon, **_oful_context(ctx))
 
     def __init__(self, alpha: float, eps: float, lam: float = 1.0, C: float = 1.0, delta: float = 1e-3, S: float = 1.0,
                  lambda0: float | None = None, denominator: str = "gentile", noise_mult: float = 1.0):

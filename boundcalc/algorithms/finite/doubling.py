@@ -144,11 +144,24 @@ class AdaPUCB(_Doubling):
     """
 
     name = "AdaP-UCB"
+    check_assumptions = "finite"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
+    context_params = {"beta": "alpha_adap"}  # card: constructor keyword -> bound context key (regret --check, overlay)
+    audit_scenario = "first-decision"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_budget = {"epsilon": 1.0}
+    counterpart = ("UCB", "UCB")  # card: non-private counterpart (budget --by simulation)
     source = "Azize & Basu 2022 (AdaP-UCB), cited in seed 001 §6"
     notion = "pure"
     budget_params = ("epsilon",)
     # 003-table2-*: seed 003 Table II's conversions to rho-zCDP (AdaP-UCB at eps = sqrt(2 rho))
     bound_ids = ("001-adap-ucb", "003-table2-azize-basu-thm7", "003-table2-azize-basu-thm12")
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        # a rho-zCDP budget (seed 003 Table II's converted bounds): eps = sqrt(2 rho), which is rho-zCDP (an eps-DP
+        # mechanism is eps^2/2-zCDP, Bun & Steinke 2016 Prop. 3.3)
+        eps = math.sqrt(2.0 * float(budget.rho)) if getattr(budget, "notion", None) == "zcdp" else budget.epsilon
+        return cls(eps, beta=ctx["alpha_adap"])
 
     def __init__(self, epsilon: float, beta: float = 3.1, init_n: str | None = None, ties: str = "random",
                  record_noise: bool = False, noise_mult: float = 1.0):
@@ -175,8 +188,17 @@ class AdaPKLUCB(AdaPUCB):
     """
 
     name = "AdaP-KLUCB"
+    audit_scenario = "saturation-exit"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    check_assumptions = "finite"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
+    context_params = {"beta": "alpha_adap"}  # card: constructor keyword -> bound context key (regret --check, overlay)
+    counterpart = ("KL-UCB", "KL-UCB")  # card: non-private counterpart (budget --by simulation)
     source = "Azize & Basu 2022 Algorithm 1 (sheet 001 §7.2)"
     bound_ids = ("001-adap-klucb-paper",)
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        return cls(budget.epsilon, beta=ctx["alpha_adap"])
 
     def index(self, mu_noisy, n, t_l):
         lt = np.log(t_l)
@@ -194,11 +216,25 @@ class AdaCUCB(_Doubling):
     """
 
     name = "AdaC-UCB"
+    check_assumptions = "finite"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
+    context_params = {"beta": "beta_adac"}  # card: constructor keyword -> bound context key (regret --check, overlay)
+    audit_scenario = "first-decision"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_budget = {"rho": 1.0}
+    audit_fixed = {"init_n": "one"}
+    audit_trials = 20000
+    audit_why_fixed = ("init_n='one': the initial release then carries the noise of one reward (sensitivity 1); with "
+                       "the default 'half' it carries twice that noise and the first decision says little about the rest")
+    counterpart = ("UCB", "UCB")  # card: non-private counterpart (budget --by simulation)
     source = "seed 003 Algorithm 4 (Eq. 14)"
     notion = "zcdp"
     budget_params = ("rho",)
     bound_ids = ("003-thm10", "003-thm11-paper", "003-thm11-explicit")
     init_n_default = "half"
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        return cls(budget.rho, beta=ctx["beta_adac"])
 
     def __init__(self, rho: float, beta: float = 3.5, init_n: str | None = None, ties: str = "random",
                  record_noise: bool = False, noise_mult: float = 1.0):
@@ -225,10 +261,24 @@ class AdaRUCB(AdaCUCB):
     """
 
     name = "AdaR-UCB"
+    check_assumptions = "finite"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
+    context_params = {"beta": "beta_adar"}  # card: constructor keyword -> bound context key (regret --check, overlay)
+    audit_scenario = "first-decision"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_budget = {"alpha": 2.0, "rdp_epsilon": 2.0}
+    audit_fixed = {"init_n": "one"}
+    audit_trials = 20000
+    audit_why_fixed = ("init_n='one': the initial release then carries the noise of one reward (sensitivity 1); with "
+                       "the default 'half' it carries twice that noise and the first decision says little about the rest")
+    counterpart = ("UCB", "UCB")  # card: non-private counterpart (budget --by simulation)
     source = "seed 000 Algorithm 2 (Eq. 6)"
     notion = "rdp"
     budget_params = ("alpha", "rdp_epsilon")
     bound_ids = ("000-thm5", "000-cor6-paper", "000-cor6-explicit")
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        return cls(budget.alpha, budget.epsilon, beta=ctx["beta_adar"])
 
     def __init__(self, alpha: float, rdp_epsilon: float, beta: float = 3.1, init_n: str | None = None,
                  ties: str = "random", record_noise: bool = False, noise_mult: float = 1.0):

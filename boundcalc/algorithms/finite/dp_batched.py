@@ -157,8 +157,24 @@ class DPKLUCB(_DPBatched):
     """
 
     name = "DP-KLUCB"
+    check_assumptions = "finite"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
+    # card: the parameter map, constructor keyword -> bound context key (regret --check, overlay)
+    context_params = {"alpha": "alpha_batch"}
+    audit_scenario = "first-decision"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_budget = {"epsilon": 1.0}
+    audit_fixed = {"n1": 8}
+    audit_why_fixed = ("n1=8 initial pulls per arm: with n1 = 1 the DP-KLUCB index of both arms is 1 (a tie broken at "
+                       "random) whenever N ε (1 − x) <= ln t, and the first decision carries almost no information")
+    # card: non-private counterpart (budget --by simulation)
+    counterpart = ("KL-UCB",
+                   "KL-UCB (seed 001's non-private baseline)")
     source = "seed 001 Algorithm 1 (Eq. 12 index)"
     bound_ids = ("001-thm4.3-dp-klucb",)
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        return cls(budget.epsilon, alpha=ctx["alpha_batch"])
 
     def scores(self, mu, N, t):
         return dp_klucb(mu, N, t[:, None], self.epsilon)
@@ -171,10 +187,23 @@ class DPIMED(_DPBatched):
     """
 
     name = "DP-IMED"
+    check_assumptions = "finite"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
+    # card: the parameter map, constructor keyword -> bound context key (regret --check, overlay)
+    context_params = {"alpha": "alpha_batch"}
+    audit_scenario = "first-decision"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_budget = {"epsilon": 1.0}
+    # card: non-private counterpart (budget --by simulation)
+    counterpart = ("IMED",
+                   "IMED (seed 001's non-private baseline)")
     source = "seed 001 Algorithm 1 (Eq. 13 index)"
     bound_ids = ("001-thm4.3-dp-imed",)
 
     minimize = True
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        return cls(budget.epsilon, alpha=ctx["alpha_batch"])
 
     def scores(self, mu, N, t):
         return dp_imed(mu, N, self.epsilon)

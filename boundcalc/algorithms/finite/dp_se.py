@@ -37,10 +37,19 @@ from ._common import FiniteAlgorithm, RefRun, Runs, check_ties, with_noise_mult
 
 class DPSE(FiniteAlgorithm):
     name = "DP-SE"
+    audit_scenario = "dp-se-elimination"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    check_assumptions = "finite"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
+    context_params = {"beta": "dpse_beta"}  # card: constructor keyword -> bound context key (regret --check, overlay)
     source = "Sajed & Sheffet 2019 (DP-SE), baseline of seed 001 §5 (sheet §7.1)"
     notion = "pure"
     budget_params = ("epsilon",)
     bound_ids = ("001-dp-se-paper", "001-dp-se-explicit")
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        b = ctx.get("dpse_beta", "1/T")
+        return cls(budget.epsilon, beta=None if b == "1/T" else float(b))
 
     def __init__(self, epsilon: float, beta: float | None = None, ties: str = "random", record_noise: bool = False,
                  noise_mult: float = 1.0):

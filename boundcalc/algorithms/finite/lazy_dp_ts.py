@@ -34,6 +34,8 @@ from ._common import FiniteAlgorithm, RefRun, Runs, argbest, check_ties, init_or
 
 class LazyDPTS(FiniteAlgorithm):
     name = "Lazy-DP-TS"
+    audit_scenario = "lazy-count-after"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    check_assumptions = "finite"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     source = "Hu & Hegde 2022 (Lazy-DP-TS), baseline of seed 001 §5 (sheet §7.3)"
     notion = "pure"
     bound_ids: tuple[str, ...] = ("lazy-dp-ts-hu-hegde2022-paper",)
@@ -41,6 +43,11 @@ class LazyDPTS(FiniteAlgorithm):
     # families ``simulate`` falls back to the per-step loop
     granularity = "thinning"
     budget_params = ("epsilon",)
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        return cls(budget.epsilon)
 
     def __init__(self, epsilon: float, offset: float = 3.0, ties: str = "random", record_noise: bool = False,
                  noise_mult: float = 1.0):

@@ -184,9 +184,15 @@ class UCB(_PerStep):
     """
 
     name = "UCB"
+    check_assumptions = "finite"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     source = "Auer et al. 2002 (UCB1); non-private baseline"
     notion = "none"
     bound_ids: tuple[str, ...] = ("ucb1-auer2002-thm1",)  # Auer et al. 2002 Thm 1 (c = 2)
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        return cls(c=2.0)  # UCB1 with c = 2 (Auer et al. 2002 Thm 1)
 
     def __init__(self, c: float = 2.0, ties: str = "random"):
         self.c = validate.positive("c", c)
@@ -217,9 +223,16 @@ class KLUCB(_PerStep):
     """
 
     name = "KL-UCB"
+    check_assumptions = "finite"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
+    context_params = {"c": "klucb_c"}  # card: constructor keyword -> bound context key (regret --check, overlay)
     source = "Cappé et al. 2013 (sheet 001 §7.5); template of DP-KLUCB"
     notion = "none"
     bound_ids: tuple[str, ...] = ("klucb-garivier-cappe2011",)  # Garivier & Cappé 2011 Thm 1 (c = 3)
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        return cls(c=ctx["klucb_c"])  # Garivier & Cappé 2011 Thm 1: c = 3
 
     def __init__(self, c: float = 0.0, ties: str = "random"):
         self.c = validate.nonnegative("c", c)
@@ -325,9 +338,15 @@ class IMED(_PerStep):
     """
 
     name = "IMED"
+    check_assumptions = "finite"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     source = "Honda & Takemura 2015 (sheet 001 §7.4); non-private benchmark of seed 001 §5"
     notion = "none"
     bound_ids: tuple[str, ...] = ("imed-honda-takemura2015",)
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        return cls()
 
     def __init__(self, ties: str = "random"):
         self.ties = check_ties(ties)

@@ -209,11 +209,18 @@ class LDPUCB(_LDPLinUCBBase):
     LDPUCBServer/OLSMechanism, see the module docstring). Linear link only (it regresses r on x)."""
 
     name = "LDP-UCB"
+    audit_scenario = "ldp-ucb-release"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    check_assumptions = "zheng"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     bound_ids: tuple[str, ...] = ("ldp-ucb-zheng2020-paper",)
     source = ("Zheng, Cai, Huang, Li, Wang (NeurIPS 2020), LDP LinUCB; reconstructed from MIFA-Lab/LDPbandit2020 "
               "src/linucb.py and liangzp/LDP-Bandit LDPUCBServer (baseline of seed 002 Sec. 5)")
     _calibrations = ("han-code", "zheng-code", "gaussian")
     _three = False
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        return cls(budget.epsilon, budget.delta, C_B=ctx["C_B"], c_r=ctx["c_r"])
 
     def __init__(self, eps: float = 1.0, delta: float = 0.01, alpha: float = 0.1, C_B: float = 1.0,
                  c_r: float = 1.0, calibration: str = "han-code", sigma: float | None = None, noise_mult: float = 1.0):
@@ -261,11 +268,18 @@ class LDPGLOC(_LDPLinUCBBase):
     linear bandits; reconstructed from [H] LDPGLMServer/GLMMechanism, see the module docstring). Any link."""
 
     name = "LDP-GLOC"
+    audit_scenario = "ldp-gloc-release"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    check_assumptions = "zheng"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     bound_ids: tuple[str, ...] = ("ldp-gloc-zheng2020-paper",)
     source = ("Zheng, Cai, Huang, Li, Wang (NeurIPS 2020), LDP GLM bandits (GLOC variant); reconstructed from "
               "liangzp/LDP-Bandit LDPGLMServer/GLMMechanism (baseline of seed 002 Sec. 5)")
     _calibrations = ("han-code", "gaussian")
     _three = True
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        return cls(budget.epsilon, budget.delta, C_B=ctx["C_B"], c_r=ctx["c_r"])
 
     def __init__(self, eps: float = 1.0, delta: float = 0.01, alpha: float = 0.1, C_B: float = 1.0,
                  c_r: float = 1.0, calibration: str = "han-code", sigma: float | None = None, step: float = 1.0,

@@ -122,8 +122,17 @@ class LDPOLS(_Greedy):
     """LDP-OLS (seed 002 Algorithm 1 with the OLS update), (eps, delta)-LDP (Prop. 3.1), linear link."""
 
     name = "LDP-OLS"
+    audit_scenario = "ldp-ols-release"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    context_params = {"alpha": "delta"}  # card: constructor keyword -> bound context key (regret --check, overlay)
+    check_assumptions = "glm"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
+    granularity = "step"  # card: the estimate changes every step
     source = "seed 002 Algorithm 1 (OLS, Eq. 3.3-3.4)"
     bound_ids = ("002-thm3.1-ols", "002-thm3.3-ols")
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        return cls(budget.epsilon, budget.delta, alpha=ctx["delta"], C_B=ctx["C_B"], c_r=ctx["c_r"])
 
     def __init__(self, eps: float = 1.0, delta: float = 0.01, alpha: float = 0.05, C_B: float = 1.0, c_r: float = 1.0,
                  calibration: str = "paper", shift: bool = True, noise_mult: float = 1.0):
@@ -189,8 +198,19 @@ class LDPSGD(_Greedy):
     """LDP-SGD (seed 002 Algorithm 1 with the SGD update), eps-LDP (Prop. 3.2), any link."""
 
     name = "LDP-SGD"
+    audit_scenario = "ldp-sgd-release"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    # card: the parameter map, constructor keyword -> bound context key (regret --check, overlay)
+    context_params = {"kappa_l": "kappa_l", "p_star": "p_star", "zeta": "zeta"}
+    check_assumptions = "glm"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
+    granularity = "step"  # card: the estimate changes every step
     source = "seed 002 Algorithm 1 (SGD, Eq. 3.5-3.6)"
     bound_ids = ("002-thm3.1-sgd", "002-thm3.1-sgd-corrected", "002-thm3.1-sgd-explicit", "002-thm3.3-sgd")
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        return cls(budget.epsilon, C_B=ctx["C_B"], c_r=ctx["c_r"], kappa_l=ctx["kappa_l"], p_star=ctx["p_star"],
+                   zeta=ctx["zeta"])
 
     def __init__(self, eps: float = 1.0, C_B: float = 1.0, c_r: float = 1.0, kappa_l: float = 0.085,
                  p_star: float = 0.5, zeta: float | None = None, c_prime: float = 1.0, project: bool = False):

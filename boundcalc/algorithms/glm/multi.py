@@ -184,6 +184,7 @@ class LDPOLSMulti(_Multi):
     """LDP-OLS in seed 002 Algorithm 2 (multi-parameter), (eps, delta)-LDP claimed (Prop. 4.1), linear link."""
 
     name = "LDP-OLS (multi-parameter)"
+    audit_scenario = "ldp-ols-multi-release"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
     source = "seed 002 Algorithm 2 with the OLS mechanism/estimator (Eq. 3.3-3.4, Lemma D.9)"
     bound_ids = ("002-thm4.1-ols", "002-thm4.1-ols-corrected")
 
@@ -311,6 +312,7 @@ class LDPSGDMulti(_Multi):
     """LDP-SGD in seed 002 Algorithm 2 (multi-parameter), eps-LDP claimed (Prop. 4.2), any link."""
 
     name = "LDP-SGD (multi-parameter)"
+    audit_scenario = "ldp-sgd-multi-release"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
     source = "seed 002 Algorithm 2 with the SGD mechanism/estimator (Eq. 3.5-3.6, Lemmas D.4, D.12)"
     bound_ids = ("002-thm4.1-sgd", "002-thm4.1-sgd-corrected")
 

@@ -56,27 +56,53 @@ def _checkpoints(checkpoints, T: int) -> np.ndarray:
     return c
 
 
+# Designs by content, per process (``_PhasedElimination.design``): the surviving action vectors and the tolerance
+# determine the design. Bounded: the oldest entry goes when full.
+DESIGN_CACHE_SIZE = 4096
+_DESIGNS: dict = {}
+
+
+def design_key(actions: np.ndarray, tol: float) -> tuple:
+    """The cache key of a design: the action vectors' exact bytes (with their shape) and the tolerance."""
+    a = np.ascontiguousarray(actions, dtype=float)
+    return (a.shape, a.tobytes(), float(tol))
+
+
+def _frozen(des: Design) -> Design:
+    """``des`` with read-only arrays: a cached design is shared by every algorithm object of the process."""
+    for arr in (des.weights, des.support, des.basis):
+        arr.setflags(write=False)
+    return des
+
+
 class _PhasedElimination(Algorithm):
     """Shared machinery. Subclasses implement ``counts`` (T_l(a) on the support) and ``privatise``."""
+
+    granularity = "episode"  # card: decisions fixed inside a phase (boundcalc.algorithms.granularity)
+    context_params = {"delta": "delta"}  # card: constructor keyword -> bound context key (regret --check, overlay)
 
     setting = "linear"
 
     def __init__(self, delta: float = 1e-3, design_tol: float = 1e-6):
         self.delta = validate.open_unit("delta", delta)
         self.design_tol = validate.positive("design_tol", design_tol)
-        self._design_cache: dict = {}
 
     # -- pieces ---------------------------------------------------------------------------------------------
     def design(self, env, active: np.ndarray) -> Design:
-        # each entry keeps a reference to its env: an id is reused once its object is garbage-collected, and a
-        # bare id(env) key then returned the design of a previous, different action set
-        key = (id(env), active.tobytes())
-        hit = self._design_cache.get(key)
-        if hit is None or hit[0] is not env:
-            if len(self._design_cache) > 4096:
-                self._design_cache.clear()
-            hit = self._design_cache[key] = (env, g_optimal_design(env.actions[active], tol=self.design_tol))
-        return hit[1]
+        """The G-optimal design on the surviving actions ``env.actions[active]`` (``design_key``: cached by content).
+
+        The cache is per process and shared by every algorithm object (``_DESIGNS``): a design depends only on the
+        surviving action vectors and the tolerance, so an algorithm unpickled in a worker process (one per block under
+        ``--executor processes``), a copy at another budget, or another env object with the same actions reuses it.
+        (Keyed by ``id(env)`` it was empty in every unpickled copy: 66 ms per 2-run block against 3.9 ms, issue 24.)"""
+        sub = np.ascontiguousarray(env.actions[active], dtype=float)
+        key = design_key(sub, self.design_tol)
+        hit = _DESIGNS.get(key)
+        if hit is None:
+            if len(_DESIGNS) >= DESIGN_CACHE_SIZE:
+                _DESIGNS.pop(next(iter(_DESIGNS)))  # oldest first
+            hit = _DESIGNS[key] = _frozen(g_optimal_design(sub, tol=self.design_tol))
+        return hit
 
     def d_eff(self, d: int, design: Design) -> float:
         """d, or g(pi) when the design is only approximate (g > d)."""
@@ -230,11 +256,18 @@ class GOPE(_PhasedElimination):
     """
 
     name = "GOPE"
+    check_assumptions = "gope-ls"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     source = "seed 003 Sec. VII baseline (Lattimore–Szepesvári Alg. 12)"
     notion = "none"
     # Lattimore–Szepesvári Thm 22.1 (O-form, C = 1) and its explicit form DERIVED for this schedule (schedule="ls";
     # boundcalc.bounds.baselines); GOPE(schedule="limit") is GOPE-limit's algorithm, whose bounds are GOPELimit's
     bound_ids = ("gope-lattimore-szepesvari2020-thm22-1-explicit", "gope-lattimore-szepesvari2020-thm22-1-paper")
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        # schedule "ls" (Lattimore–Szepesvári Alg. 12) at the instance's delta: the schedule its explicit bound is for
+        return cls(delta=ctx["delta"], schedule="ls")
 
     def __init__(self, delta: float = 1e-3, schedule: str = "ls", design_tol: float = 1e-6):
         super().__init__(delta, design_tol)
@@ -259,8 +292,14 @@ class GOPELimit(GOPE):
     log(4 / delta_{K,l})). The algorithm the explicit non-private bound 003-gope-explicit is derived for."""
 
     name = "GOPE-limit"
+    check_assumptions = "linear"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     source = "rho -> infinity limit of seed 003 Algorithm 2 (AdaC-GOPE without noise; sheet §0)"
     bound_ids = ("003-gope-explicit", "003-gope-paper")
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        return cls(delta=ctx["delta"])
 
     def __init__(self, delta: float = 1e-3, schedule: str = "limit", design_tol: float = 1e-6):
         super().__init__(delta, schedule, design_tol)
@@ -278,9 +317,21 @@ class AdaCGOPE(_PhasedElimination):
     """
 
     name = "AdaC-GOPE"
+    check_assumptions = "linear"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
+    audit_scenario = "phase-one-elimination"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_budget = {"rho": 1.0}
+    # card: non-private counterpart (budget --by simulation)
+    counterpart = ("GOPE-limit",
+                   "GOPE with AdaC-GOPE's own schedule without noise (the ρ → ∞ limit of seed 003 Algorithm 2; "
+                   "docs/formulas/zcdp-bandits.md §0, non-private baselines)")
     source = "seed 003 Algorithm 2"
     notion = "zcdp"
     bound_ids = ("003-thm4-paper", "003-thm4-paper-hp", "003-thm4-explicit", "003-thm4-explicit-hp")
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        return cls(budget.rho, delta=ctx["delta"])
 
     def __init__(self, rho: float, delta: float = 1e-3, c_variant: str = "paper", design_tol: float = 1e-6,
                  noise_mult: float = 1.0):
@@ -327,9 +378,21 @@ class AdaRGOPE(_PhasedElimination):
     """
 
     name = "AdaR-GOPE"
+    check_assumptions = "linear"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
+    audit_scenario = "phase-one-elimination"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_budget = {"alpha": 2.0, "rdp_epsilon": 2.0}
+    # card: non-private counterpart (budget --by simulation)
+    counterpart = ("GOPE-limit",
+                   "GOPE with the private algorithm's own schedule without noise "
+                   "(docs/formulas/zcdp-bandits.md §0, non-private baselines)")
     source = "seed 000 Algorithm 3"
     notion = "rdp"
     bound_ids = ("000-thm8-paper", "000-thm8-paper-main", "000-thm8-explicit", "000-thm8-explicit-closed")
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        return cls(budget.alpha, budget.epsilon, delta=ctx["delta"])
 
     def __init__(self, alpha: float, eps: float, delta: float = 1e-3, design_tol: float = 1e-6, noise_mult: float = 1.0):
         super().__init__(delta, design_tol)
@@ -379,9 +442,21 @@ class AdaRGOPEVar(AdaCGOPE):
     """
 
     name = "AdaR-GOPE-Var"
+    check_assumptions = "linear"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
+    audit_scenario = "phase-one-elimination"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_budget = {"rho": 1.0}
+    # card: non-private counterpart (budget --by simulation)
+    counterpart = ("GOPE-limit",
+                   "GOPE with AdaC-GOPE's own schedule without noise (AdaR-GOPE-Var keeps AdaC-GOPE's phases, "
+                   "seed 003 App. H; docs/formulas/zcdp-bandits.md §0, non-private baselines)")
     source = "seed 003 App. H (Step 4 of Algorithm 2 changed; App. E-C2)"
     notion = "zcdp"
     bound_ids = ("003-table2-hanna-eq17",)
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        return cls(budget.rho, delta=ctx["delta"])
 
     def __init__(self, rho: float, delta: float = 1e-3, schedule: str = "adac", design_tol: float = 1e-6,
                  noise_mult: float = 1.0):
