@@ -27,7 +27,6 @@ import importlib
 import json
 import math
 import os
-import pathlib
 import re
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -262,7 +261,18 @@ def _session_stub(ws, **kw):
     return SimpleNamespace(run_all=lambda: rep, runner=SimpleNamespace(step_cap=kw.get("step_cap")))
 
 
-AUTOLOAN_HEADER = str(pathlib.Path(__file__).with_name("data") / "autoloan_header.csv")
+def _autoloan_file() -> str:
+    """A small CSV of the auto-loan format (tests/test_real_data.py's writer), for `worksheet run --data`."""
+    import tempfile
+
+    from test_real_data import write_autoloan
+
+    path = os.path.join(tempfile.mkdtemp(prefix="boundcalc-reach-"), "autoloan.csv")
+    write_autoloan(path, n=20)
+    return path
+
+
+_AUTOLOAN = _autoloan_file()
 
 
 def _ws(argv, expect):
@@ -617,9 +627,8 @@ REACH: dict[str, dict[str, Any]] = {
                      lambda c: bool(c) and c[-1][1].get("out") == "/tmp/boundcalc-ws-x"),
         "--seed": _ws(["--seed", "12"], lambda c: bool(c) and c[-1][1].get("seed") == 12),
         "--step-cap": _ws(["--step-cap", "500"], lambda c: bool(c) and c[-1][1].get("step_cap") == 500),
-        # a header-only CSV: the file's format is checked before any experiment (boundcalc.data.autoloan.check_autoloan)
-        "--data": _ws(["--data", f"autoloan={AUTOLOAN_HEADER}"],
-                      lambda c: bool(c) and c[-1][1].get("data") == {"autoloan": AUTOLOAN_HEADER}),
+        "--data": _ws(["--data", f"autoloan={_AUTOLOAN}"],  # a file of the format (checked before any experiment)
+                      lambda c: bool(c) and c[-1][1].get("data") == {"autoloan": _AUTOLOAN}),
         # issue 24 items 6, 7, 11 (their effect on a run: tests/test_worksheets.py)
         "--only": _ws(["--only", "fig8", "--only", "fig1"], lambda c: bool(c) and c[-1][1].get("only") == ["fig1", "fig8"]),
         "--no-claims": _ws(["--no-claims"], lambda c: bool(c) and c[-1][1].get("claims") is False),
