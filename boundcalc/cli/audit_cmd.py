@@ -8,11 +8,11 @@ audit (numpy/scipy) is imported inside the command.
 
 from __future__ import annotations
 
-from typing import Annotated, List, Optional
+from typing import Annotated, Optional
 
 import typer
 
-from . import common, instance_options, plugin_options
+from . import common, instance_options, options, plugin_options
 from .common import command, console, emit_json, fmt, kv_table
 
 
@@ -51,44 +51,34 @@ def register(app: typer.Typer) -> None:
     @command
     def audit(
         ctx: typer.Context,
-        algo: Annotated[Optional[str], typer.Option("--algo", help="Algorithm to audit (see --list).")] = None,
-        epsilon: Annotated[Optional[float], common.budget_option("--epsilon", "ε of an ε-DP algorithm, or of the (ε, δ) "
-                                                                             "claim of LinUCB-DGS or of a local-DP "
-                                                                             "algorithm (default: see --list).")] = None,
-        rho: Annotated[Optional[float], common.budget_option("--rho", "ρ of a ρ-zCDP algorithm.")] = None,
-        alpha: Annotated[Optional[float], typer.Option("--alpha", help="Rényi order α > 1 (with --rdp-epsilon).")] = None,
-        rdp_epsilon: Annotated[Optional[float], common.budget_option("--rdp-epsilon", "(α, ε)-RDP level ε (with --alpha).")] = None,
-        delta: Annotated[Optional[float], typer.Option(
-            "--delta", help="δ of the audited (ε, δ): default 0 for ε-DP, 0.2 for zCDP/RDP (their implied ε(δ)); for "
-                            "LinUCB-DGS the δ of its (ε, δ) claim (default 1e-3), for the (ε, δ)-LDP algorithms "
-                            "(LDP-OLS, LDP-UCB, LDP-GLOC) the δ of their local claim (default 0.01).")] = None,
-        trials: Annotated[Optional[str], typer.Option("--trials", help="Runs on each of the two inputs (accepts 1e4; "
-                                                                         "default per algorithm, see --list).")] = None,
-        mutant: Annotated[str, typer.Option("--mutant", help="none, noise-halved, no-noise, fresh-tree (LinUCB-DGS) or "
-                                                              "l2-laplace (Private-LinUCB): a deliberately broken copy.")] = "none",
-        seed: Annotated[int, typer.Option("--seed", help="Seed of the runs (SeedSequence).")] = 0,
-        param: Annotated[Optional[List[str]], typer.Option(
-            "--param", help="Algorithm parameter name=value (repeatable), among those the audit follows (see --list), "
-                            "e.g. C_B=8 or calibration=safe for LDP-OLS.")] = None,
-        level: Annotated[float, typer.Option("--level", help="Confidence level 1 − δ of the lower bound on ε, in "
-                                                             "[0.5, 1).")] = 0.95,
+        algo: options.AlgoOpt = None,
+        epsilon: options.EpsilonOpt = None,
+        rho: options.RhoOpt = None,
+        alpha: options.AlphaOpt = None,
+        rdp_epsilon: options.RdpEpsilonOpt = None,
+        delta: options.DeltaOpt = None,
+        trials: options.TrialsOpt = None,
+        mutant: options.MutantOpt = "none",
+        seed: options.SeedIntOpt = 0,
+        param: options.ParamOpt = None,
+        level: options.AuditLevelOpt = 0.95,
         confidence_old: Annotated[Optional[float], common.alias_option("audit", "--confidence")] = None,
-        list_: Annotated[bool, typer.Option("--list", help="List the auditable algorithms and their mutants.")] = False,
-        instance_file: instance_options.InstanceFileOpt = None,
-        save_instance: instance_options.SaveInstanceOpt = None,
-        means: Annotated[Optional[str], typer.Option("--means", help="Arm means (finite), as for simulate.")] = None,
-        K: Annotated[Optional[str], typer.Option("--K", help="Arms/actions, as for simulate.")] = None,
-        d: Annotated[Optional[str], typer.Option("--d", help="Dimension, as for simulate.")] = None,
-        theta: Annotated[Optional[str], typer.Option("--theta", help="Parameter θ*, comma-separated.")] = None,
-        actions: Annotated[Optional[str], typer.Option("--actions", help="Action set: CSV or .npy, K×d.")] = None,
-        env: instance_options.EnvOpt = None,
-        env_seed: instance_options.EnvSeedOpt = None,
-        gaps: instance_options.GapsOpt = None,
-        best_mean: instance_options.BestMeanOpt = None,
-        noise: instance_options.NoiseOpt = None,
-        prior: instance_options.PriorOpt = None,
-        algorithms_file: plugin_options.AlgorithmsFileOpt = None,
-        json_out: common.JsonOpt = False,
+        list_: options.ListOpt = False,
+        instance_file: options.InstanceFileOpt = None,
+        save_instance: options.SaveInstanceOpt = None,
+        means: options.MeansOpt = None,
+        K: options.KOpt = None,
+        d: options.DOpt = None,
+        theta: options.ThetaOpt = None,
+        actions: options.ActionsOpt = None,
+        env: options.EnvOpt = None,
+        env_seed: options.EnvSeedOpt = None,
+        gaps: options.GapsOpt = None,
+        best_mean: options.BestMeanOpt = None,
+        noise: options.NoiseOpt = None,
+        prior: options.PriorOpt = None,
+        algorithms_file: options.AlgorithmsFileOpt = None,
+        json_out: options.JsonOpt = False,
     ):
         """Empirical privacy audit: a lower bound on the ε an algorithm achieves, beside the claimed ε."""
         from ..errors import InputError

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
-from . import common, plugin_options
+from . import common, options, plugin_options
 from .common import command
 
 
@@ -21,11 +21,11 @@ def register(app: typer.Typer) -> None:
     @command
     def bounds_list(
         ctx: typer.Context,
-        setting: Annotated[Optional[str], typer.Option("--setting", help="finite | linear | contextual | glm")] = None,
-        notion: Annotated[Optional[str], typer.Option("--notion", help="none | pure | zcdp | rdp | approx | ldp")] = None,
-        kind: Annotated[Optional[str], typer.Option("--kind", help="upper | lower | upper-minimax | …")] = None,
-        bounds_file: plugin_options.BoundsFileOpt = None,
-        json_out: common.JsonOpt = False,
+        setting: options.SettingOpt = None,
+        notion: options.BoundsNotionOpt = None,
+        kind: options.KindOpt = None,
+        bounds_file: options.BoundsFileOpt = None,
+        json_out: options.JsonOpt = False,
     ):
         """List the registered bounds (filter by setting, notion, kind)."""
         if ctx.invoked_subcommand is not None:
@@ -58,8 +58,8 @@ def register(app: typer.Typer) -> None:
     @command
     def bounds_show(
         bound_id: Annotated[str, typer.Argument(metavar="ID", help="Bound id, see 'boundcalc bounds'.")],
-        bounds_file: plugin_options.BoundsFileOpt = None,
-        json_out: common.JsonOpt = False,
+        bounds_file: options.BoundsFileOpt = None,
+        json_out: options.JsonOpt = False,
     ):
         """Formula, assumptions, source, form and caveats of one bound."""
         import sympy

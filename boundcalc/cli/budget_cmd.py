@@ -8,13 +8,11 @@ bounds say something; ``--check`` to measure the chosen budget's real overhead; 
 
 from __future__ import annotations
 
-from typing import Annotated, List, Optional
-
 import typer
 
-from . import common, instance_options, plot_options, plugin_options
+from . import common, instance_options, options, plot_options, plugin_options
 from .common import command
-from .regret_cmd import SETTINGS, BoundOpt, _instance_options, _parse_params, horizons_option, selected_bounds
+from .regret_cmd import SETTINGS, _instance_options, _parse_params, horizons_option, selected_bounds
 
 _STATUS_STYLE = {"met": "green", "any budget": "green", "unreachable": "red", "non-monotone": "red",
                  "undefined": "red", "not applicable": "dim", "never": "red"}
@@ -389,97 +387,64 @@ def register(app: typer.Typer) -> None:
     @command
     def budget(
         ctx: typer.Context,
-        setting: Annotated[Optional[str], typer.Option("--setting", help="finite | linear | contextual | glm (an --instance file carries its own).")] = None,
-        T: Annotated[str, typer.Option("--T", help="Horizon(s), e.g. 1e7, 1e5,1e6,1e7 or a log-spaced range 1e3:1e7:20 (a table over T).")] = "1e6",
-        notion: Annotated[Optional[str], typer.Option("--notion", help="The budget you choose: rho | epsilon | rdp | "
-                          "approx | ldp (default: epsilon for finite, ldp for glm, rho otherwise).")] = None,
-        max_overhead: Annotated[Optional[float], typer.Option("--max-overhead", help="Target: privacy cost at most "
-                                "this fraction of the non-private part (0.1 = 10%).")] = None,
-        max_regret: Annotated[Optional[float], typer.Option("--max-regret", help="Target: regret bound at most R.")] = None,
-        max_ratio_to_lower: Annotated[Optional[float], typer.Option("--max-ratio-to-lower", help="Target: upper bound "
-                                      "at most X times the largest lower bound of its kind.")] = None,
-        delta: Annotated[Optional[str], typer.Option("--delta", help="Privacy δ of --notion approx and of the (ε, δ) "
-                         "equivalents (default 1e-6); with --min-T and --epsilon, the δ of an (ε, δ) budget.")] = None,
-        alpha: Annotated[Optional[float], typer.Option("--alpha", help="Rényi order α of --notion rdp "
-                         "(and of --rdp-epsilon with --min-T).")] = None,
-        ldp_delta: common.LdpDeltaOpt = None,
-        means: Annotated[Optional[str], typer.Option("--means", help="Arm means, e.g. 0.75,0.5 (finite).")] = None,
-        K: Annotated[Optional[str], typer.Option("--K", help="Number of arms/actions.")] = None,
-        d: Annotated[Optional[str], typer.Option("--d", help="Dimension.")] = None,
-        actions: Annotated[Optional[str], typer.Option("--actions", help="Action set: CSV or .npy, K×d.")] = None,
-        theta: Annotated[Optional[str], typer.Option("--theta", help="Parameter θ*, comma-separated.")] = None,
-        confidence: Annotated[Optional[float], typer.Option("--confidence", help="Confidence δ of "
-                              "high-probability bounds (probability ≥ 1 − δ), in (0,1).")] = None,
-        lambda0: Annotated[Optional[float], typer.Option("--lambda0", help="Minimum eigenvalue λ0 of the context "
-                           "covariance (contextual).")] = None,
-        param: Annotated[Optional[List[str]], typer.Option("--param", help="Instance parameter name=value "
-                         "(repeatable), as for regret.")] = None,
-        min_T: Annotated[bool, typer.Option("--min-T", help="Instead: at the budget given (--rho, --epsilon, …), the "
-                         "smallest T from which each bound is below the trivial bound and, with --max-overhead, from "
-                         "which its overhead meets the target.")] = False,
-        epsilon: common.EpsilonOpt = None,
-        rho: common.RhoOpt = None,
-        rdp_epsilon: common.RdpEpsilonOpt = None,
-        ldp_epsilon: common.LdpEpsilonOpt = None,
-        plot: common.PlotOpt = None,
-        x_scale: plot_options.XScaleOpt = None,
-        y_scale: plot_options.YScaleOpt = None,
-        log_y: plot_options.LogYOpt = False,
-        check: Annotated[bool, typer.Option("--check", help="Simulate the recommending bound's algorithm at the "
-                         "chosen budget and at its non-private limit (same seeds): measured overhead, 95% interval.")] = False,
-        runs: Annotated[Optional[str], typer.Option("--runs", help="Monte Carlo runs for --check (default 100); with "
-                        "--by simulation, the first batch at each budget (default 100; more where undecided, up to "
-                        "--max-runs).")] = None,
-        seed: Annotated[str, typer.Option("--seed", help="Seed for --check and --by simulation.")] = "0",
-        by: Annotated[Optional[str], typer.Option("--by", help="simulation: measure the target on the instance "
-                      "(each private algorithm against its non-private counterpart, same seeds); bound: the bounds' "
-                      "answer. Default: simulation when --algo, --quantile, --max-runs, --report or --plot-dist is "
-                      "given, else bound.")] = None,
-        algo: Annotated[Optional[str], typer.Option("--algo", help="--by simulation: the private algorithms, e.g. "
-                        "DP-KLUCB,DP-IMED (default: those of the setting with a named non-private counterpart).")] = None,
-        quantile: Annotated[Optional[float], typer.Option("--quantile", help="--by simulation: the target holds for "
-                            "the q-quantile of the regret (0.9: the bad runs) instead of the mean.")] = None,
-        max_runs: Annotated[Optional[str], typer.Option("--max-runs", help="--by simulation: most runs at one budget "
-                            "where the 95% interval straddles the target (default 400).")] = None,
-        block_runs: Annotated[Optional[str], typer.Option("--block-runs", help="--by simulation: runs per engine "
-                              "block (default 50: a speed setting, every run is independent; with --pairing common "
-                              "the blocks are the clusters of the overhead's interval, default --runs // 20).")] = None,
-        counterpart: Annotated[Optional[str], typer.Option("--counterpart", help="--by simulation: the non-private "
-                               "algorithm the private ones are compared with, a name simulate --algo accepts (e.g. "
-                               "GOPE: the Lattimore–Szepesvári schedule); default: each algorithm's named "
-                               "counterpart (docs/budget.md).")] = None,
-        counterpart_param: Annotated[Optional[List[str]], typer.Option("--counterpart-param", help="--by simulation: "
-                                     "a parameter name=value of --counterpart (repeatable), as simulate --param.")] = None,
-        pairing: Annotated[Optional[str], typer.Option("--pairing", help="--by simulation: independent (the "
-                           "counterpart on its own seeds, large blocks; default in the finite setting) or common (on "
-                           "the private runs' seeds, the engine blocks as clusters; default otherwise).")] = None,
-        executor: Annotated[Optional[str], typer.Option("--executor", help="--by simulation: where the blocks of runs "
-                            "are computed: in-process, processes, dask-local or dask.")] = None,
-        workers: Annotated[Optional[str], typer.Option("--workers", help="Workers of --executor processes or "
-                           "dask-local.")] = None,
-        scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address for --executor "
-                             "dask.")] = None,
-        plot_dist: Annotated[Optional[str], typer.Option("--plot-dist", help="--by simulation: the regret "
-                             "distribution at T (CCDF per algorithm) at the measured answers, to FILE.png/.svg/.pdf.")] = None,
-        report: Annotated[Optional[str], typer.Option("--report", help="--by simulation: a self-contained decision "
-                          "report, FILE.html or FILE.md.")] = None,
-        explain: Annotated[bool, typer.Option("--explain", help="Reasons, conversions and equivalents of every "
-                           "bound.")] = False,
-        bound: BoundOpt = None,
-        instance_file: instance_options.InstanceFileOpt = None,
-        save_instance: instance_options.SaveInstanceOpt = None,
-        env: instance_options.EnvOpt = None,
-        env_seed: instance_options.EnvSeedOpt = None,
-        gaps: instance_options.GapsOpt = None,
-        best_mean: instance_options.BestMeanOpt = None,
-        noise: instance_options.NoiseOpt = None,
-        prior: instance_options.PriorOpt = None,
-        instances: instance_options.InstancesOpt = None,
-        prior_quantile: instance_options.PriorQuantileOpt = None,
-        prior_param: instance_options.PriorParamOpt = None,
-        prior_seed: instance_options.PriorSeedOpt = None,
-        bounds_file: plugin_options.BoundsFileOpt = None,
-        json_out: common.JsonOpt = False,
+        setting: options.SettingOpt = None,
+        T: options.TListOpt = "1e6",
+        notion: options.NotionOpt = None,
+        max_overhead: options.MaxOverheadOpt = None,
+        max_regret: options.MaxRegretOpt = None,
+        max_ratio_to_lower: options.MaxRatioToLowerOpt = None,
+        delta: options.DeltaTextOpt = None,
+        alpha: options.AlphaOpt = None,
+        ldp_delta: options.LdpDeltaOpt = None,
+        means: options.MeansOpt = None,
+        K: options.KOpt = None,
+        d: options.DOpt = None,
+        actions: options.ActionsOpt = None,
+        theta: options.ThetaOpt = None,
+        confidence: options.ConfidenceOpt = None,
+        lambda0: options.Lambda0Opt = None,
+        param: options.ParamOpt = None,
+        min_T: options.MinTOpt = False,
+        epsilon: options.EpsilonOpt = None,
+        rho: options.RhoOpt = None,
+        rdp_epsilon: options.RdpEpsilonOpt = None,
+        ldp_epsilon: options.LdpEpsilonOpt = None,
+        plot: options.PlotOpt = None,
+        x_scale: options.XScaleOpt = None,
+        y_scale: options.YScaleOpt = None,
+        log_y: options.LogYOpt = False,
+        check: options.CheckOpt = False,
+        runs: options.RunsOpt = None,
+        seed: options.SeedOpt = "0",
+        by: options.ByOpt = None,
+        algo: options.AlgoOpt = None,
+        quantile: options.QuantileOpt = None,
+        max_runs: options.MaxRunsOpt = None,
+        block_runs: options.BlockRunsOpt = None,
+        counterpart: options.CounterpartOpt = None,
+        counterpart_param: options.CounterpartParamOpt = None,
+        pairing: options.PairingOpt = None,
+        executor: options.ExecutorOpt = None,
+        workers: options.WorkersOpt = None,
+        scheduler: options.SchedulerOpt = None,
+        plot_dist: options.PlotDistOpt = None,
+        report: options.ReportOpt = None,
+        explain: options.ExplainOpt = False,
+        bound: options.BoundOpt = None,
+        instance_file: options.InstanceFileOpt = None,
+        save_instance: options.SaveInstanceOpt = None,
+        env: options.EnvOpt = None,
+        env_seed: options.EnvSeedOpt = None,
+        gaps: options.GapsOpt = None,
+        best_mean: options.BestMeanOpt = None,
+        noise: options.NoiseOpt = None,
+        prior: options.PriorOpt = None,
+        instances: options.InstancesOpt = None,
+        prior_quantile: options.PriorQuantileOpt = None,
+        prior_param: options.PriorParamOpt = None,
+        prior_seed: options.PriorSeedOpt = None,
+        bounds_file: options.BoundsFileOpt = None,
+        json_out: options.JsonOpt = False,
     ):
         """The strongest privacy (smallest budget) at which each bound meets a regret or overhead target."""
         import numpy as np

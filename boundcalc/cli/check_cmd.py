@@ -13,11 +13,11 @@ assumptions of a bound called gives "proven where the assumptions of ID hold; as
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
-from . import common, plugin_options
+from . import common, options, plugin_options
 from .common import command
 
 
@@ -26,16 +26,12 @@ def register(app: typer.Typer) -> None:
     @command
     def check(
         expression: Annotated[str, typer.Argument(help="An inequality, e.g. \"d_eps(mu, mu_star, epsilon) <= kl(mu, mu_star)\".")],
-        box: Annotated[Optional[str], typer.Option("--box", help="Ranges of every parameter: 'mu=0.01:0.99,epsilon=1e-3:10' "
-                                                                 "(log spacing for ranges spanning two decades or more).")] = None,
-        method: Annotated[str, typer.Option("--method", help="auto (a proof when every function has an interval "
-                                                             "enclosure, else the grid), proof, or grid.")] = "auto",
-        points: Annotated[str, typer.Option("--points", help="Grid: about this many points in total (e.g. 1e4).")] = "4096",
-        max_seconds: Annotated[str, typer.Option("--max-seconds", help="Give up ('undecided') after this many seconds "
-                                                                       "(at most 600): the proof, and again the grid.",
-                                                                  metavar="SECONDS")] = "10",
-        bounds_file: plugin_options.BoundsFileOpt = None,
-        json_out: common.JsonOpt = False,
+        box: options.BoxOpt = None,
+        method: options.MethodOpt = "auto",
+        points: options.PointsOpt = "4096",
+        max_seconds: options.MaxSecondsOpt = "10",
+        bounds_file: options.BoundsFileOpt = None,
+        json_out: options.JsonOpt = False,
     ):
         """Check an inequality over a box: a proof by interval arithmetic when possible, else a grid.
 

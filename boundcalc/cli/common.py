@@ -9,21 +9,15 @@ import functools
 import json
 import math
 import sys
-from typing import Annotated, Any, Callable, Optional
+from typing import Any, Callable, Optional
 
 import typer
 
 from .. import SCHEMA_VERSION, textformat
 from ..errors import InputError
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print exactly one JSON object on stdout.")]
-DigitsOpt = Annotated[
-    Optional[int],
-    typer.Option("--digits", help="Compute with mpmath at N significant digits (N >= 1)."),
-]
-SymbolicOpt = Annotated[bool, typer.Option("--symbolic", help="Show the formula (unicode and LaTeX).")]
-PlotOpt = Annotated[Optional[str], typer.Option("--plot", help="Write a picture to FILE.png, FILE.svg or FILE.pdf "
-                                                  "(the format follows the extension).")]
+# The option declarations live in options.py (one per flag); these names stay importable from here.
+from .options import DigitsOpt, JsonOpt, PlotOpt, SymbolicOpt  # noqa: E402,F401
 
 
 def fail(message: str, code: int = 2) -> None:
@@ -380,35 +374,9 @@ def print_symbolic(expr_pairs: list[tuple[str, Any]]) -> None:
 
 
 # -- privacy budget options shared by regret, episodes and simulate -------------------------------------
-LIST_ONLY_IN_REGRET = "one number (budget lists such as 0.1,1 are accepted by 'regret' only)"
-
-
-def single_budget(text) -> float:
-    """Parser of a one-value budget option: a float, or the one-line error that budget lists are for ``regret``
-    (docs/vocabulary.md, "budget lists"), instead of click's "is not a valid float"."""
-    if isinstance(text, (int, float)):
-        return float(text)
-    s = str(text).strip()
-    if "," in s:
-        raise typer.BadParameter(f"{LIST_ONLY_IN_REGRET}, got {s!r}")
-    try:
-        return float(s)
-    except ValueError:
-        raise typer.BadParameter(f"a number, got {s!r}") from None
-
-
-def budget_option(flag: str, help: str):
-    """A one-value budget option (``single_budget``)."""
-    return typer.Option(flag, help=help, parser=single_budget, metavar="<float>")
-
-
-EpsilonOpt = Annotated[Optional[float], budget_option("--epsilon", "Pure ε-DP budget (with --delta: (ε, δ)-DP).")]
-RhoOpt = Annotated[Optional[float], budget_option("--rho", "ρ-zCDP budget.")]
-AlphaOpt = Annotated[Optional[float], typer.Option("--alpha", help="Rényi order α > 1 (with --rdp-epsilon).")]
-RdpEpsilonOpt = Annotated[Optional[float], budget_option("--rdp-epsilon", "(α, ε)-RDP level ε (with --alpha).")]
-DeltaOpt = Annotated[Optional[float], typer.Option("--delta", help="Privacy δ of (ε, δ)-DP, in (0, 1).")]
-LdpEpsilonOpt = Annotated[Optional[float], budget_option("--ldp-epsilon", "Local DP ε.")]
-LdpDeltaOpt = Annotated[Optional[float], typer.Option("--ldp-delta", help="Local DP δ (default 0).")]
+from .options import (  # noqa: E402,F401  (declared in options.py)
+    LIST_ONLY_IN_REGRET, AlphaOpt, DeltaOpt, EpsilonOpt, LdpDeltaOpt, LdpEpsilonOpt, RdpEpsilonOpt, RhoOpt,
+    budget_option, single_budget)
 
 
 # The names the budget classes (boundcalc.privacy.budgets) give their parameters in an InputError -> the option of
@@ -555,12 +523,7 @@ def track(items, description: str, enabled: bool = True):
 
 
 # -- budget lists (regret --rho 0.001,0.01,0.1) ------------------------------------------------------------------
-EpsilonListOpt = Annotated[Optional[str], typer.Option("--epsilon", help="Pure ε-DP budget (with --delta: (ε, δ)-DP); "
-                                                                          "a comma list sweeps it.")]
-RhoListOpt = Annotated[Optional[str], typer.Option("--rho", help="ρ-zCDP budget; a comma list sweeps it.")]
-RdpEpsilonListOpt = Annotated[Optional[str], typer.Option("--rdp-epsilon", help="(α, ε)-RDP level ε (with --alpha); "
-                                                                                 "a comma list sweeps it.")]
-LdpEpsilonListOpt = Annotated[Optional[str], typer.Option("--ldp-epsilon", help="Local DP ε; a comma list sweeps it.")]
+from .options import EpsilonListOpt, LdpEpsilonListOpt, RdpEpsilonListOpt, RhoListOpt  # noqa: E402,F401
 
 
 def budgets_from_options(epsilon=None, rho=None, alpha=None, rdp_epsilon=None, delta=None, ldp_epsilon=None,

@@ -8,13 +8,11 @@ the command body. Numeric options take lists and ranges (boundcalc.cli.sweep): o
 from __future__ import annotations
 
 import time
-from typing import Annotated, Optional
 
 import typer
 
-from . import sweep
-from .common import (DigitsOpt, JsonOpt, SymbolicOpt, check_digits, command, console, emit_json, fmt, print_symbolic,
-                     track)
+from . import options, sweep
+from .common import check_digits, command, console, emit_json, fmt, print_symbolic, track
 
 FloatStr = dict(metavar="FLOAT")
 LIST_HELP = f" Also {sweep.SYNTAX}."
@@ -139,28 +137,17 @@ def _point(tx: dict, digits, runs, seed, show_progress: bool):
 
 
 def concentration_cmd(
-    n: Annotated[str, typer.Option("--n", help="Number of Bernoulli samples n >= 1 (accepts 1e6)." + LIST_HELP,
-                                   metavar="COUNT")],
-    m: Annotated[str, typer.Option("--m", help="Number of noises (batches) m >= 1 (accepts 1e3)." + LIST_HELP,
-                                   metavar="COUNT")],
-    mu: Annotated[str, typer.Option("--mu", help="Bernoulli mean μ in [0, 1]." + LIST_HELP, **FloatStr)],
-    x: Annotated[str, typer.Option("--x", help="Threshold x in [0, 1]: x < μ lower tail, x > μ upper tail." + LIST_HELP,
-                                   **FloatStr)],
-    epsilon: Annotated[
-        Optional[str], typer.Option("--epsilon", help="Laplace noise Lap(1/ε) per batch, ε > 0." + LIST_HELP, **FloatStr)
-    ] = None,
-    sigma: Annotated[
-        Optional[str], typer.Option("--sigma", help="Gaussian noise N(0, σ²) per batch instead of Laplace." + LIST_HELP,
-                                    **FloatStr)
-    ] = None,
-    mc_runs: Annotated[
-        Optional[str], typer.Option("--mc-runs", help="Add a Monte Carlo frequency from this many runs (one count; "
-                                                      "every point uses --seed).", metavar="COUNT")
-    ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the Monte Carlo generator.")] = 0,
-    json_out: JsonOpt = False,
-    digits: DigitsOpt = None,
-    symbolic: SymbolicOpt = False,
+    n: options.NOpt,
+    m: options.MOpt,
+    mu: options.MuOpt,
+    x: options.XOpt,
+    epsilon: options.EpsilonArgOpt = None,
+    sigma: options.NoiseSigmaOpt = None,
+    mc_runs: options.McRunsOpt = None,
+    seed: options.SeedIntOpt = 0,
+    json_out: options.JsonOpt = False,
+    digits: options.DigitsOpt = None,
+    symbolic: options.SymbolicOpt = False,
 ):
     """Tail bounds for S̃ = S_n + Σ_{j≤m} noise: C0–C3, naive, Chernoff, exact and Monte Carlo.
 

@@ -7,11 +7,9 @@ The mathematics lives in boundcalc.privacy (imported inside the command).
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
-
 import typer
 
-from . import common
+from . import common, options
 from .common import command
 
 DEFAULT_DELTA = 1e-6
@@ -164,14 +162,14 @@ def register(app: typer.Typer) -> None:
     @app.command("convert")
     @command
     def convert(
-        rho: Annotated[Optional[float], common.budget_option("--rho", "ρ of a ρ-zCDP budget.")] = None,
-        epsilon: Annotated[Optional[float], common.budget_option("--epsilon", "ε of pure ε-DP (or (ε, δ)-DP with --delta).")] = None,
-        delta: Annotated[Optional[float], typer.Option("--delta", help="δ in (0, 1): of the (ε, δ) budget, or the target δ (default 1e-6).")] = None,
-        alpha: Annotated[Optional[str], typer.Option("--alpha", help="Rényi order(s) > 1, e.g. '2' or '2,4,8'.")] = None,
-        rdp_epsilon: Annotated[Optional[float], common.budget_option("--rdp-epsilon", "ε of an (α, ε)-RDP budget (with --alpha).")] = None,
-        json_out: common.JsonOpt = False,
-        digits: common.DigitsOpt = None,
-        symbolic: common.SymbolicOpt = False,
+        rho: options.RhoOpt = None,
+        epsilon: options.EpsilonOpt = None,
+        delta: options.DeltaOpt = None,
+        alpha: options.AlphaListOpt = None,
+        rdp_epsilon: options.RdpEpsilonOpt = None,
+        json_out: options.JsonOpt = False,
+        digits: options.DigitsOpt = None,
+        symbolic: options.SymbolicOpt = False,
     ):
         """Show what a privacy budget implies: (ε, δ) simple and tight, RDP curve, zCDP/pure equivalents."""
         common.check_digits(digits)

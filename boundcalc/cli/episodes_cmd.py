@@ -9,8 +9,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from . import common
-from .common import JsonOpt, PlotOpt, check_plot_path, command, console, emit_json, fmt
+from . import common, options
+from .common import check_plot_path, command, console, emit_json, fmt
 
 ALGO_NAMES = ("adac-gope", "adar-gope", "dp-klucb", "dp-imed", "adap-klucb", "dp-se", "adac-ucb", "adar-ucb",
               "adac-oful", "adar-oful")
@@ -50,26 +50,25 @@ ALIASES = {"--delta": "--confidence", "--lam0": "--lambda0"}  # deprecated spell
 def episodes(
     ctx: typer.Context,
     algo: Annotated[str, typer.Option("--algo", help="Algorithm: " + ", ".join(ALGO_NAMES) + " (case-insensitive).")],
-    T: Annotated[str, typer.Option("--T", help="Horizon (accepts 1e6).")] = "1e6",
-    epsilon: Annotated[Optional[float], common.budget_option("--epsilon", "ε of pure-DP algorithms.")] = None,
-    rho: Annotated[Optional[float], common.budget_option("--rho", "ρ of zCDP algorithms (AdaC-*).")] = None,
-    alpha: Annotated[Optional[float], typer.Option("--alpha", help="RDP order α > 1 (AdaR-*).")] = None,
-    rdp_epsilon: Annotated[Optional[float], common.budget_option("--rdp-epsilon", "RDP level ε (AdaR-*).")] = None,
-    d: Annotated[str, typer.Option("--d", help="Dimension (GOPE, OFUL).")] = "10",
-    K: Annotated[str, typer.Option("--K", help="Number of arms (GOPE, DP-SE).")] = "10",
-    confidence: Annotated[float, typer.Option("--confidence", help="Confidence δ of GOPE (failure probability of its "
-                                                                    "high-probability guarantee), in (0, 1).")] = 1e-3,
+    T: options.TOpt = "1e6",
+    epsilon: options.EpsilonOpt = None,
+    rho: options.RhoOpt = None,
+    alpha: options.AlphaOpt = None,
+    rdp_epsilon: options.RdpEpsilonOpt = None,
+    d: options.DOpt = "10",
+    K: options.KOpt = "10",
+    confidence: options.ConfidenceOpt = 1e-3,
     delta_old: Annotated[Optional[float], common.alias_option("episodes", "--delta")] = None,
-    beta: Annotated[Optional[float], typer.Option("--beta", help="DP-SE confidence β in (0, 1) (default 1/T).")] = None,
-    n1: Annotated[str, typer.Option("--n1", help="DP-KLUCB/IMED initial pulls per arm.")] = "1",
-    batch_ratio: Annotated[float, typer.Option("--batch-ratio", help="DP-KLUCB/IMED batch ratio α > 1.")] = 2.0,
-    lam: Annotated[float, typer.Option("--lambda", help="OFUL ridge λ > 0.")] = 1.0,
-    switch_c: Annotated[float, typer.Option("--C", help="OFUL switching constant C > 0 (det ratio 1 + C).")] = 1.0,
-    lambda0: Annotated[Optional[float], typer.Option("--lambda0", help="OFUL: λ0 = λ_min E[AAᵀ] > 0 (default 1/d).")] = None,
+    beta: options.BetaOpt = None,
+    n1: options.N1Opt = "1",
+    batch_ratio: options.BatchRatioOpt = 2.0,
+    lam: options.LambdaOpt = 1.0,
+    switch_c: options.COpt = 1.0,
+    lambda0: options.Lambda0Opt = None,
     lam0_old: Annotated[Optional[float], common.alias_option("episodes", "--lam0")] = None,
-    max_rows: Annotated[int, typer.Option("--rows", help="Table: show at most N rows (first and last).")] = 60,
-    json_out: JsonOpt = False,
-    plot: PlotOpt = None,
+    max_rows: options.RowsOpt = 60,
+    json_out: options.JsonOpt = False,
+    plot: options.PlotOpt = None,
 ):
     """Episode schedule of a phased algorithm: lengths, cumulative t, noise scale, count vs the paper's O(log T)."""
     from .. import validate as v

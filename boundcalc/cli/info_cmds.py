@@ -13,13 +13,11 @@ inputs and outputs). Each point is computed exactly as the single-point command 
 from __future__ import annotations
 
 import contextlib
-from typing import Annotated, Optional
 
 import typer
 
-from . import sweep
-from .common import (DigitsOpt, JsonOpt, SymbolicOpt, check_digits, command, console, emit_json, fmt, kv_table,
-                     print_symbolic, track)
+from . import options, sweep
+from .common import check_digits, command, console, emit_json, fmt, kv_table, print_symbolic, track
 
 FloatStr = dict(metavar="FLOAT")
 LIST_HELP = f" Also {sweep.SYNTAX}."
@@ -151,21 +149,14 @@ def _kl_point(tx: dict, digits):
 
 
 def kl_cmd(
-    p: Annotated[str, typer.Option("--p", help="First Bernoulli mean p in [0, 1]." + LIST_HELP, **FloatStr)],
-    q: Annotated[str, typer.Option("--q", help="Second Bernoulli mean q in [0, 1]." + LIST_HELP, **FloatStr)],
-    level: Annotated[
-        Optional[str], typer.Option("--level", help="Also show kl-UCB/kl-LCB of p at this level (>= 0).", **FloatStr)
-    ] = None,
-    sigma: Annotated[
-        Optional[str],
-        typer.Option("--sigma", help="Also show Gaussian KL(N(p, sigma^2), N(q, sigma_q^2)).", **FloatStr),
-    ] = None,
-    sigma_q: Annotated[
-        Optional[str], typer.Option("--sigma-q", help="Std of the second Gaussian (default: --sigma).", **FloatStr)
-    ] = None,
-    json_out: JsonOpt = False,
-    digits: DigitsOpt = None,
-    symbolic: SymbolicOpt = False,
+    p: options.POpt,
+    q: options.QOpt,
+    level: options.LevelOpt = None,
+    sigma: options.SigmaOpt = None,
+    sigma_q: options.SigmaQOpt = None,
+    json_out: options.JsonOpt = False,
+    digits: options.DigitsOpt = None,
+    symbolic: options.SymbolicOpt = False,
 ):
     """Bernoulli kl(p, q), TV, and optionally the kl-UCB/LCB indexes and Gaussian KL (seed 001 §2).
 
@@ -269,22 +260,14 @@ D_EPS_INF_MAX_DIGITS = 50
 
 
 def kl_inf_cmd(
-    mu_star: Annotated[str, typer.Option("--mu-star", help="Target mean μ* in [0, 1]." + LIST_HELP, **FloatStr)],
-    mu: Annotated[Optional[str], typer.Option("--mu", help="Bernoulli mean μ (Bernoulli form)." + LIST_HELP,
-                                              **FloatStr)] = None,
-    support: Annotated[
-        Optional[str], typer.Option("--support", help="Support points in [0,1], e.g. 0,0.5,1 (one distribution).",
-                                    metavar="LIST")
-    ] = None,
-    weights: Annotated[
-        Optional[str], typer.Option("--weights", help="Probabilities of the support points (sum 1).", metavar="LIST")
-    ] = None,
-    epsilon: Annotated[Optional[str], typer.Option(
-        "--epsilon", help="Also d_ε,inf(ν, μ*) = inf{d_ε(ν, Q) : mean(Q) > μ*} at this ε > 0 (seed 001 Eq. 9; "
-                          "Bernoulli: d_ε(μ, μ*))." + LIST_HELP, **FloatStr)] = None,
-    json_out: JsonOpt = False,
-    digits: DigitsOpt = None,
-    symbolic: SymbolicOpt = False,
+    mu_star: options.MuStarOpt,
+    mu: options.MuOpt = None,
+    support: options.SupportOpt = None,
+    weights: options.WeightsOpt = None,
+    epsilon: options.EpsilonArgOpt = None,
+    json_out: options.JsonOpt = False,
+    digits: options.DigitsOpt = None,
+    symbolic: options.SymbolicOpt = False,
 ):
     """KL_inf(ν, μ*) = inf{KL(ν, ν') : mean(ν') > μ*} (seed 001 Eq. 3; Honda–Takemura dual for finite support);
     with --epsilon also d_ε,inf(ν, μ*) of seed 001 Eq. 9 (ν finitely supported on [0, 1], Q any law on [0, 1]).
@@ -409,18 +392,14 @@ def _d_eps_point(tx: dict, digits):
 
 
 def d_eps_cmd(
-    mu: Annotated[str, typer.Option("--mu", help="Mean μ being moved (first argument of d_ε), in [0, 1]." + LIST_HELP,
-                                    **FloatStr)],
-    mu_star: Annotated[str, typer.Option("--mu-star", help="Target mean μ* (second argument), in [0, 1]." + LIST_HELP,
-                                         **FloatStr)],
-    epsilon: Annotated[str, typer.Option("--epsilon", help="Privacy budget ε > 0." + LIST_HELP, **FloatStr)],
-    n_pulls: Annotated[
-        Optional[str], typer.Option("--N", help="Pulls N: also show the DP-KLUCB index (needs --t).", metavar="COUNT")
-    ] = None,
-    t: Annotated[Optional[str], typer.Option("--t", help="Round t for the DP-KLUCB index (ln t).", metavar="COUNT")] = None,
-    json_out: JsonOpt = False,
-    digits: DigitsOpt = None,
-    symbolic: SymbolicOpt = False,
+    mu: options.MuOpt,
+    mu_star: options.MuStarOpt,
+    epsilon: options.EpsilonArgOpt,
+    n_pulls: options.NPullsOpt = None,
+    t: options.RoundOpt = None,
+    json_out: options.JsonOpt = False,
+    digits: options.DigitsOpt = None,
+    symbolic: options.SymbolicOpt = False,
 ):
     """d_ε(μ, μ*) = inf_z ε|z − μ| + kl(z, μ*) (seed 001 Eq. 6; closed form Eq. 8 / Lemma F.1).
 

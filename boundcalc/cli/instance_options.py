@@ -1,46 +1,17 @@
 """The instance options shared by `regret`, `budget`, `simulate` and `audit` (issue 14 §1; docs/instances.md).
 
-Declarations (Annotated typer options) and ``resolve``: the options -> one ``boundcalc.envs.spec.Instance`` (or a
-``Prior`` and the instances drawn from it), through ``spec.instance_from_options`` -- the one function every
-command calls. ``--means``, ``--K``, ``--d``, ``--theta`` and ``--actions`` keep their declarations in each command
-(they predate this module); the options here are the new ones. Module level: typer/stdlib only.
+``resolve``: the options -> one ``boundcalc.envs.spec.Instance`` (or a ``Prior`` and the instances drawn from it),
+through ``spec.instance_from_options`` -- the one function every command calls. The options themselves are declared
+in options.py (re-exported here). Module level: typer/stdlib only.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, List, Optional
+from typing import Optional
 
-import typer
-
-InstanceFileOpt = Annotated[Optional[str], typer.Option(
-    "--instance", help="Instance file (FILE.toml or FILE.json, schema boundcalc.instance/1, docs/instances.md), "
-                       "e.g. written by --save-instance; it defines the whole instance.")]
-SaveInstanceOpt = Annotated[Optional[str], typer.Option(
-    "--save-instance", help="Write the instance used to FILE.toml or FILE.json (read back by --instance in any "
-                            "command).")]
-EnvOpt = Annotated[Optional[str], typer.Option(
-    "--env", help="Named instance (see `boundcalc simulate --help`), drawn with --env-seed.")]
-EnvSeedOpt = Annotated[Optional[str], typer.Option(
-    "--env-seed", help="Seed drawing θ*/actions of a linear, contextual or GLM instance given by --K/--d or --env "
-                       "(default 3).")]
-GapsOpt = Annotated[Optional[str], typer.Option(
-    "--gaps", help="Finite: the gaps below the best arm, one value for K − 1 arms (with --K) or one per arm.")]
-BestMeanOpt = Annotated[Optional[float], typer.Option(
-    "--best-mean", help="Finite, with --gaps: the best arm's mean (default 0.5 + largest gap / 2).")]
-NoiseOpt = Annotated[Optional[str], typer.Option(
-    "--noise", help="Reward noise of a linear/contextual instance (rademacher: ±1 rewards; gaussian) or a GLM one "
-                    "(uniform, gaussian).")]
-PriorOpt = Annotated[Optional[str], typer.Option(
-    "--prior", help="Instance prior for deployment (θ* or means unknown): sphere (linear/contextual/glm), "
-                    "uniform-gaps or uniform-means (finite); with --instances N (docs/instances.md).")]
-InstancesOpt = Annotated[Optional[str], typer.Option(
-    "--instances", help="Instances drawn from --prior (default 20; at most 10000).")]
-PriorQuantileOpt = Annotated[Optional[float], typer.Option(
-    "--prior-quantile", help="Besides the worst instance of --prior, report this quantile over the instances, in "
-                             "(0, 1) (default 0.9).")]
-PriorParamOpt = Annotated[Optional[List[str]], typer.Option(
-    "--prior-param", help="Prior parameter name=value (repeatable), e.g. radius=0.5, gap_low=0.1.")]
-PriorSeedOpt = Annotated[Optional[str], typer.Option("--prior-seed", help="Seed of the prior's draws (default 0).")]
+from .options import (  # noqa: F401  (declared in options.py)
+    BestMeanOpt, EnvOpt, EnvSeedOpt, GapsOpt, InstanceFileOpt, InstancesOpt, NoiseOpt, PriorOpt, PriorParamOpt,
+    PriorQuantileOpt, PriorSeedOpt, SaveInstanceOpt)
 
 MAX_PRIOR_INSTANCES = 10000
 NEW_OPTIONS = ("--instance", "--env", "--env-seed", "--gaps", "--best-mean", "--noise")

@@ -6,11 +6,10 @@ Module level: typer/stdlib only.
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
-
 import typer
 
-from .common import JsonOpt, command, console, emit_json, esc, fmt, kv_table
+from . import options
+from .common import command, console, emit_json, esc, fmt, kv_table
 
 
 def _instance(setting, file, means, family, sigma, which):
@@ -39,27 +38,18 @@ def _instance(setting, file, means, family, sigma, which):
 
 @command
 def lower_cmd(
-    rho: Annotated[str, typer.Option("--rho", help="ρ of ρ-Interactive zCDP (> 0).", metavar="FLOAT")],
-    setting: Annotated[Optional[str], typer.Option("--setting", help="finite or linear (default: the setting of the "
-                                                                     "--instance file, else finite).")] = None,
-    instance: Annotated[Optional[str], typer.Option(
-        "--instance", help="Instance ν: a file (FILE.toml/.json, docs/instances.md).")] = None,
-    means: Annotated[Optional[str], typer.Option("--means", help="Instance ν, finite: the arm means.")] = None,
-    alt: Annotated[Optional[str], typer.Option(
-        "--alt", help="Alternative instance ν': a file of the same setting (linear: same actions).")] = None,
-    alt_means: Annotated[Optional[str], typer.Option("--alt-means", help="Instance ν', finite: its arm means.")] = None,
-    family: Annotated[Optional[str], typer.Option(
-        "--family", help="Reward family with --means/--alt-means: bernoulli (default) or gaussian.")] = None,
-    sigma: Annotated[Optional[str], typer.Option(
-        "--sigma", help="Gaussian σ with --family gaussian (default 1).", metavar="FLOAT")] = None,
-    T: Annotated[str, typer.Option("--T", help="Horizon T (accepts 1e4).")] = "1e4",
-    pulls: Annotated[Optional[str], typer.Option(
-        "--pulls", help="The policy's expected pull counts under ν, one per arm, summing to T (default: worst case "
-                        "over all policies).")] = None,
-    variance: Annotated[Optional[str], typer.Option(
-        "--variance", help="With --pulls: Var_ν(Σ_t t_{a_t}) if known (default: the Bhatia–Davis bound).",
-        metavar="FLOAT")] = None,
-    json_out: JsonOpt = False,
+    rho: options.LowerRhoOpt,
+    setting: options.SettingOpt = None,
+    instance: options.InstanceFileOpt = None,
+    means: options.MeansOpt = None,
+    alt: options.AltOpt = None,
+    alt_means: options.AltMeansOpt = None,
+    family: options.FamilyOpt = None,
+    sigma: options.SigmaOpt = None,
+    T: options.TOpt = "1e4",
+    pulls: options.PullsOpt = None,
+    variance: options.VarianceOpt = None,
+    json_out: options.JsonOpt = False,
 ):
     """KL(m_νπ ‖ m_ν'π) ≤ ρ([EΣt_{a_t}]² + EΣt_{a_t}(1 − t_{a_t}) + VarΣt_{a_t}) (seed 003 Thm 8) for two instances,
     and the lower bound Reg(ν) + Reg(ν') ≥ (T·c/4)·exp(−KL) it implies (Bretagnolle–Huber, seed 003 App. G-B1)."""

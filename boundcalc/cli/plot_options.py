@@ -7,17 +7,9 @@ Only typer and the standard library at import (the CLI's rule).
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
-
 import typer
 
-XScaleOpt = Annotated[Optional[str], typer.Option(
-    "--x-scale", help="x axis of the figures: linear or log (default: each figure's own; a paper's figure takes the "
-                      "paper's scale).")]
-YScaleOpt = Annotated[Optional[str], typer.Option(
-    "--y-scale", help="y axis of the figures: linear or log (default: each figure's own; a paper's figure takes the "
-                      "paper's scale).")]
-LogYOpt = Annotated[bool, typer.Option("--log-y", help="Log y axis of the figures (shorthand for --y-scale log).")]
+from .options import LogYOpt, XScaleOpt, YScaleOpt  # noqa: F401  (declared in options.py)
 
 
 def apply(x_scale, y_scale, log_y) -> tuple[str | None, str | None]:

@@ -3,14 +3,7 @@ docs/plugins.md). Imports only typer/stdlib at module level."""
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
-
-import typer
-
-BoundsFileOpt = Annotated[Optional[list[str]], typer.Option(
-    "--bounds-file", metavar="FILE",
-    help="Add the bounds declared in FILE (.toml with \\[\\[bound]] tables, or .py defining BOUNDS); repeatable. "
-         "See docs/plugins.md.")]
+from .options import BoundsFileOpt  # noqa: F401  (declared in options.py)
 
 
 def load(paths) -> None:
@@ -28,10 +21,7 @@ def load(paths) -> None:
         raise
 
 
-AlgorithmsFileOpt = Annotated[Optional[list[str]], typer.Option(
-    "--algorithms-file", metavar="FILE.py",
-    help="Add the algorithms of FILE.py (its list ALGORITHMS, and its BOUNDS if it defines them); repeatable. "
-         "See docs/plugins.md.")]
+from .options import AlgorithmsFileOpt  # noqa: F401  (declared in options.py)
 
 
 def load_algorithms(paths) -> None:

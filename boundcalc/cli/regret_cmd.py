@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated, List, Optional
-
 import typer
 
 from .. import textformat
-from . import common, instance_options, plot_options, plugin_options
+from . import common, instance_options, options, plot_options, plugin_options
 from .common import command
 
 SETTINGS = ("finite", "linear", "contextual", "glm")
@@ -612,9 +610,7 @@ def _prior_regret(setting, budget, Tarr, overrides, given, pri, check, plot, jso
               f"{common.fmt(summ['median']) if summ['median'] is not None else '—'}.")
 
 
-BoundOpt = Annotated[Optional[List[str]], typer.Option(
-    "--bound", metavar="ID", help="Select a bound by its id (repeatable; yours from --bounds-file too): always in the "
-                                  "table, marked ★, its own line under the headline, drawn thicker by --plot.")]
+BoundOpt = options.BoundOpt  # declared in options.py
 
 
 def selected_bounds(ids, setting: str) -> tuple[str, ...]:
@@ -657,50 +653,49 @@ def register(app: typer.Typer) -> None:
     @app.command("regret")
     @command
     def regret(
-        setting: Annotated[Optional[str], typer.Option("--setting", help="finite | linear | contextual | glm (an --instance file carries its own).")] = None,
-        T: Annotated[Optional[str], typer.Option("--T", help="Horizon(s), e.g. 1e6, 1e4,1e5,1e6 or a log-spaced range 1e3:1e7:20 (default 1e6; with "
-                                                            "--check 1e4 in the contextual and glm settings).")] = None,
-        epsilon: common.EpsilonListOpt = None,
-        rho: common.RhoListOpt = None,
-        alpha: common.AlphaOpt = None,
-        rdp_epsilon: common.RdpEpsilonListOpt = None,
-        delta: common.DeltaOpt = None,
-        ldp_epsilon: common.LdpEpsilonListOpt = None,
-        ldp_delta: common.LdpDeltaOpt = None,
-        means: Annotated[Optional[str], typer.Option("--means", help="Arm means, e.g. 0.75,0.5 (finite).")] = None,
-        K: Annotated[Optional[str], typer.Option("--K", help="Number of arms/actions.")] = None,
-        d: Annotated[Optional[str], typer.Option("--d", help="Dimension.")] = None,
-        actions: Annotated[Optional[str], typer.Option("--actions", help="Action set: CSV or .npy, K×d.")] = None,
-        theta: Annotated[Optional[str], typer.Option("--theta", help="Parameter θ*, comma-separated.")] = None,
-        confidence: Annotated[Optional[float], typer.Option("--confidence", help="Confidence δ of high-probability bounds (they hold with probability ≥ 1 − δ), in (0,1).")] = None,
-        lambda0: Annotated[Optional[float], typer.Option("--lambda0", help="Minimum eigenvalue λ0 of the context covariance (contextual).")] = None,
-        param: Annotated[Optional[List[str]], typer.Option("--param", help="Algorithm/instance parameter name=value (repeatable).")] = None,
-        symbolic: common.SymbolicOpt = False,
-        plot: common.PlotOpt = None,
-        x_scale: plot_options.XScaleOpt = None,
-        y_scale: plot_options.YScaleOpt = None,
-        log_y: plot_options.LogYOpt = False,
-        check: Annotated[bool, typer.Option("--check", help="Add the empirical regret of each algorithm (Monte Carlo).")] = False,
-        runs: Annotated[str, typer.Option("--runs", help="Monte Carlo runs for --check.")] = "100",
-        seed: Annotated[int, typer.Option("--seed", help="Seed for --check.")] = 0,
-        explain: Annotated[bool, typer.Option("--explain", help="Full caveat texts, regime notes, conversions and the reasons a bound does not apply.")] = False,
-        show_all: Annotated[bool, typer.Option("--all", help="Every applicable bound in the table (by default: the headline's algorithm, one bound per other algorithm, the largest lower bound of each kind, your bounds).")] = False,
-        bound: BoundOpt = None,
-        instance_file: instance_options.InstanceFileOpt = None,
-        save_instance: instance_options.SaveInstanceOpt = None,
-        env: instance_options.EnvOpt = None,
-        env_seed: instance_options.EnvSeedOpt = None,
-        gaps: instance_options.GapsOpt = None,
-        best_mean: instance_options.BestMeanOpt = None,
-        noise: instance_options.NoiseOpt = None,
-        prior: instance_options.PriorOpt = None,
-        instances: instance_options.InstancesOpt = None,
-        prior_quantile: instance_options.PriorQuantileOpt = None,
-        prior_param: instance_options.PriorParamOpt = None,
-        prior_seed: instance_options.PriorSeedOpt = None,
-        bounds_file: plugin_options.BoundsFileOpt = None,
-        algorithms_file: plugin_options.AlgorithmsFileOpt = None,
-        json_out: common.JsonOpt = False,
+        setting: options.SettingOpt = None,
+        T: options.TListOpt = None,
+        epsilon: options.EpsilonListOpt = None,
+        rho: options.RhoListOpt = None,
+        alpha: options.AlphaOpt = None,
+        rdp_epsilon: options.RdpEpsilonListOpt = None,
+        delta: options.DeltaOpt = None,
+        ldp_epsilon: options.LdpEpsilonListOpt = None,
+        ldp_delta: options.LdpDeltaOpt = None,
+        means: options.MeansOpt = None,
+        K: options.KOpt = None,
+        d: options.DOpt = None,
+        actions: options.ActionsOpt = None,
+        theta: options.ThetaOpt = None,
+        confidence: options.ConfidenceOpt = None,
+        lambda0: options.Lambda0Opt = None,
+        param: options.ParamOpt = None,
+        symbolic: options.SymbolicOpt = False,
+        plot: options.PlotOpt = None,
+        x_scale: options.XScaleOpt = None,
+        y_scale: options.YScaleOpt = None,
+        log_y: options.LogYOpt = False,
+        check: options.CheckOpt = False,
+        runs: options.RunsOpt = "100",
+        seed: options.SeedIntOpt = 0,
+        explain: options.ExplainOpt = False,
+        show_all: options.AllOpt = False,
+        bound: options.BoundOpt = None,
+        instance_file: options.InstanceFileOpt = None,
+        save_instance: options.SaveInstanceOpt = None,
+        env: options.EnvOpt = None,
+        env_seed: options.EnvSeedOpt = None,
+        gaps: options.GapsOpt = None,
+        best_mean: options.BestMeanOpt = None,
+        noise: options.NoiseOpt = None,
+        prior: options.PriorOpt = None,
+        instances: options.InstancesOpt = None,
+        prior_quantile: options.PriorQuantileOpt = None,
+        prior_param: options.PriorParamOpt = None,
+        prior_seed: options.PriorSeedOpt = None,
+        bounds_file: options.BoundsFileOpt = None,
+        algorithms_file: options.AlgorithmsFileOpt = None,
+        json_out: options.JsonOpt = False,
     ):
         """Every regret bound that applies to a setting, budget and horizon."""
         from .. import validate

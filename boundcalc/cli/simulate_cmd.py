@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, List, Optional
-
 import typer
 
-from . import common, executor_options, instance_options, plot_options, plugin_options
+from . import common, executor_options, instance_options, options, plot_options, plugin_options
 from . import simulate_output
 from .common import command
 
@@ -262,73 +260,51 @@ def register(app: typer.Typer) -> None:
     @command
     def simulate(
         ctx: typer.Context,
-        algo: Annotated[str, typer.Option("--algo", help="Algorithm name (see 'boundcalc algorithms'), or several of "
-                        "one setting separated by commas: same instance, budget, T, runs and seeds, one table and "
-                        "one figure.")],
-        env: Annotated[Optional[str], typer.Option("--env", help="Named instance of the algorithm's setting: mu1..mu4, "
-                       "zcdp-finite, rdp-2arm | zcdp-linear, zcdp-linear-bounded, rdp-linear | zcdp-contextual, "
-                       "zcdp-contextual-bounded, rdp-contextual, dgs-synthetic | ldp-single, ldp-logistic. "
-                       "Default: mu2 / zcdp-linear / zcdp-contextual / ldp-single.")] = None,
-        env_seed: Annotated[str, typer.Option("--env-seed", help="Seed drawing theta*/actions of the linear, "
-                            "contextual and GLM instances.")] = "3",
-        means: Annotated[Optional[str], typer.Option("--means", help="Arm means, e.g. 0.75,0.5 (finite; overrides --env).")] = None,
-        family: Annotated[str, typer.Option("--family", help="bernoulli or gaussian rewards (finite).")] = "bernoulli",
-        epsilon: common.EpsilonOpt = None,
-        rho: common.RhoOpt = None,
-        alpha: common.AlphaOpt = None,
-        rdp_epsilon: common.RdpEpsilonOpt = None,
-        delta: common.DeltaOpt = None,
-        ldp_epsilon: common.LdpEpsilonOpt = None,
-        ldp_delta: common.LdpDeltaOpt = None,
-        beta: Annotated[Optional[float], typer.Option("--beta", help="Optimism parameter (AdaP/AdaC/AdaR-UCB).")] = None,
-        batch_ratio: Annotated[Optional[float], typer.Option("--batch-ratio", help="DP-KLUCB/DP-IMED batch ratio.")] = None,
-        n1: Annotated[Optional[str], typer.Option("--n1", help="DP-KLUCB/DP-IMED initial pulls per arm.")] = None,
-        param: Annotated[Optional[List[str]], typer.Option("--param", help="Algorithm parameter name=value "
-                         "(repeatable), e.g. lam=1, C=0.5, schedule=safe, alpha=0.5.")] = None,
-        T: Annotated[str, typer.Option("--T", help="Horizon (accepts 1e6).")] = "1e4",
-        runs: Annotated[str, typer.Option("--runs", help="Independent runs (accepts 1e2).")] = "100",
-        seed: Annotated[str, typer.Option("--seed", help="Seed of the SeedSequence.")] = "0",
-        processes: Annotated[str, typer.Option("--processes", help="Worker processes on this machine (--executor "
-                             "processes; capped at the number of blocks and of CPUs; the numbers do not depend on "
-                             "it).")] = "1",
-        executor: Annotated[Optional[str], typer.Option("--executor", help="Where the blocks of runs are computed: "
-                            "in-process, processes (local worker processes), dask-local (a Dask LocalCluster of "
-                            "--workers workers) or dask (the cluster at --scheduler). The numbers are bit-identical "
-                            "whatever runs them. Default: processes if --processes > 1, else in-process. Dask needs "
-                            "pip install 'boundcalc\\[dask]'.")] = None,
-        workers: Annotated[Optional[str], typer.Option("--workers", help="Workers of --executor processes or "
-                           "dask-local (default: the CPU count; capped at the blocks and the CPUs).")] = None,
-        scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Address of a running Dask scheduler "
-                             "for --executor dask, \\[tcp://]HOST:PORT (its workers need the same boundcalc and "
-                             "numpy).")] = None,
-        block_runs: Annotated[str, typer.Option("--block-runs", help="Runs per block (fixes the numbers).")] = "50",
-        n_checkpoints: Annotated[str, typer.Option("--checkpoints", help="Number of log-spaced checkpoints (default "
-                                 "12; 50 with --plot).")] = "12",
-        save: Annotated[Optional[str], typer.Option("--save", help="Write the results to FILE.npz or FILE.json "
-                        "(checked before the run; written atomically; several algorithms: FILE-ALGO.npz each).")] = None,
-        progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: on when stderr is a terminal and --json is not given).")] = None,
-        plot: common.PlotOpt = None,
-        plot_dist: Annotated[Optional[str], typer.Option("--plot-dist", help="Draw the regret at T over runs (CCDF "
-                             "per algorithm) to FILE.png/.svg/.pdf.")] = None,
-        log_y: Annotated[bool, typer.Option("--log-y", help="Log y axis for --plot and --plot-dist (curves spanning "
-                         "decades; shorthand for --y-scale log).")] = False,
-        x_scale: plot_options.XScaleOpt = None,
-        y_scale: plot_options.YScaleOpt = None,
-        instance_file: instance_options.InstanceFileOpt = None,
-        save_instance: instance_options.SaveInstanceOpt = None,
-        K: Annotated[Optional[str], typer.Option("--K", help="Arms/actions (finite: with --gaps, or alone the μ2 "
-                     "pattern; linear/contextual/GLM: drawn with --env-seed), as for regret.")] = None,
-        d: Annotated[Optional[str], typer.Option("--d", help="Dimension (linear, contextual, GLM).")] = None,
-        theta: Annotated[Optional[str], typer.Option("--theta", help="Parameter θ*, comma-separated.")] = None,
-        actions: Annotated[Optional[str], typer.Option("--actions", help="Action set: CSV or .npy, K×d (linear; "
-                           "contextual: a fixed action set).")] = None,
-        gaps: instance_options.GapsOpt = None,
-        best_mean: instance_options.BestMeanOpt = None,
-        noise: instance_options.NoiseOpt = None,
-        prior: instance_options.PriorOpt = None,
-        bounds_file: plugin_options.BoundsFileOpt = None,
-        algorithms_file: plugin_options.AlgorithmsFileOpt = None,
-        json_out: common.JsonOpt = False,
+        algo: options.AlgoOpt,
+        env: options.EnvOpt = None,
+        env_seed: options.EnvSeedOpt = "3",
+        means: options.MeansOpt = None,
+        family: options.FamilyOpt = "bernoulli",
+        epsilon: options.EpsilonOpt = None,
+        rho: options.RhoOpt = None,
+        alpha: options.AlphaOpt = None,
+        rdp_epsilon: options.RdpEpsilonOpt = None,
+        delta: options.DeltaOpt = None,
+        ldp_epsilon: options.LdpEpsilonOpt = None,
+        ldp_delta: options.LdpDeltaOpt = None,
+        beta: options.BetaOpt = None,
+        batch_ratio: options.BatchRatioOpt = None,
+        n1: options.N1Opt = None,
+        param: options.ParamOpt = None,
+        T: options.TOpt = "1e4",
+        runs: options.RunsOpt = "100",
+        seed: options.SeedOpt = "0",
+        processes: options.ProcessesOpt = "1",
+        executor: options.ExecutorOpt = None,
+        workers: options.WorkersOpt = None,
+        scheduler: options.SchedulerOpt = None,
+        block_runs: options.BlockRunsOpt = "50",
+        n_checkpoints: options.CheckpointsOpt = "12",
+        save: options.SaveOpt = None,
+        progress: options.ProgressOpt = None,
+        plot: options.PlotOpt = None,
+        plot_dist: options.PlotDistOpt = None,
+        log_y: options.LogYOpt = False,
+        x_scale: options.XScaleOpt = None,
+        y_scale: options.YScaleOpt = None,
+        instance_file: options.InstanceFileOpt = None,
+        save_instance: options.SaveInstanceOpt = None,
+        K: options.KOpt = None,
+        d: options.DOpt = None,
+        theta: options.ThetaOpt = None,
+        actions: options.ActionsOpt = None,
+        gaps: options.GapsOpt = None,
+        best_mean: options.BestMeanOpt = None,
+        noise: options.NoiseOpt = None,
+        prior: options.PriorOpt = None,
+        bounds_file: options.BoundsFileOpt = None,
+        algorithms_file: options.AlgorithmsFileOpt = None,
+        json_out: options.JsonOpt = False,
     ):
         """Monte Carlo pseudo-regret of one or several algorithms (finite, linear, contextual or GLM): table at
         log-spaced checkpoints with 95% intervals; --plot draws every curve with its ribbon and the bounds."""
@@ -485,7 +461,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("algorithms")
     @command
-    def algorithms(algorithms_file: plugin_options.AlgorithmsFileOpt = None, json_out: common.JsonOpt = False):
+    def algorithms(algorithms_file: options.AlgorithmsFileOpt = None, json_out: options.JsonOpt = False):
         """List the implemented algorithms of every setting with their source, privacy notion, the privacy
         guarantee they really have, and their bounds (plugin algorithms too: --algorithms-file, entry points)."""
         from .. import algorithms as registry

@@ -15,11 +15,9 @@ assumptions of both hold. The mathematics is imported inside the command.
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
-
 import typer
 
-from . import common, plugin_options
+from . import common, options, plugin_options
 from .common import command
 
 _STYLE = {"holds": "green", "no counterexample": "green", "typo": "yellow", "proof gap": "yellow",
@@ -76,25 +74,16 @@ def register(app: typer.Typer) -> None:
     @app.command("verify")
     @command
     def verify(
-        paper: Annotated[Optional[str], typer.Option("--paper", help="Only this paper's claims: 000, 001, 002, 003 or 004.")] = None,
-        claim: Annotated[Optional[str], typer.Option("--claim", help="Only this claim id (see --list).")] = None,
-        box: Annotated[Optional[str], typer.Option(
-            "--box", help="With --claim: evaluate over this box, e.g. 'x=0.01:0.99,epsilon=1e-3:10' (name=lo:hi or "
-            "name=value; log spacing for ranges spanning two decades or more).")] = None,
-        method: Annotated[Optional[str], typer.Option("--method", help="Evaluator to use: proof, grid or monte-carlo "
-                                                                         "(default: the claim's first; proof where a claim "
-                                                                         "has one).")] = None,
-        max_seconds: Annotated[Optional[str], typer.Option(
-            "--max-seconds", help="Cap on each proof (per part of a claim, default 10 s): past it the proof is "
-            "'undecided' and the claim's grid decides between 'no counterexample' and a counterexample.",
-            metavar="SECONDS")] = None,
-        list_: Annotated[bool, typer.Option("--list", help="List the claims (id, source, method, parameters) without running them.")] = False,
-        report: Annotated[Optional[str], typer.Option("--report", help="Write the verdicts per paper with evidence and figures to FILE.md.")] = None,
-        details: Annotated[bool, typer.Option("--details", help="Print every claim with its evidence (default: a "
-                                                               "summary by paper and verdict, and the claims that do "
-                                                               "not hold as printed).")] = False,
-        bounds_file: plugin_options.BoundsFileOpt = None,
-        json_out: common.JsonOpt = False,
+        paper: options.PaperOpt = None,
+        claim: options.ClaimOpt = None,
+        box: options.BoxOpt = None,
+        method: options.MethodOpt = None,
+        max_seconds: options.MaxSecondsOpt = None,
+        list_: options.ListOpt = False,
+        report: options.ReportOpt = None,
+        details: options.DetailsOpt = False,
+        bounds_file: options.BoundsFileOpt = None,
+        json_out: options.JsonOpt = False,
     ):
         """Check the papers' claims (every ERRATA item and sheet check): verdict, method and evidence."""
         from ..errors import InputError

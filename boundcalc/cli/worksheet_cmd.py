@@ -7,11 +7,11 @@ results.json and the figures into --out. The notebooks in worksheets/ run the sa
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
-from . import common, plot_options
+from . import common, options
 from .common import command
 
 
@@ -21,14 +21,14 @@ def register(app: typer.Typer) -> None:
 
     @ws_app.callback(invoke_without_command=True)
     @command
-    def worksheet(ctx: typer.Context, json_out: common.JsonOpt = False):
+    def worksheet(ctx: typer.Context, json_out: options.JsonOpt = False):
         """The papers' experiments: 'worksheet list' (also what 'worksheet' alone shows) and 'worksheet run NAME'."""
         if ctx.invoked_subcommand is None:
             _list(json_out)
 
     @ws_app.command("list")
     @command
-    def list_(json_out: common.JsonOpt = False):
+    def list_(json_out: options.JsonOpt = False):
         """List the worksheets (one per paper) and the paper figures each reproduces."""
         _list(json_out)
 
@@ -56,38 +56,20 @@ def register(app: typer.Typer) -> None:
     def run(
         click_ctx: typer.Context,
         name: Annotated[str, typer.Argument(help="Worksheet: 000 … 004 (or its slug, e.g. eps_global_dp).")],
-        full: Annotated[bool, typer.Option("--full/--fast", help="--fast (default): reduced T and runs, seconds; "
-                                                                 "--full: the paper's scale (minutes; see "
-                                                                 "worksheets/README.md).")] = False,
-        out: Annotated[Optional[str], typer.Option("--out", help="Output directory (created if needed); default "
-                                                                 "worksheet-output/NAME_SLUG-MODE.")] = None,
-        seed: Annotated[str, typer.Option("--seed", help="Seed of every simulation (each derives its own).")] = "0",
-        step_cap: Annotated[Optional[str], typer.Option(
-            "--step-cap", help="The largest horizon simulated for an algorithm that loops over every step (today's "
-                               "per-step engine: its curve stops there; full mode default 1e5, fast mode none); 0 "
-                               "lifts the cap.")] = None,
-        data: Annotated[Optional[list[str]], typer.Option(
-            "--data", help="A real-data file for the experiments that need one, NAME=PATH (repeatable): "
-                           "autoloan=CPRM-12-001 CSV (worksheet 002, Figure F.1), lastfm=HetRec 2011 Last.fm "
-                           "directory (worksheet 004, Figure 1(b)); formats in docs/real_data.md.")] = None,
-        only: Annotated[Optional[list[str]], typer.Option(
-            "--only", help="Run only these experiments (their ids as 'worksheet list' names them, e.g. fig5; "
-                           "repeatable or comma-separated): only their figures are drawn.")] = None,
-        no_claims: Annotated[bool, typer.Option(
-            "--no-claims", help="Skip the verifier's judgement of the paper's claims (the report says they were "
-                                "skipped; 'boundcalc verify --paper NNN' runs them).")] = False,
-        x_scale: plot_options.XScaleOpt = None,
-        y_scale: plot_options.YScaleOpt = None,
-        log_y: plot_options.LogYOpt = False,
-        executor: Annotated[Optional[str], typer.Option(
-            "--executor", help="Where the simulations' blocks of runs are computed: in-process (default), processes "
-                               "(--workers local processes), dask-local or dask (the cluster at --scheduler). The "
-                               "numbers are bit-identical whatever the executor.")] = None,
-        workers: Annotated[Optional[str], typer.Option(
-            "--workers", help="Workers of --executor processes or dask-local (default: the CPU count).")] = None,
-        scheduler: Annotated[Optional[str], typer.Option(
-            "--scheduler", help="Address of a running Dask scheduler for --executor dask, \\[tcp://]HOST:PORT.")] = None,
-        json_out: common.JsonOpt = False,
+        full: options.FullOpt = False,
+        out: options.OutOpt = None,
+        seed: options.SeedOpt = "0",
+        step_cap: options.StepCapOpt = None,
+        data: options.DataOpt = None,
+        only: options.OnlyOpt = None,
+        no_claims: options.NoClaimsOpt = False,
+        x_scale: options.XScaleOpt = None,
+        y_scale: options.YScaleOpt = None,
+        log_y: options.LogYOpt = False,
+        executor: options.ExecutorOpt = None,
+        workers: options.WorkersOpt = None,
+        scheduler: options.SchedulerOpt = None,
+        json_out: options.JsonOpt = False,
     ):
         """Run one paper's worksheet: simulate its experiments, draw its figures with the registered bounds on the same axes, judge the paper's claims, and write report.md, results.json and the figures into --out.
 
