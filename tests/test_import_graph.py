@@ -52,6 +52,22 @@ def _load_time_statements(body):
                 yield from _load_time_statements(sub)
 
 
+def _import_targets(node, here: str, modules) -> list[str]:
+    """The modules an import statement names (``from P import name``: P.name when that is a module, else P); [] for a
+    node that is no import. ``here``: the package relative imports start from."""
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names]
+    if not isinstance(node, ast.ImportFrom):
+        return []
+    if node.level:
+        parts = here.split(".")
+        parts = parts[:len(parts) - (node.level - 1)]
+        src = ".".join(parts + ([node.module] if node.module else []))
+    else:
+        src = node.module or ""
+    return [f"{src}.{a.name}" if f"{src}.{a.name}" in modules else src for a in node.names]
+
+
 def import_graph(modules: dict[str, str], pkg: str = PKG) -> dict[str, set[str]]:
     """{module: set of package modules it imports at load time}."""
     graph: dict[str, set[str]] = {m: set() for m in modules}
@@ -61,20 +77,7 @@ def import_graph(modules: dict[str, str], pkg: str = PKG) -> dict[str, set[str]]
         with open(path, encoding="utf-8") as fh:
             tree = ast.parse(fh.read(), filename=path)
         for node in _load_time_statements(tree.body):
-            targets = []
-            if isinstance(node, ast.Import):
-                targets = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                if node.level:
-                    parts = here.split(".")
-                    parts = parts[:len(parts) - (node.level - 1)]
-                    src = ".".join(parts + ([node.module] if node.module else []))
-                else:
-                    src = node.module or ""
-                for a in node.names:
-                    sub = f"{src}.{a.name}"
-                    targets.append(sub if sub in modules else src)
-            for t in targets:
+            for t in _import_targets(node, here, modules):
                 while t and t not in modules:  # `import boundcalc.x.y as z` of a name inside a module
                     t = t.rpartition(".")[0]
                 if t and (t == pkg or t.startswith(pkg + ".")) and t != mod:
@@ -190,19 +193,7 @@ def all_imports(modules: dict[str, str], pkg: str = PKG) -> list[tuple[str, str,
             if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 in_function.update(id(n) for n in ast.walk(f) if n is not f)
         for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                targets = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                if node.level:
-                    parts = here.split(".")
-                    parts = parts[:len(parts) - (node.level - 1)]
-                    src = ".".join(parts + ([node.module] if node.module else []))
-                else:
-                    src = node.module or ""
-                targets = [f"{src}.{a.name}" if f"{src}.{a.name}" in modules else src for a in node.names]
-            else:
-                continue
-            for t in targets:
+            for t in _import_targets(node, here, modules):
                 while t and t not in modules:
                     t = t.rpartition(".")[0]
                 if t and (t == pkg or t.startswith(pkg + ".")) and t != mod:
