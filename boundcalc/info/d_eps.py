@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from ._special import expit
+from ._special import expit, golden_section_mp
 
 from ..errors import InputError
 from ..validate import positive_array, probability_array
@@ -378,20 +378,5 @@ def d_eps_definition_mp(x, y, eps):
         return eps * abs(z - x) + kl_bernoulli_mp(z, y)
 
     best = min(G(lo), G(hi))
-    g = (mpmath.sqrt(5) - 1) / 2
-    a, b = lo, hi
-    c, d = b - g * (b - a), a + g * (b - a)
-    fc, fd = G(c), G(d)
-    n = int(mpmath.mp.prec * 1.5) + 20
-    for _ in range(n):
-        if fc <= fd:
-            b, d, fd = d, c, fc
-            c = b - g * (b - a)
-            fc = G(c)
-        else:
-            a, c, fc = c, d, fd
-            d = a + g * (b - a)
-            fd = G(d)
-        if b - a <= mpmath.mpf(2) ** (-mpmath.mp.prec) * max(1, abs(a)):
-            break
+    fc, fd = golden_section_mp(G, lo, hi, int(mpmath.mp.prec * 1.5) + 20, mpmath.mpf(2) ** (-mpmath.mp.prec))
     return min(best, fc, fd)

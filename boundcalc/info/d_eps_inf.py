@@ -25,6 +25,7 @@ import math
 import numpy as np
 
 from ..errors import InputError
+from ._special import golden_section_mp
 from .kl_inf import _clean_distribution, _kl_inf_one, kl_inf_finite_mp
 
 
@@ -134,17 +135,6 @@ def d_eps_inf_finite_mp(support, weights, mu_star, epsilon):
 
     if ms == 1:
         return e * tmax
-    g = (mpmath.sqrt(5) - 1) / 2
-    a, b = mpmath.mpf(0), tmax
-    c, d = b - g * (b - a), a + g * (b - a)
-    fc, fd = f(c), f(d)
-    for _ in range(int(mpmath.mp.prec * 0.75) + 20):  # τ to 2^{-prec/2}: the value to the working precision
-        if fc <= fd:
-            b, d, fd = d, c, fc
-            c = b - g * (b - a)
-            fc = f(c)
-        else:
-            a, c, fc = c, d, fd
-            d = a + g * (b - a)
-            fd = f(d)
+    # τ to 2^{-prec/2}: the value to the working precision
+    fc, fd = golden_section_mp(f, mpmath.mpf(0), tmax, int(mpmath.mp.prec * 0.75) + 20)
     return max(mpmath.mpf(0), min(fc, fd, f(mpmath.mpf(0)), e * tmax))
