@@ -104,7 +104,7 @@ def main(quick: bool = False, only=None) -> str:
                 continue
             lines.append(measure_row(name, env, horizons, short_T))
     lines += ["", "Notes:", "",
-              "* Both sides are exact in distribution (tests/test_finite_fastpath.py: the engine equals the step "
+              "* Both sides are exact in distribution (tests/algorithms/test_finite_fastpath.py: the engine equals the step "
               "reference on one reward tape; two-sample tests against the per-step loop).",
               "* The fast paths cost in proportion to the number of changes of the pulled arm (UCB, KL-UCB, "
               "IMED) or of rounds another arm may win (Lazy-DP-TS), not to T: mu1 (gaps 0.05) is the hardest "

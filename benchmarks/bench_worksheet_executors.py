@@ -124,7 +124,7 @@ def report(rows: list[dict], divide: int) -> str:
                    f"{lazy:.1f} ({100 * lazy / sim:.0f}%) | {max(r['timings']['total'] - sim, 0):.1f} |")
     out += ["", f"Numbers: {'identical' if same else 'DIFFERENT'} in both configurations (every simulation's final "
             "mean and 95% interval; the engine's seeding contract makes them bit-identical whatever the executor, "
-            "tests/test_worksheets.py::test_executor_processes_gives_bit_identical_numbers).", ""]
+            "tests/experiments/test_worksheets.py::test_executor_processes_gives_bit_identical_numbers).", ""]
     if len(rows) > 1:
         r1, r2 = rows[0], rows[-1]
         ratio = r2["wall"] / r1["wall"]

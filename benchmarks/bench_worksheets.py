@@ -79,7 +79,7 @@ def write(section_mode: str, text: str) -> None:
     """Replace the section "## {section_mode} mode" of RESULTS_worksheets.md (or "## {section_mode}" when it names a
     whole heading, e.g. "full mode, issue-16 experiments"), keeping every other section in its place."""
     head = ("# Worksheet times (benchmarks/bench_worksheets.py)\n\n`boundcalc worksheet run NAME --fast|--full`; "
-            "the tests run the fast set (tests/test_worksheets.py), the full set is run by hand.\n\n")
+            "the tests run the fast set (tests/experiments/test_worksheets.py), the full set is run by hand.\n\n")
     title = section_mode if section_mode not in ("fast", "full") else f"{section_mode} mode"
     sections: dict[str, str] = {}
     if RESULTS.exists():

@@ -136,7 +136,7 @@ def keyword_range(name: str) -> Range | None:
 
 
 def table_markdown() -> str:
-    """The declaration as a markdown table (docs/verify.md quotes it; tests/test_check_domains.py compares)."""
+    """The declaration as a markdown table (docs/verify.md quotes it; tests/verify/test_check_domains.py compares)."""
     rows = ["| quantity or keyword | argument | domain |", "|---|---|---|"]
     for q, args in QUANTITY_ARGS.items():
         for a, r in args:

@@ -1,6 +1,6 @@
 """A researcher's plugin: a bound and an algorithm from one (fictional) paper, "Doe 2027", in one file.
 
-docs/plugins.md walks through it; the tests run it (tests/test_plugin_algorithms.py). The same file is the module of
+docs/plugins.md walks through it; the tests run it (tests/algorithms/test_plugin_algorithms.py). The same file is the module of
 the installable example package examples/boundcalc_example_plugin (entry points ``boundcalc.bounds`` and
 ``boundcalc.algorithms``).
 

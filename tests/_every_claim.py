@@ -1,5 +1,5 @@
-"""One run of every claim of the verifier (``claims.run()``), shared by tests/test_verify_claims.py (its verdicts)
-and tests/test_claim_ranges.py (the ranges each evaluator read from its domain): the run is the most expensive
+"""One run of every claim of the verifier (``claims.run()``), shared by tests/verify/test_verify_claims.py (its verdicts)
+and tests/verify/test_claim_ranges.py (the ranges each evaluator read from its domain): the run is the most expensive
 part of both files and computes exactly the same thing twice otherwise. Both modules are in the xdist group
 ``verify_claims`` (tests/conftest.py), so under ``-n 2`` the run is done once, on one worker.
 
@@ -84,6 +84,6 @@ def claim_run(cid: str):
 def every_claim():
     """The run of every claim, in registry order (what ``claims.run()`` runs: each claim on its default domain with
     its default method), each claim computed once per process (``claim_run``): (verdicts by id, reads by id).
-    tests/test_claim_ranges.py asks only for the claims it checks, so run alone it evaluates no more than those."""
+    tests/verify/test_claim_ranges.py asks only for the claims it checks, so run alone it evaluates no more than those."""
     runs = {cid: claim_run(cid) for cid in claims.CLAIMS}
     return {cid: v for cid, (v, _) in runs.items()}, {cid: r for cid, (_, r) in runs.items()}

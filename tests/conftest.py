@@ -1,9 +1,22 @@
-"""Shared test fixtures."""
+"""Shared test fixtures, the xdist grouping and the slow marker.
+
+The tests live in folders mirroring boundcalc's packages (tests/bounds/ tests boundcalc/bounds, …; tests/project/ the
+whole tree: imports, docs, README, extras). The shared helpers sit in tests/ itself (clirun: the CLI runner;
+mutation: one-line mutants; _every_claim, worksheet_fast_runs: the expensive runs done once). tests/ and every test
+folder are put on sys.path here, so a helper or another test module is imported by its name from any folder (test
+file names are unique across folders: tests/project/test_xdist_groups.py checks it)."""
 
 import os
 import signal
+import sys
+from pathlib import Path
 
 import pytest
+
+_TESTS = Path(__file__).resolve().parent
+for _d in [_TESTS, *sorted(p for p in _TESTS.iterdir() if p.is_dir() and p.name[0] not in "._" and p.name != "data")]:
+    if str(_d) not in sys.path:
+        sys.path.insert(0, str(_d))
 
 
 def _one_click_command_per_app():

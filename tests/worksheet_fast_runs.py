@@ -1,6 +1,6 @@
 """The five worksheets run once per test process in fast mode through the CLI (``boundcalc worksheet run NAME --fast
---out DIR --json``, in-process with typer's CliRunner), shared by tests/test_worksheets.py (report, figures, numbers
-against direct library calls, the scripts' numbers) and tests/test_worksheet_bounds.py (every simulated curve has its
+--out DIR --json``, in-process with typer's CliRunner), shared by tests/experiments/test_worksheets.py (report, figures, numbers
+against direct library calls, the scripts' numbers) and tests/experiments/test_worksheet_bounds.py (every simulated curve has its
 bound or a reason, read from each run's results.json). Both modules mark the tests that use it
 ``xdist_group("worksheets")``, so under pytest-xdist the five runs happen once, on one worker (tests/conftest.py).
 

@@ -188,7 +188,7 @@ class LDPOLSAudit(GaussianRelease):
 
 # The calibrations below are conservative on every pair the audit considers: their noise-halved copies are still
 # within the (ε, δ) claim (exact δ(ε = 1) of the halved worst pair at δ = 0.01: LDP-OLS (multi-parameter) 6e-5,
-# LDP-UCB < 1e-6, LDP-GLOC 0.009; tests/test_audit.py), so halving is not a broken copy and is not offered.
+# LDP-UCB < 1e-6, LDP-GLOC 0.009; tests/audit/test_audit.py), so halving is not a broken copy and is not offered.
 _CONSERVATIVE = ("no-noise",)
 
 

@@ -312,7 +312,7 @@ def power_check(sc, p: dict, trials: int, seed: int, delta: float, alpha: float,
     ``no-noise`` mutant (the plugin's ``noise_mult`` = 0; its own seed stream, SeedSequence([seed, 3])): ``caught``
     True when its ε lower bound exceeds the claimed ε (the design would catch a broken copy), False when not (little
     power: a pass says little), None when the plugin has no ``noise_mult`` (power unknown). Built-in scenarios are
-    designed per algorithm and their power is tested (tests/test_audit.py); a plugin's design is the generic
+    designed per algorithm and their power is tested (tests/audit/test_audit.py); a plugin's design is the generic
     first decision, which an algorithm that explores at random at that step (ε-greedy) makes blind."""
     if "no-noise" not in getattr(sc, "mutants", ()):
         return {"mutant": None, "caught": None, "epsilon_lower": None,

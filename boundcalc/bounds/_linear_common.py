@@ -77,7 +77,7 @@ def oful_h_peak(d, lam, lam0, delta, C):
 
     h grows like s l(s)/lam while g <= 0, falls once lam0 s/4 dominates, then grows again like 4 l(s)/lam0
     (logarithmically). Hence max_{s <= T} h(s) = max(h(min(T, s*)), h(T)) (checked against a dense grid in
-    tests/test_bounds_contextual.py). Found on a log grid, refined by golden-section search.
+    tests/bounds/test_bounds_contextual.py). Found on a log grid, refined by golden-section search.
     """
     grid = np.logspace(0, 15, 3001)
     hv = oful_h(grid, d, lam, lam0, delta, C)

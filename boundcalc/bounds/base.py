@@ -6,7 +6,7 @@ Like scipy.stats gives every distribution the same methods, every bound has the 
 ``conditions(ctx)`` (why it does not apply, empty if it does), ``evaluate(T, ctx)`` (vectorised over T,
 split into a non-private part and the cost of privacy), ``expression()`` (sympy, same split) and
 ``symbol_values(ctx)`` (numbers for the expression's symbols). A test lambdifies every expression and
-compares it with ``evaluate`` (see tests/test_bounds_registry.py).
+compares it with ``evaluate`` (see tests/bounds/test_bounds_registry.py).
 
 Budgets: a bound is stated for one privacy notion (``notion``). The user's budget reaches it only
 through a valid conversion (boundcalc.privacy.conversions): for an *upper* bound the algorithm must be
@@ -115,7 +115,7 @@ class Bound(ABC):
     # step): shown as a tag and never used as a headline number
     invalid: str = ""
     # parameters in ``params`` whose change cannot change the value, with the reason (e.g. a condition-only
-    # parameter); tests/test_regret_options.py changes every other declared parameter through the CLI
+    # parameter); tests/cli/test_regret_options.py changes every other declared parameter through the CLI
     param_notes: dict = {}
     # extra text for ``boundcalc bounds show`` when the sympy expression cannot carry the whole formula
     formula_note: str = ""

@@ -8,7 +8,7 @@ and lambdifying every bound costs seconds, more than ``boundcalc regret`` may ta
 module holds, per bound id, the very source ``sympy.lambdify(..., modules="numpy")`` produces (with the names it
 takes from lambdify's namespace imported), so the numbers are the same; ``base.lambdified`` uses it when present and when
 the bound is the built-in class with its own ``expression`` (not a plugin, not a patched instance).
-tests/test_codegen.py checks that the file is current for every registered built-in bound. No formula is written
+tests/bounds/test_codegen.py checks that the file is current for every registered built-in bound. No formula is written
 here: each generated function is the lambdified expression of a bound whose docstring cites its Theorem / Lemma / Eq.
 (e.g. seed 003 Thm 4 in boundcalc.bounds.linear).
 """

@@ -45,7 +45,7 @@ def H_eps_inf(ctx, eps) -> float:
 
     m = _bernoulli_means(ctx)
     if m is not None:  # Bernoulli arms: d_ε,inf(Ber μ, μ*) = d_ε(μ, μ*) (closed form, seed 001 Eq. 8; the general
-        ms = m.max()  # routine agrees: tests/test_d_eps_inf.py::test_bernoulli_equals_closed_form)
+        ms = m.max()  # routine agrees: tests/info/test_d_eps_inf.py::test_bernoulli_equals_closed_form)
         sub = m < ms
         return float(np.sum((ms - m[sub]) / d_epsilon(m[sub], ms, eps)))
     return _sum_over_arms(ctx, lambda s, w, ms: d_eps_inf_finite(s, w, ms, eps))
@@ -89,7 +89,7 @@ class Eq9(Bound):
         "asymptotic: evaluated as (Σ_a Δ_a/d_ε,inf(ν_a, μ*))·ln T (liminf constant times ln T)",
         "UNCERTAIN (sheet §2.2): whether R is restricted to M_a and the side condition of the printed domain are "
         "not recoverable from the text; here R and Q range over all distributions on [0, 1]",
-        "for Bernoulli arms d_ε,inf = d_ε and the bound equals 001-thm3.1 (tests/test_d_eps_inf.py)",
+        "for Bernoulli arms d_ε,inf = d_ε and the bound equals 001-thm3.1 (tests/info/test_d_eps_inf.py)",
     )
     regime_note = "non-private part: the Lai–Robbins constant Σ Δ_a/KL_inf (seed 001 Eq. 3), reached as ε → ∞; ε → 0: ≈ (#suboptimal arms)/ε"
 

@@ -503,7 +503,7 @@ class AdaRGOPEExplicit(_AdaR):
         return R(T, d, K, 0), R(T, d, K, al / ep) - R(T, d, K, 0)
 
 
-_phase_min_reference = r_phases_float  # the scalar form (tests/test_proofs_enclosures.py uses this name)
+_phase_min_reference = r_phases_float  # the scalar form (tests/intervals/test_proofs_enclosures.py uses this name)
 
 
 BOUNDS = [

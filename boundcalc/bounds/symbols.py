@@ -173,7 +173,7 @@ def relations_as_data(bound) -> tuple:
 
 def bound_symbols(bound) -> list[dict]:
     """The table of a bound's symbols (expression and ``requires``), T first then by name; an undocumented symbol
-    has meaning "" (tests/test_symbols.py requires none)."""
+    has meaning "" (tests/bounds/test_symbols.py requires none)."""
     import sympy
 
     from . import quantities

@@ -132,7 +132,7 @@ TRACEBACK_ENV = "BOUNDCALC_TRACEBACK"  # set to 1 to see the Python traceback of
 def _internal_error(exc: BaseException) -> None:
     """Last-resort guard: an unexpected exception is a bug; one line on stderr (no traceback), exit 1.
 
-    It is a safety net for users, not a way to hide bugs: the fuzz suite (tests/test_fuzz_cli.py) fails on
+    It is a safety net for users, not a way to hide bugs: the fuzz suite (tests/cli/test_fuzz_cli.py) fails on
     any exit code other than 0 and 2. ``BOUNDCALC_TRACEBACK=1`` re-raises for debugging."""
     import os
 

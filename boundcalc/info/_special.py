@@ -3,7 +3,7 @@
 Used by the kl of seed 001 §2 (xlogy: the limit conventions 0 ln 0 = 0) and by the logit-space searches of
 the kl-UCB and DP-KLUCB indexes (seed 001 Eq. 12; expit = inverse logit).
 
-Tested against scipy.special and mpmath in tests/test_info_kl.py.
+Tested against scipy.special and mpmath in tests/info/test_info_kl.py.
 """
 
 from __future__ import annotations

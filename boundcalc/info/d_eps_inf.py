@@ -14,7 +14,7 @@ KL_inf is reached by moving mass τ from the lowest atoms of P to the point 1 (R
 
 a convex one-dimensional problem (each dual objective is piecewise linear convex in τ: the slopes g(1) − g(x_i)
 grow as the removed atoms rise), τ_max the smallest τ with mean(R_τ) ≥ μ*. For a Bernoulli P = Ber(x) this is
-inf_τ ετ + kl(x + τ, μ*) = d_ε(x, μ*) (seed 001 Eq. 6, closed form Eq. 8). tests/test_d_eps_inf.py checks the
+inf_τ ετ + kl(x + τ, μ*) = d_ε(x, μ*) (seed 001 Eq. 6, closed form Eq. 8). tests/info/test_d_eps_inf.py checks the
 value against a direct optimisation over Q of d_ε(P, Q) (info.d_epsilon_general) and the mpmath version at 50 digits.
 """
 

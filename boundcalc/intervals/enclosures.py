@@ -18,7 +18,7 @@ come from properties of the functions, each stated where it is used:
 Margins of the inequalities that hold with equality on a set (d_eps = kl in the whole low-privacy regime,
 d_eps = eps |x - y| on y in {0, 1}) cannot be certified by subtracting two enclosures (the difference of
 two enclosures of the same number is an interval around 0, never >= 0). They are enclosed through exact
-identities, each tested at 50 digits in tests/test_proofs_enclosures.py:
+identities, each tested at 50 digits in tests/intervals/test_proofs_enclosures.py:
 
 * kl(x, y) - d_eps(x, y) = kl(x, z*), z* the minimiser of Eq. 6 (seed 001 Eq. 30: z* = max(x, sigma(logit y
   - eps)) for x <= y, the mirror image for x >= y). Derivation: in the high-privacy regime d_eps =

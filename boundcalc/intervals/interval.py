@@ -35,7 +35,7 @@ one with the ``proofs`` extra.
   these ranges stay away from the functions' zeros, where a relative bound would mean nothing). The
   constants pi, e, ln 2 likewise.
 
-tests/test_interval_fuzz.py checks every operation of both backends against mpmath at 320 bits on random
+tests/intervals/test_interval_fuzz.py checks every operation of both backends against mpmath at 320 bits on random
 operands over the whole float range, with mutants of the old rounding and of the old mpmath backend.
 """
 

@@ -11,7 +11,7 @@ perturbed run.
 :class:`boundcalc.envs.tape.ChangedRewardEnv`, each time from a Generator built from the same SeedSequence. For the
 LinUCB family (boundcalc.algorithms.contextual.linucb: LinUCB, LinUCB-DGS, Private-LinUCB) the contexts, the reward
 noise and the tree noise come from three separate streams whose draws do not depend on the data, so the two runs
-share every draw and differ only in the one reward (tests/test_neighbours.py checks the decision sets and the tree
+share every draw and differ only in the one reward (tests/montecarlo/test_neighbours.py checks the decision sets and the tree
 noise draw for draw). An algorithm whose draws depend on the data (e.g. the OFUL family's noise at data-dependent
 switches, from one stream) gets the same seed but not the same draws after its first data-dependent draw.
 

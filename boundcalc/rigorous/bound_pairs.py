@@ -18,7 +18,7 @@ Two things are handled explicitly (they are numbers computed from the instance i
 
 Budgets: a pair is proven over the bounds' own budget parameter (epsilon for pure DP, rho for zCDP,
 (alpha, epsilon) for RDP). When one bound is non-private the box covers every user budget whose conversion
-lands in it; two different private notions (no budget makes both apply, as in tests/test_bounds_registry.py)
+lands in it; two different private notions (no budget makes both apply, as in tests/bounds/test_bounds_registry.py)
 are reported as not comparable. Integer parameters (d, K) are boxed as real intervals: the proof covers
 every real value, so every integer one. The asymptotic lower bounds are compared as (constant)·ln T, as
 the registry evaluates them.
@@ -56,7 +56,7 @@ BUDGET_BOX = {
 # which pairs
 # ----------------------------------------------------------------------------------------------------
 def comparable(lower, upper) -> bool:
-    """The rule of tests/test_bounds_registry.py: same setting, no 'paper' form (O-constants set to 1),
+    """The rule of tests/bounds/test_bounds_registry.py: same setting, no 'paper' form (O-constants set to 1),
     minimax with minimax, problem-dependent/asymptotic lower with problem-dependent/asymptotic upper."""
     if lower.setting != upper.setting:
         return False
@@ -124,7 +124,7 @@ def total_expression(bound):
                if s.name == "H_min"}
         np_part, priv = np_part.xreplace(ren), priv.xreplace(ren)
     # seed 001 Eq. 9 (bounds/finite_lower.py) on the pair boxes' Bernoulli instances: d_eps,inf = d_eps and
-    # KL_inf = kl (tests/test_d_eps_inf.py), so its per-arm sums are the quantities H_eps and H_kl
+    # KL_inf = kl (tests/info/test_d_eps_inf.py), so its per-arm sums are the quantities H_eps and H_kl
     ren = {s: sympy.Symbol(s.name[:-4], positive=True) for s in np_part.free_symbols | priv.free_symbols
            if s.name in ("H_eps_inf", "H_kl_inf")}
     if ren:

@@ -6,7 +6,7 @@ Run this ONLY BEFORE a refactor of boundcalc/bounds (with the code whose values 
     PYTHONPATH=. python tests/data/make_bound_snapshot.py --add ID   # pin a NEW bound, existing entries untouched
     PYTHONPATH=. python tests/data/make_bound_snapshot.py --force    # deliberately re-pin everything
 
-It writes tests/data/bound_snapshot.json.gz. tests/test_bound_snapshot.py recomputes every entry from the inputs
+It writes tests/data/bound_snapshot.json.gz. tests/bounds/test_bound_snapshot.py recomputes every entry from the inputs
 recorded in the file (instance overrides, user budget, horizons) and requires each number to be equal to 1e-12
 relative (non-finite values and "no value" exactly). Regenerating after a refactor would pin the refactored values
 and defeat the purpose, hence the --force guard. The file records the git commit (and whether the work tree was

@@ -39,7 +39,7 @@ STRETCH_MIN_T = {"UCB": 10**5, "KL-UCB": 3 * 10**3, "IMED": 5 * 10**3}
 # The switches were measured on blocks of SWITCH_RUNS runs. The loop's cost per round hardly depends on a block's
 # runs (it is vectorised across them) while the engine's is proportional to them, so a smaller block moves the
 # switch down in proportion: T >= STRETCH_MIN_T * min(1, runs / SWITCH_RUNS). Without this, the blocks of 2 runs of
-# budget --by simulation ran KL-UCB's per-step loop ~25x slower than the engine (tests/test_budget_measured.py).
+# budget --by simulation ran KL-UCB's per-step loop ~25x slower than the engine (tests/budget/test_budget_measured.py).
 SWITCH_RUNS = 50
 
 
@@ -268,7 +268,7 @@ class KLUCB(_PerStep):
         (First-order models with one Newton step, as before, failed when the leader's count grew by a large
         factor within a stretch -- a starved arm taking the lead at n = 38 and keeping it to n = 1e6: the guess
         fell outside a gap of 0.03, every block was split down to single steps, and KL-UCB on mu1 took 409 CPU s
-        at T = 1e7. tests/test_finite_fastpath.py keeps that guess as a mutant.)"""
+        at T = 1e7. tests/algorithms/test_finite_fastpath.py keeps that guess as a mutant.)"""
         p = box.pre
         j = np.arange(box.lead.size)
         a = box.lead

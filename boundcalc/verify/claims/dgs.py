@@ -419,7 +419,7 @@ def _register_cor1_audit():
           evaluator=_evaluator("LinUCB-DGS", "none", {"perturb_sigma": 0.1}), method="monte-carlo",
           params=_params(SCENARIOS["LinUCB-DGS"]),
           note="a lower-bound audit: 'no counterexample' means this audit found none, not that the claim holds; the "
-               "noise-halved copy is caught on the same inputs (tests/test_dgs_perturbed.py)")
+               "noise-halved copy is caught on the same inputs (tests/algorithms/test_dgs_perturbed.py)")
 
 
 _register_cor1_audit()

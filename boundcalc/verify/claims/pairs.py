@@ -211,7 +211,7 @@ def _register(lower, upper, cid: str | None = None):
           evaluators={"proof": wrap(proof_evaluator(_proof_parts(lower, upper, plugin), grid=grid, what=(
               "proven on the box with the registered sympy expressions (boundcalc bounds show); finite-armed "
               "per-arm sums through the kl / d_eps enclosures. Not proven: that the registry's float code equals "
-              "those expressions (tests/test_proofs.py checks it at points; the grid method uses the float code)"))),
+              "those expressions (tests/rigorous/test_proofs.py checks it at points; the grid method uses the float code)"))),
               "grid": wrap(grid)},
           params=params, note="registered lower ≤ upper pair (rigorous.bound_pairs.registered_pairs)",
           assumptions_of=assumptions_of)
