@@ -566,8 +566,11 @@ def _instance_used(setting, ctx, inst, old_given: bool, more_ctxs=()):
     return used, notes
 
 
-def _prior_regret(setting, budget, Tarr, overrides, given, pri, check, plot, json_out, options, Ts):
-    """`regret --prior`: the headline bound on each instance drawn from the prior; the worst and a quantile."""
+def _prior_regret(setting, budget, Tarr, overrides, given, pri, check, plot, json_out, options, Ts, selected=()):
+    """`regret --prior`: the headline bound on each instance drawn from the prior; the worst and a quantile. The
+    ``--bound`` selected bounds: their value on each instance (a column each, marked ★; JSON ``per_instance[i]
+    ["selected"]``) and, over the instances, their largest value, the quantile and the median (JSON ``selected``);
+    None where a bound does not apply to an instance."""
     from ..bounds.report import regret_report
     from ..errors import InputError
 
@@ -576,20 +579,27 @@ def _prior_regret(setting, budget, Tarr, overrides, given, pri, check, plot, jso
             raise InputError(flag, "used without --prior (it shows one instance: save one with --save-instance)",
                              flag)
     prior, insts, q, seed = pri
-    rows = []
+    rows, sel_rows = [], {}
     for inst in common.track(insts, "instances", enabled=not json_out):
         rep = regret_report(setting, budget, Tarr, {**overrides, **inst.context_overrides()}, given)
         h = rep.headline
         rows.append({"index": inst.source.get("index"), "instance": inst.describe(), "value": h.value,
                      "value_id": h.bound_id, "value_reason": h.reason})
+        if selected:
+            got = {r["id"]: r for r in rep.rows if r["id"] in selected}
+            sel_rows.update(got)
+            rows[-1]["selected"] = {b: got[b]["value"] if got[b]["applicable"] else None for b in selected}
     summ = instance_options.quantile_summary([r["value"] for r in rows], q)
+    sel = [{"id": b, "kind": sel_rows[b]["kind"], "plugin": plugin_origin(sel_rows[b]),
+            "summary": instance_options.quantile_summary([r["selected"][b] for r in rows], q)} for b in selected]
     if json_out:
         common.emit_json("regret", {"setting": setting, "T": Ts, "budget": common.budget_inputs(budget),
                                     "options": options},
                          value=summ["worst"], value_label=f"largest headline bound at T over {len(insts)} instances "
                          f"drawn from {prior.describe()} (None if one has no headline)",
                          prior=prior.to_dict(), prior_seed=seed, prior_summary=summ, instance=None,
-                         instances=[i.to_dict() for i in insts], per_instance=rows)
+                         instances=[i.to_dict() for i in insts], per_instance=rows,
+                         **({"selected": sel} if selected else {}))
         return
     from rich import box
     from rich.table import Table
@@ -598,16 +608,32 @@ def _prior_regret(setting, budget, Tarr, overrides, given, pri, check, plot, jso
               caption=f"budget: {budget.describe() if budget else 'none (non-private)'}; prior seed {seed}",
               box=box.SIMPLE_HEAD, header_style="bold", caption_justify="left")
     for c in ("#", "instance", "headline", "bound"):
-        t.add_column(c, justify="right" if c in ("#", "headline") else "left")
+        t.add_column(c, justify="right" if c in ("#", "headline") else "left",
+                     no_wrap=bool(selected) and c in ("#", "headline"))
+    for b in selected:
+        t.add_column(f"★ {b}", justify="right", no_wrap=True)
     for r in rows:
         t.add_row(str(r["index"]), r["instance"], common.fmt(r["value"]) if r["value"] is not None else "none",
-                  r["value_id"] or r["value_reason"] or "—")
+                  r["value_id"] or r["value_reason"] or "—",
+                  *[common.fmt(r["selected"][b]) if r["selected"][b] is not None else "n/a" for b in selected])
     con = common.console()
+    if selected:  # numbers never cut: the headline's id, then the last selected columns (the ★ lines below)
+        common.fit_columns(con, t, ("bound", *[f"★ {b}" for b in reversed(selected[1:])]), floors={"instance": 16})
     con.print(t)
     w = "none (an instance has no headline bound)" if summ["worst"] is None else common.fmt(summ["worst"])
     con.print(f"[bold]Worst instance[/bold]: regret ≤ {w}; {100 * q:g}% quantile over the instances: "
               f"{common.fmt(summ['at_quantile']) if summ['at_quantile'] is not None else '—'}; median "
               f"{common.fmt(summ['median']) if summ['median'] is not None else '—'}.")
+    for x in sel:
+        sm, r0 = x["summary"], sel_rows[x["id"]]
+        word = "regret ≤" if r0["kind"].startswith("upper") else "regret ≥"
+        na = sm["without_answer"]
+        if na == len(rows):
+            con.print(f"[bold]★ {x['id']}[/bold] ({_headline_who(r0)}): not applicable on any instance.")
+            continue
+        con.print(f"[bold]★ {x['id']}[/bold] ({_headline_who(r0)}): {word} {common.fmt(sm['worst_with_answer'])} on "
+                  f"the instance where it is largest; {100 * q:g}% quantile {common.fmt(sm['at_quantile'])}; median "
+                  f"{common.fmt(sm['median'])}" + (f" (not applicable on {na} of {len(rows)})" if na else "") + ".")
 
 
 BoundOpt = options.BoundOpt  # declared in options.py
@@ -772,7 +798,8 @@ def register(app: typer.Typer) -> None:
                 common.console().print(f"plot written to {plot}")
             return
         if pri is not None:
-            return _prior_regret(setting, budget, Tarr, overrides, given, pri, check, plot, json_out, options, Ts)
+            return _prior_regret(setting, budget, Tarr, overrides, given, pri, check, plot, json_out, options, Ts,
+                                 selected)
         with common.option_names(given_names):
             rep = regret_report(setting, budget, Tarr, overrides, given)
         used, i_notes = _instance_used(setting, rep.ctx, inst, old_given)
