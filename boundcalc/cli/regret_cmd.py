@@ -444,22 +444,49 @@ def _plot(path, rows, setting, budget, instance: str = "", selected=()) -> None:
     figures.save(fig, path)
 
 
-def _plot_check(path, rep, budget, T: int, runs: int) -> bool:
+def _selected_line(line):
+    """``line`` (a figures.Line) marked as ``_plot`` marks a ``--bound`` selected bound: ★ in the legend, thicker, on
+    top."""
+    line.label = f"★ {line.label}"
+    line.style = {**line.style, **SELECTED_STYLE}
+    return line
+
+
+def _plot_check(path, rep, budget, T: int, runs: int, selected=(), overrides=None) -> bool:
     """``regret --check --plot``: one panel per simulated algorithm, its mean regret with the 95% interval against t
     and every bound form it was checked against (labelled with the verdict at T; dotted when the instance is
-    outside the theorem's assumptions). False when nothing was simulated (the caller draws the bounds instead)."""
+    outside the theorem's assumptions). The ``--bound`` selected bounds are marked as ``regret --plot`` marks them
+    (★, thicker, on top); one that no panel checks (a lower bound, a bound of an algorithm not simulated, a user's
+    bound) is drawn on every panel against its t. False when nothing was simulated (the caller draws the bounds
+    instead)."""
+    import numpy as np
+
     from .. import figures
+    from ..bounds.report import rows_for
     from ..verify.overlay import check_panels
 
     panels = check_panels(rep.rows, rep.ctx)
     if not panels:
         return False
+    checked = {b.bound_id for p in panels for b in p.bounds}
+    extra = [b for b in selected if b not in checked]
     fig, axes = figures.panels(len(panels))
     for ax, p in zip(axes, panels):
         c = p.curve
         curve = figures.Curve(f"{p.algorithm}: mean regret and 95% interval", c["t"], c["mean"], c["ci_low"],
                               c["ci_high"])
-        figures.regret_figure([curve], [figures.bound_line(b) for b in p.bounds], title_text=p.algorithm, ax=ax)
+        lines = [_selected_line(figures.bound_line(b)) if b.bound_id in selected else figures.bound_line(b)
+                 for b in p.bounds]
+        if extra:
+            _, rows = rows_for(rep.setting, budget, np.asarray(c["t"], dtype=float), overrides)
+            for r in rows:
+                pts = [(v["T"], v["value"]) for v in r["values"] if v["defined"] and v["value"] is not None]
+                if r["id"] in extra and r["applicable"] and pts:
+                    ts, vs = zip(*pts)
+                    lines.append(_selected_line(figures.Line(
+                        f"{r['id']} ({r['form']})", ts, vs, kind="upper" if r["kind"].startswith("upper") else "lower",
+                        style={"color": figures.LOWER_COLOUR} if not r["kind"].startswith("upper") else {})))
+        figures.regret_figure([curve], lines, title_text=p.algorithm, ax=ax)
     fig.suptitle(figures.title("regret --check: simulation beside the bounds it checks", rep.ctx.instance_name,
                                _budget_text(budget), T, runs), fontsize=10)
     figures.save(fig, path)
@@ -814,7 +841,7 @@ def register(app: typer.Typer) -> None:
                                     checkpoints=curve_checkpoints(int(Ts[-1])) if plot else None)
         drawn = None
         if plot:
-            if check and _plot_check(plot, rep, budget, int(Ts[-1]), n_runs):
+            if check and _plot_check(plot, rep, budget, int(Ts[-1]), n_runs, selected, overrides):
                 drawn = "check"
             else:
                 prow = rep.rows

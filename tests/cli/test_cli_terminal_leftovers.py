@@ -102,3 +102,59 @@ def test_mutant_prior_selected_is_the_headline_is_rejected(mine, monkeypatch):
     obj, out = _json(args), _run(args, columns=140)
     with pytest.raises(AssertionError):
         _check_prior(obj, out)
+
+
+# -- 2. regret --check --plot highlights the --bound bounds --------------------------------------------------------------
+CHECK = ["regret", "--setting", "finite", "--means", "0.9,0.6", "--epsilon", "1", "--T", "200", "--check", "--runs", "2",
+         "--bound", "001-dp-se-explicit", "--bound", "001-thm3.1"]
+
+
+def _check_figure(monkeypatch, tmp_path):
+    """Run regret --check --plot in-process; the figure it saves, read back from matplotlib: per panel, the
+    legend's labels and the width of each labelled line."""
+    from boundcalc import figures as F
+
+    seen = []
+
+    def save(fig, path, option="--plot"):  # read back, not rendered (the PNG itself: tests/experiments/test_figures.py)
+        seen.append([{ln.get_label(): ln.get_linewidth() for ln in ax.get_lines() if not ln.get_label().startswith("_")}
+                     for ax in fig.axes if ax.get_visible() and ax.get_lines()])
+        F.pyplot().close(fig)
+
+    monkeypatch.setattr(F, "save", save)
+    obj = _json([*CHECK, "--plot", tmp_path / "c.png"])
+    assert obj["plot"]["figure"] == "simulated regret beside the checked bounds" and len(seen) == 1
+    return obj, seen[0]
+
+
+def _check_highlight(obj, panels):
+    from boundcalc.cli.regret_cmd import SELECTED_STYLE
+
+    assert len(panels) >= 2
+    for lines in panels:
+        star = {k: w for k, w in lines.items() if k.startswith("★ ")}
+        assert any(k.startswith("★ 001-thm3.1 ") for k in star), lines  # the lower bound, on every panel
+        assert all(w == SELECTED_STYLE["lw"] for w in star.values()) and all(
+            w < SELECTED_STYLE["lw"] for k, w in lines.items() if k not in star), lines
+        assert not any(k.startswith(("001-thm3.1", "001-dp-se-explicit")) for k in lines), lines
+    dpse = [lines for lines in panels if any(k.startswith("DP-SE:") for k in lines)]
+    assert len(dpse) == 1 and any(k.startswith("★ 001-dp-se-explicit (explicit)") for k in dpse[0]), dpse
+    others = [k for lines in panels for k in lines if k.startswith("★ ") and not k.startswith("★ 001-thm3.1 ")]
+    assert len(others) == 1  # the checked selected bound only on its own algorithm's panel
+    assert {s["id"] for s in obj["selected"]} == {"001-dp-se-explicit", "001-thm3.1"}
+
+
+def test_check_plot_highlights_the_selected_bounds(monkeypatch, tmp_path):
+    _check_highlight(*_check_figure(monkeypatch, tmp_path))
+
+
+@pytest.mark.parametrize("old,new", [("extra = [b for b in selected if b not in checked]", "extra = []"),
+                                     ("if b.bound_id in selected else", "if False else")])
+def test_mutant_check_plot_without_highlight_is_rejected(old, new, monkeypatch, tmp_path):
+    """Mutants kept: the bounds no panel checks left out; the checked selected bound not marked."""
+    from boundcalc.cli import regret_cmd
+
+    monkeypatch.setattr(regret_cmd, "_plot_check", mutate(regret_cmd._plot_check, old, new))
+    got = _check_figure(monkeypatch, tmp_path)
+    with pytest.raises(AssertionError):
+        _check_highlight(*got)
