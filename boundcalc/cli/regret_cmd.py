@@ -497,8 +497,10 @@ def _budget_scalar(b) -> float:
     return float(b.rho) if b.notion == "zcdp" else float(b.epsilon)
 
 
-def _render_sweep(reps, budgets, selected=()):
-    """One table: every bound (rows) at every budget of the list (columns), at the largest T; headlines last."""
+def _render_sweep(reps, budgets, selected=(), show_all: bool = False):
+    """One table: the bounds (rows) at every budget of the list (columns), at the largest T; headlines last. The rows
+    are those the one-budget table shows at some budget of the list (``shown_rows``; ``--all``: every applicable
+    one); a budget's cells wrap ("(w.p. ≥ 1 − δ)") so that no number or header is cut at any width."""
     from rich import box
     from rich.table import Table
 
@@ -513,11 +515,16 @@ def _render_sweep(reps, budgets, selected=()):
     t.add_column("id / algorithm", no_wrap=True)
     t.add_column("form", no_wrap=True)
     for b in budgets:
-        t.add_column(f"{sym} = {common.fmt(_budget_scalar(b), 4)}", justify="right", no_wrap=True)
+        t.add_column(f"{sym} = {common.fmt(_budget_scalar(b), 4)}", justify="right")
     t.add_column("caveats", ratio=1)
+    shown = {r["id"] for rep in reps for r in shown_rows(rep.rows, rep.headline.bound_id, selected, show_all)}
+    hidden = 0
     for i, r0 in enumerate(reps[0].rows):
         rows = [rep.rows[i] for rep in reps]
         if not any(r["applicable"] for r in rows):
+            continue
+        if r0["id"] not in shown:
+            hidden += 1
             continue
         cells = []
         for r in rows:
@@ -538,6 +545,9 @@ def _render_sweep(reps, budgets, selected=()):
               if any(r.headline.high_probability for r in reps) else "")
     common.fit_columns(con, t, ("form", "caveats"), floors={"caveats": 16})  # numbers never cut
     con.print(t)
+    if hidden:
+        con.print(f"[dim]Not shown: {hidden} more bound{'s' if hidden != 1 else ''} applicable at some budget (other "
+                  "forms, other papers' bounds, weaker lower bounds): --all.[/dim]")
     for n in reps[0].notes:
         con.print(f"[yellow]note[/yellow]: {n}")
 
@@ -820,7 +830,7 @@ def register(app: typer.Typer) -> None:
                             "value_id": r.headline.bound_id, "value_reason": r.headline.reason, "bounds": r.rows}
                            for b, r in zip(budgets, reps)])
                 return
-            _render_sweep(reps, budgets, selected)
+            _render_sweep(reps, budgets, selected, show_all or explain)
             if plot:
                 common.console().print(f"plot written to {plot}")
             return

@@ -47,6 +47,20 @@ def _flat(out: str) -> str:
     return " ".join(out.split())
 
 
+@pytest.fixture(scope="module")
+def json_once():
+    """``--json`` of a command, computed once per module (every mutant here is a renderer's: the JSON is the same)."""
+    seen = {}
+
+    def get(args):
+        key = tuple(map(str, args))
+        if key not in seen:
+            seen[key] = _json(args)
+        return seen[key]
+
+    return get
+
+
 # -- 1. --bound with regret --prior --------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def mine(tmp_path_factory):  # one file for the module: a plugin id is registered once per process, by its file
@@ -158,3 +172,149 @@ def test_mutant_check_plot_without_highlight_is_rejected(old, new, monkeypatch, 
     got = _check_figure(monkeypatch, tmp_path)
     with pytest.raises(AssertionError):
         _check_highlight(*got)
+
+
+# -- 3. the budget-by-bound table, compacted as regret's -------------------------------------------------------------------
+README_BUDGET = ["budget", "--setting", "linear", "--K", "50", "--d", "5", "--T", "1e7", "--max-overhead", "0.1"]
+RATIO = ["budget", "--setting", "finite", "--means", "0.9,0.8,0.5", "--T", "1e6", "--max-ratio-to-lower", "2"]
+
+
+def _table_ids(out: str, known) -> list[str]:
+    """The bound ids of the table's rows, in order: a line whose first word (★ dropped) is a bound id of the JSON."""
+    ids = []
+    for ln in out.splitlines():
+        w = ln.replace("★", " ").split()
+        if w and w[0] in known and ln.startswith((" ", "│")) and w[0] not in ids:
+            ids.append(w[0])
+    return ids
+
+
+def _check_compact_budget(obj: dict, out: str, every: list[str]):
+    """The default table: every form of the recommendation's algorithm, the lower limit's bound, one row per other
+    algorithm, one lower bound per kind; the rest one flag away (--all shows every applicable bound) and counted."""
+    rows = {r["id"]: r for r in obj["budgets"]}
+    known = set(rows)
+    ids = _table_ids(out, known)
+    applicable = [i for i, r in rows.items() if r["status"] != "not applicable"]
+    assert sorted(every) == sorted(applicable)
+    rec_alg = rows[obj["value_id"]]["algorithm"] if obj["value_id"] else None
+    assert all(i in ids for i in applicable if rows[i]["algorithm"] == rec_alg and rec_alg), ids
+    if obj["lower_id"]:
+        assert obj["lower_id"] in ids
+    others = [rows[i]["algorithm"] for i in ids if rows[i]["kind"].startswith("upper") and rows[i]["algorithm"] != rec_alg]
+    assert len(others) == len(set(others)), ids
+    lows = [rows[i]["kind"] for i in ids if rows[i]["kind"].startswith("lower")]
+    assert len(lows) == len(set(lows)), ids
+    hidden = len(applicable) - len(ids)
+    assert hidden > 0 and f"Not shown: {hidden} more applicable bound" in _flat(out), _flat(out)[-400:]
+
+
+@pytest.mark.parametrize("args", [README_BUDGET, RATIO])
+def test_budget_table_is_compacted_like_regrets(args, json_once):
+    obj = json_once(args)
+    every = _table_ids(_run([*args, "--all"], columns=200), {r["id"] for r in obj["budgets"]})
+    _check_compact_budget(obj, _run(args, columns=200), every)
+
+
+def test_mutant_budget_table_every_row_is_rejected(monkeypatch, json_once):
+    from boundcalc.cli import budget_cmd
+
+    obj = json_once(README_BUDGET)
+    every = _table_ids(_run([*README_BUDGET, "--all"], columns=200), {r["id"] for r in obj["budgets"]})
+    monkeypatch.setattr(budget_cmd, "_shown", mutate(budget_cmd._shown, "SHOW_ALL or explain", "True"))
+    out = _run(README_BUDGET, columns=200)
+    with pytest.raises(AssertionError):
+        _check_compact_budget(obj, out, every)
+
+
+# -- 4. at 80 and 100 columns: no line wider, no number or header cut ---------------------------------------------------
+def _whole(num: str, text: str) -> bool:
+    import re
+
+    return re.search(rf"(?<![\d.e+-]){re.escape(num)}(?![\d.e])", text) is not None
+
+
+def _check_budget_width(obj: dict, out: str, width: int):
+    """No line wider than ``width``, nothing cut ("…"), the table printed as a table (its header row), and for every
+    row shown each of its JSON numbers whole on the row's lines (the user budget always; the regret there and the
+    overhead where their column is shown)."""
+    lines = out.splitlines()
+    from rich.cells import cell_len
+
+    assert all(cell_len(ln) <= width for ln in lines), [ln for ln in lines if cell_len(ln) > width][:3]
+    assert "…" not in out, [ln for ln in lines if "…" in ln][:3]
+    head = next((ln for ln in lines if ln.split()[:3] == ["id", "/", "algorithm"]), None)
+    assert head is not None, "no table"
+    rows = {r["id"]: r for r in obj["budgets"]}
+    ids = _table_ids(out, set(rows))
+    assert ids
+    for i in ids:
+        r = rows[i]
+        k = next(n for n, ln in enumerate(lines) if ln.replace("★", " ").split()[:1] == [i])
+        text = " ".join(lines[k:k + 2])  # the row's line and the algorithm's line below
+        if r["status"] == "met":
+            assert _whole(fmt(r["user_budget"], 5), text), (i, fmt(r["user_budget"], 5), text)
+            if "regret there" in head:
+                assert _whole(fmt(r["regret_at_budget"]), text), (i, text)
+            if "overhead" in head:
+                assert f"{100 * r['overhead_at_budget']:.3g}%" in text, (i, text)
+        else:
+            assert r["status"] in text, (i, text)
+
+
+WIDTH_CASES = [README_BUDGET, [*RATIO[:-2], "--max-overhead", "0.5"], ["budget", "--setting", "linear", "--T", "1e6", "--max-overhead", "0.1", "--explain"]]
+
+
+@pytest.mark.parametrize("width", [80, 100])
+@pytest.mark.parametrize("args", WIDTH_CASES)
+def test_budget_table_at_80_and_100_columns(args, width, json_once):
+    _check_budget_width(json_once(args), _run(args, columns=width), width)
+
+
+def test_mutant_budget_columns_never_dropped_is_rejected(monkeypatch, json_once):
+    from boundcalc.cli import common
+
+    obj = json_once(README_BUDGET)
+    monkeypatch.setattr(common, "fit_columns", lambda con, table, drop, floors=None: [])  # the old all-or-nothing table
+    out = _run(README_BUDGET, columns=80)
+    with pytest.raises(AssertionError):
+        _check_budget_width(obj, out, 80)
+
+
+SWEEP = ["regret", "--setting", "linear", "--rho", "0.001,0.01,0.1"]
+
+
+def _check_sweep_width(obj: dict, out: str, width: int):
+    """regret with a budget list: no line wider, nothing cut, each shown bound's value at each budget whole."""
+    from rich.cells import cell_len
+
+    lines = out.splitlines()
+    assert all(cell_len(ln) <= width for ln in lines) and "…" not in out, [ln for ln in lines if "…" in ln][:3]
+    rows = [{r["id"]: r for r in part["bounds"]} for part in obj["sweep"]]
+    ids = _table_ids(out, set(rows[0]))
+    assert ids and obj["value_id"][0] in ids
+    for i in ids:
+        k = next(n for n, ln in enumerate(lines) if ln.replace("★", " ").split()[:1] == [i])
+        for part in rows:
+            if part[i]["applicable"]:
+                assert _whole(fmt(part[i]["value"]), lines[k]), (i, lines[k])
+    head = next(ln for ln in reversed(lines) if ln.split()[:1] == ["headline"])
+    assert all(_whole(fmt(v), head) for v in obj["value"]), head
+
+
+@pytest.mark.parametrize("width", [80, 100])
+@pytest.mark.parametrize("extra", [[], ["--all"]])
+def test_regret_budget_list_at_80_and_100_columns(extra, width, json_once):
+    _check_sweep_width(json_once(SWEEP), _run([*SWEEP, *extra], columns=width), width)
+
+
+def test_mutant_budget_list_cells_never_wrap_is_rejected(monkeypatch, json_once):
+    from boundcalc.cli import regret_cmd
+
+    obj = json_once(SWEEP)
+    monkeypatch.setattr(regret_cmd, "_render_sweep", mutate(
+        regret_cmd._render_sweep, 'common.fmt(_budget_scalar(b), 4)}", justify="right")',
+        'common.fmt(_budget_scalar(b), 4)}", justify="right", no_wrap=True)'))
+    out = _run([*SWEEP, "--all"], columns=80)
+    with pytest.raises(AssertionError):
+        _check_sweep_width(obj, out, 80)
