@@ -112,17 +112,53 @@ def _fits(con, table) -> bool:
 SELECTED: tuple = ()  # the --bound ids of the command being rendered (marked ★ in the tables and the figure)
 
 
-def _set_selected(ids) -> None:
-    global SELECTED
+def _set_selected(ids, show_all: bool = False) -> None:
+    global SELECTED, SHOW_ALL
     SELECTED = tuple(ids)
+    SHOW_ALL = bool(show_all)
 
 
 def _id_cell(rid: str) -> str:
     return f"[bold cyan]★ {rid}[/bold cyan]" if rid in SELECTED else f"[cyan]{rid}[/cyan]"
 
 
+SHOW_ALL = False  # --all of the command being rendered: every applicable bound in the tables
+
+
+def _report_row(r) -> dict:
+    """A budget row in the shape regret_cmd.shown_rows reads: its value is the user budget where the bound meets the
+    target (the smallest is the best upper bound, the largest the most telling lower bound, as the recommendation and
+    the lower limit are chosen from the rigorous rows: budget.solve._plan); an indicative bound counts as regret's
+    invalid ones (never the row an algorithm is shown by while a rigorous one is there) and an indicative lower bound
+    has no value (the lower limit's bound is shown, not a larger indicative one)."""
+    met = r.status in ("met", "any budget") and (r.is_upper or r.rigorous)
+    return {"id": r.id, "algorithm": r.algorithm, "kind": r.kind, "form": r.form, "notion": r.notion,
+            "applicable": r.status != "not applicable", "value": r.user_budget if met else None,
+            "invalid": not r.rigorous, "vacuous": False, "tags": list(r.tags)}
+
+
+def _shown(plan, explain: bool) -> list:
+    """The rows of one horizon's table, in display order: regret's compaction (regret_cmd.shown_rows: the
+    recommendation's algorithm in every form, one row per other algorithm, the largest lower bound of each kind, your
+    bounds, the ``--bound`` ones; ``--all``/``--explain``: every applicable bound), then the not applicable ones
+    selected by ``--bound`` (every one with ``--explain``)."""
+    from .regret_cmd import shown_rows
+
+    ids = [d["id"] for d in shown_rows([_report_row(r) for r in plan.rows], plan.value_id, SELECTED,
+                                       SHOW_ALL or explain)]
+    ids += [r.id for r in plan.rows if r.status == "not applicable" and (explain or r.id in SELECTED)]
+    return [plan.row(i) for i in ids]
+
+
+# columns of the budget table left out, the least needed first, where the console is too narrow to show every number
+# and header whole (common.fit_columns); the user budget, the status and the id stay
+BUDGET_DROP = ("bound's own budget", "kind", "form", "overhead", "regret there", "caveats")
+BUDGET_FLOORS = {"caveats": 24, "bound's own budget": 12}
+
+
 def _plan_table(plan, explain: bool, values_used: str, con):
-    """The table of one horizon; None when it cannot be laid out whole in the console's width."""
+    """The table of one horizon, columns left out (BUDGET_DROP) where the console is too narrow; None when even then
+    it cannot be laid out without cutting a number or a header."""
     from rich import box
     from rich.table import Table
 
@@ -138,12 +174,11 @@ def _plan_table(plan, explain: bool, values_used: str, con):
                     ("bound's own budget", {}), ("regret there", {"justify": "right", "no_wrap": True}),
                     ("overhead", {"justify": "right", "no_wrap": True}), ("caveats", {"ratio": 1})):
         t.add_column(col, **kw)
-    for r in plan.rows:
-        if r.status == "not applicable" and not explain and r.id not in SELECTED:
-            continue
+    for r in _shown(plan, explain):
         c = _row_cells(r, sym)
         t.add_row(f"{_id_cell(c['id'])}\n[dim]{c['algorithm']}[/dim]", c["kind"].replace("-", "\n"), c["form"],
                   c["status"], c["user"], c["own"], c["regret"], c["overhead"], c["caveats"])
+    common.fit_columns(con, t, BUDGET_DROP, floors=BUDGET_FLOORS)
     return t if _fits(con, t) else None
 
 
@@ -151,9 +186,7 @@ def _plan_list(plan, explain: bool, values_used: str, con):
     """The same content as ``_plan_table``, one block per bound, for a console too narrow for the table."""
     sym = plan.notion.symbol
     con.print(f"[bold]Privacy budget for {plan.target.describe()} — {plan.setting} — T = {plan.T:g}[/bold]")
-    for r in plan.rows:
-        if r.status == "not applicable" and not explain and r.id not in SELECTED:
-            continue
+    for r in _shown(plan, explain):
         c = _row_cells(r, sym)
         con.print(f"{_id_cell(c['id'])} ({c['algorithm']}; {c['kind']}, {c['form']}): {c['status']}")
         con.print(f"    user {sym} = {c['user']}; bound's own budget {c['own']}; regret there {c['regret']}; "
@@ -185,18 +218,18 @@ def _render(plans, explain: bool, values_used: str = ""):
         tt.add_column("id", style="cyan", no_wrap=True)
         for p in plans:
             tt.add_column(f"T={common.fmt(p.T, 3)}", justify="right", no_wrap=True)
-        for i, r in enumerate(last.rows):
-            if r.status == "not applicable" and not explain:
-                continue
+        for r in _shown(last, explain):
             cells = []
             for p in plans:
-                x = p.rows[i]
+                x = p.row(r.id)
                 cells.append(common.fmt(x.user_budget, 4) if x.status == "met" else
                              ANY_BUDGET_TEXT if x.status == "any budget" else x.status)
             tt.add_row(r.id, *cells)
         tt.add_row("[bold]recommended[/bold]", *[_recommended_cell(p) for p in plans])
         con.print(tt)
     na = [r for r in last.rows if r.status == "not applicable"]
+    hidden = sum(r.status != "not applicable" for r in last.rows) - sum(
+        r.status != "not applicable" for r in _shown(last, explain))
     if explain:
         for r in last.rows:
             if r.reason or r.indicative or r.equivalents:
@@ -206,9 +239,12 @@ def _render(plans, explain: bool, values_used: str = ""):
                     con.print(f"    equivalents: {_equiv_text(r.equivalents)}")
                 if r.conversion and r.conversion not in ("same notion",):
                     con.print(f"    [dim]conversion: {r.conversion}[/dim]")
-    elif na:
-        con.print(f"[dim]Not applicable to {last.notion.describe()} ({len(na)}): {', '.join(r.id for r in na)} — "
-                  "--explain gives the reasons.[/dim]")
+    elif na or hidden:  # as regret's table says what it leaves out
+        parts = ([f"{hidden} more applicable bound{'s' if hidden != 1 else ''} (other forms, other papers' bounds, "
+                  f"weaker lower bounds: --all)"] if hidden else [])
+        if na:
+            parts.append(f"{len(na)} not applicable to {last.notion.describe()}")
+        con.print(f"[dim]Not shown: {' and '.join(parts)}; --explain gives the reasons.[/dim]")
     for s in last.spread:
         forms = ", ".join(f"{f['id']} {sym} = {common.fmt(f['user_budget'], 4)}" for f in s["forms"])
         why = sorted({_short_source(f) for f in s["forms"]})
@@ -253,7 +289,7 @@ def _render_against_T(con, plans, sym, explain: bool) -> None:
 
     last = plans[-1]
     ids = [r.id for r in last.rows if r.id in SELECTED]
-    ids += [r.id for r in last.rows if r.id not in ids and (explain or r.status != "not applicable")]
+    ids += [r.id for r in _shown(last, explain) if r.id not in ids]
     tt = Table(title=f"User {sym} against T", header_style="bold")
     tt.add_column("T", justify="right", no_wrap=True)
     tt.add_column("recommended", justify="right", no_wrap=True)
@@ -430,6 +466,7 @@ def register(app: typer.Typer) -> None:
         plot_dist: options.PlotDistOpt = None,
         report: options.ReportOpt = None,
         explain: options.ExplainOpt = False,
+        show_all: options.AllOpt = False,
         bound: options.BoundOpt = None,
         instance_file: options.InstanceFileOpt = None,
         save_instance: options.SaveInstanceOpt = None,
@@ -458,7 +495,7 @@ def register(app: typer.Typer) -> None:
         setting = instance_options.setting_of(setting, instance_file, SETTINGS)
         plugin_options.load(bounds_file)
         selected = selected_bounds(bound, setting)
-        _set_selected(selected)
+        _set_selected(selected, show_all)
         Ts = horizons_option(T, max_points=50)
         d_priv = validate.open_unit("--delta", "1e-6" if delta is None else delta)
         n_runs = validate.count("--runs", runs if runs is not None else "100", minimum=2, maximum=10**6)
@@ -503,7 +540,8 @@ def register(app: typer.Typer) -> None:
                        "--report": report, "--plot-dist": plot_dist, "--executor": executor, "--workers": workers,
                        "--scheduler": scheduler, "--block-runs": block_runs, "--counterpart": counterpart,
                        "--counterpart-param": counterpart_param or None, "--pairing": pairing}
-            ignored.update({o: o for o in ("--T", "--runs", "--seed", "--explain") if common.option_given(ctx, o)})
+            ignored.update({o: o for o in ("--T", "--runs", "--seed", "--explain", "--all")
+                            if common.option_given(ctx, o)})
             for flag, used in ignored.items():
                 if used is not None:
                     raise InputError(flag, "omitted with --min-T (it answers the smallest T at the budget given)",
@@ -559,6 +597,8 @@ def register(app: typer.Typer) -> None:
             if selected:
                 raise InputError("--bound", "used with --by bound (it selects a bound of the bounds' answer)",
                                  selected[0])
+            if show_all:
+                raise InputError("--all", "used with --by bound (every bound in the bounds' table)", "--all")
             if len(Ts) > 1:
                 raise InputError("--T", "one horizon with --by simulation", T)
             if quantile is not None and not 0 < quantile < 1:

@@ -328,7 +328,7 @@ VarianceOpt = Annotated[Optional[str], typer.Option(
     metavar="FLOAT")]
 
 # -- regret only ---------------------------------------------------------------------
-AllOpt = Annotated[bool, typer.Option("--all", help="Every applicable bound in the table (by default: the headline's algorithm, one bound per other algorithm, the largest lower bound of each kind, your bounds).")]
+AllOpt = Annotated[bool, typer.Option("--all", help="Every applicable bound in the table (by default: the headline's algorithm (budget: the recommendation's), one bound per other algorithm, the largest lower bound of each kind, your bounds).")]
 
 # -- simulate only ---------------------------------------------------------------------
 ProcessesOpt = Annotated[str, typer.Option("--processes", help="Worker processes on this machine (--executor "

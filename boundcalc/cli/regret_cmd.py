@@ -444,22 +444,49 @@ def _plot(path, rows, setting, budget, instance: str = "", selected=()) -> None:
     figures.save(fig, path)
 
 
-def _plot_check(path, rep, budget, T: int, runs: int) -> bool:
+def _selected_line(line):
+    """``line`` (a figures.Line) marked as ``_plot`` marks a ``--bound`` selected bound: ★ in the legend, thicker, on
+    top."""
+    line.label = f"★ {line.label}"
+    line.style = {**line.style, **SELECTED_STYLE}
+    return line
+
+
+def _plot_check(path, rep, budget, T: int, runs: int, selected=(), overrides=None) -> bool:
     """``regret --check --plot``: one panel per simulated algorithm, its mean regret with the 95% interval against t
     and every bound form it was checked against (labelled with the verdict at T; dotted when the instance is
-    outside the theorem's assumptions). False when nothing was simulated (the caller draws the bounds instead)."""
+    outside the theorem's assumptions). The ``--bound`` selected bounds are marked as ``regret --plot`` marks them
+    (★, thicker, on top); one that no panel checks (a lower bound, a bound of an algorithm not simulated, a user's
+    bound) is drawn on every panel against its t. False when nothing was simulated (the caller draws the bounds
+    instead)."""
+    import numpy as np
+
     from .. import figures
+    from ..bounds.report import rows_for
     from ..verify.overlay import check_panels
 
     panels = check_panels(rep.rows, rep.ctx)
     if not panels:
         return False
+    checked = {b.bound_id for p in panels for b in p.bounds}
+    extra = [b for b in selected if b not in checked]
     fig, axes = figures.panels(len(panels))
     for ax, p in zip(axes, panels):
         c = p.curve
         curve = figures.Curve(f"{p.algorithm}: mean regret and 95% interval", c["t"], c["mean"], c["ci_low"],
                               c["ci_high"])
-        figures.regret_figure([curve], [figures.bound_line(b) for b in p.bounds], title_text=p.algorithm, ax=ax)
+        lines = [_selected_line(figures.bound_line(b)) if b.bound_id in selected else figures.bound_line(b)
+                 for b in p.bounds]
+        if extra:
+            _, rows = rows_for(rep.setting, budget, np.asarray(c["t"], dtype=float), overrides)
+            for r in rows:
+                pts = [(v["T"], v["value"]) for v in r["values"] if v["defined"] and v["value"] is not None]
+                if r["id"] in extra and r["applicable"] and pts:
+                    ts, vs = zip(*pts)
+                    lines.append(_selected_line(figures.Line(
+                        f"{r['id']} ({r['form']})", ts, vs, kind="upper" if r["kind"].startswith("upper") else "lower",
+                        style={"color": figures.LOWER_COLOUR} if not r["kind"].startswith("upper") else {})))
+        figures.regret_figure([curve], lines, title_text=p.algorithm, ax=ax)
     fig.suptitle(figures.title("regret --check: simulation beside the bounds it checks", rep.ctx.instance_name,
                                _budget_text(budget), T, runs), fontsize=10)
     figures.save(fig, path)
@@ -470,8 +497,10 @@ def _budget_scalar(b) -> float:
     return float(b.rho) if b.notion == "zcdp" else float(b.epsilon)
 
 
-def _render_sweep(reps, budgets, selected=()):
-    """One table: every bound (rows) at every budget of the list (columns), at the largest T; headlines last."""
+def _render_sweep(reps, budgets, selected=(), show_all: bool = False):
+    """One table: the bounds (rows) at every budget of the list (columns), at the largest T; headlines last. The rows
+    are those the one-budget table shows at some budget of the list (``shown_rows``; ``--all``: every applicable
+    one); a budget's cells wrap ("(w.p. ≥ 1 − δ)") so that no number or header is cut at any width."""
     from rich import box
     from rich.table import Table
 
@@ -486,11 +515,16 @@ def _render_sweep(reps, budgets, selected=()):
     t.add_column("id / algorithm", no_wrap=True)
     t.add_column("form", no_wrap=True)
     for b in budgets:
-        t.add_column(f"{sym} = {common.fmt(_budget_scalar(b), 4)}", justify="right", no_wrap=True)
+        t.add_column(f"{sym} = {common.fmt(_budget_scalar(b), 4)}", justify="right")
     t.add_column("caveats", ratio=1)
+    shown = {r["id"] for rep in reps for r in shown_rows(rep.rows, rep.headline.bound_id, selected, show_all)}
+    hidden = 0
     for i, r0 in enumerate(reps[0].rows):
         rows = [rep.rows[i] for rep in reps]
         if not any(r["applicable"] for r in rows):
+            continue
+        if r0["id"] not in shown:
+            hidden += 1
             continue
         cells = []
         for r in rows:
@@ -511,6 +545,9 @@ def _render_sweep(reps, budgets, selected=()):
               if any(r.headline.high_probability for r in reps) else "")
     common.fit_columns(con, t, ("form", "caveats"), floors={"caveats": 16})  # numbers never cut
     con.print(t)
+    if hidden:
+        con.print(f"[dim]Not shown: {hidden} more bound{'s' if hidden != 1 else ''} applicable at some budget (other "
+                  "forms, other papers' bounds, weaker lower bounds): --all.[/dim]")
     for n in reps[0].notes:
         con.print(f"[yellow]note[/yellow]: {n}")
 
@@ -566,8 +603,11 @@ def _instance_used(setting, ctx, inst, old_given: bool, more_ctxs=()):
     return used, notes
 
 
-def _prior_regret(setting, budget, Tarr, overrides, given, pri, check, plot, json_out, options, Ts):
-    """`regret --prior`: the headline bound on each instance drawn from the prior; the worst and a quantile."""
+def _prior_regret(setting, budget, Tarr, overrides, given, pri, check, plot, json_out, options, Ts, selected=()):
+    """`regret --prior`: the headline bound on each instance drawn from the prior; the worst and a quantile. The
+    ``--bound`` selected bounds: their value on each instance (a column each, marked ★; JSON ``per_instance[i]
+    ["selected"]``) and, over the instances, their largest value, the quantile and the median (JSON ``selected``);
+    None where a bound does not apply to an instance."""
     from ..bounds.report import regret_report
     from ..errors import InputError
 
@@ -576,20 +616,27 @@ def _prior_regret(setting, budget, Tarr, overrides, given, pri, check, plot, jso
             raise InputError(flag, "used without --prior (it shows one instance: save one with --save-instance)",
                              flag)
     prior, insts, q, seed = pri
-    rows = []
+    rows, sel_rows = [], {}
     for inst in common.track(insts, "instances", enabled=not json_out):
         rep = regret_report(setting, budget, Tarr, {**overrides, **inst.context_overrides()}, given)
         h = rep.headline
         rows.append({"index": inst.source.get("index"), "instance": inst.describe(), "value": h.value,
                      "value_id": h.bound_id, "value_reason": h.reason})
+        if selected:
+            got = {r["id"]: r for r in rep.rows if r["id"] in selected}
+            sel_rows.update(got)
+            rows[-1]["selected"] = {b: got[b]["value"] if got[b]["applicable"] else None for b in selected}
     summ = instance_options.quantile_summary([r["value"] for r in rows], q)
+    sel = [{"id": b, "kind": sel_rows[b]["kind"], "plugin": plugin_origin(sel_rows[b]),
+            "summary": instance_options.quantile_summary([r["selected"][b] for r in rows], q)} for b in selected]
     if json_out:
         common.emit_json("regret", {"setting": setting, "T": Ts, "budget": common.budget_inputs(budget),
                                     "options": options},
                          value=summ["worst"], value_label=f"largest headline bound at T over {len(insts)} instances "
                          f"drawn from {prior.describe()} (None if one has no headline)",
                          prior=prior.to_dict(), prior_seed=seed, prior_summary=summ, instance=None,
-                         instances=[i.to_dict() for i in insts], per_instance=rows)
+                         instances=[i.to_dict() for i in insts], per_instance=rows,
+                         **({"selected": sel} if selected else {}))
         return
     from rich import box
     from rich.table import Table
@@ -598,16 +645,32 @@ def _prior_regret(setting, budget, Tarr, overrides, given, pri, check, plot, jso
               caption=f"budget: {budget.describe() if budget else 'none (non-private)'}; prior seed {seed}",
               box=box.SIMPLE_HEAD, header_style="bold", caption_justify="left")
     for c in ("#", "instance", "headline", "bound"):
-        t.add_column(c, justify="right" if c in ("#", "headline") else "left")
+        t.add_column(c, justify="right" if c in ("#", "headline") else "left",
+                     no_wrap=bool(selected) and c in ("#", "headline"))
+    for b in selected:
+        t.add_column(f"★ {b}", justify="right", no_wrap=True)
     for r in rows:
         t.add_row(str(r["index"]), r["instance"], common.fmt(r["value"]) if r["value"] is not None else "none",
-                  r["value_id"] or r["value_reason"] or "—")
+                  r["value_id"] or r["value_reason"] or "—",
+                  *[common.fmt(r["selected"][b]) if r["selected"][b] is not None else "n/a" for b in selected])
     con = common.console()
+    if selected:  # numbers never cut: the headline's id, then the last selected columns (the ★ lines below)
+        common.fit_columns(con, t, ("bound", *[f"★ {b}" for b in reversed(selected[1:])]), floors={"instance": 16})
     con.print(t)
     w = "none (an instance has no headline bound)" if summ["worst"] is None else common.fmt(summ["worst"])
     con.print(f"[bold]Worst instance[/bold]: regret ≤ {w}; {100 * q:g}% quantile over the instances: "
               f"{common.fmt(summ['at_quantile']) if summ['at_quantile'] is not None else '—'}; median "
               f"{common.fmt(summ['median']) if summ['median'] is not None else '—'}.")
+    for x in sel:
+        sm, r0 = x["summary"], sel_rows[x["id"]]
+        word = "regret ≤" if r0["kind"].startswith("upper") else "regret ≥"
+        na = sm["without_answer"]
+        if na == len(rows):
+            con.print(f"[bold]★ {x['id']}[/bold] ({_headline_who(r0)}): not applicable on any instance.")
+            continue
+        con.print(f"[bold]★ {x['id']}[/bold] ({_headline_who(r0)}): {word} {common.fmt(sm['worst_with_answer'])} on "
+                  f"the instance where it is largest; {100 * q:g}% quantile {common.fmt(sm['at_quantile'])}; median "
+                  f"{common.fmt(sm['median'])}" + (f" (not applicable on {na} of {len(rows)})" if na else "") + ".")
 
 
 BoundOpt = options.BoundOpt  # declared in options.py
@@ -767,12 +830,13 @@ def register(app: typer.Typer) -> None:
                             "value_id": r.headline.bound_id, "value_reason": r.headline.reason, "bounds": r.rows}
                            for b, r in zip(budgets, reps)])
                 return
-            _render_sweep(reps, budgets, selected)
+            _render_sweep(reps, budgets, selected, show_all or explain)
             if plot:
                 common.console().print(f"plot written to {plot}")
             return
         if pri is not None:
-            return _prior_regret(setting, budget, Tarr, overrides, given, pri, check, plot, json_out, options, Ts)
+            return _prior_regret(setting, budget, Tarr, overrides, given, pri, check, plot, json_out, options, Ts,
+                                 selected)
         with common.option_names(given_names):
             rep = regret_report(setting, budget, Tarr, overrides, given)
         used, i_notes = _instance_used(setting, rep.ctx, inst, old_given)
@@ -787,7 +851,7 @@ def register(app: typer.Typer) -> None:
                                     checkpoints=curve_checkpoints(int(Ts[-1])) if plot else None)
         drawn = None
         if plot:
-            if check and _plot_check(plot, rep, budget, int(Ts[-1]), n_runs):
+            if check and _plot_check(plot, rep, budget, int(Ts[-1]), n_runs, selected, overrides):
                 drawn = "check"
             else:
                 prow = rep.rows

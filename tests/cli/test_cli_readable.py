@@ -154,7 +154,7 @@ def test_mutant_verify_printing_every_claim_is_rejected(fake_claims):
 
 
 # -- budget: numbers whole, caveats readable, every T --------------------------------------------------------------
-APPROX = ["budget", "--setting", "linear", "--T", "1e6", "--max-overhead", "0.1", "--notion", "approx"]
+APPROX = ["budget", "--setting", "linear", "--T", "1e6", "--max-overhead", "0.1", "--notion", "approx", "--all"]  # every row
 
 
 def _check_budget_text(out: str, rows: list[dict]):
@@ -195,6 +195,7 @@ def test_mutant_budget_table_squeezed_into_100_columns_is_rejected(monkeypatch):
 
     _, rows = _budget_rows(APPROX)
     monkeypatch.setattr(budget_cmd, "_fits", lambda con, table: True)  # the old renderer: the table, whatever width
+    monkeypatch.setattr(budget_cmd.common, "fit_columns", lambda con, table, drop, floors=None: [])  # every column
     with pytest.raises(AssertionError):
         _check_budget_text(_run(APPROX, width=100).stdout, rows)
 

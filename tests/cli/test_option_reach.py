@@ -485,6 +485,7 @@ REACH: dict[str, dict[str, Any]] = {
                                   math.isclose(math.sqrt(sum(x * x for x in i["theta"])), 0.5, rel_tol=1e-12)
                                   for i in o["instances"])),
         "--explain": Custom(_text_differs(["budget", *BUD], ["--explain"])),
+        "--all": Custom(_text_differs(["budget", *BUD], ["--all"])),
         "--bounds-file": Elsewhere("tests/bounds/test_plugins.py::test_cli_budget_solves_the_example"),
         "--json": JSON_EXEMPT,
         # budget --by simulation (issue 14 §2-4): its options' reach tests
