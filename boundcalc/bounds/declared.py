@@ -289,6 +289,62 @@ def overflow_safe_mp(args, exprs):
 BUILTIN = ("seed", "params", "requires", "param_notes", "c", "expression", "check")
 
 
+class TableBound:
+    """Mixin of a built-in bound declared as data: one row of a setting's table (:func:`builtin_table`) with the
+    setting's Bound class (``class FiniteBound(TableBound, _Finite)``), which gives the values of the symbols and the
+    conditions. The row's metadata become attributes; its ``nonprivate`` / ``privacy_cost`` texts are parsed by the
+    one parser (boundcalc.expressions, the plugins' bound language) over ``allowed_symbols()`` as positive symbols,
+    once, when the expression is first needed (no sympy at import). A row may instead name a Python ``expression`` of
+    the class's ``EXPRESSIONS`` (a form the bound language cannot write) and a ``check`` of its ``CHECKS`` (a condition
+    that is not a relation). The formulas are the rows' sources' (each row's ``source``)."""
+
+    table_setting = ""
+    EXPRESSIONS: dict = {}
+    CHECKS: dict = {}
+
+    def __init__(self, *, nonprivate: str | None = None, privacy_cost: str | None = None,
+                 expression: str | None = None, check: str | None = None, c: float | None = None, **meta):
+        for key, val in meta.items():
+            setattr(self, key, tuple(val) if isinstance(val, list) else val)
+        if self.setting != self.table_setting:
+            raise ValueError(f"{self.id}: a {self.table_setting} table declares setting {self.setting!r}")
+        self.algorithm = meta.get("algorithm")
+        if c is not None:
+            self.c = float(c)  # a constant of a registered quantity (finite: H_min's c)
+        self.nonprivate_text, self.privacy_cost_text = nonprivate, privacy_cost
+        self.expression_hook, self.check_hook = expression, check
+        # what the generated numpy code was made from (base.expression_owner compares it)
+        self.formula_texts = (nonprivate, privacy_cost) if expression is None else (f"EXPRESSIONS[{expression!r}]",)
+
+    def allowed_symbols(self) -> tuple:
+        raise NotImplementedError
+
+    def expression(self):
+        """(non-private part, privacy cost): the row's texts parsed by boundcalc.expressions, or its Python hook."""
+        hit = self.__dict__.get("_expression")
+        if hit is None:
+            if self.expression_hook is not None:
+                hit = self.EXPRESSIONS[self.expression_hook]()
+            else:
+                from ..expressions import ExpressionError, parse_bound_text, positive_symbol
+
+                allowed = self.allowed_symbols()
+                try:
+                    hit = tuple(parse_bound_text(t, allowed, f"{self.id} {what}", symbol=positive_symbol)
+                                for what, t in (("nonprivate", self.nonprivate_text),
+                                                ("privacy_cost", self.privacy_cost_text)))
+                except ExpressionError as exc:
+                    raise ValueError(f"boundcalc/bounds ({self.table_setting} table): {exc}") from None
+            self.__dict__["_expression"] = hit
+        return hit
+
+    def conditions(self, ctx):
+        out = super().conditions(ctx)
+        if self.check_hook is not None:
+            out += self.CHECKS[self.check_hook](ctx)
+        return out
+
+
 def bound_tables(data: Any, origin: str) -> list:
     """The ``[[bound]]`` tables of a parsed TOML document (a plugin's file or a built-in table); PluginError if
     there is any other top-level key or none."""

@@ -36,7 +36,7 @@ from .. import validate as v
 from ..errors import InputError
 from . import quantities
 from .base import Bound, Context, failing_requirements, lambdified
-from .declared import builtin_table
+from .declared import TableBound, builtin_table
 from .symbols import budget_parameters
 
 # The default instance: seed 001 §5 / App. G (Sajed & Sheffet 2019 environment μ2), which is also the
@@ -207,51 +207,16 @@ class _Finite(Bound):
         return out
 
 
-class FiniteBound(_Finite):
-    """A finite-armed bound declared as data: one ``[[bound]]`` table of boundcalc/bounds/finite.toml (its metadata,
-    ``requires`` and the sympy expression texts ``nonprivate`` / ``privacy_cost``, or the name of a Python
-    ``expression`` of :data:`EXPRESSIONS`), the way a plugin declares one (boundcalc.bounds.declared). Each table cites
-    its source (seed and Theorem / Eq.); the texts are parsed by boundcalc.expressions over the finite setting's
-    symbols (positive), once, when the expression is first needed."""
+class FiniteBound(TableBound, _Finite):
+    """A finite-armed bound declared as data: one ``[[bound]]`` table of boundcalc/bounds/finite.toml (or
+    baselines.toml, converted.toml): its metadata, ``requires`` and the sympy expression texts ``nonprivate`` /
+    ``privacy_cost``, or the name of a Python ``expression`` of :data:`EXPRESSIONS` (declared.TableBound). Each table
+    cites its source (seed and Theorem / Eq.); values and conditions are _Finite's."""
 
-    def __init__(self, *, nonprivate: str | None = None, privacy_cost: str | None = None,
-                 expression: str | None = None, check: str | None = None, c: float | None = None, **meta):
-        for key, val in meta.items():
-            setattr(self, key, tuple(val) if isinstance(val, list) else val)
-        if self.setting != "finite":
-            raise ValueError(f"{self.id}: a table of finite.toml declares setting {self.setting!r}")
-        self.algorithm = meta.get("algorithm")
-        if c is not None:
-            self.c = float(c)  # the constant of the quantity H_min (symbol_values passes it)
-        self.nonprivate_text, self.privacy_cost_text = nonprivate, privacy_cost
-        self.expression_hook, self.check_hook = expression, check
-        # what the generated numpy code was made from (base.expression_owner compares it)
-        self.formula_texts = (nonprivate, privacy_cost) if expression is None else (f"EXPRESSIONS[{expression!r}]",)
+    table_setting = "finite"
 
-    def expression(self):
-        """(non-private part, privacy cost): the table's texts parsed by boundcalc.expressions, or its Python hook."""
-        hit = self.__dict__.get("_expression")
-        if hit is None:
-            if self.expression_hook is not None:
-                hit = EXPRESSIONS[self.expression_hook]()
-            else:
-                from ..expressions import ExpressionError, parse_bound_text, positive_symbol
-
-                allowed = _allowed_symbols(self.notion)
-                try:
-                    hit = tuple(parse_bound_text(t, allowed, f"{self.id} {what}", symbol=positive_symbol)
-                                for what, t in (("nonprivate", self.nonprivate_text),
-                                                ("privacy_cost", self.privacy_cost_text)))
-                except ExpressionError as exc:
-                    raise ValueError(f"boundcalc/bounds/finite.toml: {exc}") from None
-            self.__dict__["_expression"] = hit
-        return hit
-
-    def conditions(self, ctx):
-        out = super().conditions(ctx)
-        if self.check_hook is not None:
-            out += CHECKS[self.check_hook](ctx)
-        return out
+    def allowed_symbols(self) -> tuple:
+        return _allowed_symbols(self.notion)
 
 
 def _allowed_symbols(notion: str) -> tuple:
@@ -284,6 +249,7 @@ def _dpse_beta_one_over_T(ctx) -> list[str]:
 # the Python pieces a table may name: an expression the bound language cannot write, a condition that is no relation
 EXPRESSIONS = {"thm17": _thm17_expression}
 CHECKS = {"dpse_beta_one_over_T": _dpse_beta_one_over_T}
+FiniteBound.EXPRESSIONS, FiniteBound.CHECKS = EXPRESSIONS, CHECKS
 
 # every finite-armed bound of seeds 000, 001 and 003: one table each in finite.toml, read by the one loader
 BOUNDS: list[Bound] = [FiniteBound(**row) for row in builtin_table("finite.toml")]
