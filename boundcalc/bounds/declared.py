@@ -286,7 +286,7 @@ def overflow_safe_mp(args, exprs):
 # the seed, the context parameters it needs, ``requires`` relations over scalars, notes on parameters, the constant
 # ``c`` of a quantity, a Python ``expression`` hook where the bound language cannot write the formula and a
 # ``check`` hook for a condition that is not a relation (each hook named in the setting module's tables).
-BUILTIN = ("seed", "params", "requires", "param_notes", "c", "expression", "check")
+BUILTIN = ("seed", "params", "requires", "requires_notes", "param_notes", "invalid", "c", "expression", "check")
 
 
 class TableBound:

@@ -5,6 +5,10 @@ GOPE baseline (the rho -> infinity limit, docs/formulas/zcdp-bandits.md section 
 Sources: docs/formulas/zcdp-bandits.md (sections 3, 5.3, 9), docs/formulas/rdp-bandits.md (2.3, 3.2),
 docs/errata.md items 10 and 16 and the "smaller items" (000 Thm 8 main text vs appendix).
 ``log`` is natural everywhere.
+
+Declared as data (issue 23 item 4): every bound whose formula is a closed form is a ``[[bound]]`` table of
+boundcalc/bounds/linear.toml (LinearBound, declared.TableBound); seed 003 Thm 9 (and its correction) and
+000-thm8-explicit (the registered quantity R_phases) stay classes here.
 """
 
 from __future__ import annotations
