@@ -33,8 +33,9 @@ INSTANCE_SYMBOLS = {
 # bounds: the mechanism's delta_p). The (epsilon, delta)-DP delta is ``delta_dp`` since ``delta`` is the confidence of
 # the instance. Every other table of budget symbols derives from this one: BUDGET_SYMBOLS and BUDGET_OF_NOTION here,
 # declared.BUDGET_ATTR (a declared bound's symbol -> budget attribute), finite._BUDGET_SYMBOLS (a finite bound's
-# symbols), _linear_common.LinearBound.symbol_values, rigorous.bound_calls.BUDGET_SYMBOLS (check's keyword ->
-# symbol); tests/bounds/test_budget_symbols.py checks each against it.
+# symbols), _linear_common.BaseBound.symbol_values, rigorous.bound_calls.BUDGET_SYMBOLS (check's keyword ->
+# symbol), verify.claims.pairs._budget (a pair's budget from its parameters); tests/bounds/test_budget_symbols.py
+# checks each against it.
 BUDGET_PARAMETERS = {
     "none": {},
     "pure": {"epsilon": ("epsilon", "epsilon")},

@@ -79,3 +79,15 @@ def test_declared_bound_reads_budget_by_the_declaration():
                                assumptions=("epsilon > 0", "delta_dp > 0"))
     ctx = registry.make_context("linear", {}, budgets.ApproxDP(0.5, 1e-4))
     assert b.symbol_values(ctx, budgets.ApproxDP(0.5, 1e-4)) == {"epsilon": 0.5, "delta_dp": 1e-4}
+
+
+def test_claim_pairs_build_budgets_from_the_declaration():
+    """verify.claims.pairs builds a pair's budget from its parameters through the declaration (finite RDP symbols
+    first); budgets built by hand."""
+    from boundcalc.verify.claims.pairs import _budget
+
+    assert _budget("pure", {"epsilon": 0.3, "rho": 2.0}) == budgets.PureDP(0.3)
+    assert _budget("zcdp", {"rho": 0.2, "epsilon": 1.0}) == budgets.ZCDP(0.2)
+    assert _budget("rdp", {"alpha_rdp": 3.0, "epsilon_rdp": 0.4, "alpha": 9.0, "epsilon": 9.0}) == budgets.RDP(3.0, 0.4)
+    assert _budget("rdp", {"alpha": 2.5, "epsilon": 0.7}) == budgets.RDP(2.5, 0.7)
+    assert _budget("approx", {"epsilon": 1.0}) is None and _budget("none", {}) is None
