@@ -24,8 +24,11 @@ PKG = Path(boundcalc.__file__).parent
 
 
 def _text_readers(path: Path) -> list[str]:
-    """Calls in ``path`` that read text into an expression: ast.parse, sympy.sympify / S / parse_expr of a string."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    """Calls in ``path`` that read text into an expression: ast.parse, parse_expr, sympify with a namespace."""
+    src = path.read_text(encoding="utf-8")
+    if not any(w in src for w in ("parse(", "parse_expr", "sympify(")):  # only these files can call one
+        return []
+    tree = ast.parse(src)
     out = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
