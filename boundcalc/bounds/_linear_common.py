@@ -3,7 +3,8 @@
 Formulas, each with its source:
 - ``f_chi2(d, log_term)``: chi-square tail level d + 2 sqrt(d L) + 2 L (seed 003 Lemma 10, seed 000 Lemma 24);
   App. E of seed 003 uses L = log(2/delta), App. F uses L = log(1/delta).
-- ``c_ell``: AdaC-GOPE episode length parameter (seed 003 Eq. 4, Cor. 1).
+- c_l, AdaC-GOPE's episode length parameter (seed 003 Eq. 4, Cor. 1), is defined once in
+  boundcalc.schedules.linear.c_ell_zcdp.
 - ``gope_phase_bound``: number of GOPE phases started by T, L_T <= log_4(4 + 3T/(8 d log(8K/delta)))
   (DERIVED in docs/formulas/zcdp-bandits.md 3.6 from T_l >= c_l >= 8 d 4^l log(8K/delta); the same bound holds for
   AdaR-GOPE, seed 000 Eq. 8, whose T_l >= 8 d 4^l L_l).
@@ -21,6 +22,7 @@ import math
 import numpy as np
 
 from .base import Bound, Context, failing_requirements
+from .symbols import BUDGET_ATTR
 
 
 # ------------------------------------------------------------------------------------------------
@@ -36,13 +38,6 @@ def syms(*names):
 def f_chi2(d, L):
     """d + 2 sqrt(d L) + 2 L with L = log(1/delta') (seed 003 Lemma 10; Laurent–Massart)."""
     return d + 2.0 * np.sqrt(d * L) + 2.0 * L
-
-
-def c_ell(ell, d, K, rho, delta):
-    """AdaC-GOPE episode length parameter c_l (seed 003 Eq. 4): f uses log(2/delta) (App. E)."""
-    beta = 2.0 ** (-ell)
-    dk = delta / (K * ell * (ell + 1))
-    return 8 * d / beta**2 * np.log(4 / dk) + 2 * d / beta * np.sqrt(2 / rho * f_chi2(d, np.log(2 / dk)))
 
 
 def gope_phase_bound(T, d, K, delta):
@@ -141,10 +136,8 @@ class BaseBound(Bound):
         for n in self.symbol_names:
             if n == "rho":
                 out[n] = self.rho_of(budget)
-            elif n in ("alpha", "epsilon"):
-                out[n] = float(getattr(budget, n))
-            elif n == "delta_dp":
-                out[n] = float(budget.delta)
+            elif n in BUDGET_ATTR:  # alpha, epsilon, delta_dp (boundcalc.bounds.symbols, the one declaration)
+                out[n] = float(getattr(budget, BUDGET_ATTR[n]))
             else:
                 out[n] = ctx[n]
         return out

@@ -267,12 +267,11 @@ def requirement_relations(bound: Bound):
         return cache
     import sympy
 
+    from ..expressions import parse_relation  # the one parser (names: any but the functions)
+
     rels = []
     for text in bound.requires:
-        names = set(__import__("re").findall(r"[A-Za-z_][A-Za-z_0-9]*", text))
-        ns = {n: sympy.Symbol(n, real=True) for n in names if n not in _MATH}
-        ns.update({"log": sympy.log, "sqrt": sympy.sqrt, "exp": sympy.exp, "min": sympy.Min, "max": sympy.Max})
-        rel = sympy.sympify(text, locals=ns)
+        rel = parse_relation(text)
         if not isinstance(rel, sympy.core.relational.Relational):
             raise ValueError(f"{bound.id}: requirement {text!r} is not a relation")
         rels.append(rel)
@@ -327,31 +326,24 @@ _MATH = {"log": np.log, "sqrt": np.sqrt, "exp": np.exp, "min": min, "max": max}
 
 def _arith(text: str, env: dict) -> float:
     """The value of an arithmetic text (numbers, names of ``env``, + - * / **, unary -, calls of _MATH) by
-    walking its syntax tree: the package's own requirement texts, never Python evaluation."""
-    import ast
-    import operator
+    walking its syntax tree (boundcalc.expressions.evaluate_float): the package's own requirement texts, never
+    Python evaluation."""
+    from ..expressions import evaluate_float
 
-    binops = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
-              ast.Pow: operator.pow}
+    return evaluate_float(text, env)
 
-    def walk(node):
-        if isinstance(node, ast.Expression):
-            return walk(node.body)
-        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
-            return float(node.value)
-        if isinstance(node, ast.Name) and node.id in env:
-            return env[node.id]
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-            x = walk(node.operand)
-            return -x if isinstance(node.op, ast.USub) else x
-        if isinstance(node, ast.BinOp) and type(node.op) in binops:
-            return binops[type(node.op)](walk(node.left), walk(node.right))
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _MATH
-                and not node.keywords):
-            return _MATH[node.func.id](*[walk(a) for a in node.args])
-        raise ValueError(f"requirement side {text!r}: {type(node).__name__} is not arithmetic over known names")
 
-    return walk(ast.parse(text, mode="eval"))
+def expression_owner(bound: Bound) -> str:
+    """What defines the bound's expression, for the generated code: the qualified name of its ``expression``
+    method, and for a bound declared as data (``formula_texts``, boundcalc.bounds.finite.FiniteBound) a digest of
+    its texts, so that a changed or patched text is never evaluated by stale generated code."""
+    owner = type(bound).expression.__qualname__
+    texts = getattr(bound, "formula_texts", None)
+    if texts:
+        import hashlib
+
+        owner += "#" + hashlib.sha256("\n".join(map(str, texts)).encode()).hexdigest()[:16]
+    return owner
 
 
 def generated_numpy(bound: Bound):
@@ -370,7 +362,7 @@ def generated_numpy(bound: Bound):
         return None
     module, qualname, owner, names, f = hit
     cls = type(bound)
-    if (cls.__module__, cls.__qualname__, cls.expression.__qualname__) != (module, qualname, owner) \
+    if (cls.__module__, cls.__qualname__, expression_owner(bound)) != (module, qualname, owner) \
             or "expression" in vars(bound):
         return None
     return f, names

@@ -36,7 +36,8 @@ from __future__ import annotations
 
 from ._linear_common import BaseBound, syms
 from .base import Bound
-from .finite import _Finite, _sym, _Tsym
+from .declared import builtin_table
+from .finite import FiniteBound, _Tsym
 
 _ASYMPTOTIC = ("scaling not shown: asymptotic statement (limsup of R_T / ln T); evaluated as the constant times ln T, "
                "the o(ln T) remainder dropped")
@@ -46,113 +47,10 @@ _O_FORM = "paper form: constants hidden in Õ(·) set to 1 and its logarithmic f
 # ==================================================================================================
 # finite-armed (non-private and pure DP)
 # ==================================================================================================
-class UCB1Auer(_Finite):
-    """UCB1, Auer, Cesa-Bianchi & Fischer 2002 ("Finite-time Analysis of the Multiarmed Bandit Problem", Machine
-    Learning 47) Thm 1: for rewards in [0, 1] and the index μ̂_a + sqrt(2 ln t / N_a),
-
-        E[R_T] ≤ 8 Σ_{a:Δ_a>0} ln T / Δ_a + (1 + π²/3) Σ_a Δ_a,
-
-    for every T (the boundcalc UCB with c = 2, its default)."""
-
-    id = "ucb1-auer2002-thm1"
-    title = "UCB1 finite-time regret (Auer, Cesa-Bianchi & Fischer 2002, Thm 1)"
-    algorithm = "UCB"
-    seed = "ext"
-    source = "Auer, Cesa-Bianchi & Fischer 2002, Finite-time Analysis of the Multiarmed Bandit Problem, Thm 1"
-    notion = "none"
-    kind = "upper-problem-dependent"
-    form = "exact"
-    assumptions = ("rewards in [0, 1] (Bernoulli arms here)", "UCB1 index with exploration sqrt(2 ln t / N_a) (c = 2)")
-
-    def expression(self):
-        import sympy
-
-        Hi, sD = _sym("H_inv", "sum_Delta")
-        return 8 * Hi * sympy.log(_Tsym()) + (1 + sympy.pi ** 2 / 3) * sD, sympy.Integer(0)
-
-
-class KLUCBGarivierCappe(_Finite):
-    """KL-UCB, Garivier & Cappé 2011 ("The KL-UCB Algorithm for Bounded Stochastic Bandits and Beyond", COLT 2011)
-    Thm 1 with Cor. 1: for Bernoulli arms and the exploration ln t + 3 ln ln t,
-    limsup_T E[R_T] / ln T ≤ Σ_{a:Δ_a>0} Δ_a / kl(μ_a, μ*) (= H_kl, the Lai–Robbins constant of seed 001 Eq. 3),
-    evaluated as H_kl · ln T. (Thm 1's finite-T bound on E[N_a(T)] has constants C_1, C_2(ε), β(ε) not given in
-    closed form; the asymptotic statement is the one quoted.)"""
-
-    id = "klucb-garivier-cappe2011"
-    title = "KL-UCB asymptotic optimality (Garivier & Cappé 2011, Thm 1 / Cor. 1)"
-    algorithm = "KL-UCB"
-    seed = "ext"
-    source = "Garivier & Cappé 2011, The KL-UCB Algorithm for Bounded Stochastic Bandits and Beyond, Thm 1 / Cor. 1"
-    notion = "none"
-    kind = "upper-asymptotic"
-    form = "exact"
-    params = ("means", "klucb_c")
-    param_notes = {"klucb_c": "a condition only: the theorem's exploration function has c = 3 (c >= 3 here)"}
-    assumptions = ("Bernoulli arms with means in (0, 1)",
-                   "exploration function ln t + c ln ln t with c >= 3 (klucb_c; Thm 1 states c = 3, a larger c only "
-                   "adds to the o(ln T) term)")
-    requires = ("mu_min > 0", "mu_star < 1", "klucb_c >= 3")
-    caveats = (_ASYMPTOTIC,)
-
-    def expression(self):
-        import sympy
-
-        (H,) = _sym("H_kl")
-        return H * sympy.log(_Tsym()), sympy.Integer(0)
-
-
-class IMEDHondaTakemura(_Finite):
-    """IMED, Honda & Takemura 2015 ("Non-asymptotic analysis of a new bandit algorithm for semi-bounded rewards",
-    JMLR 16): asymptotically optimal, limsup_T E[R_T] / ln T ≤ Σ_{a:Δ_a>0} Δ_a / D_inf(F_a, μ*), with D_inf = kl
-    for Bernoulli arms (docs/formulas/eps-global-dp-bernoulli.md §7 (item 7.4); the non-private benchmark of seed 001 §5),
-    evaluated as H_kl · ln T."""
-
-    id = "imed-honda-takemura2015"
-    title = "IMED asymptotic optimality (Honda & Takemura 2015)"
-    algorithm = "IMED"
-    seed = "ext"
-    source = ("Honda & Takemura 2015, Non-asymptotic analysis of a new bandit algorithm for semi-bounded rewards "
-              "(JMLR 16), the Theorem on IMED's asymptotic optimality; D_inf = kl for Bernoulli arms (sheet 001 §7.4)")
-    notion = "none"
-    kind = "upper-asymptotic"
-    form = "exact"
-    assumptions = ("Bernoulli arms with means in (0, 1) (rewards in [0, 1])",)
-    requires = ("mu_min > 0", "mu_star < 1")
-    caveats = (_ASYMPTOTIC,)
-
-    def expression(self):
-        import sympy
-
-        (H,) = _sym("H_kl")
-        return H * sympy.log(_Tsym()), sympy.Integer(0)
-
-
-class LazyDPTSHuHegde(_Finite):
-    """Lazy-DP-TS, Hu & Hegde 2022 ("Near-optimal Thompson sampling-based algorithms for differentially private
-    stochastic bandits", UAI 2022): ε-global DP with regret O(Σ_{a:Δ_a>0} ln T / min{Δ_a, ε})
-    (docs/formulas/eps-global-dp-bernoulli.md §7 (item 7.3); seed 001 §1 cites it among the O(Σ ln T/Δ + ln T/ε) bounds).
-    Paper form, constant 1: Σ ln T / min{Δ_a, ε}, split as the non-private Σ ln T/Δ_a plus the cost of privacy
-    Σ ln T (1/min{Δ_a, ε} − 1/Δ_a)."""
-
-    id = "lazy-dp-ts-hu-hegde2022-paper"
-    title = "Lazy-DP-TS regret (Hu & Hegde 2022), O-form"
-    algorithm = "Lazy-DP-TS"
-    seed = "ext"
-    source = ("Hu & Hegde 2022, Near-optimal Thompson sampling-based algorithms for differentially private "
-              "stochastic bandits (UAI 2022), the regret Theorem as summarised in sheet 001 §7.3")
-    notion = "pure"
-    kind = "upper-problem-dependent"
-    form = "paper"
-    assumptions = ("rewards in [0, 1]", "the offset 3 ln t / (ε O_j) of sheet 001 §7.3")
-    caveats = (_O_FORM, "scaling not shown: the statement is taken from a secondary summary (sheet 001 §7.3, "
-               "moderate confidence), not from the paper's theorem")
-
-    def expression(self):
-        import sympy
-
-        Hi, Hm = _sym("H_inv", "H_min_eps")
-        L = sympy.log(_Tsym())
-        return Hi * L, (Hm - Hi) * L
+# UCB1 (Auer et al. 2002 Thm 1), KL-UCB (Garivier & Cappé 2011 Thm 1 / Cor. 1), IMED (Honda & Takemura 2015) and
+# Lazy-DP-TS (Hu & Hegde 2022): the [[bound]] tables of boundcalc/bounds/baselines.toml (issue 23 item 4), each with
+# its source and its statement.
+FINITE_BOUNDS = [FiniteBound(**row) for row in builtin_table("baselines.toml")]
 
 
 # ==================================================================================================
@@ -433,6 +331,6 @@ class GOPELattimoreSzepesvariExplicit(_GOPELattimoreSzepesvari):
         return Db * (s + 8 * d * Lam1) + 4 * s + 16 * d * Lam * (2 ** (L + 1) - 4) + delta * T * Db, sympy.Integer(0)
 
 
-BOUNDS = [UCB1Auer(), KLUCBGarivierCappe(), IMEDHondaTakemura(), LazyDPTSHuHegde(), OFULAbbasiYadkori(),
+BOUNDS = [*FINITE_BOUNDS, OFULAbbasiYadkori(),
           LinUCBSeed004(), PrivateLinUCBNeelRoth(), LDPUCBZheng(), LDPGLOCZheng(),
           GOPELattimoreSzepesvariPaper(), GOPELattimoreSzepesvariExplicit()]

@@ -34,8 +34,11 @@ Lemma or Eq. (e.g. seed 003 Thm 4 in boundcalc.bounds.linear).
 
 
 def _expression_owner(bound) -> str:
-    """Qualified name of the function that defines the bound's expression (detects a patched class)."""
-    return type(bound).expression.__qualname__
+    """Qualified name of the function that defines the bound's expression (detects a patched class), with a digest
+    of the texts of a bound declared as data (base.expression_owner)."""
+    from .base import expression_owner
+
+    return expression_owner(bound)
 
 
 def entry(bound, index: int):

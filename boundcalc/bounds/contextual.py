@@ -5,18 +5,24 @@ with Lemma 1 / Thm 2 / Lemma 2 in its proof) and LinPriv (Neel & Roth 2018) as r
 Sources: docs/formulas/zcdp-bandits.md 4, 7, 9, 10; docs/formulas/rdp-bandits.md 2.4, 3.3; docs/formulas/dgs-contextual.md 1-3;
 docs/errata.md items 1, 3, 4, 5, 6, 7, 11, 12, 13 and the smaller items (004 Thm 3 "log t for log T").
 ``log`` is natural unless marked.
+
+Declared as data (issue 23 item 4): every bound whose formula is a closed form is a ``[[bound]]`` table of
+boundcalc/bounds/contextual.toml (ContextualBound, declared.TableBound); the corrected OFUL forms stay classes here
+(their s* and κ are computed by code).
 """
 
 from __future__ import annotations
 
 import functools
 import math
+from functools import cached_property
 
 import numpy as np
 
 from .. import validate as v
 from ..errors import InputError
 from ._linear_common import BaseBound, oful_h_peak, syms
+from .declared import TableBound, builtin_table
 
 DEFAULT_INSTANCE = {
     "name": "seed 003 Sec. VII contextual experiment (AdaC-OFUL vs RS-OFUL) made to meet Assumption 1: K fresh "
@@ -176,61 +182,6 @@ _OFUL_NOTES = {
 
 
 # ---- AdaC-OFUL / AdaR-OFUL -----------------------------------------------------------------------------
-class _OFULPaper(BaseBound):
-    """O-form d log(T) sqrt(T) + d^2 log(T)^2 / sqrt(rho) (seed 003 Thm 5; seed 000 Thm 10 with rho = eps/alpha)."""
-
-    setting = "contextual"
-    kind = "upper-minimax"
-    form = "paper"
-    params = ("d",)
-    assumptions = (_ASSUMPTION_1, _ASSUMPTION_2, "1-sub-Gaussian reward noise")
-    requires = _OFUL_REQUIRES
-    requires_notes = _OFUL_NOTES
-    symbol_names = ("d", "rho")
-
-    def expression(self):
-        import sympy
-
-        T, d, rho = syms("T", "d", "rho")
-        return d * sympy.log(T) * sympy.sqrt(T), d**2 * sympy.log(T) ** 2 / sympy.sqrt(rho)
-
-
-class AdaCOFULPaper(_OFULPaper):
-    id = "003-thm5-paper"
-    title = "AdaC-OFUL regret, Thm 5 (O-constants = 1)"
-    algorithm = "AdaC-OFUL"
-    seed = "003"
-    source = "seed 003 Thm 5 (Table I)"
-    notion = "zcdp"
-    caveats = (
-        _VACUOUS,
-        "scaling not shown: the O(.) hides (1+C), (1+lambda), log(1/delta) and 1/sqrt(lam0) >= sqrt(d) "
-        "(docs/formulas/zcdp-bandits.md 4.3)",
-        "proof gap: the proof bounds every gamma_t by gamma_T ('gamma_t increasing'), which fails (ERRATA 12); "
-        "with unspecified constants no number violates the O(.) form (see 003-thm5-corrected)",
-        "proof gap: the proof uses lambda >= 1 (the experiments use 0.1); for lambda < 1 the constant becomes "
-        "(1+C)(1+lambda) + 1 (ERRATA 11)",
-        "typo: the good event has probability 1 - 3 delta, stated 1 - delta (ERRATA 13)",
-    )
-    regime_note = "privacy cost dominates iff rho < d^2 log^2(T)/T; for fixed rho it is polylog against sqrt(T) log T"
-
-
-class AdaROFULPaper(_OFULPaper):
-    id = "000-thm10-paper"
-    title = "AdaR-OFUL regret, Thm 10 (O-constants = 1)"
-    algorithm = "AdaR-OFUL"
-    seed = "000"
-    source = "seed 000 Thm 10 (Table 1)"
-    notion = "rdp"
-    caveats = (
-        _VACUOUS,
-        "proof gap: 'gamma_t is increasing' fails; gamma is undefined until t ≈ 5e4 in the default instance, "
-        "the safeguarded gamma peaks ≈ 38x gamma_T; the O(.) survives with a lam0-dependent burn-in (ERRATA 3)",
-        "scaling not shown: the O(.) hides 1/sqrt(lam0) >= sqrt(d) (docs/formulas/rdp-bandits.md 3.3)",
-    )
-    regime_note = "privacy cost dominates iff eps/alpha < d^2 log^2(T)/T; polylog against sqrt(T) log T"
-
-
 def _ofu_pieces_sym(T, d, lam, lam0, C, delta, th):
     """(l(T), pre, beta_T, f_F(d, delta/T)) of seed 003 Thm 14 / App. F-B (seed 000 Thm 17): l(T) <= d log(1 + T/(lam d))
     / log(1 + C) (Step 5), pre = 2 sqrt(1+C) sqrt(2 d log(1 + T/(lam d))), beta_T = sqrt(2 log(1/delta) + d log(1 +
@@ -266,58 +217,6 @@ class _OFULExplicit(BaseBound):
     requires = _OFUL_REQUIRES + (_LAM_GE_1,)
     requires_notes = _OFUL_NOTES
     symbol_names = ("d", "lam", "lam0", "C", "delta", "theta_norm", "rho")
-
-    def expression(self):
-        import sympy
-
-        T, d, lam, lam0, C, delta, th, rho = syms("T", "d", "lam", "lam0", "C", "delta", "theta_norm", "rho")
-        ell, pre, beta, fF = _ofu_pieces_sym(T, d, lam, lam0, C, delta, th)
-        gamma = sympy.sqrt(T) * sympy.sqrt(2 * ell / rho * fF / (lam + sympy.Max(0, _g_sym(T, lam0, delta, d))))
-        return pre * beta * sympy.sqrt(T), pre * gamma * sympy.sqrt((1 + C) * (1 + lam) * ell)
-
-
-_GAMMA_T_GAP = ("proof gap: the proof bounds every gamma_t by gamma_T ('gamma_t increasing'), which fails (default "
-                "instance: peak 8.84e4 at t ≈ 1.39e5 against gamma_T = 2069); this explicit value is NOT a valid upper "
-                "bound, use the corrected running-max form (ERRATA 12, 3)")
-
-
-class AdaCOFULExplicit(_OFULExplicit):
-    id = "003-thm5-explicit"
-    title = "AdaC-OFUL regret, explicit proof form with gamma_T (as in the proof; w.p. >= 1 - 3 delta)"
-    algorithm = "AdaC-OFUL"
-    seed = "003"
-    source = "seed 003 Thm 5 (proof App. F-B Step 6; Thm 14)"
-    notion = "zcdp"
-    invalid = ("built on 'gamma_t increasing', which fails (ERRATA 12, 3): the value is not a valid upper bound; "
-               "use the corrected running-max form")
-    caveats = (
-        "DERIVED: constants kept from the proof steps (docs/formulas/zcdp-bandits.md 4.2-4.3); denominator lam + max(0, g(T))",
-        _GAMMA_T_GAP,
-        _VACUOUS,
-        "typo: probability 1 - 3 delta, stated 1 - delta (ERRATA 13)",
-        "proof gap: Step 5 needs lambda >= 1 (ERRATA 11); the tau = 0 episode is not covered",
-        _NOT_BOUNDED,
-    )
-    regime_note = ("privacy cost dominates until very large T (e.g. T = 1e6, rho = 0.1, lam0 = 0.1: private ≈ 7.6e5 vs "
-                   "non-private ≈ 2.0e5, docs/formulas/zcdp-bandits.md check 13); its ratio to the non-private part -> 0 as T grows")
-
-
-class AdaROFULExplicit(_OFULExplicit):
-    id = "000-thm10-explicit"
-    title = "AdaR-OFUL regret, explicit proof form with gamma_T (as in the proof; w.p. >= 1 - 3 delta)"
-    algorithm = "AdaR-OFUL"
-    seed = "000"
-    source = "seed 000 Thm 10 (proof App. D.2, Eq. 14-18; Thm 17)"
-    notion = "rdp"
-    invalid = ("built on 'gamma_t increasing', which fails (ERRATA 12, 3): the value is not a valid upper bound; "
-               "use the corrected running-max form")
-    caveats = (
-        "DERIVED: constants kept from the proof (docs/formulas/rdp-bandits.md 3.3), 2/rho -> 2 alpha/eps; safeguard max(D, lam)",
-        _GAMMA_T_GAP,
-        _VACUOUS,
-        "proof gap: the analysis needs lambda >= 1; the tau = 0 episode is not covered",
-    )
-    regime_note = "privacy cost dominates until large T (e.g. d = 5, lam0 = 0.2: crossing at T ≈ 2.6e6, docs/formulas/rdp-bandits.md 3.3)"
 
 
 @functools.lru_cache(maxsize=64)
@@ -401,199 +300,44 @@ class AdaROFULCorrected(_OFULCorrected):
     regime_note = AdaCOFULCorrected.regime_note
 
 
-class RSOFULExplicit(_OFULExplicit):
-    """Non-private RS-OFUL: the rho -> infinity limit of the explicit bound (no noise, gamma = 0), w.p. >= 1 - delta
-    (only the self-normalised event E1 is needed): R_T <= pre * beta_T sqrt(T)."""
-
-    id = "003-rsoful-explicit"
-    title = "RS-OFUL (non-private), explicit (rho -> infinity limit of Thm 5)"
-    algorithm = "RS-OFUL"
-    seed = "003"
-    source = "seed 003 Thm 5 (rho -> infinity limit, App. F-B; RS-OFUL of Sec. VII)"
-    notion = "none"
-    params = ("d", "lam", "C", "delta", "theta_norm")
-    assumptions = (_ASSUMPTION_1, "1-sub-Gaussian reward noise")
-    requires = _NORMS
-    caveats = ("DERIVED: non-private baseline = rho -> infinity limit (docs/formulas/zcdp-bandits.md section 0); matches OFUL up to "
-               "sqrt(1+C)",)
-    regime_note = "non-private: no privacy cost"
-    symbol_names = ("d", "lam", "C", "delta", "theta_norm")
-
-    def expression(self):
-        import sympy
-
-        T, d, lam, lam0, C, delta, th = syms("T", "d", "lam", "lam0", "C", "delta", "theta_norm")
-        ell, pre, beta, fF = _ofu_pieces_sym(T, d, lam, lam0, C, delta, th)
-        return pre * beta * sympy.sqrt(T), sympy.Integer(0)
-
-
-class OFULPaper(BaseBound):
-    id = "003-oful-paper"
-    title = "OFUL / RS-OFUL (non-private), O-form d log(T) sqrt(T)"
-    algorithm = "RS-OFUL"
-    seed = "003"
-    source = "seed 003 Thm 5 (rho -> infinity limit, Table I)"
-    setting = "contextual"
-    notion = "none"
-    kind = "upper-minimax"
-    form = "paper"
-    params = ("d",)
-    assumptions = (_ASSUMPTION_1,)
-    regime_note = "non-private: no privacy cost"
-    symbol_names = ("d",)
-
-    def expression(self):
-        import sympy
-
-        T, d = syms("T", "d")
-        return d * sympy.log(T) * sympy.sqrt(T), sympy.Integer(0)
-
-
 # ---- LinUCB with dynamic global sensitivity, seed 004 Thm 3 --------------------------------------------------
-class DGSThm3(BaseBound):
-    """seed 004 Thm 3, w.p. >= 1 - 2 zeta, for (eps, delta)-DP (delta from the budget):
-    R_T <= 2 (sqrt(d log((1 + T L^2 lam)/zeta)) + sqrt(lam) S) sqrt(d T log(lam + L T/d))
-         + 2 (3^{1.5} L/(e^{1.5} lam0 eps)) log(1/zeta) sqrt(d T log(lam + L T/d)) + 32 log(1/delta)/lam0.
-    Split: the first line is the non-private LinUCB term; privacy cost = the noise term + the burn-in."""
-
-    id = "004-thm3"
-    title = "LinUCB-DGS regret, Thm 3 (as stated)"
-    algorithm = "LinUCB-DGS"
-    seed = "004"
-    source = "seed 004 Thm 3 (Lemmas 1-3, Thm 2)"
-    setting = "contextual"
-    notion = "approx"
-    kind = "upper-minimax"
-    form = "exact"
-    params = ("d", "lam", "lam0", "L", "S", "zeta")
-    assumptions = ("Assumption 1 (seed 004): i.i.d. contexts, lambda_min(E XX^T) = lam0", "||x|| <= L, ||theta*|| <= S, |r| <= 1")
-    caveats = (
-        "typo: Thm 3 writes log t for log T in the privacy term (max_t log^{1.5} t/sqrt t instead of "
-        "log T max_t sqrt(log t/t)); privacy term understated by ≈ 0.52 log T, see 004-thm3-corrected (ERRATA, smaller items)",
-        "proof gap (about the quoted bound lambda'(t) only): the burn-in t > 32 log(1/delta)/lam0 for "
-        "lambda'(t) >= lam0 t/16 needs t lam0^2 ≈ 1.7-2.2e3; for i.i.d. non-adaptive contexts the real "
-        "lambda_min(A_t) does exceed lam0 t/16 at the paper's threshold (ERRATA 4)",
-        "typo: Delta_t <= 32L/lam0 should read 32L/(lam0 t) (ERRATA 5)",
-        "proof gap: the privacy proof (Thm 1) counts only the tree nodes containing the changed reward (ERRATA 6); "
-        "the (eps, delta) claim is not shown to fail for the memoised tree (delta(1) <= 8e-4), but fails for a "
-        "fresh-noise-per-call reading with exact sensitivities (ERRATA 7)",
-        "typo: 1 + T L^2 lam should be 1 + T L^2/lam, the noise scale R is omitted, and the elliptical potential is "
-        "misquoted (docs/formulas/dgs-contextual.md 7.8); implemented as printed",
-        "proof gap: Lemma 1 borrows Gentile et al.'s eigenvalue bound, whose variance condition (adaptive arm choice) "
-        "and unit-norm contexts Assumption 1 omits (docs/formulas/dgs-contextual.md 7.3); that condition cannot hold for d >= 2 "
-        "(ERRATA 1, where 'vacuous' is the verdict on seeds 000/003, not on 004's Assumption 1)",
-        "proof gap: the tree noise is Laplace per coordinate scaled to Lemma 1's L2 sensitivity with eps/log2 T per "
-        "node, against ceil(log2 T) + 1 levels: the pure-DP worst case per node is sqrt(d) larger (docs/formulas/dgs-contextual.md "
-        "7.4); the bound is stated for that calibration (LinUCB-DGS sensitivity='paper'), not for the 'strict' one",
-    )
-    regime_note = ("privacy cost = noise term + burn-in; both grow like sqrt(T log T) with the non-private term, so the "
-                   "ratio does not vanish: privacy dominates iff 3^{1.5} L log(1/zeta)/(e^{1.5} lam0 eps) > "
-                   "sqrt(d log((1+TL^2 lam)/zeta)) + sqrt(lam) S (roughly)")
-
-    # Assumption 1 of seed 004 on the instance (with floating-point tolerances)
-    requires = ("max_action_norm <= L + 0.000000001", "theta_norm <= S + 0.000000001",
-                "lam0 <= L**2/d + 0.000000000001")
-    requires_notes = {
-        "max_action_norm <= L + 0.000000001": "Assumption 1 (seed 004), ||x|| <= L",
-        "theta_norm <= S + 0.000000001": "seed 004 Thm 3, ||theta*|| <= S",
-        "lam0 <= L**2/d + 0.000000000001": "lam0 <= L^2/d since tr E[XX^T] <= L^2",
-    }
-    symbol_names = ("d", "lam", "L", "S", "zeta", "lam0", "epsilon", "delta_dp")
-
-    def _priv_factor_sym(self, T):
-        import sympy
-
-        return (3 / sympy.E) ** sympy.Rational(3, 2)
-
-    def expression(self):
-        import sympy
-
-        T, d, lam, L, S, z, lam0, eps, dl = syms("T", "d", "lam", "L", "S", "zeta", "lam0", "epsilon", "delta_dp")
-        root = sympy.sqrt(d * T * sympy.log(lam + L * T / d))
-        nonpriv = 2 * (sympy.sqrt(d * sympy.log((1 + T * L**2 * lam) / z)) + sympy.sqrt(lam) * S) * root
-        priv = 2 * self._priv_factor_sym(T) * L / (lam0 * eps) * sympy.log(1 / z) * root + 32 * sympy.log(1 / dl) / lam0
-        return nonpriv, priv
-
-
-class DGSThm3Corrected(DGSThm3):
-    """seed 004 Thm 3 with log T restored in the privacy term: the proof maximises log T sqrt(log t)/sqrt(t),
-    max_t sqrt(log t / t) = e^{-1/2} (at t = e), so (3/e)^{1.5} -> e^{-1/2} log T."""
-
-    id = "004-thm3-corrected"
-    title = "LinUCB-DGS regret, Thm 3 with log T restored (corrected)"
-    form = "corrected"
-    caveats = (
-        "corrected form: privacy term 2 e^{-1/2} log T L/(lam0 eps) log(1/zeta) sqrt(dT log(lam + LT/d)) as the proof "
-        "gives (ERRATA, smaller items: 004 Thm 3 writes log t for log T); not the paper's statement",
-    ) + DGSThm3.caveats[1:]
-    regime_note = ("privacy cost grows like sqrt(T) log^{1.5} T against the non-private sqrt(T) log T: the ratio grows "
-                   "like sqrt(log T) L log(1/zeta)/(lam0 eps sqrt(d)), so privacy never becomes negligible")
-
-    def _priv_factor_sym(self, T):
-        import sympy
-
-        return sympy.exp(-sympy.Rational(1, 2)) * sympy.log(T)
-
-
 # ---- LinPriv (Neel & Roth 2018), as quoted and as rectified in seed 003 App. F-C ----------------------------
-class _LinPriv(BaseBound):
-    algorithm = "LinPriv"
-    seed = "003"
-    setting = "contextual"
-    notion = "pure"
-    kind = "upper-minimax"
-    form = "paper"
-    params = ("d", "K")
-    assumptions = ("public adversarial contexts, per-arm tree-mechanism statistics, eps-global DP",)
-    symbol_names = ("d", "K", "epsilon")
+class ContextualBound(TableBound, BaseBound):
+    """A contextual bound declared as data: one ``[[bound]]`` table of boundcalc/bounds/contextual.toml (metadata,
+    ``requires`` and their readings ``requires_notes``, the expression texts; declared.TableBound), with BaseBound's
+    values of the symbols (ρ of a zCDP budget, ε/α of an RDP one; ε, δ of an (ε, δ) one). Each table cites its
+    source (seed 003 Thm 5, seed 000 Thm 10, seed 004 Thm 3, seed 003 App. F-C)."""
+
+    table_setting = "contextual"
+
+    def allowed_symbols(self) -> tuple:
+        from .symbols import BUDGET_OF_NOTION, CONTEXTUAL
+
+        rho = ("rho",) if self.notion in ("zcdp", "rdp") else ()  # BaseBound.rho_of
+        return ("T",) + tuple(CONTEXTUAL) + BUDGET_OF_NOTION[self.notion] + rho
+
+    @cached_property
+    def symbol_names(self) -> tuple[str, ...]:
+        """The expression's symbols besides T (what BaseBound.symbol_values fills), from the expression itself."""
+        from .base import lambdified
+
+        return tuple(n for n in lambdified(self, "numpy")[1] if n != "T")
 
 
-class LinPrivClaimed(_LinPriv):
-    id = "003-appF-linpriv-claimed"
-    title = "LinPriv regret as claimed by Neel & Roth (Thm 5), O~-constants = 1"
-    source = "seed 003 App. F-C (quoting Neel & Roth 2018 Thm 5)"
-    caveats = (
-        "proof gap: the private part uses sum_t ||x||_{V^-1} <= 2 d log(1 + n/(lam d)), which holds only for the squares "
-        "(seed 003 App. F-C, Remark 10); see 003-appF-linpriv-rectified",
-        "seed 004 quotes LinPriv differently, as O~(log^{2.5} T sqrt(T)/eps) (docs/formulas/dgs-contextual.md 3)",
-    )
-    regime_note = "privacy cost K d log T/eps: dominates iff eps < K log T/sqrt(T) (claimed form)"
-
-    def expression(self):
-        import sympy
-
-        T, d, K, eps = syms("T", "d", "K", "epsilon")
-        return d * sympy.sqrt(T), K * d * sympy.log(T) / eps
-
-
-class LinPrivRectified(_LinPriv):
-    """O~(d sqrt(T) + (1/eps) K d sqrt(T)) (seed 003 App. F-C), hidden constants and logs set to 1."""
-
-    id = "003-appF-linpriv-rectified"
-    title = "LinPriv regret as rectified in seed 003 App. F-C, O~-constants = 1"
-    source = "seed 003 App. F-C (rectified Neel & Roth 2018 Thm 5)"
-    caveats = ("rectified by seed 003: Cauchy-Schwarz gives sum_t ||x||_{V^-1} <= sqrt(2 n d log(1 + n/(lam d))), n = T/K, "
-               "an extra sqrt(T) in the private part; polylog factors of O~ are dropped here",)
-    regime_note = "privacy cost K d sqrt(T)/eps is polynomial in T: it dominates iff eps < K, for every T"
-
-    def expression(self):
-        import sympy
-
-        T, d, K, eps = syms("T", "d", "K", "epsilon")
-        return d * sympy.sqrt(T), K * d * sympy.sqrt(T) / eps
-
+_ROWS = {row["id"]: ContextualBound(**row) for row in builtin_table("contextual.toml")}
 
 BOUNDS = [
-    AdaCOFULPaper(),
-    AdaCOFULExplicit(),
+    _ROWS["003-thm5-paper"],
+    _ROWS["003-thm5-explicit"],
     AdaCOFULCorrected(),
-    AdaROFULPaper(),
-    AdaROFULExplicit(),
+    _ROWS["000-thm10-paper"],
+    _ROWS["000-thm10-explicit"],
     AdaROFULCorrected(),
-    RSOFULExplicit(),
-    OFULPaper(),
-    DGSThm3(),
-    DGSThm3Corrected(),
-    LinPrivClaimed(),
-    LinPrivRectified(),
+    _ROWS["003-rsoful-explicit"],
+    _ROWS["003-oful-paper"],
+    _ROWS["004-thm3"],
+    _ROWS["004-thm3-corrected"],
+    _ROWS["003-appF-linpriv-claimed"],
+    _ROWS["003-appF-linpriv-rectified"],
 ]
+assert len(BOUNDS) == len(_ROWS) + 2, "every row of contextual.toml is registered"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ._linear_common import syms
 from .base import Bound
+from .symbols import BUDGET_ATTR
 
 
 class DGSCor1(Bound):
@@ -69,7 +70,7 @@ class DGSCor1(Bound):
         sig = ctx.get("perturb_sigma")
         return {"d": ctx["d"], "lam": ctx["lam"], "L": ctx["L"], "S": ctx["S"], "zeta": ctx["zeta"],
                 "sigma_z": float("nan") if sig is None else float(sig), "epsilon": float(budget.epsilon),
-                "delta_dp": float(budget.delta)}
+                "delta_dp": float(getattr(budget, BUDGET_ATTR["delta_dp"]))}
 
 
 BOUNDS = [DGSCor1()]

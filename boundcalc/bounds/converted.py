@@ -18,14 +18,16 @@ d² log²(KT) against d log^{3/2}(KT) for AdaC-GOPE (seed 003 Thm 4): the compar
 
 New bounds are declared once: ``expression()`` (sympy) + ``requires``; the numpy ``terms``, the symbols' values and
 ``conditions`` are derived by the setting's base classes (finite._Finite: the registered per-arm quantity H_inv of
-boundcalc.bounds.quantities; _linear_common.BaseBound: ``symbol_names``).
+boundcalc.bounds.quantities; _linear_common.BaseBound: ``symbol_names``). The finite-armed rows are data
+(boundcalc/bounds/converted.toml, read as finite.FiniteBound objects; issue 23 item 4).
 """
 
 from __future__ import annotations
 
 from ._linear_common import BaseBound
 from .base import Bound
-from .finite import _Finite
+from .declared import builtin_table
+from .finite import FiniteBound
 from .linear import _ASSUMPTION_1, _ASSUMPTION_1_NOTES, _ASSUMPTION_1_REQUIRES
 
 _CONVERSION = ("scaling not shown: seed 003 Table II prints this converted form without its derivation from the "
@@ -39,71 +41,9 @@ def _syms(*names):
     return [sympy.Symbol(n, positive=True) for n in names]
 
 
-class Table2AzizeBasuThm7(_Finite):
-    """seed 003 Table II, row finite-armed (problem-dependent), right column: Azize & Basu 2022 Thm 7 (AdaP-UCB)
-    converted to ρ-zCDP: Reg_T ≤ Σ_{a:Δ_a>0} (8β log(T)/Δ_a + 8 √(β/ρ) log(T)); β is AdaP-UCB's optimism
-    parameter (``alpha_adap``, > 3 in Azize & Basu 2022 Thm 7)."""
-
-    id = "003-table2-azize-basu-thm7"
-    seed = "003"
-    notion = "zcdp"
-    title = "AdaP-UCB regret converted to ρ-zCDP, Σ (8β ln T/Δ_a + 8√(β/ρ) ln T) (seed 003 Table II)"
-    algorithm = "AdaP-UCB"
-    setting = "finite"
-    source = "seed 003 Table II, row finite-armed, right column (Azize & Basu 2022 Thm 7, converted)"
-    kind = "upper-problem-dependent"
-    form = "exact"
-    params = ("means", "alpha_adap")
-    assumptions = ("rewards in [0, 1]", "optimism parameter β > 3 (alpha_adap)",
-                   "AdaP-UCB run at ε = √(2ρ) (the conversion to ρ-zCDP)")
-    requires = ("alpha_adap > 3", "n_sub >= 1")
-    caveats = (
-        _CONVERSION,
-        "the pure-DP statement of Azize & Basu 2022 Thm 7 (as quoted in seed 001, bound 001-adap-ucb) is "
-        "Σ (16α ln T/min{Δ_a, ε} + α/(α−3)); the converted form drops the additive α/(α−3) per arm",
-    )
-    regime_note = ("privacy cost 8√(β/ρ) ln T per arm, against 8√(β/ρ) √(ln T) for AdaC-UCB (003-thm10): "
-                   "the comparison of seed 003 Table II")
-
-    def expression(self):
-        import sympy
-
-        b, Hi, n, rho, T = _syms("alpha_adap", "H_inv", "n_sub", "rho", "T")
-        L = sympy.log(T)
-        # H_inv = Σ_{a:Δ_a>0} 1/Δ_a (registered quantity), n_sub = #{a : Δ_a > 0}
-        return 8 * b * Hi * L, n * 8 * sympy.sqrt(b / rho) * L
-
-
-class Table2AzizeBasuThm12(_Finite):
-    """seed 003 Table II, row finite-armed (minimax), right column: Azize & Basu 2022 Thm 12 converted to
-    ρ-zCDP: O(√(K T log T)) + O((K/√ρ) log T), hidden constants set to 1."""
-
-    id = "003-table2-azize-basu-thm12"
-    seed = "003"
-    notion = "zcdp"
-    title = "Azize–Basu 2022 minimax regret converted to ρ-zCDP, O(√(KT ln T)) + O(K ln T/√ρ) (seed 003 Table II)"
-    algorithm = "AdaP-UCB"
-    setting = "finite"
-    source = "seed 003 Table II, row finite-armed (minimax), right column (Azize & Basu 2022 Thm 12, converted)"
-    kind = "upper-minimax"
-    form = "paper"
-    params = ("K",)
-    assumptions = ("rewards in [0, 1]", "AdaP-UCB run at ε = √(2ρ) (the conversion to ρ-zCDP)",
-                   "the algorithm of Azize & Basu 2022 Thm 12 is taken to be AdaP-UCB (the row parallels seed 003 Thm 11 "
-                   "for AdaC-UCB; seed 003 names only the theorem)")
-    requires = ("K >= 2",)
-    caveats = (
-        "paper form: constants hidden in O(·) set to 1",
-        _CONVERSION,
-    )
-    regime_note = "privacy cost K ln T/√ρ against K √(ln T/ρ) for AdaC-UCB (003-thm11-paper): seed 003 Table II"
-
-    def expression(self):
-        import sympy
-
-        K, rho, T = _syms("K", "rho", "T")
-        L = sympy.log(T)
-        return sympy.sqrt(K * T * L), K / sympy.sqrt(rho) * L
+# the two finite-armed rows (Azize & Basu 2022 Thm 7 and Thm 12, converted): the [[bound]] tables of
+# boundcalc/bounds/converted.toml (issue 23 item 4), each with its source, statement and caveats
+FINITE_BOUNDS = [FiniteBound(**row) for row in builtin_table("converted.toml")]
 
 
 class Table2HannaEq17(BaseBound):
@@ -146,4 +86,4 @@ class Table2HannaEq17(BaseBound):
         return sympy.sqrt(d * T * lkt), d**2 / sympy.sqrt(rho) * lkt**2
 
 
-BOUNDS: list[Bound] = [Table2AzizeBasuThm7(), Table2AzizeBasuThm12(), Table2HannaEq17()]
+BOUNDS: list[Bound] = [*FINITE_BOUNDS, Table2HannaEq17()]

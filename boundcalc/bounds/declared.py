@@ -11,9 +11,10 @@ context) and readable by other tools (``assumption_relations``).
 
 The expressions are text parsed in a restricted namespace: the setting's symbols (:func:`setting_symbols`: T, the
 instance parameters of the setting, the budget symbols of the bound's notion) and the functions of
-:data:`FUNCTIONS`. The text is first walked with Python's ``ast`` against a whitelist (numbers, names, ``+ - * /
-**``, unary minus, calls of whitelisted functions, and comparisons in assumptions only), then built with sympy's
-parser with no builtins. Anything else is a :class:`PluginError` (an InputError: one line, exit 2) naming the plugin
+:data:`FUNCTIONS`. The parsing is boundcalc.expressions' (the one parser, shared with ``check``, the claims and the
+built-in bounds declared as data): the text is walked with Python's ``ast`` against a whitelist (numbers, names,
+``+ - * / **``, unary minus, calls of whitelisted functions, and comparisons in assumptions only), then built node by
+node into sympy (decimals exact). Anything else is a :class:`PluginError` (an InputError: one line, exit 2) naming the plugin
 and the offending symbol.
 
 At construction the expression is checked to be real and finite at a few points inside the assumptions' domain
@@ -24,10 +25,9 @@ The formula of a declared bound is its declaring paper's (the ``source`` field);
 
 from __future__ import annotations
 
-import ast
 import itertools
 import math
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 
@@ -36,17 +36,17 @@ from .base import FORMS, KINDS, NOTIONS, SETTINGS, Bound, check_metadata
 
 # Instance parameters of each setting a declared bound may use, and the budget symbols of each notion: declared
 # once, with their meanings, in boundcalc.bounds.symbols (``bounds show`` prints the same table for a plugin).
-from .symbols import BUDGET_SYMBOLS, INSTANCE_SYMBOLS  # noqa: E402
+from .symbols import BUDGET_ATTR as _BUDGET_ATTR, BUDGET_SYMBOLS, INSTANCE_SYMBOLS  # noqa: E402  (symbol -> budget attribute)
 
-_BUDGET_ATTR = {"epsilon": "epsilon", "rho": "rho", "alpha": "alpha", "delta_dp": "delta"}
 # Where the load-time check evaluates a declared expression (natural ranges of the symbols; others 0.05, 0.5, 1).
 CHECK_GRID = {
     "T": (2.0, 1e3, 1e9), "K": (2.0, 10.0, 1e3), "d": (1.0, 3.0, 50.0), "delta": (1e-3, 0.1),
     "Delta_min": (0.01, 0.5), "Delta_max": (0.1, 1.0), "mu_star": (0.5, 0.9), "n_best": (1.0,),
     "rho": (1e-3, 0.1, 10.0), "epsilon": (0.01, 1.0, 10.0), "alpha": (1.5, 2.0, 10.0), "delta_dp": (1e-6, 0.01),
 }
-FUNCTIONS = ("log", "sqrt", "exp", "min", "max", "ceiling", "floor")
-CONSTANTS = ("pi", "E")
+from ..expressions import CONSTANTS, FUNCTIONS as _FUNCTIONS  # noqa: E402  (the bound language, declared once)
+
+FUNCTIONS = tuple(_FUNCTIONS)
 REQUIRED = ("id", "title", "source", "setting", "notion", "kind", "nonprivate", "privacy_cost")
 OPTIONAL = ("form", "assumptions", "caveats", "algorithm", "combination", "regime_note")
 
@@ -56,90 +56,15 @@ def setting_symbols(setting: str, notion: str) -> tuple[str, ...]:
     return ("T",) + INSTANCE_SYMBOLS[setting] + BUDGET_SYMBOLS[notion]
 
 
-def _sympy_namespace(names: Iterable[str]) -> dict:
-    import sympy
-
-    ns: dict[str, Any] = {n: sympy.Symbol(n, real=True) for n in names}
-    ns.update(log=sympy.log, sqrt=sympy.sqrt, exp=sympy.exp, min=sympy.Min, max=sympy.Max,
-              ceiling=sympy.ceiling, floor=sympy.floor, pi=sympy.pi, E=sympy.E)
-    return ns
-
-
-_ALLOWED_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow,
-                  ast.USub, ast.UAdd, ast.Constant, ast.Name, ast.Load, ast.Call)
-_COMPARE_NODES = (ast.Compare, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
-
-
 def parse(text: Any, allowed: tuple[str, ...], origin: str, what: str, relation: bool = False):
-    """Parse ``text`` (an expression, or a relation when ``relation``) over ``allowed`` symbols; PluginError else."""
-    import sympy
+    """Parse ``text`` (an expression, or a relation when ``relation``) over ``allowed`` symbols; PluginError else.
+    The parsing is boundcalc.expressions' (the one parser of the bound language); this names the plugin."""
+    from ..expressions import ExpressionError, parse_bound_text
 
-    if not isinstance(text, str) or not text.strip():
-        raise PluginError(origin, f"{what} must be a non-empty string (got {text!r})")
-    if len(text) > 2000:
-        raise PluginError(origin, f"{what} is longer than 2000 characters")
     try:
-        tree = ast.parse(text.strip(), mode="eval")
-    except SyntaxError as exc:
-        raise PluginError(origin, f"{what} is not a valid expression: {text!r} ({exc.msg})") from None
-    ok_nodes = _ALLOWED_NODES + (_COMPARE_NODES if relation else ())
-    for node in ast.walk(tree):
-        if not isinstance(node, ok_nodes):
-            extra = " (use ** for powers)" if isinstance(node, ast.BitXor) else ""
-            raise PluginError(origin, f"{what}: {type(node).__name__} is not allowed in {text!r}{extra}")
-        if isinstance(node, ast.Constant) and (isinstance(node.value, bool) or not isinstance(node.value, (int, float))):
-            raise PluginError(origin, f"{what}: only numbers are allowed as constants, got {node.value!r}")
-        if isinstance(node, ast.Call):
-            if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS or node.keywords:
-                name = node.func.id if isinstance(node.func, ast.Name) else ast.unparse(node.func)
-                raise PluginError(origin, f"{what}: unknown function {name!r}; allowed: {', '.join(FUNCTIONS)}")
-        elif isinstance(node, ast.Name) and node.id not in allowed and node.id not in CONSTANTS and not any(
-                isinstance(c, ast.Call) and c.func is node for c in ast.walk(tree)):
-            raise PluginError(origin, f"{what}: unknown symbol {node.id!r}; allowed: {', '.join(allowed)}")
-        if isinstance(node, ast.Compare) and len(node.ops) != 1:
-            raise PluginError(origin, f"{what}: one comparison per assumption, got {text!r}")
-    if relation and not isinstance(tree.body, ast.Compare):
-        raise PluginError(origin, f"{what} must be a relation such as 'rho > 0' (got {text!r})")
-    ns = _sympy_namespace(allowed)
-    try:
-        out = _build(tree.body, ns)
-    except Exception as exc:  # noqa: BLE001 - any sympy failure is the plugin's problem
-        raise PluginError(origin, f"{what}: cannot build {text!r} ({type(exc).__name__}: {exc})") from None
-    if out.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):
-        raise PluginError(origin, f"{what}: {text!r} is undefined or infinite as written ({out})")
-    if relation and not isinstance(out, sympy.core.relational.Relational):
-        raise PluginError(origin, f"{what} is a constant ({out}), not a relation over the symbols")
-    return out
-
-
-MAX_EXPONENT = 1000  # as check's parser: 9**9**9 is never built
-_BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
-           ast.Div: lambda a, b: a / b, ast.Pow: lambda a, b: a ** b}
-
-
-def _build(node, ns):
-    """The sympy expression of an already whitelisted AST (no text parser: decimals become exact rationals)."""
-    import sympy
-
-    if isinstance(node, ast.Constant):
-        v = node.value
-        return sympy.Integer(v) if isinstance(v, int) else sympy.Rational(repr(v))
-    if isinstance(node, ast.Name):
-        return ns[node.id]
-    if isinstance(node, ast.UnaryOp):
-        a = _build(node.operand, ns)
-        return -a if isinstance(node.op, ast.USub) else a
-    if isinstance(node, ast.BinOp):
-        a, b = _build(node.left, ns), _build(node.right, ns)
-        if isinstance(node.op, ast.Pow) and b.is_Number and abs(b) > MAX_EXPONENT:
-            raise ValueError(f"a constant exponent beyond {MAX_EXPONENT} in magnitude")
-        return _BINOPS[type(node.op)](a, b)
-    if isinstance(node, ast.Call):
-        return ns[node.func.id](*[_build(a, ns) for a in node.args])
-    if isinstance(node, ast.Compare):
-        rel = {ast.Lt: sympy.Lt, ast.LtE: sympy.Le, ast.Gt: sympy.Gt, ast.GtE: sympy.Ge}[type(node.ops[0])]
-        return rel(_build(node.left, ns), _build(node.comparators[0], ns))
-    raise TypeError(type(node).__name__)
+        return parse_bound_text(text, allowed, what, relation)
+    except ExpressionError as exc:
+        raise PluginError(origin, str(exc)) from None
 
 
 class DeclaredBound(Bound):
@@ -355,6 +280,103 @@ def overflow_safe_mp(args, exprs):
 
     guarded = [guard(e) for e in exprs]
     return sympy.lambdify(args, guarded, modules=[{"_safe_exp": _safe_exp, "_safe_pow": _safe_pow}, "mpmath"])
+
+
+# The keys a built-in bound declared as data may add to a plugin's (boundcalc/bounds/*.toml, read by builtin_table):
+# the seed, the context parameters it needs, ``requires`` relations over scalars, notes on parameters, the constant
+# ``c`` of a quantity, a Python ``expression`` hook where the bound language cannot write the formula and a
+# ``check`` hook for a condition that is not a relation (each hook named in the setting module's tables).
+BUILTIN = ("seed", "params", "requires", "requires_notes", "param_notes", "invalid", "c", "expression", "check")
+
+
+class TableBound:
+    """Mixin of a built-in bound declared as data: one row of a setting's table (:func:`builtin_table`) with the
+    setting's Bound class (``class FiniteBound(TableBound, _Finite)``), which gives the values of the symbols and the
+    conditions. The row's metadata become attributes; its ``nonprivate`` / ``privacy_cost`` texts are parsed by the
+    one parser (boundcalc.expressions, the plugins' bound language) over ``allowed_symbols()`` as positive symbols,
+    once, when the expression is first needed (no sympy at import). A row may instead name a Python ``expression`` of
+    the class's ``EXPRESSIONS`` (a form the bound language cannot write) and a ``check`` of its ``CHECKS`` (a condition
+    that is not a relation). The formulas are the rows' sources' (each row's ``source``)."""
+
+    table_setting = ""
+    EXPRESSIONS: dict = {}
+    CHECKS: dict = {}
+
+    def __init__(self, *, nonprivate: str | None = None, privacy_cost: str | None = None,
+                 expression: str | None = None, check: str | None = None, c: float | None = None, **meta):
+        for key, val in meta.items():
+            setattr(self, key, tuple(val) if isinstance(val, list) else val)
+        if self.setting != self.table_setting:
+            raise ValueError(f"{self.id}: a {self.table_setting} table declares setting {self.setting!r}")
+        self.algorithm = meta.get("algorithm")
+        if c is not None:
+            self.c = float(c)  # a constant of a registered quantity (finite: H_min's c)
+        self.nonprivate_text, self.privacy_cost_text = nonprivate, privacy_cost
+        self.expression_hook, self.check_hook = expression, check
+        # what the generated numpy code was made from (base.expression_owner compares it)
+        self.formula_texts = (nonprivate, privacy_cost) if expression is None else (f"EXPRESSIONS[{expression!r}]",)
+
+    def allowed_symbols(self) -> tuple:
+        raise NotImplementedError
+
+    def expression(self):
+        """(non-private part, privacy cost): the row's texts parsed by boundcalc.expressions, or its Python hook."""
+        hit = self.__dict__.get("_expression")
+        if hit is None:
+            if self.expression_hook is not None:
+                hit = self.EXPRESSIONS[self.expression_hook]()
+            else:
+                from ..expressions import ExpressionError, parse_bound_text, positive_symbol
+
+                allowed = self.allowed_symbols()
+                try:
+                    hit = tuple(parse_bound_text(t, allowed, f"{self.id} {what}", symbol=positive_symbol)
+                                for what, t in (("nonprivate", self.nonprivate_text),
+                                                ("privacy_cost", self.privacy_cost_text)))
+                except ExpressionError as exc:
+                    raise ValueError(f"boundcalc/bounds ({self.table_setting} table): {exc}") from None
+            self.__dict__["_expression"] = hit
+        return hit
+
+    def conditions(self, ctx):
+        out = super().conditions(ctx)
+        if self.check_hook is not None:
+            out += self.CHECKS[self.check_hook](ctx)
+        return out
+
+
+def bound_tables(data: Any, origin: str) -> list:
+    """The ``[[bound]]`` tables of a parsed TOML document (a plugin's file or a built-in table); PluginError if
+    there is any other top-level key or none."""
+    extra = sorted(set(data) - {"bound"})
+    if extra:
+        raise PluginError(origin, f"unknown top-level key(s) {', '.join(extra)}; bounds are [[bound]] tables")
+    tables = data.get("bound")
+    if not isinstance(tables, list) or not tables:
+        raise PluginError(origin, "no [[bound]] table")
+    return tables
+
+
+def builtin_table(name: str) -> list[dict]:
+    """The rows of boundcalc/bounds/``name`` (a TOML file of ``[[bound]]`` tables: the built-in bounds declared the way
+    plugins are, issue 23 item 4), each checked for its keys: those of a plugin (:data:`REQUIRED`, :data:`OPTIONAL`;
+    ``nonprivate`` and ``privacy_cost`` or an ``expression`` hook) and :data:`BUILTIN`. The setting module builds its
+    bounds from the rows; the expressions are parsed by boundcalc.expressions when first needed (no sympy at import)."""
+    import os
+    import tomllib
+
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
+    with open(path, "rb") as fh:
+        rows = bound_tables(tomllib.load(fh), path)
+    for row in rows:
+        where = f"{path} [bound {row.get('id')!r}]"
+        texts = {"nonprivate", "privacy_cost"}
+        needed = set(REQUIRED) - (texts if "expression" in row else set())
+        missing = sorted(needed - set(row))
+        unknown = sorted(set(row) - set(REQUIRED) - set(OPTIONAL) - set(BUILTIN))
+        if missing or unknown or ("expression" in row and texts & set(row)):
+            raise ValueError(f"{where}: missing {missing}, unknown {unknown} (nonprivate/privacy_cost or expression)")
+    return rows
 
 
 def from_mapping(data: Any, origin: str) -> DeclaredBound:

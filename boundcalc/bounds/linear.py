@@ -5,17 +5,23 @@ GOPE baseline (the rho -> infinity limit, docs/formulas/zcdp-bandits.md section 
 Sources: docs/formulas/zcdp-bandits.md (sections 3, 5.3, 9), docs/formulas/rdp-bandits.md (2.3, 3.2),
 docs/errata.md items 10 and 16 and the "smaller items" (000 Thm 8 main text vs appendix).
 ``log`` is natural everywhere.
+
+Declared as data (issue 23 item 4): every bound whose formula is a closed form is a ``[[bound]]`` table of
+boundcalc/bounds/linear.toml (LinearBound, declared.TableBound); seed 003 Thm 9 (and its correction) and
+000-thm8-explicit (the registered quantity R_phases) stay classes here.
 """
 
 from __future__ import annotations
 
 import math
+from functools import cached_property
 
 import numpy as np
 
 from .. import validate as v
 from ..errors import InputError
 from ._linear_common import BaseBound, syms
+from .declared import TableBound, builtin_table
 from .quantities_linear import r_phases_float, sympy_function
 
 DEFAULT_INSTANCE = {
@@ -154,163 +160,28 @@ class _UpperLinear(BaseBound):
     requires_notes = _ASSUMPTION_1_NOTES
 
 
-# -- AdaC-GOPE, seed 003 Thm 4 ---------------------------------------------------------------------
-class AdaCGOPEPaper(_UpperLinear):
-    """seed 003 Thm 4, expected-regret form with delta = 1/T and hidden constants set to 1 (Table I):
-    sqrt(d T log(KT)) + (d/sqrt(rho)) log^{3/2}(KT)."""
+# -- AdaC-GOPE (seed 003 Thm 4), its non-private limit GOPE and AdaR-GOPE (seed 000 Thm 8): data ----------------
+class LinearBound(TableBound, _UpperLinear):
+    """A linear bound declared as data: one ``[[bound]]`` table of boundcalc/bounds/linear.toml (metadata, ``requires``,
+    the expression texts; declared.TableBound), with _UpperLinear's readings of Assumption 1 and BaseBound's values of
+    the symbols. Each table cites its source (seed 003 Thm 4 / seed 000 Thm 8 and the proof steps it uses)."""
 
-    id = "003-thm4-paper"
-    title = "AdaC-GOPE regret, Thm 4 (E[R_T], delta = 1/T, O-constants = 1)"
-    source = "seed 003 Thm 4 (Table I)"
-    form = "paper"
-    caveats = (
-        "scaling not shown: as written c_l contains f(d, .) >= d, so the privacy cost is "
-        "Theta(d sqrt(d + log) log T / sqrt(rho)), not linear in d; ratio to the stated term 1.1-1.9 for d <= 50 "
-        "(ERRATA 10)",
-    )
-    regime_note = "privacy cost dominates iff rho < d log^2(KT) / T (paper form); for fixed rho it is o(sqrt T)"
-    symbol_names = ("d", "K", "rho")
+    table_setting = "linear"
 
-    def expression(self):
-        T, d, K, rho = syms("T", "d", "K", "rho")
-        import sympy
+    def allowed_symbols(self) -> tuple:
+        from .symbols import BUDGET_OF_NOTION, LINEAR
 
-        lkt = sympy.log(K * T)
-        return sympy.sqrt(d * T * lkt), d / sympy.sqrt(rho) * lkt ** sympy.Rational(3, 2)
+        return ("T",) + tuple(LINEAR) + BUDGET_OF_NOTION[self.notion]
+
+    @cached_property
+    def symbol_names(self) -> tuple[str, ...]:
+        """The expression's symbols besides T (what BaseBound.symbol_values fills), from the expression itself."""
+        from .base import lambdified
+
+        return tuple(n for n in lambdified(self, "numpy")[1] if n != "T")
 
 
-class AdaCGOPEPaperHP(_UpperLinear):
-    """seed 003 Thm 4 as stated, w.p. >= 1 - delta, with A = B = 1:
-    sqrt(d T log(K log(T)/delta)) + (d/sqrt(rho)) sqrt(log(K log(T)/delta)) log T."""
-
-    id = "003-thm4-paper-hp"
-    title = "AdaC-GOPE regret, Thm 4 statement (w.p. >= 1 - delta, A = B = 1)"
-    source = "seed 003 Thm 4"
-    form = "paper"
-    params = ("d", "K", "delta")
-    caveats = AdaCGOPEPaper.caveats + ("high-probability bound on R_T, not on E[R_T]",)
-    regime_note = "privacy cost dominates iff rho < d log^2(T) / T (up to the log(K log T/delta) factors)"
-    symbol_names = ("d", "K", "rho", "delta")
-
-    def expression(self):
-        import sympy
-
-        T, d, K, rho, delta = syms("T", "d", "K", "rho", "delta")
-        a = sympy.log(K * sympy.log(T) / delta)
-        return sympy.sqrt(d * T * a), d / sympy.sqrt(rho) * sympy.sqrt(a) * sympy.log(T)
-
-
-def _gope_explicit_sym(T, d, K, delta):
-    """(L_T, Lambda, F) of docs/formulas/zcdp-bandits.md 3.6: L_T = floor(log_4(4 + 3T/(8 d log(8K/delta)))) (DERIVED
-    from T_l >= c_l >= 8 d 4^l log(8K/delta)), Lambda = log(4 K L_T (L_T+1)/delta), F = f(d, delta/(K L_T (L_T+1)))
-    with f(d, x) = d + 2 sqrt(d log(2/x)) + 2 log(2/x) (seed 003 Lemma 10, log(2/.) as in App. E)."""
-    import sympy
-
-    L = sympy.floor(sympy.log(4 + 3 * T / (8 * d * sympy.log(8 * K / delta))) / sympy.log(4))
-    Lam = sympy.log(4 * K * L * (L + 1) / delta)
-    Lf = sympy.log(2 * K * L * (L + 1) / delta)
-    F = d + 2 * sympy.sqrt(d * Lf) + 2 * Lf
-    return L, Lam, F
-
-
-class AdaCGOPEExplicit(_UpperLinear):
-    """Explicit form of seed 003 Thm 4 (proof App. E-B with Thm 13, Cor. 1 and c_l of Eq. 4), for
-    E[R_T] with delta = 1/T (as in the theorem's expectation statement):
-    E[R_T] <= 64 sqrt(d T Lambda) + 4 d (d+1) + 2  +  16 d L_T sqrt(2 F / rho),
-    Lambda = log(4 K L_T (L_T+1) T), F = f(d, 1/(T K L_T (L_T+1))), L_T <= log_4(4 + 3T/(8 d log(8KT))).
-    The "+2" is 2 delta T (per-step regret <= 2 under Assumption 1)."""
-
-    id = "003-thm4-explicit"
-    title = "AdaC-GOPE regret, explicit constants (E[R_T], delta = 1/T)"
-    source = "seed 003 Thm 4 (proof App. E-B; Thm 13, Cor. 1, Eq. 4)"
-    form = "explicit"
-    caveats = (
-        "DERIVED: constants from the proof steps of App. E-B (docs/formulas/zcdp-bandits.md 3.6): A = 64 w.r.t. Lambda, "
-        "support rounding 4d(d+1), E[R_T] <= R_T(delta) + 2 delta T",
-        "scaling not shown: the privacy term here is 16 d L_T sqrt(2F/rho) with F >= d, i.e. d^{3/2} for "
-        "d >> log(K log T/delta), not the stated linear d (ERRATA 10)",
-        _COMPARABILITY,
-    )
-    regime_note = (
-        "privacy cost dominates iff 16 d L_T sqrt(2F/rho) > 64 sqrt(dT Lambda), i.e. rho < d L_T^2 F/(8 T Lambda); "
-        "for fixed rho it is O(log^{3/2} T) against sqrt(T log T)"
-    )
-    symbol_names = ("d", "K", "rho")
-
-    def expression(self):
-        import sympy
-
-        T, d, K, rho = syms("T", "d", "K", "rho")
-        L, Lam, F = _gope_explicit_sym(T, d, K, 1 / T)
-        return 64 * sympy.sqrt(d * T * Lam) + 4 * d * (d + 1) + 2, 16 * d * L * sympy.sqrt(2 * F / rho)
-
-
-class AdaCGOPEExplicitHP(_UpperLinear):
-    """Explicit high-probability form (w.p. >= 1 - delta, delta from the instance), docs/formulas/zcdp-bandits.md 3.6:
-    R_T <= 64 sqrt(d T Lambda) + 4 d (d+1)  +  16 d L_T sqrt(2 F/rho)."""
-
-    id = "003-thm4-explicit-hp"
-    title = "AdaC-GOPE regret, explicit constants (w.p. >= 1 - delta)"
-    source = "seed 003 Thm 4 (proof App. E-B; Thm 13, Cor. 1, Eq. 4)"
-    form = "explicit"
-    params = ("d", "K", "delta")
-    caveats = AdaCGOPEExplicit.caveats + ("high-probability bound on R_T, not on E[R_T]",)
-    regime_note = AdaCGOPEExplicit.regime_note
-    symbol_names = ("d", "K", "rho", "delta")
-
-    def expression(self):
-        import sympy
-
-        T, d, K, rho, delta = syms("T", "d", "K", "rho", "delta")
-        L, Lam, F = _gope_explicit_sym(T, d, K, delta)
-        return 64 * sympy.sqrt(d * T * Lam) + 4 * d * (d + 1), 16 * d * L * sympy.sqrt(2 * F / rho)
-
-
-# -- non-private GOPE (rho -> infinity limit) -----------------------------------------------------------
-class GOPENonPrivateExplicit(_UpperLinear):
-    """rho -> infinity limit of the explicit AdaC-GOPE bound (same phases, no noise; docs/formulas/zcdp-bandits.md sec. 0):
-    E[R_T] <= 64 sqrt(d T Lambda) + 4 d (d+1) + 2 with delta = 1/T."""
-
-    id = "003-gope-explicit"
-    title = "GOPE (non-private phased elimination), explicit constants (E[R_T], delta = 1/T)"
-    source = "seed 003 Thm 4 (rho -> infinity limit of AdaC-GOPE; the algorithm GOPE-limit)"
-    algorithm = "GOPE-limit"
-    notion = "none"
-    form = "explicit"
-    caveats = (
-        "DERIVED: the non-private baseline is the rho -> infinity limit of AdaC-GOPE (docs/formulas/zcdp-bandits.md section 0); "
-        "L_T keeps the private schedule's bound, which is also valid without the privacy term of c_l",
-        _COMPARABILITY,
-    )
-    regime_note = "non-private: no privacy cost"
-    symbol_names = ("d", "K")
-
-    def expression(self):
-        import sympy
-
-        T, d, K = syms("T", "d", "K")
-        L, Lam, F = _gope_explicit_sym(T, d, K, 1 / T)
-        return 64 * sympy.sqrt(d * T * Lam) + 4 * d * (d + 1) + 2, sympy.Integer(0)
-
-
-class GOPENonPrivatePaper(_UpperLinear):
-    """Non-private part of seed 003 Thm 4 (rho -> infinity), constants 1: sqrt(d T log(KT))."""
-
-    id = "003-gope-paper"
-    title = "GOPE (non-private), O-form sqrt(dT log(KT))"
-    source = "seed 003 Thm 4 (rho -> infinity limit, Table I)"
-    algorithm = "GOPE-limit"
-    notion = "none"
-    form = "paper"
-    caveats = ()
-    regime_note = "non-private: no privacy cost"
-    symbol_names = ("d", "K")
-
-    def expression(self):
-        import sympy
-
-        T, d, K = syms("T", "d", "K")
-        return sympy.sqrt(d * T * sympy.log(K * T)), sympy.Integer(0)
+_ROWS = {row["id"]: LinearBound(**row) for row in builtin_table("linear.toml")}
 
 
 # -- minimax lower bound, seed 003 Thm 9 ---------------------------------------------------------------
@@ -401,78 +272,6 @@ class _AdaR(_UpperLinear):
     symbol_names = ("d", "K", "delta", "alpha", "epsilon")
 
 
-class AdaRGOPEPaper(_AdaR):
-    """seed 000 Thm 8 (appendix version, log T outside the root), C1 = C2 = 1, w.p. >= 1 - delta:
-    sqrt(d T log(K log T/delta)) + d^2 sqrt((alpha/eps) log(K log T/delta)) log T."""
-
-    id = "000-thm8-paper"
-    title = "AdaR-GOPE regret, Thm 8 (appendix form, C1 = C2 = 1, w.p. >= 1 - delta)"
-    source = "seed 000 Thm 8 (App. C.3)"
-    form = "paper"
-    params = ("d", "K", "delta")
-    caveats = ("high-probability bound on R_T, not on E[R_T]",)
-    regime_note = "privacy cost dominates iff eps/alpha < d^3 log^2(T)/T (up to log(K log T/delta)); vanishes relative to sqrt T"
-
-    def expression(self):
-        import sympy
-
-        T, d, K, delta, al, ep = syms("T", "d", "K", "delta", "alpha", "epsilon")
-        a = sympy.log(K * sympy.log(T) / delta)
-        return sympy.sqrt(d * T * a), d**2 * sympy.sqrt(al / ep * a) * sympy.log(T)
-
-
-class AdaRGOPEPaperMain(_AdaR):
-    """seed 000 Thm 8 as printed in the main text (log T inside the root), C1 = C2 = 1."""
-
-    id = "000-thm8-paper-main"
-    title = "AdaR-GOPE regret, Thm 8 main-text form (log T inside the root)"
-    source = "seed 000 Thm 8 (main text)"
-    form = "paper"
-    params = ("d", "K", "delta")
-    caveats = (
-        "typo: the main text puts log T inside the square root; the appendix proves it outside "
-        "(000-thm8-paper); the main-text form is stronger than what is proved (ERRATA, smaller items)",
-        "high-probability bound on R_T, not on E[R_T]",
-    )
-    regime_note = AdaRGOPEPaper.regime_note
-
-    def expression(self):
-        import sympy
-
-        T, d, K, delta, al, ep = syms("T", "d", "K", "delta", "alpha", "epsilon")
-        a = sympy.log(K * sympy.log(T) / delta)
-        return sympy.sqrt(d * T * a), d**2 * sympy.sqrt(al / ep * a * sympy.log(T))
-
-
-class AdaRGOPEExplicitClosed(_AdaR):
-    """Closed (looser) explicit form of seed 000 Thm 8 for E[R_T] with delta = 1/T, same steps as
-    docs/formulas/zcdp-bandits.md §3.6 with the sample counts of seed 000 Eq. 8 (L_l = log(4 K l (l+1)/delta) <= Lambda for
-    l <= L_T):
-    E[R_T] <= 64 sqrt(d T Lambda) + 4 d (d+1) + 2  +  16 d L_T sqrt(2 (alpha/eps) d (d+1) Lambda).
-    1.4-1.5x above the phase-by-phase minimum of 000-thm8-explicit; kept for its closed form."""
-
-    id = "000-thm8-explicit-closed"
-    title = "AdaR-GOPE regret, closed explicit form (E[R_T], delta = 1/T; looser than 000-thm8-explicit)"
-    source = "seed 000 Thm 8 (proof App. C.3, Eq. 8)"
-    form = "explicit"
-    params = ("d", "K")
-    caveats = (
-        "DERIVED: phase l costs 8 beta_l T_l with T_l <= d(d+1)/2 + 8 d 4^l L_l + 2 d 2^l sqrt(2 (alpha/eps) d(d+1) L_l) "
-        "(docs/formulas/rdp-bandits.md §2.3, §3.2); summed as in docs/formulas/zcdp-bandits.md §3.6 "
-        "(64 sqrt(dT Lambda)); L_T from T_l >= 8 d 4^l log(8K/delta); 1.4-1.5x looser than 000-thm8-explicit",
-    )
-    regime_note = "privacy cost dominates iff eps/alpha < d^2 (d+1) L_T^2 / (8 T); O(d^2 log^{3/2} T) vs sqrt(T log T)"
-    symbol_names = ("d", "K", "alpha", "epsilon")
-
-    def expression(self):
-        import sympy
-
-        T, d, K, al, ep = syms("T", "d", "K", "alpha", "epsilon")
-        L, Lam, _ = _gope_explicit_sym(T, d, K, 1 / T)
-        return (64 * sympy.sqrt(d * T * Lam) + 4 * d * (d + 1) + 2,
-                16 * d * L * sympy.sqrt(2 * al / ep * d * (d + 1) * Lam))
-
-
 class AdaRGOPEExplicit(_AdaR):
     """seed 000 Thm 8, explicit proof-level bound of docs/formulas/rdp-bandits.md §3.2 (minimum over the phase m after which the
     arms with gap > 2^{2-m} are gone), w.p. >= 1 - delta with delta = 1/T (so E[R_T] <= this + 2):
@@ -507,16 +306,17 @@ _phase_min_reference = r_phases_float  # the scalar form (tests/intervals/test_p
 
 
 BOUNDS = [
-    AdaCGOPEPaper(),
-    AdaCGOPEPaperHP(),
-    AdaCGOPEExplicit(),
-    AdaCGOPEExplicitHP(),
+    _ROWS["003-thm4-paper"],
+    _ROWS["003-thm4-paper-hp"],
+    _ROWS["003-thm4-explicit"],
+    _ROWS["003-thm4-explicit-hp"],
     Thm9(),
     Thm9Corrected(),
-    AdaRGOPEPaper(),
-    AdaRGOPEPaperMain(),
+    _ROWS["000-thm8-paper"],
+    _ROWS["000-thm8-paper-main"],
     AdaRGOPEExplicit(),
-    AdaRGOPEExplicitClosed(),
-    GOPENonPrivateExplicit(),
-    GOPENonPrivatePaper(),
+    _ROWS["000-thm8-explicit-closed"],
+    _ROWS["003-gope-explicit"],
+    _ROWS["003-gope-paper"],
 ]
+assert len(BOUNDS) == len(_ROWS) + 3, "every row of linear.toml is registered"

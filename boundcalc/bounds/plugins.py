@@ -19,7 +19,7 @@ import sys
 from typing import Iterable
 
 from .base import Bound, check_metadata
-from .declared import PluginError, from_mapping
+from .declared import PluginError, bound_tables, from_mapping
 
 ENTRY_POINT_GROUP = "boundcalc.bounds"
 _LOADED_FILES: dict[str, tuple[Bound, ...]] = {}
@@ -54,13 +54,7 @@ def read_bounds_file(path: str) -> list[Bound]:
             raise PluginError(origin, f"TOML syntax error: {exc}") from None
         except (OSError, UnicodeDecodeError) as exc:
             raise PluginError(origin, f"cannot read the file ({exc})") from None
-        extra = sorted(set(data) - {"bound"})
-        if extra:
-            raise PluginError(origin, f"unknown top-level key(s) {', '.join(extra)}; bounds are [[bound]] tables")
-        tables = data.get("bound")
-        if not isinstance(tables, list) or not tables:
-            raise PluginError(origin, "no [[bound]] table")
-        return [from_mapping(t, origin) for t in tables]
+        return [from_mapping(t, origin) for t in bound_tables(data, origin)]
     if path.endswith(".py"):
         mod = import_module_file(path)
         if not hasattr(mod, "BOUNDS"):

@@ -26,16 +26,39 @@ INSTANCE_SYMBOLS = {
     "glm": ("d", "K", "delta", "C_B", "c_r", "sigma_r", "kappa_u", "kappa_l", "p_star", "zeta", "L", "gamma", "beta",
             "p_prime", "R"),
 }
-# Budget symbols of each notion for a declared bound (the budget converted to the bound's own notion by
-# Context.budget_for); the (epsilon, delta)-DP delta is ``delta_dp`` since ``delta`` is the confidence of the instance.
-BUDGET_SYMBOLS = {
-    "none": (),
-    "pure": ("epsilon",),
-    "zcdp": ("rho",),
-    "rdp": ("alpha", "epsilon"),
-    "approx": ("epsilon", "delta_dp"),
-    "ldp": ("epsilon", "delta_dp"),
+# -- the budget symbols, declared once (issue 23 item 4) -------------------------------------------------------------
+# notion -> {symbol of a bound's expression: (attribute of the budget object of boundcalc.privacy.budgets that gives
+# its value, keyword of ``check``'s bound("ID", ...) call that sets it)}; a setting whose bounds name a budget symbol
+# otherwise has its own (setting, notion) entry (the finite RDP bounds: alpha_rdp / epsilon_rdp; seed 002's GLM
+# bounds: the mechanism's delta_p). The (epsilon, delta)-DP delta is ``delta_dp`` since ``delta`` is the confidence of
+# the instance. Every other table of budget symbols derives from this one: BUDGET_SYMBOLS and BUDGET_OF_NOTION here,
+# declared.BUDGET_ATTR (a declared bound's symbol -> budget attribute), finite._BUDGET_SYMBOLS (a finite bound's
+# symbols), _linear_common.BaseBound.symbol_values, rigorous.bound_calls.BUDGET_SYMBOLS (check's keyword ->
+# symbol), verify.claims.pairs._budget (a pair's budget from its parameters); tests/bounds/test_budget_symbols.py
+# checks each against it.
+BUDGET_PARAMETERS = {
+    "none": {},
+    "pure": {"epsilon": ("epsilon", "epsilon")},
+    "zcdp": {"rho": ("rho", "rho")},
+    "rdp": {"alpha": ("alpha", "alpha"), "epsilon": ("epsilon", "rdp_epsilon")},
+    "approx": {"epsilon": ("epsilon", "epsilon"), "delta_dp": ("delta", "delta")},
+    "ldp": {"epsilon": ("epsilon", "ldp_epsilon"), "delta_dp": ("delta", "ldp_delta")},
+    ("finite", "rdp"): {"alpha_rdp": ("alpha", "alpha"), "epsilon_rdp": ("epsilon", "rdp_epsilon")},
+    ("glm", "ldp"): {"epsilon": ("epsilon", "ldp_epsilon"), "delta_p": ("delta", "ldp_delta")},
 }
+NOTIONS = tuple(k for k in BUDGET_PARAMETERS if isinstance(k, str))
+
+
+def budget_parameters(setting: str | None, notion: str) -> dict:
+    """{symbol: (budget attribute, check keyword)} of the bounds of ``setting`` (None: a declared bound) in
+    ``notion``: the setting's own entry of :data:`BUDGET_PARAMETERS`, else the notion's."""
+    return BUDGET_PARAMETERS.get((setting, notion), BUDGET_PARAMETERS[notion])
+
+
+# Budget symbols of each notion for a declared bound (the budget converted to the bound's own notion by
+# Context.budget_for), and the value of each from the budget object.
+BUDGET_SYMBOLS = {n: tuple(BUDGET_PARAMETERS[n]) for n in NOTIONS}
+BUDGET_ATTR = {s: a for n in NOTIONS for s, (a, _) in BUDGET_PARAMETERS[n].items()}
 
 # -- budgets, by symbol: every notion's symbols (finite rdp uses alpha_rdp / epsilon_rdp) ---------------------------
 BUDGET = {
@@ -47,14 +70,11 @@ BUDGET = {
     "delta_dp": ("δ of an (ε, δ)-DP budget (``delta`` is the instance's confidence)", "0 ≤ δ < 1"),
     "delta_p": ("δ of the (ε, δ)-LDP budget of the mechanism (seed 002 Lemma 2.1)", "0 ≤ δ < 1"),
 }
-# which symbols are the budget, per notion (the rest of BUDGET can also be a per-bound constant)
+# which symbols are the budget, per notion (the rest of BUDGET can also be a per-bound constant): every setting's
 BUDGET_OF_NOTION = {
-    "none": (),
-    "pure": ("epsilon",),
-    "zcdp": ("rho",),
-    "rdp": ("alpha", "epsilon", "alpha_rdp", "epsilon_rdp"),
-    "approx": ("epsilon", "delta_dp"),
-    "ldp": ("epsilon", "delta_dp", "delta_p"),
+    n: tuple(dict.fromkeys(s for k, m in BUDGET_PARAMETERS.items() if k == n or (isinstance(k, tuple) and k[1] == n)
+                           for s in m))
+    for n in NOTIONS
 }
 
 HORIZON = ("horizon T (number of rounds)", "T ≥ 1")

@@ -34,21 +34,16 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..bounds import quantities
+from ..bounds.symbols import budget_parameters
 from ..intervals.interval import Interval
 
 BUDGET_KEYS = ("epsilon", "delta", "rho", "alpha", "rdp_epsilon", "ldp_epsilon", "ldp_delta")
 
-# (setting, notion) -> {keyword: symbol of the bound's expression}
-BUDGET_SYMBOLS = {
-    ("finite", "pure"): {"epsilon": "epsilon"},
-    ("finite", "zcdp"): {"rho": "rho"},
-    ("finite", "rdp"): {"alpha": "alpha_rdp", "rdp_epsilon": "epsilon_rdp"},
-    ("linear", "zcdp"): {"rho": "rho"},
-    ("linear", "rdp"): {"alpha": "alpha", "rdp_epsilon": "epsilon"},
-    ("contextual", "zcdp"): {"rho": "rho"},
-    ("contextual", "pure"): {"epsilon": "epsilon"},
-    ("contextual", "approx"): {"epsilon": "epsilon", "delta": "delta_dp"},
-}
+# (setting, notion) -> {keyword: symbol of the bound's expression}, for the pairs whose calls the prover encloses;
+# the maps derive from the one declaration of the budget symbols (boundcalc.bounds.symbols.BUDGET_PARAMETERS)
+ENCLOSED_PAIRS = (("finite", "pure"), ("finite", "zcdp"), ("finite", "rdp"), ("linear", "zcdp"), ("linear", "rdp"),
+                  ("contextual", "zcdp"), ("contextual", "pure"), ("contextual", "approx"))
+BUDGET_SYMBOLS = {pair: {kw: sym for sym, (_, kw) in budget_parameters(*pair).items()} for pair in ENCLOSED_PAIRS}
 # the finite module's per-arm symbols: its registered quantities (boundcalc.bounds.quantities) and K
 FINITE_SUMMARIES = quantities.names("finite") + ("K",)
 FINITE_INSTANCE_KEYWORDS = ("alpha_batch", "alpha_adap", "beta_adac", "beta_adar")

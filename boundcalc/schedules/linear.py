@@ -38,12 +38,26 @@ def f_E(d, delta, log_delta=None):
     return d + 2.0 * np.sqrt(d * L) + 2.0 * L
 
 
-def c_ell_zcdp(ell, d, K, rho, delta):
-    """c_ℓ of AdaC-GOPE (seed 003 Eq. 4), vectorised over ℓ; ρ = ∞ drops the privacy term."""
+def c_ell_zcdp(ell, d, K, rho, delta, d_noise=None, variant: str = "paper"):
+    """c_ℓ of AdaC-GOPE (seed 003 Eq. 4), vectorised over ℓ: the one definition (the schedule, the algorithm
+    boundcalc.algorithms.linear.gope and the claims call it):
+
+        c_ℓ = (8d/β_ℓ²) log(4/δ_{K,ℓ}) + (2d/β_ℓ) √((2/ρ) f(d', δ_{K,ℓ})),  β_ℓ = 2^{−ℓ}, δ_{K,ℓ} = δ/(Kℓ(ℓ+1)),
+
+    f(d', δ) = d' + 2√(d' log(2/δ)) + 2 log(2/δ) (Sec. IV-A2 / App. E). ρ = ∞ drops the privacy term (the
+    non-private GOPE's phases). ``d_noise`` is d', the dimension of the noise vector (default d; with an approximate
+    design the algorithm passes g(π) as d and keeps d' = d, docs/formulas/zcdp-bandits.md §0). ``variant="scalar"``:
+    the sharpened c_ℓ' = (8d/β²) log(4/δ_{K,ℓ}) + (2d/β) √((4/ρ) log(4/δ_{K,ℓ})) (sheet 3.6, DERIVED, not the
+    paper's). Logarithms of δ_{K,ℓ} are taken as ln δ − ln(Kℓ(ℓ+1)), finite even when δ_{K,ℓ} underflows."""
     ell = np.asarray(ell, dtype=float)
     b = 2.0 ** (-ell)
     log_dk = math.log(delta) - np.log(K * ell * (ell + 1.0))  # ln δ_{K,ℓ}, finite even when δ_{K,ℓ} underflows
-    priv = 0.0 if math.isinf(rho) else 2.0 * d / b * np.sqrt(2.0 / rho * f_E(d, None, log_dk))
+    if math.isinf(rho):
+        priv = 0.0
+    elif variant == "scalar":
+        priv = 2.0 * d / b * np.sqrt(4.0 / rho * (math.log(4.0) - log_dk))
+    else:
+        priv = 2.0 * d / b * np.sqrt(2.0 / rho * f_E(d if d_noise is None else d_noise, None, log_dk))
     return 8.0 * d / b**2 * (math.log(4.0) - log_dk) + priv
 
 

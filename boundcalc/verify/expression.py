@@ -21,7 +21,8 @@ denominator of a parameter is defined (:class:`DomainCondition`; boundcalc.verif
 box outside), and every evaluator checks the clock (boundcalc.rigorous.deadline). The mpmath evaluator refuses
 complex values (ValueError: undefined) and exponentials beyond MP_EXP_LIMIT (OverflowError: beyond its range).
 
-This is boundcalc's *only* parser of such text. The same walk also builds exact sympy expressions of both
+The text is read by boundcalc.expressions (boundcalc's one parser of expression text: the syntax tree with the size
+limits, exact literals), shared with the plugins' bound language and the claims' relations. The same walk also builds exact sympy expressions of both
 sides of every comparison (decimal literals as exact rationals, ``bound(...)`` calls as named functions of their
 keyword expressions): the rigorous prover (boundcalc.rigorous, via boundcalc.verify.check) encloses those,
 and :func:`to_sympy` gives the sympy form of a single arithmetic expression.
@@ -601,12 +602,9 @@ def _sym_literal(src: str, v: float):
 
 def _exact_num(src: str, v: float):
     """The literal exactly as written (0.1 is 1/10, not the nearest double): what the prover encloses."""
-    import sympy
+    from ..expressions import exact_number
 
-    try:
-        return sympy.Rational(src.replace("_", ""))
-    except (TypeError, ValueError):
-        return sympy.Rational(v)
+    return exact_number(src, v)
 
 
 def _exact_fn(name):
@@ -627,26 +625,19 @@ def _sym_var(name):
 
 # ---------------------------------------------------------------------------------------------------
 def _parse_tree(text: str, rule: str):
-    """ast.parse with the size limits (nesting depth, number of nodes) checked iteratively, before any walk."""
+    """The syntax tree of ``text`` by boundcalc.expressions.parse_tree (the one parser), with check's size limits
+    (nesting depth, number of nodes) checked iteratively before any walk; worded as check's InputErrors."""
+    from ..expressions import ExpressionError, parse_tree
+
     try:
-        tree = ast.parse(text.strip(), mode="eval")
-    except SyntaxError as exc:
-        raise InputError("expression", rule, f"syntax error at column {exc.offset}") from None
-    except (RecursionError, MemoryError, ValueError):
-        raise InputError("expression", f"nested at most {MAX_DEPTH} levels deep", "a deeper expression") from None
-    nodes, stack = 0, [(tree.body, 0)]
-    while stack:
-        node, d = stack.pop()
-        if isinstance(node, (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)):
-            continue
-        nodes += 1
-        if d > MAX_DEPTH + 3:  # (the comparison, 'and' and keyword levels; the walk counts the terms' own depth)
-            raise InputError("expression", f"nested at most {MAX_DEPTH} levels deep", "a deeper expression")
-        if nodes > MAX_NODES:
+        return parse_tree(text, max_depth=MAX_DEPTH, max_nodes=MAX_NODES)
+    except ExpressionError as exc:
+        if exc.kind == "syntax":
+            raise InputError("expression", rule, f"syntax error at column {exc.offset}") from None
+        if exc.kind == "nodes":
             raise InputError("expression", f"at most {MAX_NODES} numbers, names, operators and calls",
-                             "a larger expression")
-        stack.extend((c, d + 1) for c in ast.iter_child_nodes(node))
-    return tree
+                             "a larger expression") from None
+        raise InputError("expression", f"nested at most {MAX_DEPTH} levels deep", "a deeper expression") from None
 
 
 def parse(text: str) -> Parsed:

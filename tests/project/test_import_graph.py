@@ -167,7 +167,7 @@ def test_the_walk_reads_source(tmp_path):
 # The package layers, lowest first (README "Design"; DEVELOPERS.md). A module may import its own package and any
 # package of a lower or the same layer, never one above it; counting imports inside functions too (a lazy import is a
 # dependency all the same), and no two packages may import each other.
-LAYERS = (("boundcalc", "errors"), ("domains",), ("validate", "textformat", "progress"), ("figures",),
+LAYERS = (("boundcalc", "errors"), ("domains", "expressions"), ("validate", "textformat", "progress"), ("figures",),
           ("info", "privacy", "schedules", "intervals"), ("concentration", "envs"), ("data",),
           ("bounds", "algorithms", "lower"), ("montecarlo",), ("rigorous", "audit"), ("verify",),
           ("budget", "experiments"), ("cli",), ("__main__",))

@@ -38,15 +38,10 @@ import math
 import numpy as np
 
 from ... import validate
+from ...schedules.linear import c_ell_zcdp
 from ...errors import InputError
 from ..base import Algorithm, BlockResult, interpolate_regret
 from ..design import Design, g_optimal_design
-
-
-def f_chi2(d: float, delta: float) -> float:
-    """f(d, delta) = d + 2 sqrt(d log(2/delta)) + 2 log(2/delta) (seed 003 Sec. IV-A2 / App. E, Lemma 10)."""
-    L = math.log(2.0 / delta)
-    return d + 2.0 * math.sqrt(d * L) + 2.0 * L
 
 
 def _checkpoints(checkpoints, T: int) -> np.ndarray:
@@ -279,8 +274,7 @@ class GOPE(_PhasedElimination):
         beta = 2.0 ** (-ell)
         if self.schedule == "ls":
             return 2.0 * d / beta**2 * math.log(K * ell * (ell + 1) / self.delta)
-        dk = self.delta / (K * ell * (ell + 1))
-        return 8.0 * d / beta**2 * math.log(4.0 / dk)
+        return float(c_ell_zcdp(ell, d, K, math.inf, self.delta))  # c_ℓ without its privacy term (ρ → ∞)
 
     def counts(self, ell, d, K, design):
         return np.ceil(self.c_ell(ell, self.d_eff(d, design), K) * design.weights[design.support])
@@ -343,14 +337,8 @@ class AdaCGOPE(_PhasedElimination):
         self.c_variant = c_variant
 
     def c_ell(self, ell: int, d: float, K: int, d_noise: int | None = None) -> float:
-        """c_l of seed 003 Eq. 4 (or the scalar variant)."""
-        beta = 2.0 ** (-ell)
-        dk = self.delta / (K * ell * (ell + 1))
-        first = 8.0 * d / beta**2 * math.log(4.0 / dk)
-        if self.c_variant == "scalar":
-            return first + 2.0 * d / beta * math.sqrt(4.0 / self.rho * math.log(4.0 / dk))
-        fd = f_chi2(d if d_noise is None else d_noise, dk)
-        return first + 2.0 * d / beta * math.sqrt(2.0 / self.rho * fd)
+        """c_l of seed 003 Eq. 4 (or the scalar variant): boundcalc.schedules.linear.c_ell_zcdp, the one definition."""
+        return float(c_ell_zcdp(ell, d, K, self.rho, self.delta, d_noise=d_noise, variant=self.c_variant))
 
     def counts(self, ell, d, K, design):
         return np.ceil(self.c_ell(ell, self.d_eff(d, design), K, d) * design.weights[design.support])

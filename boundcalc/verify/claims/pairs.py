@@ -96,15 +96,18 @@ def _proof_parts(lower, upper, assumptions: bool = False):
 
 
 def _budget(notion, p):
+    """The budget of ``notion`` from a pair's parameters ``p``, by the one declaration of the budget symbols
+    (boundcalc.bounds.symbols.BUDGET_PARAMETERS: symbol -> budget attribute): a setting's own symbols first (the finite
+    RDP bounds' alpha_rdp, epsilon_rdp), else the notion's. None for a notion without a pair budget."""
+    from ...bounds.symbols import BUDGET_PARAMETERS
     from ...privacy import RDP, ZCDP, PureDP
 
-    if notion == "pure":
-        return PureDP(p["epsilon"])
-    if notion == "zcdp":
-        return ZCDP(p["rho"])
-    if notion == "rdp":
-        return RDP(p["alpha_rdp"], p["epsilon_rdp"]) if "alpha_rdp" in p else RDP(p["alpha"], p["epsilon"])
-    return None
+    cls = {"pure": PureDP, "zcdp": ZCDP, "rdp": RDP}.get(notion)
+    if cls is None:
+        return None
+    own = [m for k, m in BUDGET_PARAMETERS.items() if isinstance(k, tuple) and k[1] == notion]
+    m = next((m for m in own if all(s in p for s in m)), BUDGET_PARAMETERS[notion])
+    return cls(**{attr: p[s] for s, (attr, _) in m.items()})
 
 
 def _registry_value(bound, T, ctx):

@@ -170,7 +170,7 @@ claim("000-thm7-sensitivity", "Thm 7 proof, sensitivity of the per-arm sums (ERR
 # ---------------------------------------------------------------------------------------------------
 def _zcdp_calibration(dom) -> Result:
     from ...algorithms.design import g_optimal_design
-    from ...bounds._linear_common import c_ell
+    from ...schedules.linear import c_ell_zcdp as c_ell  # c_l of seed 003 Eq. 4, defined once
     from ...privacy import mechanisms as mech
 
     rho = dom.value("rho")

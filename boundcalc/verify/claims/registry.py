@@ -218,9 +218,10 @@ def assumption_relations(c: Claim) -> list:
 
     names = {p.name for p in c.params}
     out = []
+    from ...expressions import parse_relation  # the one parser of relations (never sympify on text)
+
     for text in c.assumptions:
-        ns = {n: sympy.Symbol(n, real=True) for n in names}
-        out.append((text, sympy.sympify(text, locals=ns)))
+        out.append((text, parse_relation(text, sorted(names))))
     from ...bounds import registry as bounds
     from ...rigorous.bound_calls import assumption_relations as relations_of
 
