@@ -41,6 +41,10 @@ class Algorithm(ABC):
     #   size limits (algorithms.limits for stretch/thinning, the T x runs limits of the per-step and chunked loops).
     #   Without it: "step" (the strictest limits). ``uses_stretch`` / ``uses_thinning`` give the switch to the loop.
     granularity: str | None = None
+    # stretch_min_T: with granularity "stretch", the shortest horizon at which ``simulate`` takes the leader-stretch
+    #   engine for a block of nonprivate.SWITCH_RUNS runs (below it, the per-step loop, faster there;
+    #   algorithms/finite/nonprivate.py); 0: from the first step.
+    stretch_min_T: float = 0
     # counterpart: the non-private algorithm ``budget --by simulation`` compares with, (name, how in words) or
     #   (name, {params}, how); None: the algorithm itself at its non-private limit (budget.measured.counterpart_of).
     counterpart: tuple | None = None
