@@ -52,8 +52,10 @@ class Algorithm(ABC):
     #   "phase-one-elimination", "first-switch") or a boundcalc.audit.base.Scenario subclass, with audit_budget
     #   (default budget), audit_fixed (constructor parameters the design fixes), audit_why_fixed (why, in words),
     #   audit_trials (default trials); a design written for one algorithm ("dp-se-elimination", ...) takes none of
-    #   them. None: not auditable.
+    #   them. None: not auditable. audit_rank: its place in `audit --list` (ranked cards first, by rank; then the
+    #   others in registry order); None: after the ranked ones.
     audit_scenario: Any = None
+    audit_rank: int | None = None
     # regret --check: ``from_context(cls, ctx, budget)`` (classmethod) builds the instance a bound's context
     #   describes (the parameter map from the bound's symbols to the constructor) and ``check_assumptions`` names
     #   the theorem's assumption check on the simulated environment (a key of verify.adapters.ASSUMPTION_CHECKS, or

@@ -404,6 +404,7 @@ class LinUCBDGS(_TreeLinUCB):
 
     name = "LinUCB-DGS"
     audit_scenario = "linucb-dgs-tree"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 15  # card: its place in `audit --list`
     check_assumptions = "dgs"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     # card: non-private counterpart (budget --by simulation)
     counterpart = ("LinUCB",
@@ -537,6 +538,7 @@ class PrivateLinUCB(_TreeLinUCB):
 
     name = "Private-LinUCB"
     audit_scenario = "private-linucb-tree"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 14  # card: its place in `audit --list`
     check_assumptions = "private-linucb"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     counterpart = ("LinUCB", "LinUCB")  # card: non-private counterpart (budget --by simulation)
     source = "seed 004 Sec. 4 baseline (Neel & Roth 2018)"

@@ -293,6 +293,7 @@ class AdaCOFUL(RSOFUL):
     name = "AdaC-OFUL"
     check_assumptions = "oful"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     audit_scenario = "first-switch"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 12  # card: its place in `audit --list`
     audit_budget = {"rho": 1.0}
     # card: non-private counterpart (budget --by simulation)
     counterpart = ("OFUL",
@@ -320,6 +321,7 @@ class AdaROFUL(RSOFUL):
     name = "AdaR-OFUL"
     check_assumptions = "oful"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     audit_scenario = "first-switch"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 13  # card: its place in `audit --list`
     audit_budget = {"alpha": 2.0, "rdp_epsilon": 2.0}
     counterpart = ("OFUL", "OFUL")  # card: non-private counterpart (budget --by simulation)
     source = "seed 000 Algorithm 4"

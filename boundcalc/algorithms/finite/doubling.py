@@ -147,6 +147,7 @@ class AdaPUCB(_Doubling):
     check_assumptions = "finite"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     context_params = {"beta": "alpha_adap"}  # card: constructor keyword -> bound context key (regret --check, overlay)
     audit_scenario = "first-decision"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 4  # card: its place in `audit --list`
     audit_budget = {"epsilon": 1.0}
     counterpart = ("UCB", "UCB")  # card: non-private counterpart (budget --by simulation)
     source = "Azize & Basu 2022 (AdaP-UCB), cited in seed 001 §6"
@@ -189,6 +190,7 @@ class AdaPKLUCB(AdaPUCB):
 
     name = "AdaP-KLUCB"
     audit_scenario = "saturation-exit"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 5  # card: its place in `audit --list`
     check_assumptions = "finite"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     context_params = {"beta": "alpha_adap"}  # card: constructor keyword -> bound context key (regret --check, overlay)
     counterpart = ("KL-UCB", "KL-UCB")  # card: non-private counterpart (budget --by simulation)
@@ -219,6 +221,7 @@ class AdaCUCB(_Doubling):
     check_assumptions = "finite"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     context_params = {"beta": "beta_adac"}  # card: constructor keyword -> bound context key (regret --check, overlay)
     audit_scenario = "first-decision"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 7  # card: its place in `audit --list`
     audit_budget = {"rho": 1.0}
     audit_fixed = {"init_n": "one"}
     audit_trials = 20000
@@ -264,6 +267,7 @@ class AdaRUCB(AdaCUCB):
     check_assumptions = "finite"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     context_params = {"beta": "beta_adar"}  # card: constructor keyword -> bound context key (regret --check, overlay)
     audit_scenario = "first-decision"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 8  # card: its place in `audit --list`
     audit_budget = {"alpha": 2.0, "rdp_epsilon": 2.0}
     audit_fixed = {"init_n": "one"}
     audit_trials = 20000

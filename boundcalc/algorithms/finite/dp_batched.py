@@ -161,6 +161,7 @@ class DPKLUCB(_DPBatched):
     # card: the parameter map, constructor keyword -> bound context key (regret --check, overlay)
     context_params = {"alpha": "alpha_batch"}
     audit_scenario = "first-decision"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 2  # card: its place in `audit --list`
     audit_budget = {"epsilon": 1.0}
     audit_fixed = {"n1": 8}
     audit_why_fixed = ("n1=8 initial pulls per arm: with n1 = 1 the DP-KLUCB index of both arms is 1 (a tie broken at "
@@ -191,6 +192,7 @@ class DPIMED(_DPBatched):
     # card: the parameter map, constructor keyword -> bound context key (regret --check, overlay)
     context_params = {"alpha": "alpha_batch"}
     audit_scenario = "first-decision"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 3  # card: its place in `audit --list`
     audit_budget = {"epsilon": 1.0}
     # card: non-private counterpart (budget --by simulation)
     counterpart = ("IMED",

@@ -319,6 +319,7 @@ class AdaCGOPE(_PhasedElimination):
     name = "AdaC-GOPE"
     check_assumptions = "linear"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     audit_scenario = "phase-one-elimination"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 9  # card: its place in `audit --list`
     audit_budget = {"rho": 1.0}
     # card: non-private counterpart (budget --by simulation)
     counterpart = ("GOPE-limit",
@@ -380,6 +381,7 @@ class AdaRGOPE(_PhasedElimination):
     name = "AdaR-GOPE"
     check_assumptions = "linear"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     audit_scenario = "phase-one-elimination"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 10  # card: its place in `audit --list`
     audit_budget = {"alpha": 2.0, "rdp_epsilon": 2.0}
     # card: non-private counterpart (budget --by simulation)
     counterpart = ("GOPE-limit",
@@ -444,6 +446,7 @@ class AdaRGOPEVar(AdaCGOPE):
     name = "AdaR-GOPE-Var"
     check_assumptions = "linear"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     audit_scenario = "phase-one-elimination"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 11  # card: its place in `audit --list`
     audit_budget = {"rho": 1.0}
     # card: non-private counterpart (budget --by simulation)
     counterpart = ("GOPE-limit",
