@@ -60,6 +60,11 @@ class Algorithm(ABC):
     #   describes (the parameter map from the bound's symbols to the constructor) and ``check_assumptions`` names
     #   the theorem's assumption check on the simulated environment (a key of verify.adapters.ASSUMPTION_CHECKS, or
     #   a method (self, ctx, env) -> (met, note)); the bounds checked are those whose ``algorithm`` is this name.
+    #   bound_options: bounds whose theorem runs the algorithm with a constructor option its other bounds do not
+    #   assume, {bound id: (option, assumption check)}: built by ``from_context(ctx, budget, option=ctx[option])``,
+    #   judged by that check; an instance with the option set is described by that bound's context (unless
+    #   ``bound_option_conflict`` says why not). LinUCB-DGS: {"004-cor1": ("perturb_sigma", "dgs-cor1")}.
+    bound_options: dict[str, tuple[str, str]] = {}
 
     @abstractmethod
     def simulate(self, env, T: int, runs: int, rng: np.random.Generator, checkpoints: np.ndarray) -> BlockResult:
@@ -68,6 +73,11 @@ class Algorithm(ABC):
     @abstractmethod
     def reference(self, env, T: int, rng: np.random.Generator, checkpoints: np.ndarray) -> BlockResult:
         """Plain step-by-step single run (runs = 1), for tests of distributional agreement."""
+
+    def bound_option_conflict(self, option: str) -> str:
+        """Why this instance, with its card's bound option ``option`` set, is not the algorithm of that bound's
+        theorem ("" when it is; verify.adapters.context_for)."""
+        return ""
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "source": self.source, "setting": self.setting, "notion": self.notion}

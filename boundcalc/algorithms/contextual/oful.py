@@ -291,7 +291,7 @@ class AdaCOFUL(RSOFUL):
     """AdaC-OFUL (seed 003 Algorithm 3): rho-Interactive zCDP (Thm 3); per-update noise Y ~ N(0, (2/rho) I)."""
 
     name = "AdaC-OFUL"
-    check_assumptions = "oful"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
+    check_assumptions = "oful-assumption2"  # card: regret --check's assumption check (Assumptions 1 and 2)
     audit_scenario = "first-switch"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
     audit_rank = 12  # card: its place in `audit --list`
     audit_budget = {"rho": 1.0}
@@ -319,7 +319,7 @@ class AdaROFUL(RSOFUL):
     """AdaR-OFUL (seed 000 Algorithm 4): (alpha, eps)-global RDP (Thm 9); Y ~ N(0, (2 alpha/eps) I)."""
 
     name = "AdaR-OFUL"
-    check_assumptions = "oful"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
+    check_assumptions = "oful-assumption2"  # card: regret --check's assumption check (Assumptions 1 and 2)
     audit_scenario = "first-switch"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
     audit_rank = 13  # card: its place in `audit --list`
     audit_budget = {"alpha": 2.0, "rdp_epsilon": 2.0}
