@@ -65,6 +65,11 @@ class Algorithm(ABC):
     #   judged by that check; an instance with the option set is described by that bound's context (unless
     #   ``bound_option_conflict`` says why not). LinUCB-DGS: {"004-cor1": ("perturb_sigma", "dgs-cor1")}.
     bound_options: dict[str, tuple[str, str]] = {}
+    # episode_schedule: the schedule `boundcalc episodes` prints for a phased algorithm, a classmethod
+    #   (T, *, params) -> boundcalc.schedules.Schedule whose keyword parameters are the ones it reads, named as in
+    #   algorithms.episodes.PARAMS (epsilon, rho, alpha, rdp_epsilon, d, K, delta, beta, n1, ratio, lam, C, lam0);
+    #   the budget the command requires follows the notion. None: no schedule (not in `episodes`).
+    episode_schedule = None
 
     @abstractmethod
     def simulate(self, env, T: int, runs: int, rng: np.random.Generator, checkpoints: np.ndarray) -> BlockResult:

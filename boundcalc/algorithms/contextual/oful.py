@@ -303,6 +303,13 @@ class AdaCOFUL(RSOFUL):
     bound_ids = ("003-thm5-paper", "003-thm5-explicit", "003-thm5-corrected")
 
     @classmethod
+    def episode_schedule(cls, T, *, rho, d, lam, C, lam0):
+        """Card: the schedule `boundcalc episodes` prints (switching epochs, seed 003 Algorithm 3)."""
+        from ... import schedules
+
+        return schedules.adac_oful(T, d, rho, lam, C, lam0)
+
+    @classmethod
     def from_context(cls, ctx, budget):
         """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
         return cls(budget.rho, **_oful_context(ctx))
@@ -327,6 +334,13 @@ class AdaROFUL(RSOFUL):
     source = "seed 000 Algorithm 4"
     notion = "rdp"
     bound_ids = ("000-thm10-paper", "000-thm10-explicit", "000-thm10-corrected")
+
+    @classmethod
+    def episode_schedule(cls, T, *, alpha, rdp_epsilon, d, lam, C, lam0):
+        """Card: the schedule `boundcalc episodes` prints (switching epochs, seed 000 Algorithm 4)."""
+        from ... import schedules
+
+        return schedules.adar_oful(T, d, alpha, rdp_epsilon, lam, C, lam0)
 
     @classmethod
     def from_context(cls, ctx, budget):

@@ -198,6 +198,13 @@ class AdaPKLUCB(AdaPUCB):
     bound_ids = ("001-adap-klucb-paper",)
 
     @classmethod
+    def episode_schedule(cls, T, *, epsilon):
+        """Card: the schedule `boundcalc episodes` prints (per-arm doubling, Azize & Basu 2022 Alg. 1)."""
+        from ... import schedules
+
+        return schedules.adap_klucb(T, epsilon)
+
+    @classmethod
     def from_context(cls, ctx, budget):
         """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
         return cls(budget.epsilon, beta=ctx["alpha_adap"])
@@ -233,6 +240,13 @@ class AdaCUCB(_Doubling):
     budget_params = ("rho",)
     bound_ids = ("003-thm10", "003-thm11-paper", "003-thm11-explicit")
     init_n_default = "half"
+
+    @classmethod
+    def episode_schedule(cls, T, *, rho):
+        """Card: the schedule `boundcalc episodes` prints (per-arm doubling, seed 003 Algorithm 4)."""
+        from ... import schedules
+
+        return schedules.adac_ucb(T, rho)
 
     @classmethod
     def from_context(cls, ctx, budget):
@@ -278,6 +292,13 @@ class AdaRUCB(AdaCUCB):
     notion = "rdp"
     budget_params = ("alpha", "rdp_epsilon")
     bound_ids = ("000-thm5", "000-cor6-paper", "000-cor6-explicit")
+
+    @classmethod
+    def episode_schedule(cls, T, *, alpha, rdp_epsilon):
+        """Card: the schedule `boundcalc episodes` prints (per-arm doubling, seed 000 Algorithm 2)."""
+        from ... import schedules
+
+        return schedules.adar_ucb(T, alpha, rdp_epsilon)
 
     @classmethod
     def from_context(cls, ctx, budget):

@@ -173,6 +173,13 @@ class DPKLUCB(_DPBatched):
     bound_ids = ("001-thm4.3-dp-klucb",)
 
     @classmethod
+    def episode_schedule(cls, T, *, epsilon, n1, ratio):
+        """Card: the schedule `boundcalc episodes` prints (batches of one arm, seed 001 Eq. 14)."""
+        from ... import schedules
+
+        return schedules.dp_klucb(T, epsilon, n1=n1, ratio=ratio, algo=cls.name.lower())
+
+    @classmethod
     def from_context(cls, ctx, budget):
         """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
         return cls(budget.epsilon, alpha=ctx["alpha_batch"])
@@ -201,6 +208,13 @@ class DPIMED(_DPBatched):
     bound_ids = ("001-thm4.3-dp-imed",)
 
     minimize = True
+
+    @classmethod
+    def episode_schedule(cls, T, *, epsilon, n1, ratio):
+        """Card: the schedule `boundcalc episodes` prints (batches of one arm, seed 001 Eq. 14)."""
+        from ... import schedules
+
+        return schedules.dp_klucb(T, epsilon, n1=n1, ratio=ratio, algo=cls.name.lower())
 
     @classmethod
     def from_context(cls, ctx, budget):

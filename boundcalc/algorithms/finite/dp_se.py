@@ -47,6 +47,13 @@ class DPSE(FiniteAlgorithm):
     bound_ids = ("001-dp-se-paper", "001-dp-se-explicit")
 
     @classmethod
+    def episode_schedule(cls, T, *, epsilon, K, beta):
+        """Card: the schedule `boundcalc episodes` prints (elimination epochs, Sajed & Sheffet 2019)."""
+        from ... import schedules
+
+        return schedules.dp_se(T, K, epsilon, beta)
+
+    @classmethod
     def from_context(cls, ctx, budget):
         """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
         b = ctx.get("dpse_beta", "1/T")
