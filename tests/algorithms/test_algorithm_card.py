@@ -402,3 +402,20 @@ def test_a_plugin_naming_a_design_written_for_another_algorithm_is_one_line(toy,
     monkeypatch.setattr(toy, "audit_scenario", "dp-se-elimination")
     with pytest.raises(PluginError, match="written for DP-SE"):
         scenarios.plugin_scenario(toy)
+
+
+@pytest.mark.parametrize("mutant", [False, True])
+def test_every_card_attribute_has_a_row_in_docs_plugins(mutant):
+    """docs/plugins.md, "The algorithm card", has a row for every card attribute of base.Algorithm (what a new
+    algorithm's author reads). Mutant: an attribute added to the base class without its row."""
+    import pathlib
+
+    from boundcalc.algorithms.base import Algorithm
+
+    doc = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "plugins.md").read_text()
+    table = doc[doc.index("## The algorithm card"):].split("\n\n")[2]
+    rows = [ln.split("|")[1] for ln in table.splitlines() if ln.startswith("| `")]
+    methods = {"simulate", "reference", "describe", "bound_option_conflict"}
+    card = [k for k in vars(Algorithm) if not k.startswith("_") and k not in methods] + (["new_card_key"] if mutant else [])
+    missing = [k for k in card if not any(f"`{k}" in r for r in rows)]
+    assert bool(missing) == mutant, missing
