@@ -1,4 +1,5 @@
-"""The episode schedules of ``boundcalc episodes``, read from the algorithms' cards (``episode_schedule``, base.Algorithm).
+"""The episode schedules of ``boundcalc episodes``, read from the algorithms' cards (``episode_schedule``;
+base.Algorithm).
 
 ``phased()``: {lower-case name: class} of every algorithm whose card has a schedule (built-in, registered or plugin),
 in registry order; ``reads(cls)``: the keyword parameters its schedule reads (what the command uses; the others get

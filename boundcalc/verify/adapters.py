@@ -366,7 +366,7 @@ def _effective_params(alg, env) -> dict:
     for k, attr in (("lambda0", "lambda0"), ("zeta", "zeta")):
         if k in p and p[k] is None and hasattr(env, attr):
             p[k] = float(getattr(env, attr))
-    if "lambda0" in p and hasattr(alg, "lambda0_used"):  # the lambda0 the run uses (LinUCB-DGS: sigma^2, seed 004 Cor. 1)
+    if "lambda0" in p and hasattr(alg, "lambda0_used"):  # the lambda0 the run uses (LinUCB-DGS: sigma^2, Cor. 1)
         p["lambda0"] = alg.lambda0_used(env)
     return p
 

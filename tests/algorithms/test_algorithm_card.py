@@ -59,8 +59,8 @@ TOY = textwrap.dedent('''
             from boundcalc.schedules.base import Schedule, truncate
 
             idx, length, t_end, noise = truncate(np.array([n1] * K + [T]), np.array([1 / epsilon] * K + [0.0]), T)
-            return Schedule("toy-etc", T, idx, length, t_end, noise, K + 1.0, "K + 1 episodes", "Laplace scale of a sum",
-                            "the test's toy")
+            return Schedule("toy-etc", T, idx, length, t_end, noise, K + 1.0, "K + 1 episodes",
+                            "Laplace scale of a sum", "the test's toy")
 
         def __init__(self, epsilon, n1=20, noise_mult=1.0):
             self.epsilon, self.n1, self.noise_mult = float(epsilon), int(n1), float(noise_mult)
@@ -300,8 +300,9 @@ def test_cards_mutants_ignoring_the_card_are_caught(monkeypatch, mutant):
     elif mutant == "audit list":  # SCENARIOS not built from the cards in the old order: registry order instead
         monkeypatch.setattr(scenarios, "SCENARIOS", {})
     elif mutant == "audit rank":  # the built-in scenarios not sorted by the cards' audit_rank
-        monkeypatch.setattr(scenarios, "SCENARIOS", mutate(
-            scenarios._builtin_scenarios, "key=lambda c: (c.audit_rank is None, c.audit_rank or 0)", "key=lambda c: 0")())
+        ranked = mutate(scenarios._builtin_scenarios, "key=lambda c: (c.audit_rank is None, c.audit_rank or 0)",
+                        "key=lambda c: 0")
+        monkeypatch.setattr(scenarios, "SCENARIOS", ranked())
     elif mutant == "episodes":  # the options used read from the schedule's name instead of its card's signature
         monkeypatch.setattr(episodes, "reads", mutate(episodes.reads, "if p.kind is inspect.Parameter.KEYWORD_ONLY",
                                                       "if p.kind is not inspect.Parameter.KEYWORD_ONLY"))
@@ -416,6 +417,7 @@ def test_every_card_attribute_has_a_row_in_docs_plugins(mutant):
     table = doc[doc.index("## The algorithm card"):].split("\n\n")[2]
     rows = [ln.split("|")[1] for ln in table.splitlines() if ln.startswith("| `")]
     methods = {"simulate", "reference", "describe", "bound_option_conflict"}
-    card = [k for k in vars(Algorithm) if not k.startswith("_") and k not in methods] + (["new_card_key"] if mutant else [])
+    card = [k for k in vars(Algorithm) if not k.startswith("_") and k not in methods]
+    card += ["new_card_key"] if mutant else []
     missing = [k for k in card if not any(f"`{k}" in r for r in rows)]
     assert bool(missing) == mutant, missing

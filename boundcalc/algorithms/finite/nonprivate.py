@@ -28,8 +28,9 @@ from ._common import FiniteAlgorithm, RefRun, Runs, argbest, check_ties, init_or
 MARGIN = 1e-9  # certificates keep this distance to the others' indexes (rounding of the reference's index)
 REFINE_STEPS = 8  # KL-UCB threshold: at most this many further Newton steps where the brackets leave it open
 # Each policy's card says the shortest horizon at which ``simulate`` takes the leader-stretch engine, ``stretch_min_T``
-# (below it, the per-step loop: faster there; UCB 1e5, KL-UCB 3e3, IMED 5e3). The engine's cost grows with the number of stretches and passes (slowly in T), the loop's by a constant per
-# round. Measured by benchmarks/bench_stretch_switch.py (RESULTS_stretch_switch.md: CPU time, 100 runs, K = 2, 5, 10;
+# (below it, the per-step loop: faster there; UCB 1e5, KL-UCB 3e3, IMED 5e3). The engine's cost grows with the
+# number of stretches and passes (slowly in T), the loop's by a constant per round. Measured by
+# benchmarks/bench_stretch_switch.py (RESULTS_stretch_switch.md: CPU time, 100 runs, K = 2, 5, 10;
 # ratio engine / loop): UCB's index is cheap, so its loop is fast and the engine pays off late -- crossovers near
 # T = 2.5e4 (K = 2, gap 0.1), 5e4 (mu2), 1e5 (K = 10) and 2e5 (mu1, gaps 0.05); KL-UCB's index is a Newton solve per arm and
 # round -- crossovers 1e3 to 5e3; IMED in between -- 2.5e3 (mu2) to 1e4 (mu1). Each switch lies inside its
