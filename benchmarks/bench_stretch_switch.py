@@ -7,7 +7,7 @@ current rule, without measuring; ``--resume``: measure only the cases that file 
 UCB, KL-UCB and IMED on Bernoulli arms simulate by the leader-stretch engine (``_stretch.simulate``: cost ~ the
 number of changes of the pulled arm and the passes its blocks need) or by the per-step loop (``simulate_steps``:
 one index evaluation per round, vectorised across the runs of a block; cost ~ T). At small T the engine's fixed
-cost per stretch loses to the loop; ``_PerStep.simulate`` takes the loop below ``nonprivate.STRETCH_MIN_T``
+cost per stretch loses to the loop; ``_PerStep.simulate`` takes the loop below the card's ``stretch_min_T``
 (per algorithm). This script measures both paths -- independently of that rule -- on the blocks and seeds
 ``montecarlo.run`` uses (blocks of 50 runs), for each algorithm, environment (K = 2, 5, 10; seed 001's mu1 with
 gaps 0.05 is the hardest for the engine) and T in {1e3, 1e4, 1e5, 1e6}, and reports what the rule picks.
@@ -174,8 +174,8 @@ def render(raw, write=True) -> str:
              "14 for most of the run (other agents' jobs). 'ext.': the loop timed at T = 1e4 (KL-UCB: 3e3) and "
              f"scaled by T/1e4 (its cost per round is constant: UCB at T = 1e5 measured / 10 × T = 1e4: "
              f"{', '.join(f'{x:.2f}' for x in lin)}).", "",
-             "Rule (`nonprivate.STRETCH_MIN_T`, `_PerStep.uses_stretch`): the engine from T >= "
-             + ", ".join(f"{k} {_e(v)}" for k, v in nonprivate.STRETCH_MIN_T.items())
+             "Rule (the cards' `stretch_min_T`, `_PerStep.uses_stretch`): the engine from T >= "
+             + ", ".join(f"{c.name} {_e(c.stretch_min_T)}" for c in (UCB, KLUCB, IMED))
              + "; the per-step loop below (and on non-Bernoulli rewards).", "",
              "| algorithm | environment | T | runs | stretch engine CPU s | per-step loop CPU s | ratio stretch / loop "
              "| faster | the rule takes |",

@@ -41,6 +41,10 @@ class Algorithm(ABC):
     #   size limits (algorithms.limits for stretch/thinning, the T x runs limits of the per-step and chunked loops).
     #   Without it: "step" (the strictest limits). ``uses_stretch`` / ``uses_thinning`` give the switch to the loop.
     granularity: str | None = None
+    # stretch_min_T: with granularity "stretch", the shortest horizon at which ``simulate`` takes the leader-stretch
+    #   engine for a block of nonprivate.SWITCH_RUNS runs (below it, the per-step loop, faster there;
+    #   algorithms/finite/nonprivate.py); 0: from the first step.
+    stretch_min_T: float = 0
     # counterpart: the non-private algorithm ``budget --by simulation`` compares with, (name, how in words) or
     #   (name, {params}, how); None: the algorithm itself at its non-private limit (budget.measured.counterpart_of).
     counterpart: tuple | None = None
@@ -48,12 +52,24 @@ class Algorithm(ABC):
     #   "phase-one-elimination", "first-switch") or a boundcalc.audit.base.Scenario subclass, with audit_budget
     #   (default budget), audit_fixed (constructor parameters the design fixes), audit_why_fixed (why, in words),
     #   audit_trials (default trials); a design written for one algorithm ("dp-se-elimination", ...) takes none of
-    #   them. None: not auditable.
+    #   them. None: not auditable. audit_rank: its place in `audit --list` (ranked cards first, by rank; then the
+    #   others in registry order); None: after the ranked ones.
     audit_scenario: Any = None
+    audit_rank: int | None = None
     # regret --check: ``from_context(cls, ctx, budget)`` (classmethod) builds the instance a bound's context
     #   describes (the parameter map from the bound's symbols to the constructor) and ``check_assumptions`` names
     #   the theorem's assumption check on the simulated environment (a key of verify.adapters.ASSUMPTION_CHECKS, or
     #   a method (self, ctx, env) -> (met, note)); the bounds checked are those whose ``algorithm`` is this name.
+    #   bound_options: bounds whose theorem runs the algorithm with a constructor option its other bounds do not
+    #   assume, {bound id: (option, assumption check)}: built by ``from_context(ctx, budget, option=ctx[option])``,
+    #   judged by that check; an instance with the option set is described by that bound's context (unless
+    #   ``bound_option_conflict`` says why not). LinUCB-DGS: {"004-cor1": ("perturb_sigma", "dgs-cor1")}.
+    bound_options: dict[str, tuple[str, str]] = {}
+    # episode_schedule: the schedule `boundcalc episodes` prints for a phased algorithm, a classmethod
+    #   (T, *, params) -> boundcalc.schedules.Schedule whose keyword parameters are the ones it reads, named as in
+    #   algorithms.episodes.PARAMS (epsilon, rho, alpha, rdp_epsilon, d, K, delta, beta, n1, ratio, lam, C, lam0);
+    #   the budget the command requires follows the notion. None: no schedule (not in `episodes`).
+    episode_schedule = None
 
     @abstractmethod
     def simulate(self, env, T: int, runs: int, rng: np.random.Generator, checkpoints: np.ndarray) -> BlockResult:
@@ -62,6 +78,11 @@ class Algorithm(ABC):
     @abstractmethod
     def reference(self, env, T: int, rng: np.random.Generator, checkpoints: np.ndarray) -> BlockResult:
         """Plain step-by-step single run (runs = 1), for tests of distributional agreement."""
+
+    def bound_option_conflict(self, option: str) -> str:
+        """Why this instance, with its card's bound option ``option`` set, is not the algorithm of that bound's
+        theorem ("" when it is; verify.adapters.context_for)."""
+        return ""
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "source": self.source, "setting": self.setting, "notion": self.notion}

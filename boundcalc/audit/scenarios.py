@@ -511,34 +511,21 @@ def card_scenario(cls) -> Scenario:
     return type(cls.__name__ + "Audit", (design,), attrs)()
 
 
-def _card(name: str) -> Scenario:
-    from ..algorithms import lookup as alg_lookup
-
-    return card_scenario(alg_lookup(name))
-
-
-# The built-in scenarios, each from its algorithm's card, in the order `audit --list` has always shown them, then
-# (``_later_cards``) those of built-in algorithms added since; one registered at run time (``algorithms.register``)
-# or a plugin is found from its card by ``all_scenarios`` and ``lookup``.
-_LIST_ORDER = ("DP-SE", "DP-KLUCB", "DP-IMED", "AdaP-UCB", "AdaP-KLUCB", "Lazy-DP-TS", "AdaC-UCB", "AdaR-UCB",
-               "AdaC-GOPE", "AdaR-GOPE", "AdaR-GOPE-Var", "AdaC-OFUL", "AdaR-OFUL", "Private-LinUCB", "LinUCB-DGS",
-               "LDP-OLS", "LDP-OLS (multi-parameter)", "LDP-SGD", "LDP-SGD (multi-parameter)", "LDP-UCB", "LDP-GLOC")
-SCENARIOS: dict[str, Scenario] = {n: _card(n) for n in _LIST_ORDER}
-
-
-def _later_cards() -> None:
-    """The built-in algorithms added after the list above whose card declares a design, in registry order (so the
-    generic audit tests, which read SCENARIOS, enrol them)."""
+# The built-in scenarios, each from its algorithm's card, in the order of the cards' ``audit_rank`` (the order `audit
+# --list` has always shown them), then those of built-in algorithms without a rank in registry order; one registered
+# at run time (``algorithms.register``) or a plugin is found from its card by ``all_scenarios`` and ``lookup``.
+def _builtin_scenarios() -> dict[str, Scenario]:
+    """{name: scenario} of the package's algorithms whose card declares a design, ordered by ``audit_rank``."""
     from ..algorithms import builtin_by_setting
 
-    for algs in builtin_by_setting().values():
-        for name, cls in algs.items():
-            if (name not in SCENARIOS and getattr(cls, "audit_scenario", None) is not None
-                    and cls.__module__.startswith("boundcalc.")):  # in the package, not registered at run time
-                SCENARIOS[name] = card_scenario(cls)
+    cards = [cls for algs in builtin_by_setting().values() for cls in algs.values()
+             if getattr(cls, "audit_scenario", None) is not None
+             and cls.__module__.startswith("boundcalc.")]  # in the package, not registered at run time
+    cards.sort(key=lambda c: (c.audit_rank is None, c.audit_rank or 0))  # stable: registry order among equals
+    return {cls.name: card_scenario(cls) for cls in cards}
 
 
-_later_cards()
+SCENARIOS: dict[str, Scenario] = _builtin_scenarios()
 
 
 def plugin_scenario(cls) -> Scenario:

@@ -16,9 +16,6 @@ import typer
 from .. import SCHEMA_VERSION, textformat
 from ..errors import InputError
 
-# The option declarations live in options.py (one per flag); these names stay importable from here.
-from .options import DigitsOpt, JsonOpt, PlotOpt, SymbolicOpt  # noqa: E402,F401
-
 
 def fail(message: str, code: int = 2) -> None:
     """Print a one-line error on stderr and exit with ``code`` (no traceback); pending warnings are dropped, so the
@@ -373,12 +370,6 @@ def print_symbolic(expr_pairs: list[tuple[str, Any]]) -> None:
         con.print()
 
 
-# -- privacy budget options shared by regret, episodes and simulate -------------------------------------
-from .options import (  # noqa: E402,F401  (declared in options.py)
-    LIST_ONLY_IN_REGRET, AlphaOpt, DeltaOpt, EpsilonOpt, LdpDeltaOpt, LdpEpsilonOpt, RdpEpsilonOpt, RhoOpt,
-    budget_option, single_budget)
-
-
 # The names the budget classes (boundcalc.privacy.budgets) give their parameters in an InputError -> the option of
 # the command that set them. A command that maps its options differently (audit: --epsilon of a local-DP algorithm
 # is the LocalDP ε) passes its own table to ``option_names`` (issue 17 §3: name the options of the command run).
@@ -523,7 +514,6 @@ def track(items, description: str, enabled: bool = True):
 
 
 # -- budget lists (regret --rho 0.001,0.01,0.1) ------------------------------------------------------------------
-from .options import EpsilonListOpt, LdpEpsilonListOpt, RdpEpsilonListOpt, RhoListOpt  # noqa: E402,F401
 
 
 def budgets_from_options(epsilon=None, rho=None, alpha=None, rdp_epsilon=None, delta=None, ldp_epsilon=None,

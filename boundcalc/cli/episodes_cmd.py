@@ -12,10 +12,6 @@ import typer
 from . import common, options
 from .common import check_plot_path, command, console, emit_json, fmt
 
-ALGO_NAMES = ("adac-gope", "adar-gope", "dp-klucb", "dp-imed", "adap-klucb", "dp-se", "adac-ucb", "adar-ucb",
-              "adac-oful", "adar-oful")
-
-
 def _plot(sched, path: str) -> None:
     plt = common.pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
@@ -28,28 +24,29 @@ def _plot(sched, path: str) -> None:
     common.save_figure(fig, path)
 
 
-# The options each algorithm's schedule reads (besides --algo, --T and the display options). Every other
-# schedule option is still validated, and when given it gets a note "--X has no effect on ALGO".
-USES = {
-    "dp-klucb": ("--epsilon", "--n1", "--batch-ratio"),
-    "dp-imed": ("--epsilon", "--n1", "--batch-ratio"),
-    "adap-klucb": ("--epsilon",),
-    "dp-se": ("--epsilon", "--K", "--beta"),
-    "adac-ucb": ("--rho",),
-    "adar-ucb": ("--alpha", "--rdp-epsilon"),
-    "adac-gope": ("--rho", "--d", "--K", "--confidence"),
-    "adar-gope": ("--alpha", "--rdp-epsilon", "--d", "--K", "--confidence"),
-    "adac-oful": ("--rho", "--d", "--lambda", "--C", "--lambda0"),
-    "adar-oful": ("--alpha", "--rdp-epsilon", "--d", "--lambda", "--C", "--lambda0"),
-}
-SCHEDULE_OPTIONS = ("--epsilon", "--rho", "--alpha", "--rdp-epsilon", "--d", "--K", "--confidence", "--beta", "--n1",
-                    "--batch-ratio", "--lambda", "--C", "--lambda0")
+# The option of each parameter a schedule may read (algorithms.episodes.PARAMS); which ones an algorithm's schedule
+# reads is on its card (``episode_schedule``). The other schedule options are still validated, and when given they
+# get a note "--X has no effect on ALGO".
+SCHEDULE_FLAGS = {"epsilon": "--epsilon", "rho": "--rho", "alpha": "--alpha", "rdp_epsilon": "--rdp-epsilon",
+                  "d": "--d", "K": "--K", "delta": "--confidence", "beta": "--beta", "n1": "--n1",
+                  "ratio": "--batch-ratio", "lam": "--lambda", "C": "--C", "lam0": "--lambda0"}
+SCHEDULE_OPTIONS = tuple(SCHEDULE_FLAGS.values())
+
+
+def uses(cls) -> tuple[str, ...]:
+    """The options the card's schedule reads (besides --algo, --T and the display options)."""
+    from ..algorithms import episodes as phased
+
+    return tuple(SCHEDULE_FLAGS[p] for p in phased.reads(cls))
+
+
 ALIASES = {"--delta": "--confidence", "--lam0": "--lambda0"}  # deprecated spellings (common.DEPRECATED_ALIASES)
 
 
 def episodes(
     ctx: typer.Context,
-    algo: Annotated[str, typer.Option("--algo", help="Algorithm: " + ", ".join(ALGO_NAMES) + " (case-insensitive).")],
+    algo: Annotated[str, typer.Option("--algo", help="A phased algorithm, case-insensitive: one whose card has an "
+                                      "episode schedule (column 'episodes' of 'boundcalc algorithms').")],
     T: options.TOpt = "1e6",
     epsilon: options.EpsilonOpt = None,
     rho: options.RhoOpt = None,
@@ -72,16 +69,15 @@ def episodes(
 ):
     """Episode schedule of a phased algorithm: lengths, cumulative t, noise scale, count vs the paper's O(log T)."""
     from .. import validate as v
+    from ..algorithms import episodes as phased
     from ..errors import InputError
-    from .. import schedules
 
     delta = common.alias(ctx, "episodes", "--delta", delta_old, confidence)
     lam0 = common.alias(ctx, "episodes", "--lam0", lam0_old, lambda0)
     flag = {"--confidence": "--delta" if delta_old is not None else "--confidence",
             "--lambda0": "--lam0" if lam0_old is not None else "--lambda0"}  # errors name what the user typed
-    key = str(algo).strip().lower()
-    if key not in ALGO_NAMES:
-        raise InputError("--algo", "one of " + ", ".join(ALGO_NAMES), algo)
+    cls = phased.lookup(algo)  # the algorithms whose card has an episode schedule
+    key = cls.name.lower()
     # every option is validated, whether or not this algorithm reads it
     Tn = v.horizon("--T", T)
     dn = v.count("--d", d)
@@ -106,15 +102,16 @@ def episodes(
     if max_rows < 2:
         raise InputError("--rows", "an integer >= 2", max_rows)
     check_plot_path(plot)
-    unused = [o for o in SCHEDULE_OPTIONS if o not in USES[key]]
+    used = uses(cls)
+    unused = [o for o in SCHEDULE_OPTIONS if o not in used]
     opt_notes = common.unused_option_notes(ctx, unused + [a for a, o in ALIASES.items() if o in unused], key)
     with common.option_names({"C": "--C"} if common.option_given(ctx, "--C") else {}):  # the C the user gave
-        sched = schedules.build(key, Tn, epsilon=epsilon, rho=rho, alpha=alpha, rdp_epsilon=rdp_epsilon, d=dn, K=Kn,
+        sched = phased.build(cls, Tn, epsilon=epsilon, rho=rho, alpha=alpha, rdp_epsilon=rdp_epsilon, d=dn, K=Kn,
                                 delta=delta, n1=n1n, ratio=batch_ratio, beta=beta, lam=lam, C=switch_c, lam0=lam0)
     inputs = {"algo": key, "T": Tn, "epsilon": epsilon, "rho": rho, "alpha": alpha, "rdp_epsilon": rdp_epsilon,
               "d": dn, "K": Kn, "confidence": delta, "beta": beta, "n1": n1n, "batch_ratio": batch_ratio,
               "lambda": lam, "C": switch_c, "lambda0": lam0,
-              "used": ["--T", *USES[key]]}
+              "used": ["--T", *used]}
     notes = opt_notes + list(sched.notes)
     if plot:
         _plot(sched, plot)

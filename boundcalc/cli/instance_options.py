@@ -2,16 +2,12 @@
 
 ``resolve``: the options -> one ``boundcalc.envs.spec.Instance`` (or a ``Prior`` and the instances drawn from it),
 through ``spec.instance_from_options`` -- the one function every command calls. The options themselves are declared
-in options.py (re-exported here). Module level: typer/stdlib only.
+in options.py. Module level: typer/stdlib only.
 """
 
 from __future__ import annotations
 
 from typing import Optional
-
-from .options import (  # noqa: F401  (declared in options.py)
-    BestMeanOpt, EnvOpt, EnvSeedOpt, GapsOpt, InstanceFileOpt, InstancesOpt, NoiseOpt, PriorOpt, PriorParamOpt,
-    PriorQuantileOpt, PriorSeedOpt, SaveInstanceOpt)
 
 MAX_PRIOR_INSTANCES = 10000
 NEW_OPTIONS = ("--instance", "--env", "--env-seed", "--gaps", "--best-mean", "--noise")

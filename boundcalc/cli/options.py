@@ -6,8 +6,8 @@ options of one command each. A command declares ``means: options.MeansOpt = None
 things in two commands, there are two declarations, each with a comment saying why. Where commands give one flag
 different Python types (``--seed``: int in some, a count string in others), one ``typer.Option`` serves aliases of
 each type, so name and help are still declared once and no option changes its type.
-Declared elsewhere: the root's ``--version`` (app.py, beside its eager callback), ``episodes --algo`` (its help lists
-episodes_cmd.ALGO_NAMES, the schedules' vocabulary) and the hidden deprecated spellings (common.alias_option, from
+Declared elsewhere: the root's ``--version`` (app.py, beside its eager callback), ``episodes --algo`` (the phased
+algorithms: the cards' episode_schedule) and the hidden deprecated spellings (common.alias_option, from
 common.DEPRECATED_ALIASES).
 Module level: typer/stdlib only (the CLI imports this at start-up).
 """

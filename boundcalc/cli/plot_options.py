@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import typer
 
-from .options import LogYOpt, XScaleOpt, YScaleOpt  # noqa: F401  (declared in options.py)
-
 
 def apply(x_scale, y_scale, log_y) -> tuple[str | None, str | None]:
     """Validate the options (before any work: one-line error naming the option) and apply them to every figure the

@@ -3,8 +3,6 @@ docs/plugins.md). Imports only typer/stdlib at module level."""
 
 from __future__ import annotations
 
-from .options import BoundsFileOpt  # noqa: F401  (declared in options.py)
-
 
 def load(paths) -> None:
     """Register the bounds of every ``--bounds-file`` (a bad file: one-line error naming it, exit 2)."""
@@ -19,9 +17,6 @@ def load(paths) -> None:
         if not exc.origin.startswith("entry point"):
             raise PluginError(exc.origin, exc.problem, label="--bounds-file") from None
         raise
-
-
-from .options import AlgorithmsFileOpt  # noqa: F401  (declared in options.py)
 
 
 def load_algorithms(paths) -> None:

@@ -477,7 +477,8 @@ def register(app: typer.Typer) -> None:
                              # the rest of the card (docs/plugins.md, "The algorithm card")
                              "counterpart": (getattr(c, "counterpart", None) or (None,))[0],
                              "audit_scenario": getattr(getattr(c, "audit_scenario", None), "__name__",
-                                                       getattr(c, "audit_scenario", None))})
+                                                       getattr(c, "audit_scenario", None)),
+                             "episodes": getattr(c, "episode_schedule", None) is not None})
         if json_out:
             common.emit_json("algorithms", {}, value=len(rows), algorithms=rows)
             return
@@ -486,9 +487,9 @@ def register(app: typer.Typer) -> None:
         t = Table(title="Implemented algorithms (boundcalc simulate --algo NAME[,NAME...]; --param name=value for "
                         "parameters)", show_lines=True)
         for col, kw in (("name", {"no_wrap": True}), ("setting", {}), ("source", {}), ("notion", {}), ("budget", {}),
-                        ("guarantee", {"ratio": 3}), ("simulation", {}), ("bounds", {"ratio": 2})):
+                        ("guarantee", {"ratio": 3}), ("simulation", {}), ("episodes", {}), ("bounds", {"ratio": 2})):
             t.add_column(col, **kw)
         for r in rows:
             t.add_row(r["name"], r["setting"], r["source"], r["notion"], r["budget"], r["guarantee"], r["simulation"],
-                      ", ".join(r["bound_ids"]))
+                      "yes" if r["episodes"] else "", ", ".join(r["bound_ids"]))
         common.console().print(t)

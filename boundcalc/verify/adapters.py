@@ -140,14 +140,21 @@ def _contextual_common(ctx, env, L: float, S: float, who: str) -> list[str]:
     return probs
 
 
-def _oful_assumptions(ctx, env, row):
+def _oful_assumptions(ctx, env, row, assumption2: bool = False):
+    """Assumption 1 of seeds 000/003 on the contexts (OFUL, RS-OFUL); with ``assumption2`` also their Assumption 2,
+    which the private OFULs' theorems add (check "oful-assumption2" of AdaC-OFUL's and AdaR-OFUL's cards)."""
     probs = _contextual_common(ctx, env, 1.0, 1.0, "Assumption 1 (seeds 000/003)")
-    if row.get("algorithm") in ("AdaC-OFUL", "AdaR-OFUL"):
+    if assumption2:
         probs.insert(0, "Assumption 2 of seeds 000/003 (||A|| = 1 and Var[(z^T A)^2] <= lambda0^2/(8 log 4k)) cannot "
                         "hold for d >= 2 (ERRATA 1: vacuous) and does not hold for these contexts")
     return _join(probs, f"Assumption 1 holds (sup ||x|| = {env.max_context_norm:.4g}, ||theta*|| = "
                         f"{np.linalg.norm(env.theta):.4g}, +-1 rewards); lambda0 = {ctx['lam0']:.4g} <= "
                         f"lambda_min(E xx^T) = {env.lambda0:.4g}")
+
+
+def _private_oful_assumptions(ctx, env, row):
+    """AdaC-OFUL (seed 003 Thm 3) and AdaR-OFUL (seed 000 Thm 9): Assumptions 1 and 2 of seeds 000/003."""
+    return _oful_assumptions(ctx, env, row, assumption2=True)
 
 
 def _dgs_assumptions(ctx, env, row):
@@ -232,19 +239,21 @@ def _glm_assumptions(ctx, env, row):
 
 
 # -- algorithms built from a bound's context ---------------------------------------------------------------------
-def _dgs_perturbed(c, b):
-    """LinUCB-DGS with seed 004 Cor. 1's context perturbation N(0, sigma^2 I) (sigma = the context's perturb_sigma);
-    lambda0 left to the algorithm, which then uses sigma^2 (Cor. 1)."""
-    from ..algorithms.contextual import linucb
-
-    return linucb.LinUCBDGS(b.epsilon, b.delta, lam=c["lam"], L=c["L"], S=c["S"], zeta=c["zeta"],
-                            perturb_sigma=c["perturb_sigma"])
+def _option_build(cls, option: str):
+    """The builder of a card's bound option: ``from_context(ctx, budget, option=ctx[option])``."""
+    return lambda c, b: cls.from_context(c, b, **{option: c[option]})
 
 
 def bound_adapters() -> dict[str, Adapter]:
     """Adapters of single bounds whose algorithm runs with an option its other bounds do not assume (checked before
-    the algorithm's adapter): seed 004 Cor. 1 runs LinUCB-DGS with perturbed contexts."""
-    return {"004-cor1": Adapter(_dgs_perturbed, _contextual_env, _cor1_assumptions)}
+    the algorithm's adapter), from the cards' ``bound_options`` ({bound id: (constructor option, assumption check)};
+    e.g. seed 004 Cor. 1 runs LinUCB-DGS with perturbed contexts): built by the card's ``from_context`` with the
+    option's value from the bound's context, judged by the named check of ASSUMPTION_CHECKS."""
+    from ..algorithms import all_algorithms
+
+    return {bid: Adapter(_option_build(cls, opt), _SETTING_ENVS[cls.setting], ASSUMPTION_CHECKS[check])
+            for cls in all_algorithms().values()
+            for bid, (opt, check) in (getattr(cls, "bound_options", None) or {}).items()}
 
 
 def _private_linucb_assumptions(ctx, env, row):
@@ -278,7 +287,8 @@ _SETTING_ENVS = {"finite": _finite_env, "linear": _linear_env, "contextual": _co
 
 # The theorems' assumption checks an algorithm's card names (``check_assumptions = "finite"``; docs/plugins.md).
 ASSUMPTION_CHECKS = {"finite": _finite_assumptions, "linear": _linear_assumptions, "gope-ls": _gope_ls_assumptions,
-                     "oful": _oful_assumptions, "dgs": _dgs_assumptions, "linucb": _linucb_assumptions,
+                     "oful": _oful_assumptions, "oful-assumption2": _private_oful_assumptions,
+                     "dgs": _dgs_assumptions, "dgs-cor1": _cor1_assumptions, "linucb": _linucb_assumptions,
                      "private-linucb": _private_linucb_assumptions, "glm": _glm_assumptions,
                      "zheng": _zheng_assumptions}
 
@@ -348,13 +358,16 @@ def _same(a, b, tol: float = 1e-9) -> bool:
 
 def _effective_params(alg, env) -> dict:
     """The algorithm's constructor parameters with the ones left to the environment (lambda0, zeta = None)
-    replaced by the environment's value, which the simulation uses."""
+    replaced by the environment's value, which the simulation uses (lambda0: the algorithm's ``lambda0_used(env)``
+    where it has one)."""
     from ..algorithms import params_of
 
     p = dict(params_of(alg))
     for k, attr in (("lambda0", "lambda0"), ("zeta", "zeta")):
         if k in p and p[k] is None and hasattr(env, attr):
             p[k] = float(getattr(env, attr))
+    if "lambda0" in p and hasattr(alg, "lambda0_used"):  # the lambda0 the run uses (LinUCB-DGS: sigma^2, Cor. 1)
+        p["lambda0"] = alg.lambda0_used(env)
     return p
 
 
@@ -440,21 +453,19 @@ def context_for(alg, env, budget=None) -> tuple[dict | None, str]:
         over.update(C_B=p["C_B"], c_r=p["c_r"])
     for arg, key in (getattr(type(alg), "context_params", None) or {}).items():  # the card's parameter map
         over[key] = p[arg]
-    if name == "LinUCB-DGS" and p.get("perturb_sigma"):  # seed 004 Cor. 1: described by 004-cor1's adapter
-        over["perturb_sigma"] = p["perturb_sigma"]
-        ad = bound_adapters()["004-cor1"]
-        if alg.lambda0 is not None and not _same(alg.lambda0, p["perturb_sigma"] ** 2):
-            return None, (f"LinUCB-DGS's lambda0 = {alg.lambda0!r} with perturbed contexts: seed 004 Cor. 1 "
-                          "uses sigma^2")
-        p["lambda0"] = alg.lambda0_used(env)
+    for bid, (opt, _check) in (getattr(type(alg), "bound_options", None) or {}).items():
+        if p.get(opt):  # the card's bound option is set (seed 004 Cor. 1): described by that bound's adapter
+            over[opt] = p[opt]
+            ad = bound_adapters()[bid]
+            why = getattr(alg, "bound_option_conflict", lambda o: "")(opt)
+            if why:
+                return None, why
     try:
         ctx = registry.make_context(s, over, budget)
         alg2, env2 = ad.build(ctx, budget), ad.env(ctx)
     except (InputError, ValueError) as exc:
         return None, f"the bounds' context of {env.name} could not be built ({exc})"
     p2 = _effective_params(alg2, env2)
-    if getattr(alg2, "perturb_sigma", 0):
-        p2["lambda0"] = alg2.lambda0_used(env2)
     diff = sorted(k for k in set(p) | set(p2) if not _same(p.get(k), p2.get(k)))
     if diff:
         return None, (f"{name}'s " + ", ".join(f"{k} = {p.get(k)!r}" for k in diff) + " differ from what the bounds' "

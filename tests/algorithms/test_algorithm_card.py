@@ -53,6 +53,15 @@ TOY = textwrap.dedent('''
         def from_context(cls, ctx, budget):
             return cls(budget.epsilon)
 
+        @classmethod
+        def episode_schedule(cls, T, *, epsilon, K, n1):
+            """K exploration episodes of n1 pulls (one Laplace(1/eps) release each), then the commit."""
+            from boundcalc.schedules.base import Schedule, truncate
+
+            idx, length, t_end, noise = truncate(np.array([n1] * K + [T]), np.array([1 / epsilon] * K + [0.0]), T)
+            return Schedule("toy-etc", T, idx, length, t_end, noise, K + 1.0, "K + 1 episodes",
+                            "Laplace scale of a sum", "the test's toy")
+
         def __init__(self, epsilon, n1=20, noise_mult=1.0):
             self.epsilon, self.n1, self.noise_mult = float(epsilon), int(n1), float(noise_mult)
 
@@ -106,6 +115,15 @@ def test_a_registered_card_reaches_every_command(toy):
     assert (listed["Toy-ETC"]["counterpart"], listed["Toy-ETC"]["audit_scenario"]) == ("UCB", "first-decision")
     assert (listed["AdaC-GOPE"]["counterpart"], listed["AdaC-GOPE"]["audit_scenario"]) == \
         ("GOPE-limit", "phase-one-elimination")
+    assert listed["Toy-ETC"]["episodes"] and listed["AdaC-GOPE"]["episodes"] and not listed["UCB"]["episodes"]
+
+    # episodes: the card's schedule and the options it reads. Independent values: K = 3 episodes of n1 = 5 pulls with
+    # Laplace scale 1/eps = 0.5 on each sum, then the commit for the remaining 100 - 15 rounds (no release)
+    ep = _json(["episodes", "--algo", "toy-etc", "--epsilon", "2", "--K", "3", "--n1", "5", "--T", "100", "--d", "4"])
+    assert [(r["index"], r["length"], r["t_end"], r["noise_scale"]) for r in ep["episodes"]] == \
+        [(1, 5, 5, 0.5), (2, 5, 10, 0.5), (3, 5, 15, 0.5), (4, 85, 100, 0.0)]
+    assert ep["value"] == 4 and ep["paper_count"] == 4.0 and ep["inputs"]["used"] == ["--T", "--epsilon", "--K", "--n1"]
+    assert "--d has no effect on toy-etc" in ep["notes"]
 
     # simulate. Independent values: arm 0 (gap 0) is pulled at steps 1..20, arm 1 (gap 0.4) at 21..40, then the
     # committed arm for 960 steps: regret 0.4 max(0, t - 20) at t <= 40, and 8 or 8 + 0.4 x 960 = 392 at T per run
@@ -170,6 +188,52 @@ OLD_ADAPTED = {"DP-KLUCB", "DP-IMED", "AdaP-UCB", "AdaP-KLUCB", "DP-SE", "AdaC-U
                "LDP-GLOC"}
 
 
+# episodes_cmd.ALGO_NAMES / USES (main 78ee0a9): the phased algorithms and the options their schedule reads
+OLD_EPISODES = {"dp-klucb": ("--epsilon", "--n1", "--batch-ratio"), "dp-imed": ("--epsilon", "--n1", "--batch-ratio"),
+                "adap-klucb": ("--epsilon",), "dp-se": ("--epsilon", "--K", "--beta"), "adac-ucb": ("--rho",),
+                "adar-ucb": ("--alpha", "--rdp-epsilon"), "adac-gope": ("--rho", "--d", "--K", "--confidence"),
+                "adar-gope": ("--alpha", "--rdp-epsilon", "--d", "--K", "--confidence"),
+                "adac-oful": ("--rho", "--d", "--lambda", "--C", "--lambda0"),
+                "adar-oful": ("--alpha", "--rdp-epsilon", "--d", "--lambda", "--C", "--lambda0")}
+# nonprivate.STRETCH_MIN_T (main 78ee0a9): the leader-stretch engine from this horizon (blocks of SWITCH_RUNS runs)
+OLD_STRETCH_MIN_T = {"UCB": 10**5, "KL-UCB": 3 * 10**3, "IMED": 5 * 10**3}
+# verify.adapters (main 78ee0a9): Assumption 2 named for the rows of AdaC-OFUL and AdaR-OFUL only; bound 004-cor1 runs
+# LinUCB-DGS with perturb_sigma from the context and lambda0 left to the algorithm
+OLD_ASSUMPTION2 = {"AdaC-OFUL", "AdaR-OFUL"}
+
+
+def _leftovers(checks: dict) -> None:
+    """The per-algorithm tables moved onto the cards by the second pass (episodes, stretch switch, Assumption 2,
+    seed 004 Cor. 1's adapter), each read through its consumer."""
+    import numpy as np
+
+    from boundcalc.algorithms import episodes
+    from boundcalc.bounds import registry as bounds
+    from boundcalc.cli import episodes_cmd
+    from boundcalc.envs import BernoulliEnv
+    from boundcalc.privacy import ApproxDP
+    from boundcalc.verify import adapters
+
+    builtin = {n.lower() for algs in registry.builtin_by_setting().values() for n in algs}
+    checks["episodes"] = {k: episodes_cmd.uses(c) for k, c in episodes.phased().items() if k in builtin} == OLD_EPISODES
+    env = BernoulliEnv([0.7, 0.5])
+    checks["stretch switch"] = all(
+        not registry.lookup(n)().uses_stretch(env, T - 1, 50) and registry.lookup(n)().uses_stretch(env, T, 50)
+        for n, T in OLD_STRETCH_MIN_T.items())
+    ctx = bounds.make_context("contextual", {})
+    cenv = adapters._contextual_env(ctx)
+    notes = {n: adapters.card_adapter(registry.lookup(n)).assumptions(ctx, cenv, {"algorithm": n})[1]
+             for n in ("OFUL", "RS-OFUL", "AdaC-OFUL", "AdaR-OFUL")}
+    checks["assumption 2"] = {n for n, t in notes.items() if t.startswith("Assumption 2 of seeds 000/003")} == \
+        OLD_ASSUMPTION2
+    own = adapters.bound_adapters()
+    ok = set(own) == {"004-cor1"}
+    if ok:
+        alg = own["004-cor1"].build(dict(ctx.params, perturb_sigma=0.2), ApproxDP(2.0, 0.1))
+        ok = alg.name == "LinUCB-DGS" and alg.perturb_sigma == 0.2 and alg.lambda0 is None
+    checks["bound options"] = ok
+
+
 def _granularities(gran=registry.granularity):
     return {n: gran(c) for n, c in registry.builtin_by_setting()["contextual"].items()} | \
         {n: gran(c) for s in ("linear", "glm") for n, c in registry.builtin_by_setting()[s].items()}
@@ -193,7 +257,7 @@ def _checks(gran=registry.granularity) -> dict[str, bool]:
     want = {n: "step" for n in OLD_PER_STEP} | {n: "chunk" for n in OLD_CHUNKED}
     got = _granularities(gran)
     glm_step = {"LDP-OLS (multi-parameter)", "LDP-SGD (multi-parameter)", "LDP-UCB", "LDP-GLOC"}  # their own attribute
-    return {
+    out = {
         "granularity": {n: g for n, g in got.items() if n not in glm_step and (n in want or g != "episode")} == want
         and all(got[n] == "episode" for n in registry.builtin_by_setting()["linear"]),
         "counterpart": _counterparts(measured.counterpart_of) == OLD_NAMED,
@@ -202,6 +266,8 @@ def _checks(gran=registry.granularity) -> dict[str, bool]:
         "audit list": list(scenarios.all_scenarios()) == OLD_AUDIT_ORDER,
         "adapters": set(adapters._adapters()) == OLD_ADAPTED,
     }
+    _leftovers(out)
+    return out
 
 
 def test_cards_hold_the_old_tables():
@@ -211,11 +277,15 @@ def test_cards_hold_the_old_tables():
     assert all(checks.values()), checks
 
 
-@pytest.mark.parametrize("mutant", ["granularity", "counterpart", "audit", "audit list", "adapters"])
+@pytest.mark.parametrize("mutant", ["granularity", "counterpart", "audit", "audit list", "adapters", "audit rank",
+                                    "episodes", "stretch switch", "assumption 2", "bound options"])
 def test_cards_mutants_ignoring_the_card_are_caught(monkeypatch, mutant):
     """A consumer that ignores the card (one edit each) fails its check."""
+    from boundcalc.algorithms import episodes
+    from boundcalc.algorithms.finite import nonprivate
     from boundcalc.audit import scenarios
     from boundcalc.budget import measured
+    from boundcalc.cli import episodes_cmd
     from boundcalc.verify import adapters
     from mutation import mutate
 
@@ -229,6 +299,24 @@ def test_cards_mutants_ignoring_the_card_are_caught(monkeypatch, mutant):
                                                                   "design = FirstDecision"))
     elif mutant == "audit list":  # SCENARIOS not built from the cards in the old order: registry order instead
         monkeypatch.setattr(scenarios, "SCENARIOS", {})
+    elif mutant == "audit rank":  # the built-in scenarios not sorted by the cards' audit_rank
+        ranked = mutate(scenarios._builtin_scenarios, "key=lambda c: (c.audit_rank is None, c.audit_rank or 0)",
+                        "key=lambda c: 0")
+        monkeypatch.setattr(scenarios, "SCENARIOS", ranked())
+    elif mutant == "episodes":  # the options used read from the schedule's name instead of its card's signature
+        monkeypatch.setattr(episodes, "reads", mutate(episodes.reads, "if p.kind is inspect.Parameter.KEYWORD_ONLY",
+                                                      "if p.kind is not inspect.Parameter.KEYWORD_ONLY"))
+        monkeypatch.setattr(episodes_cmd, "uses", mutate(episodes_cmd.uses, "phased.reads(cls)", "phased.PARAMS[:1]"))
+    elif mutant == "stretch switch":  # one switch for every policy (UCB's), not the card's
+        monkeypatch.setattr(nonprivate._PerStep, "uses_stretch",
+                            mutate(nonprivate._PerStep.uses_stretch, "self.stretch_min_T", "10**5"))
+    elif mutant == "assumption 2":  # the check chosen by setting, not by the card's check_assumptions
+        monkeypatch.setattr(adapters, "card_adapter", mutate(adapters.card_adapter,
+                            'check = getattr(cls, "check_assumptions", None)',
+                            'check = {"contextual": "oful"}.get(cls.setting, cls.setting)'))
+    elif mutant == "bound options":  # no bound adapter read from the cards
+        monkeypatch.setattr(adapters, "bound_adapters", mutate(adapters.bound_adapters,
+                            '(getattr(cls, "bound_options", None) or {})', "{}"))
     else:
         monkeypatch.setattr(adapters, "_adapters",
                             mutate(adapters._adapters, "is_plugin(cls) or callable", "is_plugin(cls) and callable"))
@@ -236,7 +324,7 @@ def test_cards_mutants_ignoring_the_card_are_caught(monkeypatch, mutant):
         checks = _checks(gran)
     except (KeyError, TypeError, ValueError) as exc:  # a mutant may also break outright
         checks = {mutant: False, "error": repr(exc)}
-    assert checks[mutant] is False, checks
+    assert checks.get(mutant, checks.get("audit list")) is False, checks  # "audit rank": the audit list's order
 
 
 def _numbers(obj, key):
@@ -315,3 +403,21 @@ def test_a_plugin_naming_a_design_written_for_another_algorithm_is_one_line(toy,
     monkeypatch.setattr(toy, "audit_scenario", "dp-se-elimination")
     with pytest.raises(PluginError, match="written for DP-SE"):
         scenarios.plugin_scenario(toy)
+
+
+@pytest.mark.parametrize("mutant", [False, True])
+def test_every_card_attribute_has_a_row_in_docs_plugins(mutant):
+    """docs/plugins.md, "The algorithm card", has a row for every card attribute of base.Algorithm (what a new
+    algorithm's author reads). Mutant: an attribute added to the base class without its row."""
+    import pathlib
+
+    from boundcalc.algorithms.base import Algorithm
+
+    doc = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "plugins.md").read_text()
+    table = doc[doc.index("## The algorithm card"):].split("\n\n")[2]
+    rows = [ln.split("|")[1] for ln in table.splitlines() if ln.startswith("| `")]
+    methods = {"simulate", "reference", "describe", "bound_option_conflict"}
+    card = [k for k in vars(Algorithm) if not k.startswith("_") and k not in methods]
+    card += ["new_card_key"] if mutant else []
+    missing = [k for k in card if not any(f"`{k}" in r for r in rows)]
+    assert bool(missing) == mutant, missing

@@ -16,7 +16,7 @@ algorithms (issue 9 §4).
    per-step loop ``simulate_steps`` (one Bernoulli draw per step), regret at several checkpoints and pull
    counts and the number of stretches (Kolmogorov-Smirnov and Welch, Bonferroni, level ALPHA); the same
    statistic rejects the mutants (and the naive shortcut: accept a block when the leader leads at its first
-   step). ``simulate`` takes the per-step loop below ``nonprivate.STRETCH_MIN_T`` (faster there): the tests of the
+   step). ``simulate`` takes the per-step loop below the card's ``stretch_min_T`` (faster there): the tests of the
    engine through ``simulate`` force it (fixture ``force_stretch``).
 4. The path choice (issue 17 §8): at the real (algorithm, T), ``simulate`` takes the path the measured rule
    (benchmarks/RESULTS_stretch_switch.md) says and ``granularity(alg, env, T)`` names it; below the switch
@@ -38,10 +38,19 @@ from boundcalc.envs import BernoulliEnv, GaussianEnv
 ALPHA = 1e-3
 
 
+# the cards' switches (stretch_min_T of UCB, KL-UCB, IMED), read once; mutants set them on the classes
+SWITCHES = {cls.name: cls.stretch_min_T for cls in (UCB, KLUCB, IMED)}
+
+
+def _set_switches(monkeypatch, switches: dict) -> None:
+    for cls in (UCB, KLUCB, IMED):
+        monkeypatch.setattr(cls, "stretch_min_T", switches[cls.name])
+
+
 @pytest.fixture
 def force_stretch(monkeypatch):
     """``simulate`` takes the leader-stretch engine at every T (these tests check the engine, at small T)."""
-    monkeypatch.setattr(nonprivate, "STRETCH_MIN_T", dict.fromkeys(nonprivate.STRETCH_MIN_T, 0))
+    _set_switches(monkeypatch, dict.fromkeys(SWITCHES, 0))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -589,17 +598,17 @@ def test_lazy_dp_ts_takes_the_per_step_loop_where_thinning_is_slower(monkeypatch
 # which path UCB, KL-UCB and IMED take (issue 17 §8): the engine is slower than the loop at short horizons
 # ---------------------------------------------------------------------------------------------------
 # The measured rule (benchmarks/RESULTS_stretch_switch.md: stretch engine vs per-step loop, CPU time, K = 2, 5, 10,
-# T = 1e3..1e6), written out here at decades and next to each switch, not read from STRETCH_MIN_T.
+# T = 1e3..1e6), written out here at decades and next to each switch, not read from the cards' stretch_min_T.
 RULE = {"UCB": {10**3: "step", 10**4: "step", 99_999: "step", 10**5: "stretch", 10**6: "stretch", 10**7: "stretch"},
         "KL-UCB": {10**3: "step", 2_999: "step", 3_000: "stretch", 10**4: "stretch", 10**6: "stretch"},
         "IMED": {10**3: "step", 4_999: "step", 5_000: "stretch", 10**4: "stretch", 10**6: "stretch"}}
 RULE_MUTANTS = {
-    "always the engine (before issue 17)": dict.fromkeys(nonprivate.STRETCH_MIN_T, 0),
-    "never the engine": dict.fromkeys(nonprivate.STRETCH_MIN_T, float("inf")),
-    "UCB's switch at KL-UCB's": {**nonprivate.STRETCH_MIN_T, "UCB": nonprivate.STRETCH_MIN_T["KL-UCB"]},
-    "KL-UCB's switch at UCB's": {**nonprivate.STRETCH_MIN_T, "KL-UCB": nonprivate.STRETCH_MIN_T["UCB"]},
-    "IMED's switch a decade late": {**nonprivate.STRETCH_MIN_T, "IMED": 10 * nonprivate.STRETCH_MIN_T["IMED"]},
-    "off by one": {k: v + 1 for k, v in nonprivate.STRETCH_MIN_T.items()},
+    "always the engine (before issue 17)": dict.fromkeys(SWITCHES, 0),
+    "never the engine": dict.fromkeys(SWITCHES, float("inf")),
+    "UCB's switch at KL-UCB's": {**SWITCHES, "UCB": SWITCHES["KL-UCB"]},
+    "KL-UCB's switch at UCB's": {**SWITCHES, "KL-UCB": SWITCHES["UCB"]},
+    "IMED's switch a decade late": {**SWITCHES, "IMED": 10 * SWITCHES["IMED"]},
+    "off by one": {k: v + 1 for k, v in SWITCHES.items()},
 }
 
 
@@ -624,7 +633,7 @@ def test_index_policies_take_the_faster_path(monkeypatch, mutant):
     """At the real (algorithm, T) ``simulate`` takes the path of the measured rule, and ``granularity`` names the
     path it takes; each mutant rule picks the wrong path somewhere and is rejected."""
     if mutant:
-        monkeypatch.setattr(nonprivate, "STRETCH_MIN_T", RULE_MUTANTS[mutant])
+        _set_switches(monkeypatch, RULE_MUTANTS[mutant])
     wrong = []
     for cls in (UCB, KLUCB, IMED):
         for T, (taken, named) in _taken_paths(monkeypatch, cls).items():
@@ -644,7 +653,7 @@ def test_below_the_switch_simulate_is_the_per_step_loop(monkeypatch, cls, T, mut
     on one stream: identical pulls, regret and stretch counts. Mutant: the engine taken there (the old behaviour)
     draws differently and is told apart; the engine is exact in distribution only (tests above)."""
     if mutant:
-        monkeypatch.setattr(nonprivate, "STRETCH_MIN_T", dict.fromkeys(nonprivate.STRETCH_MIN_T, 0))
+        _set_switches(monkeypatch, dict.fromkeys(SWITCHES, 0))
     env = BernoulliEnv([0.7, 0.5, 0.4, 0.45])
     cps = np.array([10, 100, T])
     a = cls().simulate(env, T, 10, np.random.default_rng(5), cps)
@@ -676,7 +685,7 @@ def test_small_blocks_move_the_switch_down(monkeypatch, mutant):
     the loop for a block of 50 runs, the engine for a block of 2 (threshold 3e3 * 2/50 = 120). Mutant: the switch
     that ignores the block's runs (the first version) keeps the loop for 2 runs and is told apart."""
     if mutant:
-        monkeypatch.setattr(KLUCB, "uses_stretch", lambda self, env, T, runs=50: T >= nonprivate.STRETCH_MIN_T["KL-UCB"])
+        monkeypatch.setattr(KLUCB, "uses_stretch", lambda self, env, T, runs=50: T >= KLUCB.stretch_min_T)
     env = BernoulliEnv([0.7, 0.5, 0.4])
     taken = {}
     with monkeypatch.context() as m:

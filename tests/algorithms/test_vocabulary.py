@@ -15,9 +15,9 @@ from clirun import app, runner
 # one invocation per alias: (command, old flag) -> (base arguments, value given, library function to record)
 CASES = {
     ("episodes", "--delta"): (["episodes", "--algo", "adac-gope", "--rho", "0.1", "--T", "1e5"], "0.2",
-                              "boundcalc.schedules.build"),
+                              "boundcalc.algorithms.episodes.build"),
     ("episodes", "--lam0"): (["episodes", "--algo", "adac-oful", "--rho", "0.1", "--T", "1e5"], "0.02",
-                             "boundcalc.schedules.build"),
+                             "boundcalc.algorithms.episodes.build"),
     ("audit", "--confidence"): (["audit", "--algo", "dp-se", "--trials", "300"], "0.8",
                                 "boundcalc.audit.run.run_audit"),
 }

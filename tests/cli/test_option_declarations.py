@@ -120,3 +120,27 @@ def test_mutant_a_drifting_help_text_is_caught():
     i = next(k for k, (cmd, flag, _h) in enumerate(params) if cmd == "budget" and flag == "--means")
     params[i] = ("budget", "--means", "Arm means, e.g. 0.75,0.5 (finite).")  # the text before issue 23
     assert set(drifting(params)) == {"--means"}
+
+
+def reexports(root: pathlib.Path) -> list[tuple[str, str]]:
+    """(file, name) of every name a cli module imports from options.py at module level and never uses: a re-export
+    kept only so that old imports work (issue 23 item 3: importers use the defining module)."""
+    out = []
+    for p in sorted(root.glob("*.py")):
+        if p.name == "options.py":
+            continue
+        tree = ast.parse(p.read_text())
+        used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        for node in tree.body:
+            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module == "options":
+                out += [(p.name, a.asname or a.name) for a in node.names if (a.asname or a.name) not in used]
+    return out
+
+
+def test_no_cli_module_re_exports_an_option_alias(tmp_path):
+    assert reexports(CLI) == []
+    # mutant: common.py importing aliases from options.py again only to re-export them (as it did)
+    shutil.copytree(CLI, tmp_path / "cli")
+    common = tmp_path / "cli" / "common.py"
+    common.write_text(common.read_text() + "\nfrom .options import DigitsOpt, JsonOpt  # noqa: F401\n")
+    assert reexports(tmp_path / "cli") == [("common.py", "DigitsOpt"), ("common.py", "JsonOpt")]

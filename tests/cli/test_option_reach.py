@@ -142,12 +142,12 @@ def _cv():
 
 
 def _episodes_lib(algo, T=10**6, **kw):
-    """The schedule a direct boundcalc.schedules.build call gives (the episodes command's library call)."""
+    """The schedule a direct boundcalc.algorithms.episodes.build call gives (the episodes command's library call)."""
     def check(out):
-        from boundcalc import schedules
+        from boundcalc.algorithms import episodes
 
-        rows = schedules.build(algo, T, **kw).rows()
-        assert out["episodes"] == json.loads(json.dumps(rows)), f"episodes != schedules.build({algo!r}, {T}, {kw})"
+        rows = episodes.build(algo, T, **kw).rows()
+        assert out["episodes"] == json.loads(json.dumps(rows)), f"episodes != episodes.build({algo!r}, {T}, {kw})"
     return check
 
 

@@ -9,15 +9,17 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from boundcalc import schedules as S
+from boundcalc.algorithms import episodes as P  # the cards' schedules by name
 from boundcalc.errors import InputError
 
 BUDGET = dict(epsilon=1.0, rho=0.1, alpha=2.0, rdp_epsilon=0.2, d=3, K=10)
 
 
-@pytest.mark.parametrize("name", list(S.ALGORITHMS))
+@pytest.mark.parametrize("name", ["adac-gope", "adar-gope", "dp-klucb", "dp-imed", "adap-klucb", "dp-se", "adac-ucb",
+                                  "adar-ucb", "adac-oful", "adar-oful"])
 @pytest.mark.parametrize("T", [1, 2, 7, 1000, 123457, 10**6, 10**15, 10**18])
 def test_lengths_sum_to_T(name, T):
-    s = S.build(name, T, **BUDGET)
+    s = P.build(name, T, **BUDGET)
     assert int(sum(int(x) for x in s.length)) == T
     assert int(s.t_end[-1]) == T
     assert np.all(s.length >= 1)
@@ -82,7 +84,7 @@ def test_guard_needed_close_to_one():
 @pytest.mark.parametrize("name", ["adap-klucb", "adac-ucb", "adar-ucb"])
 def test_per_arm_doubling(name):
     T = 10**6
-    s = S.build(name, T, **BUDGET)
+    s = P.build(name, T, **BUDGET)
     assert s.per_arm
     # lengths 1 (init), 1, 2, 4, …: cumulative 2^{j}; count = 1 + ceil(log2 T)
     assert s.count == 1 + math.ceil(math.log2(T))
@@ -145,11 +147,11 @@ def test_property_batches_reach_T(T, ratio):
 
 def test_bad_input():
     with pytest.raises(InputError):
-        S.build("nope", 10, epsilon=1)
+        P.build("nope", 10, epsilon=1)
     with pytest.raises(InputError):
-        S.build("adac-ucb", 10)  # no rho
+        P.build("adac-ucb", 10)  # no rho
     with pytest.raises(InputError):
-        S.build("adac-ucb", 0, rho=1)
+        P.build("adac-ucb", 0, rho=1)
     with pytest.raises(InputError):
         S.dp_klucb(10, 1.0, ratio=1.0)
-    assert S.build("AdaC-UCB", 10, rho=1).algo == "adac-ucb"
+    assert P.build("AdaC-UCB", 10, rho=1).algo == "adac-ucb"

@@ -404,6 +404,7 @@ class LinUCBDGS(_TreeLinUCB):
 
     name = "LinUCB-DGS"
     audit_scenario = "linucb-dgs-tree"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 15  # card: its place in `audit --list`
     check_assumptions = "dgs"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     # card: non-private counterpart (budget --by simulation)
     counterpart = ("LinUCB",
@@ -414,12 +415,24 @@ class LinUCBDGS(_TreeLinUCB):
                  "fresh-noise tree (ERRATA 7); sensitivity='paper' calibrates Laplace to L2 with eps/log2 T "
                  "(docs/formulas/dgs-contextual.md 7.4), 'strict' to L1 with eps/(ceil(log2 T)+1)")
     bound_ids = ("004-thm3", "004-thm3-corrected", "004-cor1")
+    # card: seed 004 Cor. 1 runs it with perturbed contexts (the option perturb_sigma), judged by its own check
+    bound_options = {"004-cor1": ("perturb_sigma", "dgs-cor1")}
 
     @classmethod
-    def from_context(cls, ctx, budget):
-        """LinUCB-DGS (seed 004 Algs. 1-2) with the contextual instance's lam, L, S, zeta and lam0."""
+    def from_context(cls, ctx, budget, perturb_sigma: float = 0.0):
+        """LinUCB-DGS (seed 004 Algs. 1-2) with the contextual instance's lam, L, S, zeta and lam0; with
+        ``perturb_sigma`` > 0 (bound 004-cor1, seed 004 Cor. 1) contexts perturbed by N(0, sigma^2 I) and lambda0
+        left to the algorithm, which then uses sigma^2 (Cor. 1)."""
+        lam0 = None if perturb_sigma else ctx["lam0"]
         return cls(budget.epsilon, budget.delta, lam=ctx["lam"], L=ctx["L"], S=ctx["S"], zeta=ctx["zeta"],
-                   lambda0=ctx["lam0"])
+                   lambda0=lam0, perturb_sigma=perturb_sigma)
+
+    def bound_option_conflict(self, option: str) -> str:
+        """With perturb_sigma, a lambda0 other than sigma^2 is not the algorithm of seed 004 Cor. 1."""
+        if option == "perturb_sigma" and self.lambda0 is not None and not math.isclose(
+                self.lambda0, self.perturb_sigma**2, rel_tol=1e-9, abs_tol=1e-9):
+            return (f"LinUCB-DGS's lambda0 = {self.lambda0!r} with perturbed contexts: seed 004 Cor. 1 uses sigma^2")
+        return ""
 
     def __init__(self, eps: float = 2.0, delta: float = 0.1, lam: float = 1.0, alpha="theory", L: float = 1.0,
                  S: float = 1.0, R: float = 1.0, zeta: float = 0.05, lambda0: float | None = None,
@@ -537,6 +550,7 @@ class PrivateLinUCB(_TreeLinUCB):
 
     name = "Private-LinUCB"
     audit_scenario = "private-linucb-tree"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 14  # card: its place in `audit --list`
     check_assumptions = "private-linucb"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     counterpart = ("LinUCB", "LinUCB")  # card: non-private counterpart (budget --by simulation)
     source = "seed 004 Sec. 4 baseline (Neel & Roth 2018)"

@@ -291,8 +291,9 @@ class AdaCOFUL(RSOFUL):
     """AdaC-OFUL (seed 003 Algorithm 3): rho-Interactive zCDP (Thm 3); per-update noise Y ~ N(0, (2/rho) I)."""
 
     name = "AdaC-OFUL"
-    check_assumptions = "oful"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
+    check_assumptions = "oful-assumption2"  # card: regret --check's assumption check (Assumptions 1 and 2)
     audit_scenario = "first-switch"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 12  # card: its place in `audit --list`
     audit_budget = {"rho": 1.0}
     # card: non-private counterpart (budget --by simulation)
     counterpart = ("OFUL",
@@ -300,6 +301,13 @@ class AdaCOFUL(RSOFUL):
     source = "seed 003 Algorithm 3"
     notion = "zcdp"
     bound_ids = ("003-thm5-paper", "003-thm5-explicit", "003-thm5-corrected")
+
+    @classmethod
+    def episode_schedule(cls, T, *, rho, d, lam, C, lam0):
+        """Card: the schedule `boundcalc episodes` prints (switching epochs, seed 003 Algorithm 3)."""
+        from ... import schedules
+
+        return schedules.adac_oful(T, d, rho, lam, C, lam0)
 
     @classmethod
     def from_context(cls, ctx, budget):
@@ -318,13 +326,21 @@ class AdaROFUL(RSOFUL):
     """AdaR-OFUL (seed 000 Algorithm 4): (alpha, eps)-global RDP (Thm 9); Y ~ N(0, (2 alpha/eps) I)."""
 
     name = "AdaR-OFUL"
-    check_assumptions = "oful"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
+    check_assumptions = "oful-assumption2"  # card: regret --check's assumption check (Assumptions 1 and 2)
     audit_scenario = "first-switch"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 13  # card: its place in `audit --list`
     audit_budget = {"alpha": 2.0, "rdp_epsilon": 2.0}
     counterpart = ("OFUL", "OFUL")  # card: non-private counterpart (budget --by simulation)
     source = "seed 000 Algorithm 4"
     notion = "rdp"
     bound_ids = ("000-thm10-paper", "000-thm10-explicit", "000-thm10-corrected")
+
+    @classmethod
+    def episode_schedule(cls, T, *, alpha, rdp_epsilon, d, lam, C, lam0):
+        """Card: the schedule `boundcalc episodes` prints (switching epochs, seed 000 Algorithm 4)."""
+        from ... import schedules
+
+        return schedules.adar_oful(T, d, alpha, rdp_epsilon, lam, C, lam0)
 
     @classmethod
     def from_context(cls, ctx, budget):

@@ -147,6 +147,7 @@ class AdaPUCB(_Doubling):
     check_assumptions = "finite"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     context_params = {"beta": "alpha_adap"}  # card: constructor keyword -> bound context key (regret --check, overlay)
     audit_scenario = "first-decision"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 4  # card: its place in `audit --list`
     audit_budget = {"epsilon": 1.0}
     counterpart = ("UCB", "UCB")  # card: non-private counterpart (budget --by simulation)
     source = "Azize & Basu 2022 (AdaP-UCB), cited in seed 001 §6"
@@ -189,11 +190,19 @@ class AdaPKLUCB(AdaPUCB):
 
     name = "AdaP-KLUCB"
     audit_scenario = "saturation-exit"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 5  # card: its place in `audit --list`
     check_assumptions = "finite"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     context_params = {"beta": "alpha_adap"}  # card: constructor keyword -> bound context key (regret --check, overlay)
     counterpart = ("KL-UCB", "KL-UCB")  # card: non-private counterpart (budget --by simulation)
     source = "Azize & Basu 2022 Algorithm 1 (sheet 001 §7.2)"
     bound_ids = ("001-adap-klucb-paper",)
+
+    @classmethod
+    def episode_schedule(cls, T, *, epsilon):
+        """Card: the schedule `boundcalc episodes` prints (per-arm doubling, Azize & Basu 2022 Alg. 1)."""
+        from ... import schedules
+
+        return schedules.adap_klucb(T, epsilon)
 
     @classmethod
     def from_context(cls, ctx, budget):
@@ -219,6 +228,7 @@ class AdaCUCB(_Doubling):
     check_assumptions = "finite"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     context_params = {"beta": "beta_adac"}  # card: constructor keyword -> bound context key (regret --check, overlay)
     audit_scenario = "first-decision"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 7  # card: its place in `audit --list`
     audit_budget = {"rho": 1.0}
     audit_fixed = {"init_n": "one"}
     audit_trials = 20000
@@ -230,6 +240,13 @@ class AdaCUCB(_Doubling):
     budget_params = ("rho",)
     bound_ids = ("003-thm10", "003-thm11-paper", "003-thm11-explicit")
     init_n_default = "half"
+
+    @classmethod
+    def episode_schedule(cls, T, *, rho):
+        """Card: the schedule `boundcalc episodes` prints (per-arm doubling, seed 003 Algorithm 4)."""
+        from ... import schedules
+
+        return schedules.adac_ucb(T, rho)
 
     @classmethod
     def from_context(cls, ctx, budget):
@@ -264,6 +281,7 @@ class AdaRUCB(AdaCUCB):
     check_assumptions = "finite"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     context_params = {"beta": "beta_adar"}  # card: constructor keyword -> bound context key (regret --check, overlay)
     audit_scenario = "first-decision"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 8  # card: its place in `audit --list`
     audit_budget = {"alpha": 2.0, "rdp_epsilon": 2.0}
     audit_fixed = {"init_n": "one"}
     audit_trials = 20000
@@ -274,6 +292,13 @@ class AdaRUCB(AdaCUCB):
     notion = "rdp"
     budget_params = ("alpha", "rdp_epsilon")
     bound_ids = ("000-thm5", "000-cor6-paper", "000-cor6-explicit")
+
+    @classmethod
+    def episode_schedule(cls, T, *, alpha, rdp_epsilon):
+        """Card: the schedule `boundcalc episodes` prints (per-arm doubling, seed 000 Algorithm 2)."""
+        from ... import schedules
+
+        return schedules.adar_ucb(T, alpha, rdp_epsilon)
 
     @classmethod
     def from_context(cls, ctx, budget):

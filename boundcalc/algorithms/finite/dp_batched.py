@@ -161,6 +161,7 @@ class DPKLUCB(_DPBatched):
     # card: the parameter map, constructor keyword -> bound context key (regret --check, overlay)
     context_params = {"alpha": "alpha_batch"}
     audit_scenario = "first-decision"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 2  # card: its place in `audit --list`
     audit_budget = {"epsilon": 1.0}
     audit_fixed = {"n1": 8}
     audit_why_fixed = ("n1=8 initial pulls per arm: with n1 = 1 the DP-KLUCB index of both arms is 1 (a tie broken at "
@@ -170,6 +171,13 @@ class DPKLUCB(_DPBatched):
                    "KL-UCB (seed 001's non-private baseline)")
     source = "seed 001 Algorithm 1 (Eq. 12 index)"
     bound_ids = ("001-thm4.3-dp-klucb",)
+
+    @classmethod
+    def episode_schedule(cls, T, *, epsilon, n1, ratio):
+        """Card: the schedule `boundcalc episodes` prints (batches of one arm, seed 001 Eq. 14)."""
+        from ... import schedules
+
+        return schedules.dp_klucb(T, epsilon, n1=n1, ratio=ratio, algo=cls.name.lower())
 
     @classmethod
     def from_context(cls, ctx, budget):
@@ -191,6 +199,7 @@ class DPIMED(_DPBatched):
     # card: the parameter map, constructor keyword -> bound context key (regret --check, overlay)
     context_params = {"alpha": "alpha_batch"}
     audit_scenario = "first-decision"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 3  # card: its place in `audit --list`
     audit_budget = {"epsilon": 1.0}
     # card: non-private counterpart (budget --by simulation)
     counterpart = ("IMED",
@@ -199,6 +208,13 @@ class DPIMED(_DPBatched):
     bound_ids = ("001-thm4.3-dp-imed",)
 
     minimize = True
+
+    @classmethod
+    def episode_schedule(cls, T, *, epsilon, n1, ratio):
+        """Card: the schedule `boundcalc episodes` prints (batches of one arm, seed 001 Eq. 14)."""
+        from ... import schedules
+
+        return schedules.dp_klucb(T, epsilon, n1=n1, ratio=ratio, algo=cls.name.lower())
 
     @classmethod
     def from_context(cls, ctx, budget):

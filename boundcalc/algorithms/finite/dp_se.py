@@ -38,12 +38,20 @@ from ._common import FiniteAlgorithm, RefRun, Runs, check_ties, with_noise_mult
 class DPSE(FiniteAlgorithm):
     name = "DP-SE"
     audit_scenario = "dp-se-elimination"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 1  # card: its place in `audit --list`
     check_assumptions = "finite"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     context_params = {"beta": "dpse_beta"}  # card: constructor keyword -> bound context key (regret --check, overlay)
     source = "Sajed & Sheffet 2019 (DP-SE), baseline of seed 001 §5 (sheet §7.1)"
     notion = "pure"
     budget_params = ("epsilon",)
     bound_ids = ("001-dp-se-paper", "001-dp-se-explicit")
+
+    @classmethod
+    def episode_schedule(cls, T, *, epsilon, K, beta):
+        """Card: the schedule `boundcalc episodes` prints (elimination epochs, Sajed & Sheffet 2019)."""
+        from ... import schedules
+
+        return schedules.dp_se(T, K, epsilon, beta)
 
     @classmethod
     def from_context(cls, ctx, budget):

@@ -35,6 +35,7 @@ from ._common import FiniteAlgorithm, RefRun, Runs, argbest, check_ties, init_or
 class LazyDPTS(FiniteAlgorithm):
     name = "Lazy-DP-TS"
     audit_scenario = "lazy-count-after"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 6  # card: its place in `audit --list`
     check_assumptions = "finite"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     source = "Hu & Hegde 2022 (Lazy-DP-TS), baseline of seed 001 §5 (sheet §7.3)"
     notion = "pure"

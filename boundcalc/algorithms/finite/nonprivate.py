@@ -6,7 +6,7 @@ grows with the number of changes of the pulled arm rather than with T. Each poli
 certificate that its leader stays the strict argmax over a block of steps (``certify``), derived from the
 monotonicity of its index: UCB and KL-UCB indexes increase with the empirical mean and with the round and
 decrease with the pull count; IMED's index (argmin) of the leader is at most n kl(mean, mu*) + ln n and the
-others' at least N_b kl(mu_b, max(mean, max_other)) + ln N_b. Below T = ``STRETCH_MIN_T[name]`` (and on other
+others' at least N_b kl(mu_b, max(mean, max_other)) + ln N_b. Below T = ``stretch_min_T`` (and on other
 reward families) ``simulate`` is the per-step loop ``simulate_steps``, which is faster there
 (benchmarks/RESULTS_stretch_switch.md); ``uses_stretch(env, T)`` says which path a run takes.
 Initialisation: each arm once (rounds 1..K), in a uniformly random order (``ties="random"``, default) or in
@@ -27,18 +27,18 @@ from ._common import FiniteAlgorithm, RefRun, Runs, argbest, check_ties, init_or
 
 MARGIN = 1e-9  # certificates keep this distance to the others' indexes (rounding of the reference's index)
 REFINE_STEPS = 8  # KL-UCB threshold: at most this many further Newton steps where the brackets leave it open
-# Shortest horizon at which ``simulate`` takes the leader-stretch engine (below it, the per-step loop: faster
-# there). The engine's cost grows with the number of stretches and passes (slowly in T), the loop's by a constant per
-# round. Measured by benchmarks/bench_stretch_switch.py (RESULTS_stretch_switch.md: CPU time, 100 runs, K = 2, 5, 10;
+# Each policy's card says the shortest horizon at which ``simulate`` takes the leader-stretch engine, ``stretch_min_T``
+# (below it, the per-step loop: faster there; UCB 1e5, KL-UCB 3e3, IMED 5e3). The engine's cost grows with the
+# number of stretches and passes (slowly in T), the loop's by a constant per round. Measured by
+# benchmarks/bench_stretch_switch.py (RESULTS_stretch_switch.md: CPU time, 100 runs, K = 2, 5, 10;
 # ratio engine / loop): UCB's index is cheap, so its loop is fast and the engine pays off late -- crossovers near
 # T = 2.5e4 (K = 2, gap 0.1), 5e4 (mu2), 1e5 (K = 10) and 2e5 (mu1, gaps 0.05); KL-UCB's index is a Newton solve per arm and
 # round -- crossovers 1e3 to 5e3; IMED in between -- 2.5e3 (mu2) to 1e4 (mu1). Each switch lies inside its
 # algorithm's range of crossovers (a rule on (algorithm, T), as Lazy-DP-TS's on eps * T); the wrong path costs at
 # most ~2x in the measured cases (UCB on mu1 at 1e5, the engine: 1.9x).
-STRETCH_MIN_T = {"UCB": 10**5, "KL-UCB": 3 * 10**3, "IMED": 5 * 10**3}
 # The switches were measured on blocks of SWITCH_RUNS runs. The loop's cost per round hardly depends on a block's
 # runs (it is vectorised across them) while the engine's is proportional to them, so a smaller block moves the
-# switch down in proportion: T >= STRETCH_MIN_T * min(1, runs / SWITCH_RUNS). Without this, the blocks of 2 runs of
+# switch down in proportion: T >= stretch_min_T * min(1, runs / SWITCH_RUNS). Without this, the blocks of 2 runs of
 # budget --by simulation ran KL-UCB's per-step loop ~25x slower than the engine (tests/budget/test_budget_measured.py).
 SWITCH_RUNS = 50
 
@@ -67,13 +67,13 @@ class _PerStep(FiniteAlgorithm):
         return {}
 
     def uses_stretch(self, env, T, runs=SWITCH_RUNS) -> bool:
-        """Whether ``simulate`` takes the leader-stretch engine: Bernoulli rewards and T >= STRETCH_MIN_T[name]
+        """Whether ``simulate`` takes the leader-stretch engine: Bernoulli rewards and T >= the card's stretch_min_T
         scaled by min(1, runs / SWITCH_RUNS) for a block of ``runs`` runs (both paths are exact; this one is the
         faster there)."""
-        return _stretch.step_rewards_env(env) and T >= STRETCH_MIN_T[self.name] * min(1.0, runs / SWITCH_RUNS)
+        return _stretch.step_rewards_env(env) and T >= self.stretch_min_T * min(1.0, runs / SWITCH_RUNS)
 
     def simulate(self, env, T, runs, rng, checkpoints):
-        """Leader-stretch engine on Bernoulli arms from T = STRETCH_MIN_T[name] (exact, faster there); the
+        """Leader-stretch engine on Bernoulli arms from T = stretch_min_T (exact, faster there); the
         per-step loop otherwise."""
         self._check_env(env)
         if self.uses_stretch(env, T, runs):
@@ -184,6 +184,7 @@ class UCB(_PerStep):
     """
 
     name = "UCB"
+    stretch_min_T = 10**5  # card: the engine from this horizon (measured crossovers 2.5e4 to 2e5; comment above)
     check_assumptions = "finite"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     source = "Auer et al. 2002 (UCB1); non-private baseline"
     notion = "none"
@@ -223,6 +224,7 @@ class KLUCB(_PerStep):
     """
 
     name = "KL-UCB"
+    stretch_min_T = 3 * 10**3  # card: the engine from this horizon (crossovers 1e3 to 5e3)
     check_assumptions = "finite"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     context_params = {"c": "klucb_c"}  # card: constructor keyword -> bound context key (regret --check, overlay)
     source = "Cappé et al. 2013 (sheet 001 §7.5); template of DP-KLUCB"
@@ -338,6 +340,7 @@ class IMED(_PerStep):
     """
 
     name = "IMED"
+    stretch_min_T = 5 * 10**3  # card: the engine from this horizon (crossovers 2.5e3 to 1e4)
     check_assumptions = "finite"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     source = "Honda & Takemura 2015 (sheet 001 §7.4); non-private benchmark of seed 001 §5"
     notion = "none"

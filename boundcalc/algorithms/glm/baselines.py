@@ -210,6 +210,7 @@ class LDPUCB(_LDPLinUCBBase):
 
     name = "LDP-UCB"
     audit_scenario = "ldp-ucb-release"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 20  # card: its place in `audit --list`
     check_assumptions = "zheng"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     bound_ids: tuple[str, ...] = ("ldp-ucb-zheng2020-paper",)
     source = ("Zheng, Cai, Huang, Li, Wang (NeurIPS 2020), LDP LinUCB; reconstructed from MIFA-Lab/LDPbandit2020 "
@@ -269,6 +270,7 @@ class LDPGLOC(_LDPLinUCBBase):
 
     name = "LDP-GLOC"
     audit_scenario = "ldp-gloc-release"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 21  # card: its place in `audit --list`
     check_assumptions = "zheng"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     bound_ids: tuple[str, ...] = ("ldp-gloc-zheng2020-paper",)
     source = ("Zheng, Cai, Huang, Li, Wang (NeurIPS 2020), LDP GLM bandits (GLOC variant); reconstructed from "

@@ -123,6 +123,7 @@ class LDPOLS(_Greedy):
 
     name = "LDP-OLS"
     audit_scenario = "ldp-ols-release"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 16  # card: its place in `audit --list`
     context_params = {"alpha": "delta"}  # card: constructor keyword -> bound context key (regret --check, overlay)
     check_assumptions = "glm"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     granularity = "step"  # card: the estimate changes every step
@@ -199,6 +200,7 @@ class LDPSGD(_Greedy):
 
     name = "LDP-SGD"
     audit_scenario = "ldp-sgd-release"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 18  # card: its place in `audit --list`
     # card: the parameter map, constructor keyword -> bound context key (regret --check, overlay)
     context_params = {"kappa_l": "kappa_l", "p_star": "p_star", "zeta": "zeta"}
     check_assumptions = "glm"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)

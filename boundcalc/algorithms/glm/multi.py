@@ -185,6 +185,7 @@ class LDPOLSMulti(_Multi):
 
     name = "LDP-OLS (multi-parameter)"
     audit_scenario = "ldp-ols-multi-release"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 17  # card: its place in `audit --list`
     source = "seed 002 Algorithm 2 with the OLS mechanism/estimator (Eq. 3.3-3.4, Lemma D.9)"
     bound_ids = ("002-thm4.1-ols", "002-thm4.1-ols-corrected")
 
@@ -313,6 +314,7 @@ class LDPSGDMulti(_Multi):
 
     name = "LDP-SGD (multi-parameter)"
     audit_scenario = "ldp-sgd-multi-release"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 19  # card: its place in `audit --list`
     source = "seed 002 Algorithm 2 with the SGD mechanism/estimator (Eq. 3.5-3.6, Lemmas D.4, D.12)"
     bound_ids = ("002-thm4.1-sgd", "002-thm4.1-sgd-corrected")
 

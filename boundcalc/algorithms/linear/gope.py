@@ -313,6 +313,7 @@ class AdaCGOPE(_PhasedElimination):
     name = "AdaC-GOPE"
     check_assumptions = "linear"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     audit_scenario = "phase-one-elimination"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 9  # card: its place in `audit --list`
     audit_budget = {"rho": 1.0}
     # card: non-private counterpart (budget --by simulation)
     counterpart = ("GOPE-limit",
@@ -321,6 +322,13 @@ class AdaCGOPE(_PhasedElimination):
     source = "seed 003 Algorithm 2"
     notion = "zcdp"
     bound_ids = ("003-thm4-paper", "003-thm4-paper-hp", "003-thm4-explicit", "003-thm4-explicit-hp")
+
+    @classmethod
+    def episode_schedule(cls, T, *, rho, d, K, delta):
+        """Card: the schedule `boundcalc episodes` prints (phases, seed 003 Algorithm 2)."""
+        from ... import schedules
+
+        return schedules.adac_gope(T, d, K, rho, delta)
 
     @classmethod
     def from_context(cls, ctx, budget):
@@ -368,6 +376,7 @@ class AdaRGOPE(_PhasedElimination):
     name = "AdaR-GOPE"
     check_assumptions = "linear"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     audit_scenario = "phase-one-elimination"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 10  # card: its place in `audit --list`
     audit_budget = {"alpha": 2.0, "rdp_epsilon": 2.0}
     # card: non-private counterpart (budget --by simulation)
     counterpart = ("GOPE-limit",
@@ -376,6 +385,13 @@ class AdaRGOPE(_PhasedElimination):
     source = "seed 000 Algorithm 3"
     notion = "rdp"
     bound_ids = ("000-thm8-paper", "000-thm8-paper-main", "000-thm8-explicit", "000-thm8-explicit-closed")
+
+    @classmethod
+    def episode_schedule(cls, T, *, alpha, rdp_epsilon, d, K, delta):
+        """Card: the schedule `boundcalc episodes` prints (phases, seed 000 Algorithm 3)."""
+        from ... import schedules
+
+        return schedules.adar_gope(T, d, K, alpha, rdp_epsilon, delta)
 
     @classmethod
     def from_context(cls, ctx, budget):
@@ -432,6 +448,8 @@ class AdaRGOPEVar(AdaCGOPE):
     name = "AdaR-GOPE-Var"
     check_assumptions = "linear"  # card: regret --check's assumption check (verify.adapters.ASSUMPTION_CHECKS)
     audit_scenario = "phase-one-elimination"  # card: audit design (boundcalc.audit.scenarios.DESIGNS)
+    audit_rank = 11  # card: its place in `audit --list`
+    episode_schedule = None  # card: no `episodes` schedule (AdaC-GOPE's is not its own)
     audit_budget = {"rho": 1.0}
     # card: non-private counterpart (budget --by simulation)
     counterpart = ("GOPE-limit",
