@@ -31,6 +31,8 @@ FLAGS = {
     "max_runs": "--max-runs", "seed": "--seed", "T": "--T",
     # audit
     "trials": "--trials", "confidence": "--confidence", "mutant": "--mutant", "param": "--param",
+    # lower
+    "alt": "--alt", "pulls": "--pulls", "variance": "--variance",
     # check / verify
     "box": "--box", "method": "--method", "claim": "--claim", "paper": "--paper",
 }

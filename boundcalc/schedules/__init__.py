@@ -6,7 +6,7 @@ the names with the budget each needs ("pure": ε, "zcdp": ρ, "rdp": α and ε).
 
 from __future__ import annotations
 
-from ..errors import InputError
+from ..errors import InputError, ParamName
 from .base import Schedule, truncate
 from .finite import adac_ucb, adap_klucb, adar_ucb, dp_klucb, dp_se, geometric_batches, per_arm_doubling
 from .linear import (adac_gope, adac_oful, adar_gope, adar_oful, c_ell_rdp, c_ell_zcdp, det_doubling_ends,
@@ -29,7 +29,7 @@ ALGORITHMS = {
 def normalise_name(name: str) -> str:
     key = str(name).strip().lower()
     if key not in ALGORITHMS:
-        raise InputError("--algo", "one of " + ", ".join(ALGORITHMS), name)
+        raise InputError(ParamName("algo"), "one of " + ", ".join(ALGORITHMS), name)
     return key
 
 
@@ -53,9 +53,9 @@ def _build(name: str, T, *, epsilon=None, rho=None, alpha=None, rdp_epsilon=None
     key = normalise_name(name)
     notion = ALGORITHMS[key]
     if notion == "pure" and epsilon is None:
-        raise InputError("--epsilon", f"a number > 0 (required by {key})", None)
+        raise InputError(ParamName("epsilon"), f"a number > 0 (required by {key})", None)
     if notion == "zcdp" and rho is None:
-        raise InputError("--rho", f"a number > 0 (required by {key})", None)
+        raise InputError(ParamName("rho"), f"a number > 0 (required by {key})", None)
     if notion == "rdp" and (alpha is None or rdp_epsilon is None):
         raise InputError("--alpha/--rdp-epsilon", f"both given, α > 1 and ε > 0 (required by {key})", None)
     if key in ("dp-klucb", "dp-imed"):
