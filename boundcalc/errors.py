@@ -30,6 +30,9 @@ class InputError(ValueError):
             msg += f" (got {got!r})"
         super().__init__(msg)
 
+    def __reduce__(self):  # picklable: an error raised in a worker process reaches the parent with its parameter
+        return (type(self), (self.parameter, self.allowed, self.got))
+
 
 class ExecutionError(RuntimeError):
     """A computation could not be carried out where it was sent (a worker process died, a Dask scheduler could

@@ -40,9 +40,9 @@ def instance_from_options(setting: str, **options) -> Instance | None:
 
 
 def _from_options(setting: str, *, means=None, K=None, gaps=None, best_mean=None, d=None, theta=None,
-                          actions=None, actions_file=None, env_seed=None, env=None, instance_file=None,
-                          instance: Instance | None = None, family=None, sigma=None, noise=None, contexts=None,
-                          link=None) -> Instance | None:
+                  actions=None, actions_file=None, env_seed=None, env=None, instance_file=None,
+                  instance: Instance | None = None, family=None, sigma=None, noise=None, contexts=None,
+                  link=None) -> Instance | None:
     """The one instance of a command's options, or None when no instance option is given (the command keeps its
     default instance then). InputError on conflicting or bad options.
 

@@ -22,8 +22,8 @@ def test_a_library_error_names_the_parameter_and_the_cli_the_flag():
     # a plain str parameter (a file's key, a bound's keyword) is printed as written, even when it spells a parameter
     assert flags.message(InputError("means", "finite numbers")) == "means must be finite numbers"
     assert flags.message(InputError("instance means", "in [0, 1]")) == "instance means must be in [0, 1]"
-    back = pickle.loads(pickle.dumps(exc.parameter))  # a worker process's error keeps its kind
-    assert isinstance(back, ParamName) and back == "best_mean"
+    back = pickle.loads(pickle.dumps(exc))  # an error raised in a worker process reaches the parent as itself
+    assert isinstance(back.parameter, ParamName) and flags.message(back) == flags.message(exc)
 
 
 def test_every_param_named_in_the_library_has_its_flag():
