@@ -5,6 +5,19 @@ and its allowed range; the CLI prints it and exits with code 2.
 """
 
 
+class ParamName(str):
+    """The name of a library function's own parameter in an :class:`InputError`
+    (``InputError(ParamName("means"), ...)``: "means must be ..."). A front end that sets the parameter from an option of its own names that option instead:
+    the CLI's one table, boundcalc/cli/flags.py FLAGS ("means" -> "--means"), translates it when it prints the error
+    (issue 23 §1: library code knows parameters, only cli/ knows flags). A plain ``str`` parameter is printed as
+    written (a file's key "instance means", a bound's keyword)."""
+
+    __slots__ = ()
+
+    def __reduce__(self):  # picklable as itself (an error raised in a worker process keeps its parameter's kind)
+        return (ParamName, (str(self),))
+
+
 class InputError(ValueError):
     """Bad user input: a parameter outside its allowed range (one-line message)."""
 
@@ -16,6 +29,9 @@ class InputError(ValueError):
         if got is not None:
             msg += f" (got {got!r})"
         super().__init__(msg)
+
+    def __reduce__(self):  # picklable: an error raised in a worker process reaches the parent with its parameter
+        return (type(self), (self.parameter, self.allowed, self.got))
 
 
 class ExecutionError(RuntimeError):

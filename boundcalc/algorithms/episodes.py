@@ -4,14 +4,14 @@ base.Algorithm).
 ``phased()``: {lower-case name: class} of every algorithm whose card has a schedule (built-in, registered or plugin),
 in registry order; ``reads(cls)``: the keyword parameters its schedule reads (what the command uses; the others get
 a note); ``build(name, T, **params)``: the schedule up to T (a missing budget of the algorithm's notion is an
-InputError naming the option). The schedules themselves are boundcalc.schedules' pure functions.
+InputError naming the parameter; cli.flags names its flag). The schedules themselves are boundcalc.schedules' pure functions.
 """
 
 from __future__ import annotations
 
 import inspect
 
-from ..errors import InputError
+from ..errors import InputError, ParamName
 
 # Every parameter a schedule may read (the episodes command's options), in the command's order.
 PARAMS = ("epsilon", "rho", "alpha", "rdp_epsilon", "d", "K", "delta", "beta", "n1", "ratio", "lam", "C", "lam0")
@@ -29,7 +29,7 @@ def lookup(name: str) -> type:
     algs = phased()
     key = str(name).strip().lower()
     if key not in algs:
-        raise InputError("--algo", "one of " + ", ".join(algs), name)
+        raise InputError(ParamName("algo"), "one of " + ", ".join(algs), name)
     return algs[key]
 
 
@@ -53,9 +53,9 @@ def build(name, T, *, epsilon=None, rho=None, alpha=None, rdp_epsilon=None, d=10
     cls = lookup(name) if isinstance(name, str) else name
     key = cls.name.lower()
     if cls.notion == "pure" and epsilon is None:
-        raise InputError("--epsilon", f"a number > 0 (required by {key})", None)
+        raise InputError(ParamName("epsilon"), f"a number > 0 (required by {key})", None)
     if cls.notion == "zcdp" and rho is None:
-        raise InputError("--rho", f"a number > 0 (required by {key})", None)
+        raise InputError(ParamName("rho"), f"a number > 0 (required by {key})", None)
     if cls.notion == "rdp" and (alpha is None or rdp_epsilon is None):
         raise InputError("--alpha/--rdp-epsilon", f"both given, α > 1 and ε > 0 (required by {key})", None)
     given = dict(epsilon=epsilon, rho=rho, alpha=alpha, rdp_epsilon=rdp_epsilon, d=d, K=K, delta=delta, n1=n1,

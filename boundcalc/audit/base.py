@@ -13,7 +13,7 @@ import numpy as np
 # checked before any run (issue 22 §4: audit --K 20000 asked for 23.8 GiB)
 MAX_INSTANCE_CELLS = 4_000_000
 
-from ..errors import InputError
+from ..errors import InputError, ParamName
 
 
 @dataclass
@@ -101,7 +101,7 @@ def claimed_epsilon(budget, delta: float) -> tuple[float, str]:
         e = cv.pure_to_approx_tight_epsilon(budget.epsilon, delta)
         return e, f"ε-DP with ε = {budget.epsilon:g} implies (ε = {e:.4g}, δ = {delta:g})-DP (tight conversion)"
     if delta <= 0:
-        raise InputError("--delta", f"in (0, 1) for a {budget.notion} budget (it implies (ε, δ)-DP only for δ > 0)",
+        raise InputError(ParamName("delta"), f"in (0, 1) for a {budget.notion} budget (it implies (ε, δ)-DP only for δ > 0)",
                          delta)
     if budget.notion == "zcdp":
         e = cv.zcdp_to_approx_tight(budget.rho, delta)

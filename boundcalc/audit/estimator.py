@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, ParamName
 
 
 def cp_lower(k: int, n: int, gamma: float) -> float:
@@ -177,7 +177,7 @@ def held_out(obs_D: np.ndarray, obs_Dp: np.ndarray, delta: float, alpha: float, 
     nD, nDp = obs_D.shape[0], obs_Dp.shape[0]
     sD, sDp = int(nD * select_fraction), int(nDp * select_fraction)
     if min(sD, sDp, nD - sD, nDp - sDp) < 1:
-        raise InputError("--trials", "large enough for a selection and an evaluation part (>= 4 per input)", min(nD, nDp))
+        raise InputError(ParamName("trials"), "large enough for a selection and an evaluation part (>= 4 per input)", min(nD, nDp))
     cD, cDp, rows = _codes(obs_D, obs_Dp)
     K = rows.shape[0]
     if K < 2:

@@ -16,7 +16,7 @@ stays the one of the unbroken algorithm (a mutant claims what the original claim
 
 from __future__ import annotations
 
-from ..errors import InputError
+from ..errors import InputError, ParamName
 
 MUTANTS = ("none", "noise-halved", "no-noise", "fresh-tree", "l2-laplace")
 
@@ -48,7 +48,7 @@ def check(scenario, mutant: str) -> str:
     key = str(mutant).strip().lower()
     ok = applicable(scenario)
     if key not in ok:
-        raise InputError("--mutant", f"one of {', '.join(ok)} for {scenario.algo}", mutant)
+        raise InputError(ParamName("mutant"), f"one of {', '.join(ok)} for {scenario.algo}", mutant)
     return key
 
 

@@ -14,7 +14,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import validate
-from ..errors import InputError
+from ..errors import InputError, ParamName
 from . import estimator, mutants as mut
 from .scenarios import lookup
 
@@ -83,15 +83,15 @@ def check_budget(budget) -> None:
     """Audited budgets must lie where an audit can say something (see EPS_RANGE, RHO_RANGE)."""
     lo, hi = EPS_RANGE
     if budget.notion in ("pure", "approx", "ldp") and not lo <= budget.epsilon <= hi:
-        raise InputError("--epsilon", f"in [{lo:g}, {hi:g}] for an audit (it resolves ε only up to about ln(trials))",
+        raise InputError(ParamName("epsilon"), f"in [{lo:g}, {hi:g}] for an audit (it resolves ε only up to about ln(trials))",
                          budget.epsilon)
     if budget.notion == "rdp" and not lo <= budget.epsilon <= 2 * hi:
-        raise InputError("--rdp-epsilon", f"in [{lo:g}, {2 * hi:g}] for an audit", budget.epsilon)
+        raise InputError(ParamName("rdp_epsilon"), f"in [{lo:g}, {2 * hi:g}] for an audit", budget.epsilon)
     if budget.notion == "rdp" and not budget.alpha <= 1e3:
-        raise InputError("--alpha", "in (1, 1000] for an audit", budget.alpha)
+        raise InputError(ParamName("alpha"), "in (1, 1000] for an audit", budget.alpha)
     lo, hi = RHO_RANGE
     if budget.notion == "zcdp" and not lo <= budget.rho <= hi:
-        raise InputError("--rho", f"in [{lo:g}, {hi:g}] for an audit", budget.rho)
+        raise InputError(ParamName("rho"), f"in [{lo:g}, {hi:g}] for an audit", budget.rho)
 
 
 def budget_for(algo: str, epsilon=None, rho=None, alpha=None, rdp_epsilon=None, delta=None):
@@ -119,7 +119,7 @@ def _local_budget(sc, epsilon, rho, alpha, rdp_epsilon, delta):
     from ..algorithms import budget_kwargs
     from ..privacy import LocalDP
 
-    other = [n for n, v in (("--rho", rho), ("--alpha", alpha), ("--rdp-epsilon", rdp_epsilon)) if v is not None]
+    other = [ParamName(n) for n, v in (("rho", rho), ("alpha", alpha), ("rdp_epsilon", rdp_epsilon)) if v is not None]
     if other:
         raise InputError(other[0], f"omitted for {sc.algo} (local DP: --epsilon [--delta])",
                          rho if rho is not None else alpha if alpha is not None else rdp_epsilon)
@@ -128,7 +128,7 @@ def _local_budget(sc, epsilon, rho, alpha, rdp_epsilon, delta):
             return None, None
         eps = sc.default_budget["epsilon"] if epsilon is None else epsilon
         dlt = sc.default_budget["delta"] if delta is None else delta
-        return LocalDP(eps, validate.open_unit("--delta", dlt)), None
+        return LocalDP(eps, validate.open_unit(ParamName("delta"), dlt)), None
     return (None if epsilon is None else LocalDP(epsilon)), delta
 
 
@@ -158,7 +158,7 @@ def check_params(sc, params: dict | None) -> dict:
     for k in params:
         if k not in sc.tunable:
             allowed = ", ".join(sc.tunable) or "none"
-            raise InputError("--param", f"one of {allowed} for the audit of {sc.algo} (mutants: --mutant)", k)
+            raise InputError(ParamName("param"), f"one of {allowed} for the audit of {sc.algo} (mutants: --mutant)", k)
     return params
 
 
@@ -169,13 +169,13 @@ def prepare(algo: str, budget=None, trials: int | None = None, mutant: str = "no
     sc = lookup(algo)
     mutant = mut.check(sc, mutant)
     params = check_params(sc, params)
-    trials = sc.default_trials if trials is None else int(validate.count("--trials", trials))
+    trials = sc.default_trials if trials is None else int(validate.count(ParamName("trials"), trials))
     if not MIN_TRIALS <= trials <= MAX_TRIALS:
-        raise InputError("--trials", f"an integer in [{MIN_TRIALS}, {MAX_TRIALS:.0e}]", trials)
-    confidence = validate.open_unit("--confidence", confidence)
+        raise InputError(ParamName("trials"), f"an integer in [{MIN_TRIALS}, {MAX_TRIALS:.0e}]", trials)
+    confidence = validate.open_unit(ParamName("confidence"), confidence)
     if not 0.5 <= confidence <= 1 - 1e-9:
-        raise InputError("--confidence", "in [0.5, 1 − 1e-9]", confidence)
-    seed = int(validate.count("--seed", seed, minimum=0))
+        raise InputError(ParamName("confidence"), "in [0.5, 1 − 1e-9]", confidence)
+    seed = int(validate.count(ParamName("seed"), seed, minimum=0))
     if budget is None:
         budget = budget_of(sc.notion, sc.default_budget)
     check_budget(budget)
@@ -187,14 +187,14 @@ def prepare(algo: str, budget=None, trials: int | None = None, mutant: str = "no
                              "δ is the delta argument)", budget.describe())
     if budget.notion == "approx" or (budget.notion == "ldp" and budget.delta):  # audit at the claimed (ε, δ)
         if delta is not None and delta != budget.delta:
-            raise InputError("--delta", f"the δ of the audited (ε, δ) budget ({budget.delta:g})", delta)
+            raise InputError(ParamName("delta"), f"the δ of the audited (ε, δ) budget ({budget.delta:g})", delta)
         delta = budget.delta
     elif delta is None:
         delta = sc.default_delta()
     else:
-        delta = validate.probability("--delta", delta)
+        delta = validate.probability(ParamName("delta"), delta)
         if delta >= 1:
-            raise InputError("--delta", "in [0, 1)", delta)
+            raise InputError(ParamName("delta"), "in [0, 1)", delta)
     correct = sc.build(budget, "none", params)
     alg = sc.build(budget, mutant, params)
     probes = sc.probes(correct)

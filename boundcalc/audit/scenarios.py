@@ -24,7 +24,7 @@ import math
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, ParamName
 from .base import MAX_INSTANCE_CELLS, Probe, Scenario, claimed_epsilon  # noqa: F401  (Probe, claimed_epsilon re-exported)
 from .local import LOCAL_SCENARIOS
 
@@ -586,5 +586,5 @@ def lookup(name: str) -> Scenario:
     if is_plugin(cls) or (cls.name not in SCENARIOS and getattr(cls, "audit_scenario", None) is not None):
         return plugin_scenario(cls)  # the card's audit_scenario (docs/plugins.md)
     if cls.name not in SCENARIOS:
-        raise InputError("--algo", "an auditable algorithm: " + ", ".join(SCENARIOS), name)
+        raise InputError(ParamName("algo"), "an auditable algorithm: " + ", ".join(SCENARIOS), name)
     return SCENARIOS[cls.name]

@@ -19,7 +19,7 @@ import os
 import platform
 from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, ParamName
 
 
 def _num(x, digits: int = 4) -> str:
@@ -296,16 +296,16 @@ def write(plan, path: str, command: str, delta: float = 1e-6) -> str:
     """Write the report to ``path`` (.html or .md, atomically)."""
     ext = os.path.splitext(path)[1].lower()
     if ext not in (".html", ".htm", ".md"):
-        raise InputError("--report", "a file name ending in .html or .md", path)
+        raise InputError(ParamName("report"), "a file name ending in .html or .md", path)
     text = build(plan, command, delta, "md" if ext == ".md" else "html")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise InputError("--report", "a path in an existing directory", path)
+        raise InputError(ParamName("report"), "a path in an existing directory", path)
     tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
     try:
         with open(tmp, "w", encoding="utf-8") as fh:
             fh.write(text)
         os.replace(tmp, path)
     except OSError as exc:
-        raise InputError("--report", "a writable path", f"{path}: {exc.strerror}") from None
+        raise InputError(ParamName("report"), "a writable path", f"{path}: {exc.strerror}") from None
     return path

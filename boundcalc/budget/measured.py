@@ -86,7 +86,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, ParamName
 
 LEVEL = 0.95
 BUDGET_LIMITS = (1e-4, 1e4)  # user budgets searched (ρ, ε, …)
@@ -134,7 +134,7 @@ def counterpart_of(name: str) -> Counterpart:
 
     cls = algorithms.lookup(name)
     if cls.notion == "none":
-        raise InputError("--algo", "a private algorithm (this one is non-private)", name)
+        raise InputError(ParamName("algo"), "a private algorithm (this one is non-private)", name)
     if _named(cls):
         n, p, how = _named(cls)
         return Counterpart(n, p, None, how)
@@ -158,23 +158,23 @@ def chosen_counterpart(private_name: str, name: str | None, params: dict | None 
     cls = algorithms.lookup(private_name)
     if name is None:
         if params:
-            raise InputError("--counterpart-param", "used with --counterpart NAME", params)
+            raise InputError(ParamName("counterpart_param"), "used with --counterpart NAME", params)
         return counterpart_of(cls.name)
     if not isinstance(name, str) or not name.strip():
-        raise InputError("--counterpart", "the name of a non-private algorithm (as simulate --algo accepts)", name)
+        raise InputError(ParamName("counterpart"), "the name of a non-private algorithm (as simulate --algo accepts)", name)
     try:
         ccls = algorithms.lookup(name.strip())
     except InputError as exc:  # lookup names --algo; the name came from --counterpart (issue 22 §4)
-        raise InputError("--counterpart", exc.allowed, exc.got) from None
+        raise InputError(ParamName("counterpart"), exc.allowed, exc.got) from None
     if ccls.setting != cls.setting:
-        raise InputError("--counterpart", f"a {cls.setting} algorithm (the setting of {cls.name})", ccls.name)
+        raise InputError(ParamName("counterpart"), f"a {cls.setting} algorithm (the setting of {cls.name})", ccls.name)
     params = dict(params or {})
     if ccls.name == cls.name:
         field_name = "rho" if cls.notion == "zcdp" else "epsilon"
         cp = Counterpart(cls.name, tuple(sorted(params.items())), {"notion": cls.notion, field_name: NONPRIVATE_LIMIT},
                          f"{cls.name} itself at {field_name} = {NONPRIVATE_LIMIT:g} (chosen with --counterpart)")
     elif ccls.notion != "none":
-        raise InputError("--counterpart", f"a non-private {cls.setting} algorithm, or {cls.name} itself (at its "
+        raise InputError(ParamName("counterpart"), f"a non-private {cls.setting} algorithm, or {cls.name} itself (at its "
                          "non-private limit)", ccls.name)
     else:
         cp = Counterpart(ccls.name, tuple(sorted(params.items())), None,
@@ -183,7 +183,7 @@ def chosen_counterpart(private_name: str, name: str | None, params: dict | None 
     try:  # bad parameters: InputError now, not after the first private runs
         build_counterpart(cp, cls.name)
     except InputError as exc:
-        raise InputError("--counterpart-param", f"parameters {cp.name} accepts ({exc.allowed})", exc.got) from None
+        raise InputError(ParamName("counterpart_param"), f"parameters {cp.name} accepts ({exc.allowed})", exc.got) from None
     return cp
 
 
@@ -213,7 +213,7 @@ def _limit_budget(cls, notion_name):
         return ApproxDP(NONPRIVATE_LIMIT, 1e-6)
     if cls.notion == "ldp":
         return LocalDP(NONPRIVATE_LIMIT, 1e-6 if "delta" in str(cls.__init__.__code__.co_varnames) else 0.0)
-    raise InputError("--algo", "an algorithm whose non-private limit is defined (pure, zCDP, (ε, δ), local)", cls.name)
+    raise InputError(ParamName("algo"), "an algorithm whose non-private limit is defined (pure, zCDP, (ε, δ), local)", cls.name)
 
 
 def build_counterpart(cp: Counterpart, private_name: str):
@@ -681,7 +681,7 @@ def _private_factory(name: str, notion, params: dict | None):
     def make(b: float):
         own, _ = calibrate_upper(notion.budget(float(b)), cls.notion)
         if own is None:
-            raise InputError("--algo", f"an algorithm whose guarantee can meet {notion.describe()}", cls.name)
+            raise InputError(ParamName("algo"), f"an algorithm whose guarantee can meet {notion.describe()}", cls.name)
         return algorithms.build(cls.name, own, params or {})
 
     return cls, make
@@ -718,7 +718,7 @@ def search(algorithm: str, instance, T, kind: str, value: float, notion=None, qu
     from .. import validate as v
     from .notions import UserNotion
 
-    T = v.horizon("--T", T)
+    T = v.horizon(ParamName("T"), T)
     env = _env_of(instance)
     setting = _setting_of(instance, env)
     if notion is None:
@@ -726,9 +726,9 @@ def search(algorithm: str, instance, T, kind: str, value: float, notion=None, qu
     if isinstance(notion, str):
         notion = UserNotion(notion, delta=1e-6 if notion == "approx" else None)
     if quantile is not None and not 0 < float(quantile) < 1:
-        raise InputError("--quantile", "a number in (0, 1) (0.9: the 90% quantile of the regret)", quantile)
-    runs = v.count("--runs", runs, minimum=2)
-    max_runs = max(v.count("--max-runs", max_runs, minimum=2), runs)
+        raise InputError(ParamName("quantile"), "a number in (0, 1) (0.9: the 90% quantile of the regret)", quantile)
+    runs = v.count(ParamName("runs"), runs, minimum=2)
+    max_runs = max(v.count(ParamName("max_runs"), max_runs, minimum=2), runs)
     cls, make = _private_factory(algorithm, notion, params)
     cp = chosen_counterpart(cls.name, counterpart, counterpart_params)
     ans = MeasuredAnswer(algorithm=cls.name, counterpart=cp.as_dict(), status="")
@@ -1095,20 +1095,20 @@ def solve_measured(setting: str | None, T, target, notion=None, instance=None, p
     if not isinstance(target, Target):
         raise InputError("target", "a boundcalc.budget.Target", target)
     if target.kind == "ratio":
-        raise InputError("--max-ratio-to-lower", "--by bound (the ratio to a lower bound is a statement about bounds; "
+        raise InputError(ParamName("max_ratio_to_lower"), "--by bound (the ratio to a lower bound is a statement about bounds; "
                          "measure with --max-overhead or --max-regret)", target.value)
-    T = v.horizon("--T", T)
+    T = v.horizon(ParamName("T"), T)
     if quantile is not None and not (isinstance(quantile, (int, float)) and 0 < float(quantile) < 1):
-        raise InputError("--quantile", "a number in (0, 1) (0.9: the 90% quantile of the regret)", quantile)
+        raise InputError(ParamName("quantile"), "a number in (0, 1) (0.9: the 90% quantile of the regret)", quantile)
     if not 0 < float(prior_quantile) <= 1:
         raise InputError("prior_quantile", "a number in (0, 1]", prior_quantile)
     if prior is not None:
-        n_inst = int(instances) if isinstance(instances, (int, np.integer)) else v.count("--instances", instances)
+        n_inst = int(instances) if isinstance(instances, (int, np.integer)) else v.count(ParamName("instances"), instances)
         if n_inst < 1:
-            raise InputError("--instances", "at least 1 instance drawn from the prior", instances)
+            raise InputError(ParamName("instances"), "at least 1 instance drawn from the prior", instances)
         insts = list(prior.sample(n_inst, seed))
         if not insts:
-            raise InputError("--prior", "a prior that yields at least one instance", 0)
+            raise InputError(ParamName("prior"), "a prior that yields at least one instance", 0)
     elif instance is not None:
         insts = [instance]
     else:
@@ -1121,13 +1121,13 @@ def solve_measured(setting: str | None, T, target, notion=None, instance=None, p
         notion = UserNotion(notion, delta=delta if notion == "approx" else None)
     names = list(algos) if algos else default_algorithms(setting, notion)
     if not names:
-        raise InputError("--algo", f"a private {setting} algorithm whose guarantee can meet {notion.describe()}", None)
+        raise InputError(ParamName("algo"), f"a private {setting} algorithm whose guarantee can meet {notion.describe()}", None)
     from .. import algorithms
 
     for nm in names:
         cls = algorithms.lookup(nm)
         if cls.setting != setting:
-            raise InputError("--algo", f"a {setting} algorithm", nm)
+            raise InputError(ParamName("algo"), f"a {setting} algorithm", nm)
     kind = target.kind
     all_answers = []
     for inst in insts:

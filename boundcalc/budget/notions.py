@@ -19,7 +19,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, ParamName
 
 USER_NOTIONS = ("rho", "epsilon", "rdp", "approx", "ldp")
 _BOUND_NOTION = {"rho": "zcdp", "epsilon": "pure", "rdp": "rdp", "approx": "approx", "ldp": "ldp"}
@@ -43,18 +43,18 @@ class UserNotion:
         from .. import validate as v
 
         if self.name not in USER_NOTIONS:
-            raise InputError("--notion", "one of " + ", ".join(USER_NOTIONS), self.name)
+            raise InputError(ParamName("notion"), "one of " + ", ".join(USER_NOTIONS), self.name)
         if self.name == "rdp":
             if self.alpha is None:
-                raise InputError("--alpha", "given with --notion rdp (the Rényi order, > 1)", None)
-            object.__setattr__(self, "alpha", v.greater_than("--alpha", self.alpha, 1.0))
+                raise InputError(ParamName("alpha"), "given with --notion rdp (the Rényi order, > 1)", None)
+            object.__setattr__(self, "alpha", v.greater_than(ParamName("alpha"), self.alpha, 1.0))
         if self.name == "approx":
             if self.delta is None:
-                raise InputError("--delta", "given with --notion approx (the privacy δ, in (0, 1))", None)
-            object.__setattr__(self, "delta", v.open_unit("--delta", self.delta))
+                raise InputError(ParamName("delta"), "given with --notion approx (the privacy δ, in (0, 1))", None)
+            object.__setattr__(self, "delta", v.open_unit(ParamName("delta"), self.delta))
         if self.name == "ldp":
             d = 0.0 if self.delta is None else float(self.delta)
-            object.__setattr__(self, "delta", 0.0 if d == 0 else v.open_unit("--ldp-delta", d))
+            object.__setattr__(self, "delta", 0.0 if d == 0 else v.open_unit(ParamName("ldp_delta"), d))
 
     @property
     def notion(self) -> str:

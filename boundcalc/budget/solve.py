@@ -38,7 +38,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, ParamName
 from ..bounds.report import caveat_tags, quiet_floats
 from .notions import UserNotion, equivalents, scalar_of
 
@@ -59,7 +59,8 @@ class Target:
     def __post_init__(self):
         from .. import validate as v
 
-        flag = {"overhead": "--max-overhead", "regret": "--max-regret", "ratio": "--max-ratio-to-lower"}
+        flag = {"overhead": ParamName("max_overhead"), "regret": ParamName("max_regret"),
+                "ratio": ParamName("max_ratio_to_lower")}
         if self.kind not in TARGET_KINDS:
             raise InputError("target", "one of " + ", ".join(TARGET_KINDS), self.kind)
         if self.kind == "ratio":
@@ -299,13 +300,13 @@ def solve(setting: str, T: float, target: Target, notion: UserNotion | str = "rh
     if by is None:
         by = "simulation" if (instance is not None or prior is not None) else "bound"
     if by not in ("bound", "simulation"):
-        raise InputError("--by", "simulation or bound", by)
+        raise InputError(ParamName("by"), "simulation or bound", by)
     if by == "simulation":
         from .measured import solve_measured
 
         return solve_measured(setting, T, target, notion, instance=instance, prior=prior, delta=delta, **simulation)
     if simulation or prior is not None:
-        raise InputError("--by", "simulation when a prior or simulation options are given", "bound")
+        raise InputError(ParamName("by"), "simulation when a prior or simulation options are given", "bound")
     from .. import validate as v
     from ..bounds import registry
 
@@ -314,8 +315,8 @@ def solve(setting: str, T: float, target: Target, notion: UserNotion | str = "rh
             raise InputError("instance", f"an Instance of the {setting} setting", getattr(instance, "setting", instance))
         overrides = {**instance.context_overrides(), **(overrides or {})}
 
-    T = float(v.horizon("--T", T))
-    delta = v.open_unit("--delta", delta)
+    T = float(v.horizon(ParamName("T"), T))
+    delta = v.open_unit(ParamName("delta"), delta)
     if isinstance(notion, str):
         notion = UserNotion(notion, delta=delta if notion == "approx" else None)
     if not isinstance(target, Target):

@@ -152,8 +152,10 @@ def main(argv: list[str] | None = None) -> None:
     usage_errors, aborts, exits = _click_exception_types()
     try:
         rv = command()(args=argv, prog_name="boundcalc", standalone_mode=False)  # as app(...), built once
-    except InputError as exc:
-        print(f"boundcalc: error: {' '.join(str(exc).splitlines())}", file=sys.stderr)
+    except InputError as exc:  # a library's parameter named by its flag (flags.FLAGS), as in common.command
+        from .flags import message
+
+        print(f"boundcalc: error: {' '.join(message(exc).splitlines())}", file=sys.stderr)
         sys.exit(2)
     except usage_errors as exc:
         if type(exc).__name__ == "NoArgsIsHelpError":

@@ -45,8 +45,10 @@ def command(fn: Callable) -> Callable:
                 raise
             _write_deferred()
             return rv
-        except InputError as exc:
-            fail(str(exc))
+        except InputError as exc:  # a library's parameter named by its flag (flags.FLAGS)
+            from .flags import message
+
+            fail(message(exc))
         except ExecutionError as exc:  # work that could not run where it was sent (a worker died, no scheduler)
             fail(str(exc), code=1)
         finally:
@@ -373,9 +375,11 @@ def print_symbolic(expr_pairs: list[tuple[str, Any]]) -> None:
 # The names the budget classes (boundcalc.privacy.budgets) give their parameters in an InputError -> the option of
 # the command that set them. A command that maps its options differently (audit: --epsilon of a local-DP algorithm
 # is the LocalDP ε) passes its own table to ``option_names`` (issue 17 §3: name the options of the command run).
-BUDGET_FLAGS = {"epsilon": "--epsilon", "delta": "--delta", "rho": "--rho", "alpha": "--alpha",
-                "rdp-epsilon": "--rdp-epsilon", "rdp_epsilon": "--rdp-epsilon", "ldp-epsilon": "--ldp-epsilon",
-                "ldp_epsilon": "--ldp-epsilon", "ldp-delta": "--ldp-delta", "ldp_delta": "--ldp-delta"}
+from .flags import FLAGS as _FLAGS  # noqa: E402
+
+BUDGET_FLAGS = {name: _FLAGS[name.replace("-", "_")] for name in (
+    "epsilon", "delta", "rho", "alpha", "rdp-epsilon", "rdp_epsilon", "ldp-epsilon", "ldp_epsilon", "ldp-delta",
+    "ldp_delta")}
 
 
 class option_names:

@@ -1,7 +1,7 @@
 """The instance options shared by `regret`, `budget`, `simulate` and `audit` (issue 14 §1; docs/instances.md).
 
 ``resolve``: the options -> one ``boundcalc.envs.spec.Instance`` (or a ``Prior`` and the instances drawn from it),
-through ``spec.instance_from_options`` -- the one function every command calls. The options themselves are declared
+through ``problem.instance_from_options`` -- the one function every command calls. The options themselves are declared
 in options.py. Module level: typer/stdlib only.
 """
 
@@ -74,11 +74,11 @@ def _given(**kw) -> list[str]:
 def resolve(setting: str, *, means=None, K=None, gaps=None, best_mean=None, d=None, theta=None, actions=None,
             env=None, env_seed=None, instance_file=None, noise=None, family=None):
     """The Instance of the options (None when none is given). ``actions`` is a file path (CSV or .npy)."""
-    from ..envs import spec
+    from . import problem
 
-    return spec.instance_from_options(setting, means=means, K=K, gaps=gaps, best_mean=best_mean, d=d, theta=theta,
-                                      actions_file=actions, env=env, env_seed=env_seed, instance_file=instance_file,
-                                      noise=noise, family=family)
+    return problem.instance_from_options(setting, means=means, K=K, gaps=gaps, best_mean=best_mean, d=d, theta=theta,
+                                         actions_file=actions, env=env, env_seed=env_seed,
+                                         instance_file=instance_file, noise=noise, family=family)
 
 
 def uses_new_options(**kw) -> bool:

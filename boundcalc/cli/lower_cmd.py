@@ -29,7 +29,9 @@ def _instance(setting, file, means, family, sigma, which):
                              f"an instance of --setting {setting}", inst.setting)
         return inst
     try:
-        return spec.instance_from_options(setting, means=means, family=family, sigma=sigma)
+        from .problem import instance_from_options
+
+        return instance_from_options(setting, means=means, family=family, sigma=sigma)
     except InputError as exc:  # --alt-means's problems name --alt-means
         if which == "alt" and exc.parameter == "--means":
             raise InputError("--alt-means", exc.allowed, exc.got) from None

@@ -5,7 +5,7 @@ of them (``seed`` draws theta*/actions of the random linear, contextual and GLM 
 ignore it); ``DEFAULT_ENV`` is the default instance of each setting (the bound registry's default instance).
 """
 
-from ..errors import InputError
+from ..errors import InputError, ParamName
 from .base import BernoulliEnv, Env, FiniteArmedEnv, GaussianEnv
 from .instances import FAMILIES, INSTANCES, make_env
 
@@ -32,7 +32,7 @@ def setting_of(name: str) -> str:
     for s, names in by.items():
         if name in names:
             return s
-    raise InputError("--env", "one of " + ", ".join(n for names in by.values() for n in names), name)
+    raise InputError(ParamName("env"), "one of " + ", ".join(n for names in by.values() for n in names), name)
 
 
 def make_named_env(name: str, seed: int = 3, family: str = "bernoulli"):

@@ -15,7 +15,8 @@ An :class:`Instance` is the data that defines a bandit problem of one setting (d
 ``Instance.context_overrides()`` the overrides of the bound registry's default instance
 (``bounds.registry.make_context``) naming the same instance; ``to_dict`` / ``from_dict`` and
 ``load_instance`` / ``save_instance`` the file format (TOML or JSON, key ``"schema": "boundcalc.instance/1"``).
-``instance_from_options`` is the one function every command calls with its instance options.
+The CLI's option resolution (which options conflict, what is drawn when left out) is
+``boundcalc.cli.problem.instance_from_options``: this module builds and checks the Instance from values.
 
 Instance priors (for deployment, where theta* or the means are unknown): ``make_prior(name, setting, **params)``;
 ``prior.sample(n, seed)`` draws n instances, instance i from child i of ``SeedSequence(seed).spawn(n)`` (so the
@@ -37,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, ParamName
 
 SCHEMA = "boundcalc.instance/1"
 SETTINGS = ("finite", "linear", "contextual", "glm")
@@ -519,7 +520,7 @@ def save_instance(instance: Instance, path: str) -> str:
     """Write ``instance`` to ``path`` (TOML by .toml, JSON by .json), atomically; returns the path."""
     ext = os.path.splitext(str(path))[1].lower()
     if ext not in (".toml", ".json"):
-        raise InputError("--save-instance", "a FILE.toml or FILE.json path", path)
+        raise InputError(ParamName("save_instance"), "a FILE.toml or FILE.json path", path)
     d = instance.to_dict()
     text = json.dumps(d, indent=1) + "\n" if ext == ".json" else to_toml(d)
     tmp = f"{path}.tmp{os.getpid()}"
@@ -532,7 +533,7 @@ def save_instance(instance: Instance, path: str) -> str:
             os.unlink(tmp)
         except OSError:
             pass
-        raise InputError("--save-instance", "a writable FILE.toml or FILE.json path",
+        raise InputError(ParamName("save_instance"), "a writable FILE.toml or FILE.json path",
                          f"{path}: {exc.strerror or exc}") from None
     return str(path)
 
@@ -589,7 +590,7 @@ def _limited(name: str, x, maximum: int) -> int:
     return v
 
 
-def _seed(x, name: str = "--env-seed") -> int:
+def _seed(x, name: str = ParamName("env_seed")) -> int:
     return _int(name, x, minimum=0)
 
 
@@ -603,210 +604,6 @@ def glm_default_scale(sigma: float, c_r: float = 1.0, C_B: float = 1.0) -> float
     """Norm of a drawn GLM θ* with uniform noise: min(1, (c_r − √3 σ)/C_B), so that |r| ≤ C_B‖θ*‖ + √3 σ ≤ c_r
     (seed 002 §2 standing assumption |r| ≤ c_r; the rule of verify.adapters.glm_check_theta)."""
     return max(0.0, min(1.0, (c_r - math.sqrt(3.0) * sigma) / C_B))
-
-
-def instance_from_options(setting: str, **options) -> Instance | None:
-    """The one instance of a command's options, or None when no instance option is given (see ``_from_options``);
-    an instance without a name is named by its description. A problem of the means given by --means names --means."""
-    try:
-        inst = _from_options(setting, **options)
-    except InputError as exc:
-        if exc.parameter == "instance means" and options.get("means") is not None:
-            raise InputError("--means", exc.allowed, exc.got) from None
-        if exc.parameter in ("instance theta", "instance actions/theta") and options.get("theta") is not None:
-            raise InputError("--theta", exc.allowed, exc.got) from None
-        if exc.parameter == "instance means" and options.get("gaps") is not None:
-            raise InputError("--gaps / --best-mean", f"gaps giving means {exc.allowed}", exc.got) from None
-        raise
-    if inst is not None and not inst.name:
-        import dataclasses
-
-        inst = dataclasses.replace(inst, name=inst.describe())
-    return inst
-
-
-def _from_options(setting: str, *, means=None, K=None, gaps=None, best_mean=None, d=None, theta=None,
-                          actions=None, actions_file=None, env_seed=None, env=None, instance_file=None,
-                          instance: Instance | None = None, family=None, sigma=None, noise=None, contexts=None,
-                          link=None) -> Instance | None:
-    """The one instance of a command's options, or None when no instance option is given (the command keeps its
-    default instance then). InputError on conflicting or bad options.
-
-    * ``instance_file`` (or ``instance``): the instance of the file; every other defining option conflicts with it;
-    * ``env`` (a named instance of envs.instances_by_setting, drawn with ``env_seed``): its instance;
-    * finite: ``means``; or ``gaps`` (one gap for all K − 1 other arms with ``K``, or one gap per arm: K − 1
-      values, or K values one of which is 0) below ``best_mean`` (default 0.5 + largest gap / 2, so that the means
-      are centred on 1/2); or ``K`` alone: the μ2 pattern with K arms (as ``regret --K``); ``family``/``sigma``;
-    * linear: ``actions`` (array) or ``actions_file`` (CSV or .npy, K x d), and ``theta``; missing parts drawn
-      uniformly on the unit sphere from ``env_seed`` (default 3): actions first (``K`` x ``d``, defaults 10 x 3),
-      then theta* -- the recipe of the registry's linear instance (seed 003 Sec. VII / App. H); ``noise``;
-    * contextual: ``K`` (10), ``d`` (3), ``theta`` (else drawn on the unit sphere from ``env_seed``), ``contexts``
-      (gaussian: the seed 003 Sec. VII recipe, projected; sphere); ``actions``/``actions_file``: a fixed action set;
-    * glm: ``K`` (10), ``d`` (2), ``theta`` (else a unit vector from ``env_seed`` scaled by ``glm_default_scale``
-      for uniform noise), ``link``, ``contexts``, ``noise`` (uniform by default: bounded rewards), ``sigma`` (0.1).
-    """
-    s = _choice("--setting", setting, SETTINGS)
-    defining = {"--means": means, "--K": K, "--gaps": gaps, "--best-mean": best_mean, "--d": d, "--theta": theta,
-                "--actions": actions if actions is not None else actions_file, "--family": family, "--sigma": sigma,
-                "--noise": noise, "--contexts": contexts, "--link": link}
-    given = [k for k, v in defining.items() if v is not None]
-    if instance_file is not None or instance is not None:
-        if instance_file is not None and instance is not None:
-            raise InputError("--instance", "one instance (a file or an Instance, not both)", instance_file)
-        others = given + (["--env"] if env is not None else []) + (["--env-seed"] if env_seed is not None else [])
-        if others:
-            raise InputError("--instance", "given alone (it defines the whole instance; it conflicts with "
-                             + ", ".join(others) + ")", instance_file or instance.label)
-        inst = load_instance(instance_file) if instance_file is not None else instance
-        if inst.setting != s:
-            raise InputError("--instance", f"an instance of the {s} setting", f"{inst.setting} ({inst.label})")
-        return inst
-    if env is not None:
-        if given:
-            raise InputError("--env", "given alone or with --env-seed (a named instance conflicts with "
-                             + ", ".join(given) + ")", env)
-        from . import make_named_env, setting_of
-
-        es = 3 if env_seed is None else _seed(env_seed)
-        if setting_of(env) != s:
-            raise InputError("--env", f"an instance of the {s} setting", f"{env} ({setting_of(env)})")
-        e = make_named_env(env, seed=es)
-        return Instance.from_env(e, source={"env": env, "env_seed": es, "drawn": s != "finite"})
-    if not given and env_seed is None:
-        return None
-    src: dict = {"options": {k: _jsonable(v) if not isinstance(v, str) else v for k, v in defining.items()
-                             if v is not None and k != "--actions"}}
-    if actions_file is not None:
-        src["actions_file"] = os.path.basename(str(actions_file))
-    A = None
-    if actions is not None or actions_file is not None:
-        if actions is not None and actions_file is not None:
-            raise InputError("--actions", "one action set (an array or a file)", actions_file)
-        A = np.asarray(_matrix("--actions", actions if actions is not None else load_actions(actions_file)))
-    th = None if theta is None else np.asarray(_vector("--theta", _floats("--theta", theta)))
-    Kn = None if K is None else _limited("--K", K, LIMITS["K_finite" if s == "finite" else "K"])
-    dn = None if d is None else _limited("--d", d, LIMITS["d"])
-    if (Kn or 10) * (dn or 3) > LIMITS["Kd"]:
-        raise InputError("--K", f"an integer with K·d ≤ {LIMITS['Kd']:g} (the K×d action matrix must fit in memory)", K)
-    if s == "finite":
-        return _finite_from_options(means, Kn, gaps, best_mean, family, sigma, env_seed, dn, th, A, noise, contexts,
-                                    link, src)
-    for opt, v in (("--means", means), ("--gaps", gaps), ("--best-mean", best_mean), ("--family", family)):
-        if v is not None:
-            raise InputError(opt, f"used only with finite instances (this is a {s} instance)", v)
-    if A is not None:
-        for opt, n, what in (("--K", Kn, 0), ("--d", dn, 1)):
-            if n is not None and n != A.shape[what]:
-                raise InputError(opt, f"equal to the {'rows' if what == 0 else 'columns'} of --actions "
-                                 f"({A.shape[what]}), or left out", n)
-    if th is not None:
-        dd = A.shape[1] if A is not None else dn
-        if dd is not None and th.size != dd:
-            raise InputError("--theta", f"a vector of length d = {dd}", th.size)
-    es = 3 if env_seed is None else _seed(env_seed)
-    rng = np.random.default_rng(es)
-    if s == "linear":
-        for opt, v in (("--contexts", contexts), ("--link", link)):
-            if v is not None:
-                raise InputError(opt, "used only with contextual or GLM instances", v)
-        if A is None:
-            dd = dn if dn is not None else (th.size if th is not None else 3)
-            A = unit_sphere(rng, 10 if Kn is None else Kn, dd)
-        if th is None:
-            th = unit_sphere(rng, 1, A.shape[1])[0]
-        src.update(env_seed=es, drawn=actions is None and actions_file is None or theta is None)
-        return Instance("linear", actions=A.tolist(), theta=th.tolist(), noise=noise, sigma=sigma,
-                        source=src)
-    if s == "contextual":
-        if link is not None:
-            raise InputError("--link", "used only with GLM instances", link)
-        dd = A.shape[1] if A is not None else (dn if dn is not None else (th.size if th is not None else 3))
-        if th is None:
-            th = unit_sphere(rng, 1, dd)[0]
-        src.update(env_seed=es, drawn=theta is None)
-        if A is not None:
-            if contexts not in (None, "pool"):
-                raise InputError("--contexts", "pool (or left out) with --actions (a fixed action set)", contexts)
-            inst = Instance("contextual", theta=th.tolist(), K=A.shape[0], contexts="pool", actions=A.tolist(),
-                            noise=noise, sigma=sigma, source=src)
-        else:
-            kind = contexts or "gaussian"
-            inst = Instance("contextual", theta=th.tolist(), K=10 if Kn is None else Kn, contexts=kind, noise=noise,
-                            sigma=sigma, source=src)
-        return inst
-    # glm
-    if A is not None:
-        raise InputError("--actions", "used only with linear or contextual instances (GLM contexts are drawn)",
-                         "--actions")
-    dd = dn if dn is not None else (th.size if th is not None else 2)
-    nz = noise or "uniform"
-    sg = 0.1 if sigma is None else _pos("--sigma", sigma)
-    if th is None:
-        u = unit_sphere(rng, 1, dd)[0]
-        th = u * (glm_default_scale(sg) if nz == "uniform" and (link or "linear") == "linear" else 1.0)
-    src.update(env_seed=es, drawn=theta is None)
-    return Instance("glm", theta=th.tolist(), K=10 if Kn is None else Kn, link=link, contexts=contexts, noise=nz,
-                    sigma=sg, source=src)
-
-
-instance_from_options.__signature__ = __import__("inspect").signature(_from_options)  # the keywords of _from_options
-instance_from_options.__doc__ = _from_options.__doc__
-
-
-def _finite_from_options(means, K, gaps, best_mean, family, sigma, env_seed, d, th, A, noise, contexts, link, src):
-    for opt, v in (("--d", d), ("--theta", th), ("--actions", A), ("--noise", noise), ("--contexts", contexts),
-                   ("--link", link)):
-        if v is not None:
-            raise InputError(opt, "used only with linear, contextual or GLM instances (this is a finite instance)",
-                             "given")
-    if env_seed is not None:
-        raise InputError("--env-seed", "used only with linear, contextual or GLM instances (finite instances are "
-                         "fixed by their means)", env_seed)
-    if means is not None:
-        if gaps is not None or best_mean is not None:
-            raise InputError("--means", "given without --gaps/--best-mean (both define the means)", means)
-        m = _vector("--means", _floats("--means", means))
-        if (family or "bernoulli") == "bernoulli":
-            from .. import validate
-
-            m = tuple(validate.means("--means", list(m)))
-        if K is not None and K != len(m):
-            raise InputError("--K", f"equal to the number of --means values ({len(m)}), or left out", K)
-        name = ""
-    elif gaps is not None:
-        g = _floats("--gaps", gaps)
-        if any(x < 0 or not math.isfinite(x) for x in g):
-            raise InputError("--gaps", "non-negative finite numbers", list(g))
-        if len(g) == 1:
-            if K is None:
-                raise InputError("--K", "given with a single --gaps value (K − 1 arms at that gap below the best)",
-                                 None)
-            g = [0.0] + [g[0]] * (K - 1)
-        elif 0.0 not in g:
-            g = [0.0] + list(g)
-        if K is not None and K != len(g):
-            raise InputError("--K", f"equal to the number of arms --gaps describes ({len(g)}), or left out", K)
-        if len(g) < 2:
-            raise InputError("--gaps", "the gaps of at least 2 arms", list(g))
-        top = 0.5 + max(g) / 2 if best_mean is None else float(best_mean)
-        m = tuple(top - x for x in g)
-        name = f"finite, K = {len(m)}, best mean {top:.4g}, gaps " + (
-            ", ".join(f"{x:.3g}" for x in g[1:]) if len(g) <= 6 else f"{min(g[1:]):.3g}…{max(g[1:]):.3g}")
-    elif K is not None:
-        if best_mean is not None:
-            raise InputError("--best-mean", "given with --gaps", best_mean)
-        if K < 2:
-            raise InputError("--K", "an integer >= 2 (arms of a finite instance)", K)
-        m = _mu2_pattern(K)
-        name = (f"μ2 pattern with K = {K} arms: means evenly spaced from 0.75 to 0.25" if K != 5 else
-                "seed 001 App. G / Sajed–Sheffet μ2")
-    else:
-        if best_mean is not None:
-            raise InputError("--best-mean", "given with --gaps", best_mean)
-        m = (0.75, 0.625, 0.5, 0.375, 0.25)  # the default finite instance (μ2), family/sigma changed
-        name = "seed 001 App. G / Sajed–Sheffet μ2"
-    return Instance("finite", name=name, means=m, family=family,
-                    sigma=None if sigma is None else _pos("--sigma", sigma), source=src)
 
 
 def _floats(name: str, x) -> list[float]:
@@ -823,11 +620,12 @@ def load_actions(path: str) -> np.ndarray:
     """A K x d action matrix from a CSV or .npy file (InputError otherwise; as ``regret --actions``)."""
     from .. import validate
 
-    validate.input_file("--actions", path, "actions", "CSV or .npy file")
+    validate.input_file(ParamName("actions"), path, "actions", "CSV or .npy file")
     try:
         arr = np.load(path) if str(path).endswith(".npy") else np.loadtxt(path, delimiter=",", ndmin=2)
     except (OSError, ValueError) as exc:
-        raise InputError("--actions", "a readable CSV or .npy file of a K×d action matrix", f"{path}: {exc}") from None
+        raise InputError(ParamName("actions"), "a readable CSV or .npy file of a K×d action matrix",
+                         f"{path}: {exc}") from None
     return np.atleast_2d(np.asarray(arr, dtype=float))
 
 
@@ -874,11 +672,12 @@ class Prior:
     def sample(self, n: int, seed: int = 0) -> list[Instance]:
         """n instances; instance i from child i of ``SeedSequence(seed).spawn(n)`` (deterministic in the seed, and
         instance i is the same whatever n)."""
-        n = _int("--instances", n, minimum=1)
-        seed = _seed(seed, "--seed")
+        n = _int(ParamName("instances"), n, minimum=1)
+        seed = _seed(seed, ParamName("seed"))
         size = n * self.params.get("K", 1) * (self.params.get("d", 1) if self.setting == "linear" else 1)
         if size > LIMITS["draws"]:
-            raise InputError("--instances", f"such that instances × K{' × d' if self.setting == 'linear' else ''} ≤ "
+            raise InputError(ParamName("instances"),
+                             f"such that instances × K{' × d' if self.setting == 'linear' else ''} ≤ "
                              f"{LIMITS['draws']:g} (what fits in memory)", n)
         kids = np.random.SeedSequence(seed).spawn(n)
         out = []
@@ -910,9 +709,9 @@ def make_prior(name: str, setting: str, **params) -> Prior:
     """The prior ``name`` over instances of ``setting`` (PRIORS, PRIOR_DOCS), its parameters overriding the
     defaults; InputError for an unknown prior, a setting it does not cover, an unknown or bad parameter."""
     if name not in PRIORS:
-        raise InputError("--prior", "one of " + ", ".join(PRIORS), name)
+        raise InputError(ParamName("prior"), "one of " + ", ".join(PRIORS), name)
     if setting not in PRIORS[name]:
-        raise InputError("--prior", f"a prior of the {setting} setting ("
+        raise InputError(ParamName("prior"), f"a prior of the {setting} setting ("
                          + ", ".join(k for k, v in PRIORS.items() if setting in v) + ")", name)
     defaults = dict(_PRIOR_PARAMS[(name, setting)])
     unknown = sorted(set(params) - set(defaults))
@@ -964,5 +763,5 @@ def make_prior(name: str, setting: str, **params) -> Prior:
     return Prior(name, setting, p)
 
 
-__all__ = ["SCHEMA", "SETTINGS", "Instance", "load_instance", "save_instance", "instance_from_options", "Prior",
+__all__ = ["SCHEMA", "SETTINGS", "Instance", "load_instance", "save_instance", "Prior",
            "make_prior", "PRIORS", "PRIOR_DOCS", "load_actions", "to_toml"]

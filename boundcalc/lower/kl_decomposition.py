@@ -33,7 +33,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, ParamName
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -162,20 +162,20 @@ def _arm_laws(inst):
     if inst.setting == "linear":
         m = inst.array("actions") @ inst.array("theta")
         return inst.noise, m, float(inst.sigma or 1.0)
-    raise InputError("--setting", "finite or linear (seed 003 Thm 8 needs a fixed arm set)", inst.setting)
+    raise InputError(ParamName("setting"), "finite or linear (seed 003 Thm 8 needs a fixed arm set)", inst.setting)
 
 
 def _check_pair(a, b):
     if a.setting != b.setting:
-        raise InputError("--alt", f"an instance of the same setting as --instance ({a.setting})", b.setting)
+        raise InputError(ParamName("alt"), f"an instance of the same setting as --instance ({a.setting})", b.setting)
     ka, ma, sa = _arm_laws(a)
     kb, mb, sb = _arm_laws(b)
     if ka != kb or (ka == "gaussian" and sa != sb):
-        raise InputError("--alt", f"the same reward family as --instance ({ka}, σ = {sa:g})", f"{kb}, σ = {sb:g}")
+        raise InputError(ParamName("alt"), f"the same reward family as --instance ({ka}, σ = {sa:g})", f"{kb}, σ = {sb:g}")
     if ma.size != mb.size:
-        raise InputError("--alt", f"{ma.size} arms (as --instance)", mb.size)
+        raise InputError(ParamName("alt"), f"{ma.size} arms (as --instance)", mb.size)
     if a.setting == "linear" and not np.array_equal(a.array("actions"), b.array("actions")):
-        raise InputError("--alt", "the same action set as --instance (only θ* may differ)", "other actions")
+        raise InputError(ParamName("alt"), "the same action set as --instance (only θ* may differ)", "other actions")
     return ka, ma, mb, sa
 
 
@@ -230,14 +230,14 @@ def thm8_kl_bound(t, T, rho, pulls=None, variance=None) -> dict:
         raise InputError("T", "a horizon ≥ 1", T)
     if pulls is None:
         if variance is not None:
-            raise InputError("--variance", "given together with --pulls", variance)
+            raise InputError(ParamName("variance"), "given together with --pulls", variance)
         es2 = (T * t.max()) ** 2
         e1 = T * float(np.max(t * (1 - t)))
         return {"bound": rho * (es2 + e1), "mean_sq": es2, "sum_t_one_minus_t": e1, "variance": None,
                 "form": "worst case over policies: ρ((T·max t_a)² + T·max t_a(1 − t_a))"}
     n = np.asarray(pulls, dtype=float)
     if n.shape != t.shape or np.any(~(n >= 0)) or abs(n.sum() - T) > 1e-6 * max(T, 1):
-        raise InputError("--pulls", f"{t.size} expected pull counts ≥ 0 summing to T = {T:g}",
+        raise InputError(ParamName("pulls"), f"{t.size} expected pull counts ≥ 0 summing to T = {T:g}",
                          n.tolist() if n.ndim else float(n))
     es = np.float64(n @ t)  # numpy: es**2 beyond float is inf (a Python float raised OverflowError)
     e1 = float(n @ (t * (1 - t)))
@@ -247,7 +247,7 @@ def thm8_kl_bound(t, T, rho, pulls=None, variance=None) -> dict:
     else:
         var = float(variance)
         if not (var >= 0 and math.isfinite(var)):
-            raise InputError("--variance", "a finite number ≥ 0", variance)
+            raise InputError(ParamName("variance"), "a finite number ≥ 0", variance)
         form = "Var s as given"
     return {"bound": float(rho * (es**2 + e1 + var)), "mean_sq": float(es**2), "sum_t_one_minus_t": e1, "variance": var,
             "form": form}

@@ -15,7 +15,7 @@ from typing import Iterable, Mapping
 import numpy as np
 
 from ..domains import OPEN_UNIT, POSITIVE, UNIT
-from ..errors import InputError
+from ..errors import InputError, ParamName
 
 LOG_RATIO = 100.0  # an axis with lo > 0 and hi/lo >= LOG_RATIO gets log spacing
 
@@ -185,9 +185,9 @@ def _number(text: str, where: str, outward: int = 0) -> float:
     try:
         x = float(text)
     except ValueError:
-        raise InputError("--box", "name=lo:hi or name=value with finite numbers", where) from None
+        raise InputError(ParamName("box"), "name=lo:hi or name=value with finite numbers", where) from None
     if not math.isfinite(x):
-        raise InputError("--box", "finite numbers (no nan or inf)", where)
+        raise InputError(ParamName("box"), "finite numbers (no nan or inf)", where)
     return outward_double(text, x, outward) if outward else x
 
 
@@ -215,22 +215,22 @@ def parse_box(text: str | None, params: Iterable[Param], owner: str = "the claim
     out: dict[str, tuple[float, float]] = {}
     items = [s.strip() for s in str(text).split(",")]
     if not any(items):
-        raise InputError("--box", "name=lo:hi[,name=lo:hi...]", text)
+        raise InputError(ParamName("box"), "name=lo:hi[,name=lo:hi...]", text)
     for item in items:
         if not item:
-            raise InputError("--box", "name=lo:hi items separated by single commas", text)
+            raise InputError(ParamName("box"), "name=lo:hi items separated by single commas", text)
         name, eq, rng = item.partition("=")
         name = name.strip()
         if not eq or not name:
-            raise InputError("--box", "name=lo:hi or name=value", item)
+            raise InputError(ParamName("box"), "name=lo:hi or name=value", item)
         if name not in ps:
             known = ", ".join(ps) if ps else "none"
-            raise InputError("--box", f"a parameter of {owner} ({known})", name)
+            raise InputError(ParamName("box"), f"a parameter of {owner} ({known})", name)
         if name in out:
-            raise InputError("--box", "each parameter once", name)
+            raise InputError(ParamName("box"), "each parameter once", name)
         rng = rng.strip()
         if not rng:
-            raise InputError("--box", "a non-empty range lo:hi or a value", item)
+            raise InputError(ParamName("box"), "a non-empty range lo:hi or a value", item)
         if ":" in rng:
             a, _, b = rng.partition(":")
             lo, hi = _number(a.strip(), item, -1), _number(b.strip(), item, +1)

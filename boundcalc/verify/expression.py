@@ -38,7 +38,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import domains as _domains
-from ..errors import InputError
+from ..errors import InputError, ParamName
 from .box import Param
 from .functions import ALLOWED, CONSTANTS, FUNCTIONS, _bound_mp, _bound_values  # noqa: F401
 
@@ -786,11 +786,11 @@ def domain_of(p: Parsed, box: str | None):
     params = [Param(v, 1.0, 1.0, count, integer=True) if v in p.integers else Param(v, 0.0, 0.0)
               for v in p.variables]
     if box is None:
-        raise InputError("--box", f"a range for every parameter of the expression ({', '.join(p.variables)})", None)
+        raise InputError(ParamName("box"), f"a range for every parameter of the expression ({', '.join(p.variables)})", None)
     rng = parse_box(box, params, owner="the expression")
     missing = [v for v in p.variables if v not in rng]
     if missing:
-        raise InputError("--box", f"a range for every parameter of the expression (missing: {', '.join(missing)})", box)
+        raise InputError(ParamName("box"), f"a range for every parameter of the expression (missing: {', '.join(missing)})", box)
     return Domain.of(params, rng)
 
 

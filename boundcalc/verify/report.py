@@ -14,7 +14,7 @@ import tempfile
 from collections import Counter
 from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, ParamName
 
 PAPER_TITLES = {
     "000": ("Rényi Differentially Private Bandits (Azize & Basu, AAAI 2023)", "docs/formulas/rdp-bandits.md"),
@@ -31,18 +31,18 @@ PAPER_TITLES = {
 def check_path(path: str) -> str:
     """A writable FILE.md in an existing directory, else a one-line InputError (before any work is done)."""
     if not str(path).lower().endswith(".md"):
-        raise InputError("--report", "a FILE.md path", path)
+        raise InputError(ParamName("report"), "a FILE.md path", path)
     full = os.path.abspath(path)
     folder = os.path.dirname(full)
     if os.path.isdir(full):
-        raise InputError("--report", "a file path, not a directory", path)
+        raise InputError(ParamName("report"), "a file path, not a directory", path)
     if not os.path.isdir(folder):
-        raise InputError("--report", "a path in an existing directory", path)
+        raise InputError(ParamName("report"), "a path in an existing directory", path)
     if not os.access(folder, os.W_OK) or (os.path.exists(full) and not os.access(full, os.W_OK)):
-        raise InputError("--report", "a writable location", path)
+        raise InputError(ParamName("report"), "a writable location", path)
     figs = os.path.join(folder, f"{os.path.splitext(os.path.basename(full))[0]}_figures")
     if os.path.exists(figs) and not os.path.isdir(figs):  # the report's figures go there (``write``)
-        raise InputError("--report", f"a FILE.md whose figure folder {os.path.basename(figs)}/ is not a file", path)
+        raise InputError(ParamName("report"), f"a FILE.md whose figure folder {os.path.basename(figs)}/ is not a file", path)
     return full
 
 

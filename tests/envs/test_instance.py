@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from boundcalc.envs import spec
-from boundcalc.envs.spec import Instance, instance_from_options, load_instance, make_prior, save_instance
+from boundcalc.cli.problem import instance_from_options
+from boundcalc.envs.spec import Instance, load_instance, make_prior, save_instance
 from boundcalc.errors import InputError
 
 
@@ -454,14 +455,14 @@ def test_each_instance_option_reaches_the_simulated_env(monkeypatch):
     for args, env, ab in cases:
         assert _simulated_env_is(args, env, ab), args
     # mutants: an option dropped on its way to the environment -> the comparison fails
-    from boundcalc.envs import spec as spec_mod
+    from boundcalc.cli import problem as problem_mod
 
-    real = spec_mod.instance_from_options
+    real = problem_mod.instance_from_options
     for drop, (args, env, ab) in (("d", cases[3]), ("means", cases[0]), ("env_seed", cases[3]), ("noise", cases[4]),
                                   ("best_mean", cases[2])):
-        monkeypatch.setattr(spec_mod, "instance_from_options", lambda s, _d=drop, **kw: real(s, **{**kw, _d: None}))
+        monkeypatch.setattr(problem_mod, "instance_from_options", lambda s, _d=drop, **kw: real(s, **{**kw, _d: None}))
         assert not _simulated_env_is(args, env, ab), drop
-        monkeypatch.setattr(spec_mod, "instance_from_options", real)
+        monkeypatch.setattr(problem_mod, "instance_from_options", real)
 
 
 def test_contextual_and_glm_options_reach_the_env():

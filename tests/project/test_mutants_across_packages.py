@@ -378,7 +378,7 @@ _DLT = 'dlt = sc.default_budget["delta"] if delta is None else delta'
     ("budget_for", _DLT, 'dlt = sc.default_budget["delta"]', 0),
     ("_local_budget", _DLT, 'dlt = sc.default_budget["delta"]', 1),
     ("prepare", "        delta = budget.delta\n", "        delta = sc.default_delta()\n", 0),
-    ("prepare", "        delta = validate.probability(\"--delta\", delta)", "        delta = sc.default_delta()", 2),
+    ("prepare", "        delta = validate.probability(ParamName(\"delta\"), delta)", "        delta = sc.default_delta()", 2),
 ])
 def test_audit_delta_mutants_are_caught(estimator_deltas, monkeypatch, func, old, new, case):
     from boundcalc.audit import run as audit_run

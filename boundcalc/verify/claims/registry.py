@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-from ...errors import InputError
+from ...errors import InputError, ParamName
 from ..box import Domain, Param, parse_box
 
 ERRATA_WORDS = ("statement violated", "vacuous", "proof gap", "scaling not shown", "typo")
@@ -163,7 +163,7 @@ def add_evaluator(claim_id: str, method: str, evaluator: Callable[[Domain], Resu
 
 def get(claim_id: str) -> Claim:
     if claim_id not in CLAIMS:
-        raise InputError("--claim", "a registered claim id (see 'boundcalc verify --list')", claim_id)
+        raise InputError(ParamName("claim"), "a registered claim id (see 'boundcalc verify --list')", claim_id)
     return CLAIMS[claim_id]
 
 
@@ -172,7 +172,7 @@ def _paper(paper: str) -> str:
     if p.isdigit() and len(p) < 3:
         p = p.zfill(3)
     if p not in PAPERS:
-        raise InputError("--paper", "one of " + ", ".join(PAPERS), paper)
+        raise InputError(ParamName("paper"), "one of " + ", ".join(PAPERS), paper)
     return p
 
 
@@ -191,10 +191,10 @@ def evaluate(claim_id: str, box: str | dict | None = None, method: str | None = 
     if method is None:
         method = c.method
     elif method not in c.evaluators:
-        raise InputError("--method", f"a method of claim {claim_id} ({', '.join(c.evaluators)})", method)
+        raise InputError(ParamName("method"), f"a method of claim {claim_id} ({', '.join(c.evaluators)})", method)
     if isinstance(box, str) or box is None:
         if box is not None and not c.params:
-            raise InputError("--box", f"used with a claim that has parameters ({claim_id} has none)", box)
+            raise InputError(ParamName("box"), f"used with a claim that has parameters ({claim_id} has none)", box)
         box = parse_box(box, c.params, owner=f"claim {claim_id}")
     dom = c.domain(box)
     check_assumptions(c, dom)
@@ -256,7 +256,7 @@ def check_assumptions(c: Claim, dom: Domain) -> None:
     box = {p.name: dom.range(p.name) for p in c.params}
     for text, rel in rels:
         if rel is sympy.false:
-            raise InputError("--box", f"a box inside the assumptions of claim {c.id} ({text} fails for this claim)",
+            raise InputError(ParamName("box"), f"a box inside the assumptions of claim {c.id} ({text} fails for this claim)",
                              dom.describe(exact=True))
         op = rel.rel_op
         g = (rel.lhs - rel.rhs) if op in (">=", ">") else (rel.rhs - rel.lhs)
@@ -271,7 +271,7 @@ def check_assumptions(c: Claim, dom: Domain) -> None:
             except (TypeError, KeyError, ValueError, ZeroDivisionError):
                 ok = False
         if not ok:
-            raise InputError("--box", f"a box inside the assumptions of claim {c.id}: {text} on the whole box",
+            raise InputError(ParamName("box"), f"a box inside the assumptions of claim {c.id}: {text} on the whole box",
                              dom.describe(exact=True))
 
 

@@ -1,0 +1,55 @@
+"""The one table from a library function's parameter to the CLI's flag (issue 23 §1: library code names its own
+parameters, only cli/ knows flags).
+
+Library code raises ``InputError(ParamName("means"), ...)`` (boundcalc.errors.ParamName): "means must be ...". The
+CLI prints every error through :func:`message`, which names the flag of the parameter instead ("--means must be
+..."), so the one line still names the option the user typed. A command whose option sets a parameter of another name (audit's
+--epsilon is a local-DP algorithm's LocalDP ε) maps it with ``common.option_names``. Texts meant for the user that
+mention a flag can take it from here too (:func:`flag`). Module level: stdlib only.
+"""
+
+from __future__ import annotations
+
+# parameter (as the library names it) -> flag (as the user types it); one entry per parameter
+FLAGS = {
+    # the instance (envs.spec, cli/problem.py)
+    "setting": "--setting", "means": "--means", "K": "--K", "gaps": "--gaps", "best_mean": "--best-mean", "d": "--d",
+    "theta": "--theta", "actions": "--actions", "actions_file": "--actions", "env": "--env", "env_seed": "--env-seed",
+    "instance_file": "--instance", "family": "--family", "sigma": "--sigma", "noise": "--noise",
+    "contexts": "--contexts", "link": "--link", "save_instance": "--save-instance",
+    # priors over instances
+    "prior": "--prior", "instances": "--instances", "prior_quantile": "--prior-quantile",
+    "prior_param": "--prior-param", "prior_seed": "--prior-seed",
+    # the budget (privacy.budgets names its parameters epsilon, rho, ...; common.BUDGET_FLAGS)
+    "epsilon": "--epsilon", "delta": "--delta", "rho": "--rho", "alpha": "--alpha", "rdp_epsilon": "--rdp-epsilon",
+    "ldp_epsilon": "--ldp-epsilon", "ldp_delta": "--ldp-delta", "notion": "--notion",
+    # the target and the search of `budget`
+    "by": "--by", "max_overhead": "--max-overhead", "max_regret": "--max-regret",
+    "max_ratio_to_lower": "--max-ratio-to-lower", "quantile": "--quantile", "report": "--report",
+    # simulation settings
+    "algo": "--algo", "counterpart": "--counterpart", "counterpart_param": "--counterpart-param", "runs": "--runs",
+    "max_runs": "--max-runs", "seed": "--seed", "T": "--T",
+    # audit
+    "trials": "--trials", "confidence": "--confidence", "mutant": "--mutant", "param": "--param",
+    # lower
+    "alt": "--alt", "pulls": "--pulls", "variance": "--variance",
+    # check / verify
+    "box": "--box", "method": "--method", "claim": "--claim", "paper": "--paper",
+}
+
+
+def flag(parameter: str) -> str:
+    """The flag that sets ``parameter`` (KeyError for a parameter no option sets: the table is the one place)."""
+    return FLAGS[parameter]
+
+
+def message(exc) -> str:
+    """The one line of an InputError for the user: a library's own parameter (a ``ParamName``) named by its flag, the
+    rest of the message unchanged; any other error as it is."""
+    from ..errors import ParamName
+
+    text = str(exc)
+    p = getattr(exc, "parameter", None)
+    if isinstance(p, ParamName) and str(p) in FLAGS and text.startswith(str(p)):
+        return FLAGS[str(p)] + text[len(str(p)):]
+    return text
