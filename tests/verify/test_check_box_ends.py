@@ -48,6 +48,9 @@ def test_a_true_statement_is_not_refuted_outside_the_written_box(monkeypatch):
     v = _verdict("x < 0.1", "x=0:0.09999999999999999999")
     assert not v.startswith("counterexample"), v
     monkeypatch.setattr(ck, "mp_point", lambda dom, pt: {k: __import__("mpmath").mpf(x) for k, x in pt.items()})
+    assert not _verdict("x < 0.1", "x=0:0.09999999999999999999").startswith("counterexample")
+    # the witness confirmation (check.confirm_witness, a second, independent layer) switched off: the mutant is of the first
+    monkeypatch.setattr(ck, "confirm_witness", lambda p, dom, pt: ck.Witness("fails", "mutant: not confirmed"))
     assert _verdict("x < 0.1", "x=0:0.09999999999999999999").startswith("counterexample")
 
 
