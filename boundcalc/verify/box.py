@@ -131,8 +131,11 @@ class Domain:
         texts = getattr(self, "texts", None) or {}
 
         def num(v, name=None, side=0):
-            if exact and name in texts:  # an end the box of doubles moved outward: the number as written (its double)
+            if exact and name in texts:  # an end whose double is not the number written: the number as written
                 t = texts[name][0 if side < 0 else 1]
+                w = written_end(t, v, side)
+                if w is not None:
+                    return w
                 try:
                     if v == outward_double(t, float(t), side) != float(t):
                         v = float(t)
@@ -189,6 +192,33 @@ def _number(text: str, where: str, outward: int = 0) -> float:
     if not math.isfinite(x):
         raise InputError("--box", "finite numbers (no nan or inf)", where)
     return outward_double(text, x, outward) if outward else x
+
+
+def written_end(text: str, v: float, side: int = 0) -> str | None:
+    """The box end ``text`` as written, when ``v`` is its double (nearest, or moved outward by parse_box) and that
+    double's shortest text is another number (``1e-400`` underflows to 0, ``3.00000000000000000001`` is the double 3,
+    ``0.09999999999999999999`` the double 0.1): the point the 50-digit re-checks evaluate, and the only true name of
+    it. None when the double's text is the number written (``0.1``: its double reads back as 0.1)."""
+    from fractions import Fraction
+
+    try:
+        near = float(text)
+        exact = Fraction(text.strip().replace("_", ""))
+    except (ValueError, ZeroDivisionError, TypeError):
+        return None
+    if v not in (near, outward_double(text, near, side) if side else near):
+        return None
+    return None if Fraction(exact_number(near)) == exact else text.strip()
+
+
+def underflows(text: str) -> bool:
+    """A non-zero decimal whose double is 0 or subnormal (it keeps fewer than 53 bits): ``1e-400``, ``3e-320``."""
+    try:
+        v = float(text)
+    except (ValueError, TypeError):
+        return False
+    return abs(v) < 2.2250738585072014e-308 and text.strip().lstrip("+-").replace("0", "").replace(".", "").lower() \
+        .split("e")[0] != ""
 
 
 def outward_double(text: str, x: float, side: int) -> float:

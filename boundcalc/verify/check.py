@@ -268,9 +268,13 @@ class DomainGap:
     example: dict | None
     everywhere: bool = False
     analysed: bool = True  # False: the time limit came first (the condition may fail anywhere)
+    only_at_double: str = ""  # the failing point is a box end's double, not the end as written (1e-400 -> 0)
 
     def text(self) -> str:
         fn = {"division": "a division", "power": "a real power"}.get(self.function, self.function)
+        if self.only_at_double:
+            return (f"{self.condition} ({fn}) holds at the box's ends as written; it fails at {self.only_at_double}, "
+                    "a double outside the box as written (the box end underflows or has more digits than a double)")
         if not self.analysed:
             return f"{self.condition} ({fn}) not analysed (time limit): the box may reach outside its domain"
         if self.example is None:
@@ -287,7 +291,7 @@ class DomainGap:
         return {"function": self.function, "condition": self.condition, "outside_where": self.where,
                 "fraction_of_box": self.fraction if self.analysed else None, "uniform_samples": self.samples,
                 "example": self.example,
-                "everywhere": self.everywhere, "analysed": self.analysed}
+                "everywhere": self.everywhere, "analysed": self.analysed, "only_at_double": self.only_at_double or None}
 
 
 def _uniform_points(dom, names, n: int) -> dict:
@@ -375,6 +379,14 @@ def domain_gaps(p, dom, fns: dict | None = None, seconds: float = 1.0) -> list[D
                 break
         if example is None:
             example = found
+        only_at_double = ""
+        if frac == 0 and example is not None and getattr(dom, "texts", None):
+            fails_written = [pt for pt in _failing_points(cor, fc, names) + ([found] if found else [])
+                             if _condition_fails_exactly(c, cond.kind, exact_coordinates(dom, pt)) is not False]
+            if not fails_written:  # every failure found is at an end's double, where the end as written is inside
+                only_at_double = _fmt_point(example)
+            else:
+                example = fails_written[0]
         everywhere = False
         if frac == 1.0 and fc.all() and cond.kind != "!=0":
             neg = (lambda b, c=c: -interval_eval(c, b, fns))
@@ -384,9 +396,34 @@ def domain_gaps(p, dom, fns: dict | None = None, seconds: float = 1.0) -> list[D
             except (TypeError, KeyError):
                 everywhere = False
         out.append(DomainGap(cond.function, cond.holds_text(), cond.fails_text(), frac, DOMAIN_SAMPLES, example,
-                             everywhere))
+                             everywhere, only_at_double=only_at_double))
     _ = Interval
     return out
+
+
+def _failing_points(pts: dict, fails, names) -> list:
+    import numpy as np
+
+    return [{k: float(pts[k][i]) for k in names} for i in np.flatnonzero(fails)[:64]]
+
+
+def _condition_fails_exactly(c, kind: str, q: dict):
+    """Whether the domain condition ``c`` (kind >=0, >0, !=0) fails at the exact point ``q`` (Fractions): True, False,
+    or None when sympy cannot decide (then it counts as failing)."""
+    import sympy
+
+    try:
+        v = c.xreplace({s: sympy.Rational(q[s.name].numerator, q[s.name].denominator) for s in c.free_symbols
+                        if s.name in q})
+        if v.free_symbols:
+            return None
+        if not v.is_Rational:
+            v = v.evalf(30, strict=True, maxn=700)
+            if not v.is_Float or v == 0:
+                return None
+    except Exception:  # noqa: BLE001 - undecided: counts as failing
+        return None
+    return bool({">=0": v < 0, ">0": v <= 0, "!=0": v == 0}[kind])
 
 
 def _condition_point(c, names, kind):
@@ -806,15 +843,28 @@ def _confirm_outcome(out: CheckOutcome) -> None:
 
 
 def _written_ends(out: CheckOutcome, box: str | None) -> None:
-    """A counterexample at a box end that the box's doubles moved outward (box.parse_box: the box of doubles contains
-    the box as written) is reported at the end as written, as the nearest double with its exact digits: the 50-digit
-    re-check evaluated it there (mp_point), and the double outside is not a point of the user's box."""
-    from .box import outward_double
+    """A counterexample at a box end whose double is not the number written is reported at the end as written: the
+    50-digit re-check and the witness confirmation evaluated it there (mp_point, exact_coordinates), and the double
+    may lie outside the user's box (moved outward by box.parse_box) or even outside the domain (``1e-400``
+    underflows to 0, where log is undefined). In JSON the coordinate is the nearest double when that is a normal
+    one, else the text as written; ``as_written`` lists every such end. A box end that underflows is said in a note."""
+    from .box import outward_double, underflows, written_end
 
+    texts = box_texts(box)
+    for k, (lo_t, hi_t) in texts.items():
+        for t in dict.fromkeys((lo_t, hi_t)):
+            if underflows(t):
+                try:
+                    d = float(t)
+                except ValueError:
+                    continue
+                out.notes.append(f"the box end {k}={t} underflows as a double (to {exact_number(d)}): the proof covers "
+                                 "the box of doubles, which contains the box as written; the re-checks and a "
+                                 f"counterexample use {t} as written")
     cex = getattr(out, "counterexample", None)
     if not cex:
         return
-    for k, (lo_t, hi_t) in box_texts(box).items():
+    for k, (lo_t, hi_t) in texts.items():
         x = cex.get(k)
         if not isinstance(x, float):
             continue
@@ -823,7 +873,13 @@ def _written_ends(out: CheckOutcome, box: str | None) -> None:
                 near = float(t)
             except ValueError:
                 continue
+            w = written_end(t, x, side)
             moved = outward_double(t, near, side)
+            if w is not None:
+                cex[k] = t.strip() if underflows(t) else near
+                cex.setdefault("as_written", {})[k] = w
+                out.verdict = out.verdict.replace(f"{k}={exact_number(x)}", f"{k}={w}")
+                break
             if x == moved != near:
                 cex[k] = near
                 out.verdict = out.verdict.replace(f"{k}={exact_number(moved)}", f"{k}={exact_number(near)}")

@@ -71,3 +71,39 @@ def test_mutant_witness_check_with_the_shift_is_caught(monkeypatch):
     monkeypatch.setattr(ck, "confirm_witness", mutate(ck.confirm_witness, "p.margin_mp(0, **env)", "p.margin_mp(**env)"))
     out = _run("x - 1 > -1e-41", "x=1:2")
     assert out.word == "counterexample" and out.counterexample["x"] == 1.0
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# a box end that is not a double: 1e-400 underflows to 0 (outside log's domain and outside the box as written)
+# ---------------------------------------------------------------------------------------------------------------------
+def _json(expr, box):
+    import json
+
+    from clirun import invoke
+
+    r = invoke("check", expr, "--box", box, "--json", "--max-seconds", "3")
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)
+
+
+def test_an_underflowing_end_is_the_witness_as_written(backend):
+    import math
+
+    # independent: ln(10^-400) = -400 ln 10 = -921.03 < -900, so the statement fails at the box's lower end
+    assert -400 * math.log(10) < -900
+    d = _json("log(x) >= -900", "x=1e-400:1")
+    assert d["verdict"] == "counterexample at x=1e-400", d["verdict"]
+    x = d["counterexample"]["x"]
+    assert x == "1e-400" and Fraction(x) > 0 and Fraction("1e-400") <= Fraction(x) <= 1  # in the box and the domain
+    assert d["domain"] == "x=1e-400:1"
+    assert any("underflows" in n for n in d["notes"])
+    # log's domain x > 0 fails only at the double 0, not on the box as written: said so, not "outside the domain"
+    assert [g["only_at_double"] for g in d["domain_gaps"]] == ["x=0"]
+
+
+def test_mutant_witness_at_the_double_is_caught(monkeypatch):
+    from boundcalc.verify import box as bx
+
+    monkeypatch.setattr(bx, "written_end", lambda *a, **k: None)
+    d = _json("log(x) >= -900", "x=1e-400:1")
+    assert d["verdict"] == "counterexample at x=0" and d["counterexample"]["x"] == 0.0  # outside the box and domain
