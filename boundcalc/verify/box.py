@@ -131,11 +131,12 @@ class Domain:
         texts = getattr(self, "texts", None) or {}
 
         def num(v, name=None, side=0):
-            if exact and name in texts:  # an end whose double is not the number written: the number as written
-                t = texts[name][0 if side < 0 else 1]
-                w = written_end(t, v, side)
+            if name in texts:  # an end whose double is not the number written: the number as written
+                w = written_end(texts[name][0 if side < 0 else 1], v, side)
                 if w is not None:
                     return w
+            if exact and name in texts:
+                t = texts[name][0 if side < 0 else 1]
                 try:
                     if v == outward_double(t, float(t), side) != float(t):
                         v = float(t)
@@ -269,8 +270,28 @@ def parse_box(text: str | None, params: Iterable[Param], owner: str = "the claim
         else:
             lo = hi = _number(rng, item)
         p = ps[name]
-        for x in (lo, hi):
-            if not p.admits(x):
+        texts = (a.strip(), b.strip()) if ":" in rng else (rng, rng)
+        for x, t in zip((lo, hi), texts):
+            if not p.admits(x) and not admits_written(p, t):  # the number as written decides (3.00000000000000000001 > 3)
                 raise InputError(f"--box {name}", p.allowed_text(), x)
         out[name] = (lo, hi)
     return out
+
+
+def admits_written(p: Param, text: str) -> bool:
+    """Whether the decimal ``text`` as written (an exact rational) lies in ``p``'s allowed range: a box end with more
+    digits than a double holds (``beta=3.00000000000000000001`` for β > 3) is valid although its double (3) is not;
+    the box of doubles keeps the end rounded outward for the interval proof (parse_box) and the 50-digit re-checks
+    read it as written."""
+    from fractions import Fraction
+
+    try:
+        x = Fraction(text.strip().replace("_", ""))
+    except (ValueError, ZeroDivisionError):
+        return False
+    a, b, ao, bo = p.allowed
+    if p.integer and x.denominator != 1:
+        return False
+    lo_ok = a == -math.inf or (x > Fraction(a) if ao else x >= Fraction(a))
+    hi_ok = b == math.inf or (x < Fraction(b) if bo else x <= Fraction(b))
+    return lo_ok and hi_ok
