@@ -48,6 +48,7 @@ NAN_RECHECK = 64  # grid points undefined in float (an overflow such as inf - in
 TINY_RECHECK = 64  # grid points whose float margin is 0 or within underflow (|m| <= TINY) re-checked (50-200 digits)
 TINY = 1e-300  # below this a float margin may be an underflow (x*y = 1e-398 rounds to 0): its sign is not known
 DOMAIN_SAMPLES = 4096  # uniform points estimating the share of the box outside a function's domain
+ASSUMPTION_POINTS = 256  # grid points (and every corner) where a bound's assumptions stated as code are evaluated
 
 
 @dataclass
@@ -712,8 +713,62 @@ def _grid_verdict(res: GridResult) -> tuple[str, str]:
                          f"{res.holds_50} hold{unc}), {res.unchecked} not re-checked ({why})" + part + und)
 
 
+def _outside_everywhere(p, dom, points: int = ASSUMPTION_POINTS) -> str | None:
+    """Where no grid point was defined: the first bound call whose assumptions (its ``requires`` relations and those
+    stated as code, ``conditions``: rigorous.bound_calls.BoundCall.failing_conditions) fail at every corner of the box
+    and at every point of a grid of about ``points`` points, as "ID: the reason"; else None. (The relations alone
+    are decided over the whole box by interval arithmetic before any grid: boundcalc.verify.assumptions.)"""
+    import itertools
+
+    import sympy
+
+    try:
+        _, calls = enclosure_obstacles(p)
+        pieces = p.comparisons()
+    except Exception:  # noqa: BLE001 - no enclosed call: nothing to say
+        return None
+    if not calls:
+        return None
+    names = list(p.variables)
+    g = dom.grid(names, points)
+    pts = [{k: float(g[k][i]) for k in names} for i in range(next(iter(g.values())).size)]
+    pts += [dict(zip(names, c)) for c in itertools.islice(itertools.product(*(dom.range(k) for k in names)), 1024)]
+    seen = set()
+    for _, L, R in pieces:
+        for f in (sympy.sympify(L) - sympy.sympify(R)).atoms(sympy.core.function.AppliedUndef):
+            name = type(f).__name__
+            if name not in calls or (name, f.args) in seen:
+                continue
+            seen.add((name, f.args))
+            c = calls[name]
+            fs = [sympy.lambdify([sympy.Symbol(k) for k in names], a, "math") for a in f.args]
+            first = None
+            for pt in pts:
+                try:
+                    vals = {k: float(fa(*(pt[n] for n in names))) for k, fa in zip(c.keys, fs)}
+                except (ValueError, ZeroDivisionError, OverflowError, TypeError):
+                    first = None
+                    break
+                bad = c.failing_conditions(vals)
+                if not bad:
+                    first = None
+                    break
+                first = first or bad[0]
+            if first:
+                return f"{c.bid}: {first}"
+    return None
+
+
 def _grid_outcome(p, dom, points, notes, proof=None, max_seconds: float = MAX_SECONDS, gaps=None) -> CheckOutcome:
     res = sample(p, dom, points, max_seconds)
+    if res.points == 0 and res.evaluated == res.total and p.bound_calls:
+        why = _outside_everywhere(p, dom)
+        if why is not None:
+            return CheckOutcome(
+                method="assumptions", word="outside the assumptions",
+                verdict=f"outside the assumptions on the whole box: {why} (at every corner and every point of a grid of "
+                        f"{ASSUMPTION_POINTS}; every one of the {res.total} grid points is undefined)",
+                parsed=p, domain=dom, notes=notes, grid=res, points=0, domain_gaps=list(gaps or []))
     if p.float_only:
         notes.append("re-check in float for " + ", ".join(p.float_only) + " (no arbitrary-precision form)")
     if p.bounds:
