@@ -860,7 +860,7 @@ def run(text: str, box: str | None, method: str = "auto", points: int = 4096, ma
     """Check EXPR over the box (:func:`_run`); the values that bound calls take from the default instance are
     reported in ``defaults`` and a note (issue 24 item 5)."""
     out = _run(text, box, method, points, max_seconds, max_boxes)
-    _confirm_outcome(out)
+    _confirm_outcome(out, max_seconds)
     _written_ends(out, box)
     defaults = bound_defaults(out.parsed) if out.parsed.bound_calls else {}
     if defaults:
@@ -869,7 +869,7 @@ def run(text: str, box: str | None, method: str = "auto", points: int = 4096, ma
     return out
 
 
-def _confirm_outcome(out: CheckOutcome) -> None:
+def _confirm_outcome(out: CheckOutcome, max_seconds: float = MAX_SECONDS) -> None:
     """Every counterexample, whichever route found it (proof, grid, integer rounding, pair route, ==), is confirmed at
     its witness by :func:`confirm_witness` before it is reported; one that the statement satisfies there, or that
     cannot be decided, makes the verdict "undecided" with the reason. (A float-only re-check, for functions without
@@ -880,8 +880,13 @@ def _confirm_outcome(out: CheckOutcome) -> None:
         return
     p = out.parsed
     pt = {k: cex[k] for k in p.variables if k in cex}
+    from ..rigorous.deadline import TimeLimit, limit
+
     try:
-        w = confirm_witness(p, out.domain, pt)
+        with limit(max(max_seconds, 1.0)):
+            w = confirm_witness(p, out.domain, pt)
+    except TimeLimit:
+        w = Witness("unknown", "the time limit came first")
     except Exception as exc:  # noqa: BLE001 - a witness that cannot be re-checked is not confirmed
         w = Witness("unknown", f"the re-check failed: {exc}")
     if w.status == "fails" or (w.status == "unknown" and "difference_50_digits" in cex):
