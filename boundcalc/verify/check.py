@@ -494,6 +494,7 @@ class GridResult:
     tiny_rechecked: int = 0  # points with a float margin of 0 or within underflow, re-checked at 50 to 200 digits
     unconfirmed: int = 0  # failing at 50 digits (strict shift included) but not confirmed without it (confirm_witness)
     unconfirmed_why: str = ""
+    holds_confirmed: int = 0  # failing at 50 digits with the strict shift, holding at the witness without it
     variables: tuple = ()  # the point's coordinates (the keys of ``counterexample`` that are not margins)
 
     def nan_note(self) -> str:
@@ -604,6 +605,7 @@ def sample(p, dom, points: int = 4096, max_seconds: float = MAX_SECONDS) -> Grid
                             res.unconfirmed += 1
                             res.unconfirmed_why = w.how
                             continue
+                        res.holds_confirmed += 1
                 res.holds_50 += 1
         if res.counterexample is None and res.undefined:  # points undefined in float (overflow?): a spread of them
             nan_idx = np.flatnonzero(done & np.isnan(m))
@@ -698,8 +700,10 @@ def _grid_verdict(res: GridResult) -> tuple[str, str]:
         return "no counterexample", f"no counterexample on {res.points} points" + part + und
     unresolved = res.unchecked + res.beyond_50 + res.unconfirmed
     if unresolved == 0 and res.undefined_50 == 0:
+        conf = (f"; {res.holds_confirmed} of them fail at 50 digits only through the strict comparison's shift and hold "
+                "at the point in exact arithmetic or at 50-200 digits") if res.holds_confirmed else ""
         return "no counterexample", (f"no counterexample on {res.points} points ({res.fails} float failures hold at "
-                                     f"50 digits)" + part + und)
+                                     f"50 digits{conf})" + part + und)
     if unresolved == 0:
         return "no counterexample where defined", (
             f"no counterexample where defined on {res.points} points; {res.undefined_50} points failing in float are "

@@ -11,6 +11,7 @@ Mutant kept: check_plan without the span (the old plain interval), whose upper e
 
 from __future__ import annotations
 
+import functools
 import importlib
 import math
 
@@ -22,6 +23,11 @@ from boundcalc.budget import Target, UserNotion, solve
 from mutation import mutate
 
 
+@functools.lru_cache(maxsize=1)
+def _plan():
+    return solve("finite", 10**4, Target("overhead", 0.5), UserNotion("epsilon"))
+
+
 class _Res:
     def __init__(self, final):
         self.regret = np.asarray(final, dtype=float).reshape(-1, 1)
@@ -29,7 +35,7 @@ class _Res:
 
 def _plan_and_fakes(monkeypatch, private, limit):
     rc = importlib.import_module("boundcalc.verify.regret_check")
-    plan = solve("finite", 10**4, Target("overhead", 0.5), UserNotion("epsilon"))
+    plan = _plan()
     seq = iter([private, limit])
 
     def fake(montecarlo, alg, env, *a, **k):

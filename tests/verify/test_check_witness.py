@@ -58,6 +58,8 @@ def test_real_counterexamples_are_still_reported(expr, box, at):
 
 def test_the_witness_check_decides_without_the_shift():
     out = _run("x - 1 > -1e-41", "x=1:2")
+    assert out.word == "no counterexample" and out.grid.holds_confirmed == 1  # x = 1, said in the verdict
+    assert "only through the strict comparison's shift" in out.verdict
     w = ck.confirm_witness(out.parsed, out.domain, {"x": 1.0})
     assert w.status == "holds" and w.how == "exact rationals"
     out = _run("exp(x) > 1 + 1e-45", "x=1:2")  # decided by sympy (exact point, evalf with every digit)
