@@ -606,6 +606,14 @@ def sample(p, dom, points: int = 4096, max_seconds: float = MAX_SECONDS) -> Grid
                             res.unconfirmed_why = w.how
                             continue
                         res.holds_confirmed += 1
+                    elif v < 0 and res.tiny_rechecked < TINY_RECHECK:  # below the 50-digit floor: x <= 0 at x = 1e-400
+                        res.tiny_rechecked += 1
+                        w = confirm_witness(p, dom, pt)
+                        if w.status == "fails":
+                            res.counterexample = dict(pt, margin=float(m[idx]), margin_50_digits=mpmath.nstr(v, 12),
+                                                      recheck="50-digit margin below its noise floor; confirmed at the "
+                                                      "point", confirmed=w.how)
+                            break
                 res.holds_50 += 1
         if res.counterexample is None and res.undefined:  # points undefined in float (overflow?): a spread of them
             nan_idx = np.flatnonzero(done & np.isnan(m))

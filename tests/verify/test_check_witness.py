@@ -101,6 +101,10 @@ def test_an_underflowing_end_is_the_witness_as_written(backend):
     assert any("underflows" in n for n in d["notes"])
     # log's domain x > 0 fails only at the double 0, not on the box as written: said so, not "outside the domain"
     assert [g["only_at_double"] for g in d["domain_gaps"]] == ["x=0"]
+    # an upper end that underflows: x <= 0 fails at x = 1e-400 (a margin below the 50-digit floor, confirmed exactly)
+    assert Fraction("1e-400") > 0
+    d = _json("x <= 0", "x=0:1e-400")
+    assert d["verdict"] == "counterexample at x=1e-400" and d["counterexample"]["confirmed"] == "exact rationals"
 
 
 def test_mutant_witness_at_the_double_is_caught(monkeypatch):
