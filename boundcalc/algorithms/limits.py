@@ -53,7 +53,29 @@ def check(alg, env, T, runs, T_name: str = "--T", product_name: str = "--T x --r
                          "linearly in T beyond)", float(T))
     if float(T) * float(runs) > max_steps:
         raise InputError(product_name, f"at most {max_steps:g} for {alg.name} ({what} work grows with T and the "
-                         "runs); lower --T or --runs", float(T) * float(runs))
+                         f"runs); lower --T or {product_name.split(' x ')[-1]}", float(T) * float(runs))
+
+
+# largest T x runs of the per-step loop (by setting) and of the chunked scoring path: the values of `simulate`
+# (cli/simulate_cmd.py PER_STEP_LIMIT, CHUNK_LIMIT; tests/budget/test_budget_size_limit.py keeps them equal)
+PER_STEP_RUN_STEPS = {"finite": 5e8, "linear": 5e7, "contextual": 5e7, "glm": 5e7}
+CHUNK_RUN_STEPS = 5e7
+
+
+def check_run_steps(alg, env, T, runs, setting: str, T_name: str = "--T", product_name: str = "--T x --runs") -> None:
+    """``check`` and, for the per-step and chunked paths, T x runs within PER_STEP_RUN_STEPS / CHUNK_RUN_STEPS (the
+    limits of ``simulate``): InputError naming ``product_name`` otherwise. For a command that simulates ``runs`` runs
+    of ``alg`` at T (``budget --by simulation``: its most runs at one budget, --max-runs)."""
+    check(alg, env, T, runs, T_name, product_name)
+    g = path(alg, env, T)
+    name = getattr(alg, "name", str(alg))
+    work = float(T) * float(runs)
+    if g == "step" and work > PER_STEP_RUN_STEPS.get(setting, 5e7):
+        raise InputError(product_name, f"at most {PER_STEP_RUN_STEPS.get(setting, 5e7):g} for {name}, which updates "
+                         "every step (a loop over t); lower --T or the runs", work)
+    if g == "chunk" and work > CHUNK_RUN_STEPS:
+        raise InputError(product_name, f"at most {CHUNK_RUN_STEPS:g} for {name}, which scores every step; lower --T "
+                         "or the runs", work)
 
 
 def reason(alg, env, T, runs) -> str:

@@ -11,7 +11,9 @@ still consume the random stream, so the runs are not identical). The measured pr
 
 with a 95% interval from the delta method on the runs paired by seed index (run i of both simulations comes
 from the same SeedSequence child, so the pairs are independent of each other): z_i = (p_i − (1 + r̂) n_i)/n̄,
-half-width t_{0.975, R−1} · sd(z)/√R.
+half-width t_{0.975, R−1} · sd(z)/√R, each end widened by the unseen tail (the rule of three up to the span T·Δ_max:
+both intervals are budget.measured.assess, the one interval of a measured mean; docs/budget.md "Means and heavy
+tails").
 
 The bound promised two things at that budget: its value (an upper bound on the expected regret) and its own
 overhead (privacy cost ÷ non-private part of the *bound*). Only the first is a guarantee about the algorithm; the
@@ -64,29 +66,34 @@ def _at_limit(budget):
     return dataclasses.replace(budget, **{field_name: NONPRIVATE_LIMIT})
 
 
-def paired_overhead(private: np.ndarray, limit: np.ndarray, level: float = 0.95) -> dict:
-    """r̂ = mean(private)/mean(limit) − 1 and its delta-method interval on runs paired by index."""
-    from scipy.stats import t as student
+def paired_overhead(private: np.ndarray, limit: np.ndarray, level: float = 0.95, span: float | None = None) -> dict:
+    """r̂ = mean(private)/mean(limit) − 1 and its interval on runs paired by index: the one interval of a measured
+    mean overhead, budget.measured.assess (delta method for the ratio of means, each run its own unit; with ``span``,
+    the largest regret a run can have, each end widened by the unseen tail: docs/budget.md "Means and heavy tails")."""
+    from .measured import assess
 
     p, n = np.asarray(private, dtype=float), np.asarray(limit, dtype=float)
-    R = p.size
-    nb = n.mean()
-    if not nb > 0:
+    if not n.mean() > 0:
         return {"value": math.inf if p.mean() > 0 else 0.0, "ci": [None, None], "method": "undefined (zero regret "
                 "at the non-private limit)"}
-    ratio = p.mean() / nb
-    z = (p - ratio * n) / nb
-    half = float(student.ppf(0.5 + level / 2, max(R - 1, 1))) * z.std(ddof=1) / math.sqrt(R) if R > 1 else math.inf
-    return {"value": float(ratio - 1), "ci": [float(ratio - 1 - half), float(ratio - 1 + half)],
-            "method": f"{int(level * 100)}% delta-method interval, runs paired by seed index"}
+    a = assess(p, n, "overhead", math.inf, level=level, span=span, pairing="common")
+    out = {"value": a["estimate"], "ci": a["ci"], "method": f"{int(level * 100)}% " + a["method"]}
+    if "tail" in a:
+        out.update(ci_sample=a["ci_sample"], tail=a["tail"])
+    return out
 
 
-def _mean_ci(x: np.ndarray) -> dict:
-    from scipy.stats import t as student
+def _mean_ci(x: np.ndarray, span: float | None = None, level: float = 0.95) -> dict:
+    """The mean regret and its interval: budget.measured.assess (Student t; with ``span``, the upper end widened by the
+    unseen tail, the rule of three up to T·Δ_max)."""
+    from .measured import assess
 
-    R = x.size
-    half = float(student.ppf(0.975, max(R - 1, 1))) * x.std(ddof=1) / math.sqrt(R) if R > 1 else math.inf
-    return {"mean": float(x.mean()), "ci": [float(x.mean() - half), float(x.mean() + half)]}
+    x = np.asarray(x, dtype=float)
+    a = assess(x, x, "regret", math.inf, level=level, span=span)
+    out = {"mean": a["estimate"], "ci": a["ci"], "method": a["method"]}
+    if "tail" in a:
+        out.update(ci_sample=a["ci_sample"], tail=a["tail"])
+    return out
 
 
 def _three_way(lo, hi, promised, what):
@@ -141,8 +148,11 @@ def check_plan(plan, overrides: dict | None = None, runs: int = 100, seed: int =
     res = rc._simulate_quietly(montecarlo, alg, env, T, runs, seed, progress)
     res_lim = rc._simulate_quietly(montecarlo, alg_limit, env, T, runs, seed, progress)
     p, n = res.regret[:, -1], res_lim.regret[:, -1]
-    out.regret, out.regret_limit = _mean_ci(p), _mean_ci(n)
-    out.overhead = paired_overhead(p, n)
+    from .measured import regret_span
+
+    span = regret_span(env, T)  # a run's regret lies in [0, T Δ_max]: the unseen tail's room (measured.assess)
+    out.regret, out.regret_limit = _mean_ci(p, span), _mean_ci(n, span)
+    out.overhead = paired_overhead(p, n, span=span)
     out.promised_regret = row.regret_at_budget
     out.promised_overhead = row.overhead_at_budget
     if not met:

@@ -741,7 +741,12 @@ def search(algorithm: str, instance, T, kind: str, value: float, notion=None, qu
         # independent pairing: every run is its own cluster, the block size only sets the speed (the engines
         # vectorise across a block's runs); common pairing: at least ~20 clusters in the first batch
         block_runs = DEFAULT_BLOCK_RUNS if pairing == "independent" else max(1, runs // 20)
-    sim = PairedSimulator(make, build_counterpart(cp, cls.name), env, T, seed, runs, max_runs, executor, block_runs,
+    cp_alg = build_counterpart(cp, cls.name)
+    from ..algorithms import limits as _limits
+
+    for a in (cls, cp_alg):  # the size limits of simulate, for the most runs at one budget (before any work)
+        _limits.check_run_steps(a, env, T, max_runs, setting, product_name="--T x --max-runs")
+    sim = PairedSimulator(make, cp_alg, env, T, seed, runs, max_runs, executor, block_runs,
                           pairing=pairing)
     ans.counterpart["pairing"] = pairing
     span = regret_span(env, T)  # a run's regret lies in [0, T Δ_max]: the unseen tail's room (assess)

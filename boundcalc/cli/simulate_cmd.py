@@ -97,6 +97,7 @@ def _build(algo: str, budget, beta, batch_ratio, n1, extra: dict):
         simulable(f"--param {k}", v)
     params = dict(extra)
     unused = []
+    option_of = {k: f"--param {k}" for k in extra}  # a constructor's error names the option that set the value
     for opt, kw in finite_option_users(cls).items():
         if values[opt] is None:
             continue
@@ -104,7 +105,15 @@ def _build(algo: str, budget, beta, batch_ratio, n1, extra: dict):
             unused.append(opt)
         else:
             params[kw] = values[opt]
-    return registry.build(cls, budget, params), unused
+            option_of[kw] = opt
+    from ..errors import InputError
+
+    try:
+        return registry.build(cls, budget, params), unused
+    except InputError as exc:
+        if type(exc) is InputError and exc.parameter in option_of:  # "beta must be ..." -> "--param beta must be ..."
+            raise InputError(option_of[exc.parameter], exc.allowed, exc.got) from None
+        raise
 
 
 # -- several algorithms in one call -------------------------------------------------------------------------------

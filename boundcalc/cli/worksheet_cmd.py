@@ -98,7 +98,7 @@ def register(app: typer.Typer) -> None:
         from ..experiments.session import select
         from . import executor_options
 
-        files = check_data(files)
+        files = check_data(files, ws)
         selected = select(ws, only)
         from ..figures import scale_options
 

@@ -162,6 +162,7 @@ class Experiment:
     description: str
     scales: dict[str, dict]
     run: Callable[["Runner", dict], None]
+    data: str = ""  # the user's real-data file it reads (a boundcalc.data NAME, ``--data NAME=PATH``); "" none
 
 
 @dataclass
@@ -213,14 +214,33 @@ def check_out_dir(out: str, option: str = "--out") -> str:
     return path
 
 
-def check_data(data: dict[str, str] | None) -> dict[str, str]:
-    """The real-data files by name (boundcalc.data.NAMES), each an existing path; InputError otherwise."""
+def data_readers() -> dict[str, list[str]]:
+    """{data NAME: [worksheets with an experiment that reads it]} (``Experiment.data``)."""
+    from . import all_worksheets
+
+    out: dict[str, list[str]] = {}
+    for ws in all_worksheets():
+        for e in ws.experiments:
+            if e.data and ws.name not in out.setdefault(e.data, []):
+                out[e.data].append(ws.name)
+    return out
+
+
+def check_data(data: dict[str, str] | None, ws: "Worksheet | None" = None) -> dict[str, str]:
+    """The real-data files by name (boundcalc.data.NAMES), each an existing path and, with ``ws``, one that an
+    experiment of the worksheet reads (``worksheet run 001 --data autoloan=FILE`` would be silently ignored);
+    InputError otherwise."""
     from ..data import NAMES
 
     out = {}
     for name, path in (data or {}).items():
         if name not in NAMES:
             raise InputError("--data", "NAME=PATH with NAME one of " + ", ".join(NAMES), f"{name}={path}")
+        if ws is not None and name not in {e.data for e in ws.experiments}:
+            reads = sorted({e.data for e in ws.experiments if e.data})
+            which = "; ".join(f"{n}=PATH for worksheet {', '.join(w)}" for n, w in data_readers().items())
+            raise InputError("--data", f"a file worksheet {ws.name} reads ("
+                             + (", ".join(reads) if reads else "it reads none") + f"): {which}", f"{name}={path}")
         try:
             ok = bool(str(path).strip()) and os.path.exists(path)
         except (ValueError, OSError):  # a NUL byte, a name too long

@@ -322,7 +322,7 @@ bounds.""",
         Experiment("autoloan", "Figure F.1: auto-loan data (user-supplied file)", "seed 002 App. F, Figure F.1",
                    """On-Line Auto Lending (CPRM-12-001): one customer per round, 25 price arms on [0, 25000], logit
 demand with θ* fitted to the file, LDP-SGD against LDP-GLOC at ε ∈ {1, 5}. Runs only with --data autoloan=FILE.""",
-                   {"fast": {"T": 2_000, "runs": 3}, "full": {"T": 10**5, "runs": 10}}, run_autoloan),
+                   {"fast": {"T": 2_000, "runs": 3}, "full": {"T": 10**5, "runs": 10}}, run_autoloan, data="autoloan"),
         Experiment("logistic", "Logistic path of LDP-SGD at scale (synthetic)", "seed 002 App. F (synthetic stand-in)",
                    """d = 2, K = 10 contexts Unif(S^1), Bernoulli rewards with mean σ(x^T θ*) (instance ldp-logistic),
 LDP-SGD (the theorem's step at the instance's computed constants, projected) against LDP-GLOC at ε ∈ {1, 5}: the

@@ -387,7 +387,7 @@ pool = 0.0231) and Private LinUCB, with Theorem 3 (as stated and with log T rest
                    """HetRec 2011 Last.fm: TF-IDF tag features reduced to d = 25 by PCA, pools of 25 artists (one the
 user listened to), payoff 1 for a listened artist; reward ratio against the random policy. Runs only with
 --data lastfm=DIR.""",
-                   {"fast": {"T": 1_000, "runs": 3}, "full": {"T": 10_000, "runs": 5}}, run_lastfm),
+                   {"fast": {"T": 1_000, "runs": 3}, "full": {"T": 10_000, "runs": 5}}, run_lastfm, data="lastfm"),
         Experiment("fig1c", "Figure 1(c): parameter error ‖θ^p − θ*‖", "seed 004 Sec. 4, Figure 1(c)",
                    """The error of the private estimate θ^p (the plain ridge estimate for LinUCB) at the end of runs of
 increasing horizon.""",

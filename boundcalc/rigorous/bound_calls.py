@@ -117,6 +117,21 @@ class BoundCall:
             raise NotEnclosable(f"{self.bid}: the name {name} of its assumptions has no value")
         return vals[name]
 
+    def failing_conditions(self, vals: dict) -> list:
+        """The bound's assumptions stated as code (``conditions``) that fail at the keyword values ``vals`` (a failing
+        relation of ``requires`` counts too: the point is outside the assumptions either way); [] where they hold,
+        None where the context cannot be built."""
+        from ..bounds import base, registry
+        from ..errors import InputError
+
+        b = registry.get(self.bid)
+        try:
+            ctx = _context(b, vals)
+            rel = base.failing_requirements(b, ctx) if b.requires else []
+            return list(rel) + list(b.conditions(ctx)) if self.has_conditions else list(rel)
+        except (InputError, ValueError):
+            return None
+
     def check_conditions(self, keyword_ranges: dict) -> None:
         """Evaluate the bound's assumptions that are code (``conditions`` beyond its relations) at every corner of
         the keyword ranges (NotEnclosable on a failure). The relations are left to boundcalc.verify.assumptions."""

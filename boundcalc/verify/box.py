@@ -131,7 +131,11 @@ class Domain:
         texts = getattr(self, "texts", None) or {}
 
         def num(v, name=None, side=0):
-            if exact and name in texts:  # an end the box of doubles moved outward: the number as written (its double)
+            if name in texts:  # an end whose double is not the number written: the number as written
+                w = written_end(texts[name][0 if side < 0 else 1], v, side)
+                if w is not None:
+                    return w
+            if exact and name in texts:
                 t = texts[name][0 if side < 0 else 1]
                 try:
                     if v == outward_double(t, float(t), side) != float(t):
@@ -191,6 +195,33 @@ def _number(text: str, where: str, outward: int = 0) -> float:
     return outward_double(text, x, outward) if outward else x
 
 
+def written_end(text: str, v: float, side: int = 0) -> str | None:
+    """The box end ``text`` as written, when ``v`` is its double (nearest, or moved outward by parse_box) and that
+    double's shortest text is another number (``1e-400`` underflows to 0, ``3.00000000000000000001`` is the double 3,
+    ``0.09999999999999999999`` the double 0.1): the point the 50-digit re-checks evaluate, and the only true name of
+    it. None when the double's text is the number written (``0.1``: its double reads back as 0.1)."""
+    from fractions import Fraction
+
+    try:
+        near = float(text)
+        exact = Fraction(text.strip().replace("_", ""))
+    except (ValueError, ZeroDivisionError, TypeError):
+        return None
+    if v not in (near, outward_double(text, near, side) if side else near):
+        return None
+    return None if Fraction(exact_number(near)) == exact else text.strip()
+
+
+def underflows(text: str) -> bool:
+    """A non-zero decimal whose double is 0 or subnormal (it keeps fewer than 53 bits): ``1e-400``, ``3e-320``."""
+    try:
+        v = float(text)
+    except (ValueError, TypeError):
+        return False
+    return abs(v) < 2.2250738585072014e-308 and text.strip().lstrip("+-").replace("0", "").replace(".", "").lower() \
+        .split("e")[0] != ""
+
+
 def outward_double(text: str, x: float, side: int) -> float:
     """``x`` = float(text) moved one ulp outward (``side`` -1: down, +1: up) when the decimal ``text`` lies beyond it on
     that side; else ``x``."""
@@ -239,8 +270,28 @@ def parse_box(text: str | None, params: Iterable[Param], owner: str = "the claim
         else:
             lo = hi = _number(rng, item)
         p = ps[name]
-        for x in (lo, hi):
-            if not p.admits(x):
+        texts = (a.strip(), b.strip()) if ":" in rng else (rng, rng)
+        for x, t in zip((lo, hi), texts):
+            if not p.admits(x) and not admits_written(p, t):  # the number as written decides (3.00000000000000000001 > 3)
                 raise InputError(f"--box {name}", p.allowed_text(), x)
         out[name] = (lo, hi)
     return out
+
+
+def admits_written(p: Param, text: str) -> bool:
+    """Whether the decimal ``text`` as written (an exact rational) lies in ``p``'s allowed range: a box end with more
+    digits than a double holds (``beta=3.00000000000000000001`` for β > 3) is valid although its double (3) is not;
+    the box of doubles keeps the end rounded outward for the interval proof (parse_box) and the 50-digit re-checks
+    read it as written."""
+    from fractions import Fraction
+
+    try:
+        x = Fraction(text.strip().replace("_", ""))
+    except (ValueError, ZeroDivisionError):
+        return False
+    a, b, ao, bo = p.allowed
+    if p.integer and x.denominator != 1:
+        return False
+    lo_ok = a == -math.inf or (x > Fraction(a) if ao else x >= Fraction(a))
+    hi_ok = b == math.inf or (x < Fraction(b) if bo else x <= Fraction(b))
+    return lo_ok and hi_ok

@@ -48,6 +48,7 @@ NAN_RECHECK = 64  # grid points undefined in float (an overflow such as inf - in
 TINY_RECHECK = 64  # grid points whose float margin is 0 or within underflow (|m| <= TINY) re-checked (50-200 digits)
 TINY = 1e-300  # below this a float margin may be an underflow (x*y = 1e-398 rounds to 0): its sign is not known
 DOMAIN_SAMPLES = 4096  # uniform points estimating the share of the box outside a function's domain
+ASSUMPTION_POINTS = 256  # grid points (and every corner) where a bound's assumptions stated as code are evaluated
 
 
 @dataclass
@@ -134,6 +135,123 @@ def _fmt_cex(pt: dict) -> str:
 
 
 # ---------------------------------------------------------------------------------------------------
+# a witness, confirmed before it is called a counterexample
+# ---------------------------------------------------------------------------------------------------
+WITNESS_DIGITS = (50, 100, 200)  # the mpmath re-check of a witness: two consecutive margins must agree
+WITNESS_AGREE = 1e-10  # relative agreement of the two values (rounding noise changes with the precision)
+
+
+@dataclass
+class Witness:
+    """Whether the statement fails at one point, decided without the strict shift (``status`` "fails", "holds" or
+    "unknown"), ``how`` it was decided (or why not), ``value`` the margin found (text)."""
+
+    status: str
+    how: str
+    value: str = ""
+
+
+def exact_coordinates(dom, pt: dict) -> dict:
+    """{name: Fraction}: the point as ``check`` means it. A coordinate at an end of its range is the end as written
+    (``--box x=1e-400:1`` starts at 10^-400, not at the double 0; mp_point does the same at working precision); any
+    other coordinate is its double exactly."""
+    from fractions import Fraction
+
+    from .box import outward_double
+
+    texts = getattr(dom, "texts", None) or {}
+    out = {}
+    for k, x in pt.items():
+        v = Fraction(float(x))
+        for side, t in zip((-1, +1), texts.get(k, ())):
+            try:
+                if t and float(x) in (float(t), outward_double(t, float(t), side)):
+                    v = Fraction(t.replace("_", ""))
+                    break
+            except (TypeError, ValueError, ZeroDivisionError):
+                continue
+        out[k] = v
+    return out
+
+
+_HOLDS = {"<=": lambda d: d >= 0, "<": lambda d: d > 0, ">=": lambda d: d <= 0, ">": lambda d: d < 0,
+          "==": lambda d: d == 0}  # d = rhs - lhs
+
+
+def _exact_status(p, q: dict) -> Witness | None:
+    """The statement at the point ``q`` (exact Fractions) in exact arithmetic: each comparison's rhs − lhs as an exact
+    sympy number (decimal literals and the point as rationals), its sign read off a rational or from sympy's evalf
+    with ``strict`` (every digit guaranteed, else PrecisionExhausted). None when this cannot decide (a bound call,
+    a quantity without an exact form, a value 0 that sympy does not reduce to 0)."""
+    import sympy
+
+    try:
+        pieces = p.comparisons()
+    except Exception:  # noqa: BLE001 - no exact form: the mpmath re-check decides
+        return None
+    fails = False
+    for op, L, R in pieces:
+        d = sympy.sympify(R) - sympy.sympify(L)
+        if d.atoms(sympy.core.function.AppliedUndef):
+            return None
+        d = d.xreplace({s: sympy.Rational(q[s.name].numerator, q[s.name].denominator)
+                        for s in d.free_symbols if s.name in q})
+        if d.free_symbols:
+            return None
+        if d.is_Rational:
+            val = d
+        else:
+            try:
+                val = d.evalf(30, strict=True, maxn=700)
+            except Exception:  # noqa: BLE001 - PrecisionExhausted (0 or too close to it), no numeric form
+                return None
+            if not val.is_Float or val == 0:
+                return None
+        if not _HOLDS[op](val):
+            fails = True
+    return Witness("fails" if fails else "holds", "exact rationals")
+
+
+def confirm_witness(p, dom, pt: dict) -> Witness:
+    """Does the statement really fail at ``pt``? Decided without the strict comparisons' shift (MP_STRICT, which
+    makes equality count as a violation in the 50-digit margins): in exact arithmetic where sympy can (the point and
+    the literals as rationals: ``x - 1 > -1e-41`` at x = 1 is 10^-41 > 0, it holds; ``x*0.5 > 0`` at x = 5e-324 holds
+    although float rounds the product to 0), else by the margin at 50, 100 and 200 digits, two consecutive values of
+    which must have one sign and agree to a relative WITNESS_AGREE (a margin of exactly 0, or values that disagree, are not decided: rounded
+    arithmetic cannot tell equality from a tiny difference)."""
+    import mpmath
+
+    q = exact_coordinates(dom, {k: pt[k] for k in p.variables if k in pt})
+    w = _exact_status(p, q)
+    if w is not None:
+        return w
+    if p.margin_mp is None:
+        return Witness("unknown", "no arbitrary-precision form")
+    prev = None
+    for digits in WITNESS_DIGITS:
+        with mpmath.workdps(digits):
+            env = {k: mpmath.mpf(v.numerator) / v.denominator for k, v in q.items()}
+            try:
+                v = p.margin_mp(0, **env)
+            except (ValueError, ZeroDivisionError):
+                return Witness("unknown", f"undefined at {digits} digits")
+            except OverflowError:
+                return Witness("unknown", "beyond the range of the re-check")
+            if isinstance(v, mpmath.mpc) or mpmath.isnan(v):
+                return Witness("unknown", f"undefined at {digits} digits")
+            if v == 0:
+                return Witness("unknown", f"the margin is 0 at {digits} digits (equality, or a difference below the "
+                               "precision: rounded arithmetic cannot tell)")
+            if prev is not None and (prev[1] < 0) == (v < 0) and (prev[1] == v or
+                                                                   abs(prev[1] - v) <= WITNESS_AGREE * abs(v)):
+                return Witness("fails" if v < 0 else "holds", f"mpmath at {prev[0]} and {digits} digits",
+                               mpmath.nstr(v, 12))
+            prev = (digits, v)
+    return Witness("unknown", "the margins at " + ", ".join(map(str, WITNESS_DIGITS)) + " digits disagree (rounding "
+                   "noise)")
+
+
+# ---------------------------------------------------------------------------------------------------
 # where EXPR is defined
 # ---------------------------------------------------------------------------------------------------
 @dataclass
@@ -151,9 +269,13 @@ class DomainGap:
     example: dict | None
     everywhere: bool = False
     analysed: bool = True  # False: the time limit came first (the condition may fail anywhere)
+    only_at_double: str = ""  # the failing point is a box end's double, not the end as written (1e-400 -> 0)
 
     def text(self) -> str:
         fn = {"division": "a division", "power": "a real power"}.get(self.function, self.function)
+        if self.only_at_double:
+            return (f"{self.condition} ({fn}) holds at the box's ends as written; it fails at {self.only_at_double}, "
+                    "a double outside the box as written (the box end underflows or has more digits than a double)")
         if not self.analysed:
             return f"{self.condition} ({fn}) not analysed (time limit): the box may reach outside its domain"
         if self.example is None:
@@ -170,7 +292,7 @@ class DomainGap:
         return {"function": self.function, "condition": self.condition, "outside_where": self.where,
                 "fraction_of_box": self.fraction if self.analysed else None, "uniform_samples": self.samples,
                 "example": self.example,
-                "everywhere": self.everywhere, "analysed": self.analysed}
+                "everywhere": self.everywhere, "analysed": self.analysed, "only_at_double": self.only_at_double or None}
 
 
 def _uniform_points(dom, names, n: int) -> dict:
@@ -258,6 +380,14 @@ def domain_gaps(p, dom, fns: dict | None = None, seconds: float = 1.0) -> list[D
                 break
         if example is None:
             example = found
+        only_at_double = ""
+        if frac == 0 and example is not None and getattr(dom, "texts", None):
+            fails_written = [pt for pt in _failing_points(cor, fc, names) + ([found] if found else [])
+                             if _condition_fails_exactly(c, cond.kind, exact_coordinates(dom, pt)) is not False]
+            if not fails_written:  # every failure found is at an end's double, where the end as written is inside
+                only_at_double = _fmt_point(example)
+            else:
+                example = fails_written[0]
         everywhere = False
         if frac == 1.0 and fc.all() and cond.kind != "!=0":
             neg = (lambda b, c=c: -interval_eval(c, b, fns))
@@ -267,9 +397,34 @@ def domain_gaps(p, dom, fns: dict | None = None, seconds: float = 1.0) -> list[D
             except (TypeError, KeyError):
                 everywhere = False
         out.append(DomainGap(cond.function, cond.holds_text(), cond.fails_text(), frac, DOMAIN_SAMPLES, example,
-                             everywhere))
+                             everywhere, only_at_double=only_at_double))
     _ = Interval
     return out
+
+
+def _failing_points(pts: dict, fails, names) -> list:
+    import numpy as np
+
+    return [{k: float(pts[k][i]) for k in names} for i in np.flatnonzero(fails)[:64]]
+
+
+def _condition_fails_exactly(c, kind: str, q: dict):
+    """Whether the domain condition ``c`` (kind >=0, >0, !=0) fails at the exact point ``q`` (Fractions): True, False,
+    or None when sympy cannot decide (then it counts as failing)."""
+    import sympy
+
+    try:
+        v = c.xreplace({s: sympy.Rational(q[s.name].numerator, q[s.name].denominator) for s in c.free_symbols
+                        if s.name in q})
+        if v.free_symbols:
+            return None
+        if not v.is_Rational:
+            v = v.evalf(30, strict=True, maxn=700)
+            if not v.is_Float or v == 0:
+                return None
+    except Exception:  # noqa: BLE001 - undecided: counts as failing
+        return None
+    return bool({">=0": v < 0, ">0": v <= 0, "!=0": v == 0}[kind])
 
 
 def _condition_point(c, names, kind):
@@ -337,6 +492,10 @@ class GridResult:
     nan_undefined: int = 0  # ... undefined there too (outside a domain)
     nan_beyond: int = 0  # ... beyond the range of the 50-digit re-check
     tiny_rechecked: int = 0  # points with a float margin of 0 or within underflow, re-checked at 50 to 200 digits
+    unconfirmed: int = 0  # failing at 50 digits (strict shift included) but not confirmed without it (confirm_witness)
+    unconfirmed_why: str = ""
+    holds_confirmed: int = 0  # failing at 50 digits with the strict shift, holding at the witness without it
+    variables: tuple = ()  # the point's coordinates (the keys of ``counterexample`` that are not margins)
 
     def nan_note(self) -> str:
         if not self.nan_rechecked:
@@ -414,7 +573,8 @@ def sample(p, dom, points: int = 4096, max_seconds: float = MAX_SECONDS) -> Grid
     defined = done & ~np.isnan(m)
     bad = np.flatnonzero(defined & (m < 0))
     res = GridResult(points=int(defined.sum()), total=int(total), evaluated=int(done.sum()),
-                     undefined=int(done.sum() - defined.sum()), fails=int(bad.size), time_limited=time_limited)
+                     undefined=int(done.sum() - defined.sum()), fails=int(bad.size), time_limited=time_limited,
+                     variables=tuple(names))
     if defined.any():
         res.min_margin = float(np.min(m[defined]))
     try:
@@ -436,8 +596,24 @@ def sample(p, dom, points: int = 4096, max_seconds: float = MAX_SECONDS) -> Grid
                         res.beyond_50 += 1
                         continue
                     if v < -mpmath.mpf(10) ** -40:
-                        res.counterexample = dict(pt, margin=float(m[idx]), margin_50_digits=mpmath.nstr(v, 12))
-                        break
+                        w = confirm_witness(p, dom, pt)
+                        if w.status == "fails":
+                            res.counterexample = dict(pt, margin=float(m[idx]), margin_50_digits=mpmath.nstr(v, 12),
+                                                      confirmed=w.how)
+                            break
+                        if w.status == "unknown":
+                            res.unconfirmed += 1
+                            res.unconfirmed_why = w.how
+                            continue
+                        res.holds_confirmed += 1
+                    elif v < 0 and res.tiny_rechecked < TINY_RECHECK:  # below the 50-digit floor: x <= 0 at x = 1e-400
+                        res.tiny_rechecked += 1
+                        w = confirm_witness(p, dom, pt)
+                        if w.status == "fails":
+                            res.counterexample = dict(pt, margin=float(m[idx]), margin_50_digits=mpmath.nstr(v, 12),
+                                                      recheck="50-digit margin below its noise floor; confirmed at the "
+                                                      "point", confirmed=w.how)
+                            break
                 res.holds_50 += 1
         if res.counterexample is None and res.undefined:  # points undefined in float (overflow?): a spread of them
             nan_idx = np.flatnonzero(done & np.isnan(m))
@@ -458,8 +634,15 @@ def sample(p, dom, points: int = 4096, max_seconds: float = MAX_SECONDS) -> Grid
                         res.nan_beyond += 1
                         continue
                     if v < -mpmath.mpf(10) ** -40:
-                        res.counterexample = dict(pt, margin=float(v), margin_50_digits=mpmath.nstr(v, 12))
-                        break
+                        w = confirm_witness(p, dom, pt)
+                        if w.status == "fails":
+                            res.counterexample = dict(pt, margin=float(v), margin_50_digits=mpmath.nstr(v, 12),
+                                                      confirmed=w.how)
+                            break
+                        if w.status == "unknown":
+                            res.unconfirmed += 1
+                            res.unconfirmed_why = w.how
+                            continue
                 res.nan_holds += 1
         if res.counterexample is None and p.margin_mp is not None:  # float underflow hides the sign
             tiny = np.flatnonzero(defined & (np.abs(m) <= TINY) & ~(m < 0))
@@ -470,8 +653,14 @@ def sample(p, dom, points: int = 4096, max_seconds: float = MAX_SECONDS) -> Grid
                 res.tiny_rechecked += 1
                 v = _underflow_recheck(p, pt, dom)
                 if v is not None:
+                    w = confirm_witness(p, dom, pt)
+                    if w.status != "fails":
+                        res.unconfirmed += w.status == "unknown"
+                        res.unconfirmed_why = w.how if w.status == "unknown" else res.unconfirmed_why
+                        continue
                     res.counterexample = dict(pt, margin=float(m[idx]), margin_50_digits=mpmath.nstr(v, 12),
-                                              recheck="float margin within underflow; negative at 50 digits and beyond")
+                                              recheck="float margin within underflow; negative at 50 digits and beyond",
+                                              confirmed=w.how)
                     break
     except TimeLimit:
         res.time_limited = True
@@ -510,30 +699,88 @@ def _grid_verdict(res: GridResult) -> tuple[str, str]:
     und = (f"; {res.undefined} points undefined in float (outside a function's domain or a bound's assumptions, or "
            f"an overflow such as inf - inf){res.nan_note()}") if res.undefined else ""
     if res.counterexample is not None:
-        pt = {k: v for k, v in res.counterexample.items() if k not in ("margin", "margin_50_digits", "recheck")}
+        pt = {k: v for k, v in res.counterexample.items() if k in res.variables}
         return "counterexample", "counterexample at " + _fmt_cex(pt)
     if res.points == 0 and res.fails == 0:
         why = "before the time limit" if res.time_limited else "(the expression is undefined at every grid point)"
         return "undecided", f"undecided: no grid point evaluated {why}" + part + und
     if res.fails == 0:
         return "no counterexample", f"no counterexample on {res.points} points" + part + und
-    unresolved = res.unchecked + res.beyond_50
+    unresolved = res.unchecked + res.beyond_50 + res.unconfirmed
     if unresolved == 0 and res.undefined_50 == 0:
+        conf = (f"; {res.holds_confirmed} of them fail at 50 digits only through the strict comparison's shift and hold "
+                "at the point in exact arithmetic or at 50-200 digits") if res.holds_confirmed else ""
         return "no counterexample", (f"no counterexample on {res.points} points ({res.fails} float failures hold at "
-                                     f"50 digits)" + part + und)
+                                     f"50 digits{conf})" + part + und)
     if unresolved == 0:
         return "no counterexample where defined", (
             f"no counterexample where defined on {res.points} points; {res.undefined_50} points failing in float are "
             f"undefined at 50 digits (division by zero or outside a function's domain)" + part + und)
     why = "the time limit" if res.time_limited else f"the re-check limit of {MAX_RECHECK} points"
+    unc = (f", {res.unconfirmed} fail at 50 digits only through the strict comparison's shift or are not confirmed "
+           f"exactly ({res.unconfirmed_why})") if res.unconfirmed else ""
     return "undecided", (f"undecided: {res.fails} of {res.points} grid points fail in float; {res.rechecked} "
                          "re-checked "
                          f"at 50 digits ({res.undefined_50} undefined there, {res.beyond_50} beyond its range, "
-                         f"{res.holds_50} hold), {res.unchecked} not re-checked ({why})" + part + und)
+                         f"{res.holds_50} hold{unc}), {res.unchecked} not re-checked ({why})" + part + und)
+
+
+def _outside_everywhere(p, dom, points: int = ASSUMPTION_POINTS) -> str | None:
+    """Where no grid point was defined: the first bound call whose assumptions (its ``requires`` relations and those
+    stated as code, ``conditions``: rigorous.bound_calls.BoundCall.failing_conditions) fail at every corner of the box
+    and at every point of a grid of about ``points`` points, as "ID: the reason"; else None. (The relations alone
+    are decided over the whole box by interval arithmetic before any grid: boundcalc.verify.assumptions.)"""
+    import itertools
+
+    import sympy
+
+    try:
+        _, calls = enclosure_obstacles(p)
+        pieces = p.comparisons()
+    except Exception:  # noqa: BLE001 - no enclosed call: nothing to say
+        return None
+    if not calls:
+        return None
+    names = list(p.variables)
+    g = dom.grid(names, points)
+    pts = [{k: float(g[k][i]) for k in names} for i in range(next(iter(g.values())).size)]
+    pts += [dict(zip(names, c)) for c in itertools.islice(itertools.product(*(dom.range(k) for k in names)), 1024)]
+    seen = set()
+    for _, L, R in pieces:
+        for f in (sympy.sympify(L) - sympy.sympify(R)).atoms(sympy.core.function.AppliedUndef):
+            name = type(f).__name__
+            if name not in calls or (name, f.args) in seen:
+                continue
+            seen.add((name, f.args))
+            c = calls[name]
+            fs = [sympy.lambdify([sympy.Symbol(k) for k in names], a, "math") for a in f.args]
+            first = None
+            for pt in pts:
+                try:
+                    vals = {k: float(fa(*(pt[n] for n in names))) for k, fa in zip(c.keys, fs)}
+                except (ValueError, ZeroDivisionError, OverflowError, TypeError):
+                    first = None
+                    break
+                bad = c.failing_conditions(vals)
+                if not bad:
+                    first = None
+                    break
+                first = first or bad[0]
+            if first:
+                return f"{c.bid}: {first}"
+    return None
 
 
 def _grid_outcome(p, dom, points, notes, proof=None, max_seconds: float = MAX_SECONDS, gaps=None) -> CheckOutcome:
     res = sample(p, dom, points, max_seconds)
+    if res.points == 0 and res.evaluated == res.total and p.bound_calls:
+        why = _outside_everywhere(p, dom)
+        if why is not None:
+            return CheckOutcome(
+                method="assumptions", word="outside the assumptions",
+                verdict=f"outside the assumptions on the whole box: {why} (at every corner and every point of a grid of "
+                        f"{ASSUMPTION_POINTS}; every one of the {res.total} grid points is undefined)",
+                parsed=p, domain=dom, notes=notes, grid=res, points=0, domain_gaps=list(gaps or []))
     if p.float_only:
         notes.append("re-check in float for " + ", ".join(p.float_only) + " (no arbitrary-precision form)")
     if p.bounds:
@@ -625,6 +872,7 @@ def run(text: str, box: str | None, method: str = "auto", points: int = 4096, ma
     """Check EXPR over the box (:func:`_run`); the values that bound calls take from the default instance are
     reported in ``defaults`` and a note (issue 24 item 5)."""
     out = _run(text, box, method, points, max_seconds, max_boxes)
+    _confirm_outcome(out, max_seconds)
     _written_ends(out, box)
     defaults = bound_defaults(out.parsed) if out.parsed.bound_calls else {}
     if defaults:
@@ -633,16 +881,62 @@ def run(text: str, box: str | None, method: str = "auto", points: int = 4096, ma
     return out
 
 
-def _written_ends(out: CheckOutcome, box: str | None) -> None:
-    """A counterexample at a box end that the box's doubles moved outward (box.parse_box: the box of doubles contains
-    the box as written) is reported at the end as written, as the nearest double with its exact digits: the 50-digit
-    re-check evaluated it there (mp_point), and the double outside is not a point of the user's box."""
-    from .box import outward_double
+def _confirm_outcome(out: CheckOutcome, max_seconds: float = MAX_SECONDS) -> None:
+    """Every counterexample, whichever route found it (proof, grid, integer rounding, pair route, ==), is confirmed at
+    its witness by :func:`confirm_witness` before it is reported; one that the statement satisfies there, or that
+    cannot be decided, makes the verdict "undecided" with the reason. (A float-only re-check, for functions without
+    an arbitrary-precision form, says so in ``recheck`` and stays.)"""
+    cex = out.counterexample
+    if out.word != "counterexample" or not cex or "confirmed" in cex or str(cex.get("recheck", "")).startswith(
+            "float only"):
+        return
+    p = out.parsed
+    pt = {k: cex[k] for k in p.variables if k in cex}
+    from ..rigorous.deadline import TimeLimit, limit
 
+    try:
+        with limit(max(max_seconds, 1.0)):
+            w = confirm_witness(p, out.domain, pt)
+    except TimeLimit:
+        w = Witness("unknown", "the time limit came first")
+    except Exception as exc:  # noqa: BLE001 - a witness that cannot be re-checked is not confirmed
+        w = Witness("unknown", f"the re-check failed: {exc}")
+    if w.status == "fails" or (w.status == "unknown" and "difference_50_digits" in cex):
+        cex["confirmed"] = w.how if w.status == "fails" else "sides of == differ at 50 digits"
+        return
+    if w.status == "holds":
+        why = f"the statement holds there in {w.how} (the 50-digit margin failed only through the strict shift)"
+    else:
+        why = f"not confirmed: {w.how}"
+    out.word = "undecided"
+    out.verdict = f"undecided: the candidate witness {_fmt_cex(pt)} is no counterexample ({why})"
+    out.notes.append(f"candidate witness {_fmt_cex(pt)} not reported as a counterexample: {why}")
+    out.counterexample = None
+
+
+def _written_ends(out: CheckOutcome, box: str | None) -> None:
+    """A counterexample at a box end whose double is not the number written is reported at the end as written: the
+    50-digit re-check and the witness confirmation evaluated it there (mp_point, exact_coordinates), and the double
+    may lie outside the user's box (moved outward by box.parse_box) or even outside the domain (``1e-400``
+    underflows to 0, where log is undefined). In JSON the coordinate is the nearest double when that is a normal
+    one, else the text as written; ``as_written`` lists every such end. A box end that underflows is said in a note."""
+    from .box import outward_double, underflows, written_end
+
+    texts = box_texts(box)
+    for k, (lo_t, hi_t) in texts.items():
+        for t in dict.fromkeys((lo_t, hi_t)):
+            if underflows(t):
+                try:
+                    d = float(t)
+                except ValueError:
+                    continue
+                out.notes.append(f"the box end {k}={t} underflows as a double (to {exact_number(d)}): the proof covers "
+                                 "the box of doubles, which contains the box as written; the re-checks and a "
+                                 f"counterexample use {t} as written")
     cex = getattr(out, "counterexample", None)
     if not cex:
         return
-    for k, (lo_t, hi_t) in box_texts(box).items():
+    for k, (lo_t, hi_t) in texts.items():
         x = cex.get(k)
         if not isinstance(x, float):
             continue
@@ -651,7 +945,13 @@ def _written_ends(out: CheckOutcome, box: str | None) -> None:
                 near = float(t)
             except ValueError:
                 continue
+            w = written_end(t, x, side)
             moved = outward_double(t, near, side)
+            if w is not None:
+                cex[k] = t.strip() if underflows(t) else near
+                cex.setdefault("as_written", {})[k] = w
+                out.verdict = out.verdict.replace(f"{k}={exact_number(x)}", f"{k}={w}")
+                break
             if x == moved != near:
                 cex[k] = near
                 out.verdict = out.verdict.replace(f"{k}={exact_number(moved)}", f"{k}={exact_number(near)}")

@@ -671,7 +671,7 @@ def parse(text: str) -> Parsed:
             out = m if out is None else np.minimum(out, m)
         return out
 
-    def margin_mp(**env):
+    def margin_mp(strict_shift=MP_STRICT, /, **env):  # margin_mp(0, **pt): the margin without the strict shift
         import mpmath
 
         out = None
@@ -679,7 +679,7 @@ def parse(text: str) -> Parsed:
             a, bb = lm(env), rm(env)
             if mpmath.isnan(a) or mpmath.isnan(bb):
                 raise ValueError("undefined at this point")
-            m = _margin(op, a, bb, abs, max, MP_STRICT, 1e-30)
+            m = _margin(op, a, bb, abs, max, strict_shift, 1e-30)
             out = m if out is None else min(out, m)
         return out
 

@@ -275,9 +275,9 @@ def _autoloan_file() -> str:
 _AUTOLOAN = _autoloan_file()
 
 
-def _ws(argv, expect):
-    return Spy(["worksheet", "run", "001", *argv], "boundcalc.experiments.session:Session", expect, stub=_session_stub,
-               base=["worksheet", "run", "001"])
+def _ws(argv, expect, ws: str = "001"):
+    return Spy(["worksheet", "run", ws, *argv], "boundcalc.experiments.session:Session", expect, stub=_session_stub,
+               base=["worksheet", "run", ws])
 
 
 REACH: dict[str, dict[str, Any]] = {
@@ -628,8 +628,9 @@ REACH: dict[str, dict[str, Any]] = {
                      lambda c: bool(c) and c[-1][1].get("out") == "/tmp/boundcalc-ws-x"),
         "--seed": _ws(["--seed", "12"], lambda c: bool(c) and c[-1][1].get("seed") == 12),
         "--step-cap": _ws(["--step-cap", "500"], lambda c: bool(c) and c[-1][1].get("step_cap") == 500),
-        "--data": _ws(["--data", f"autoloan={_AUTOLOAN}"],  # a file of the format (checked before any experiment)
-                      lambda c: bool(c) and c[-1][1].get("data") == {"autoloan": _AUTOLOAN}),
+        "--data": _ws(["--data", f"autoloan={_AUTOLOAN}"],  # a file of the format (checked before any experiment),
+                      lambda c: bool(c) and c[-1][1].get("data") == {"autoloan": _AUTOLOAN},
+                      ws="002"),  # for the worksheet that reads it (002: seed 002 App. F)
         # issue 24 items 6, 7, 11 (their effect on a run: tests/experiments/test_worksheets.py)
         "--only": _ws(["--only", "fig8", "--only", "fig1"], lambda c: bool(c) and c[-1][1].get("only") == ["fig1", "fig8"]),
         "--no-claims": _ws(["--no-claims"], lambda c: bool(c) and c[-1][1].get("claims") is False),

@@ -630,7 +630,7 @@ def _paired_by_hand(p, n, level=0.95):
 
 def test_budget_check_intervals_are_student_t(monkeypatch):
     """budget --check: the overhead interval (delta method) and the regret intervals use Student t with R − 1 df.
-    Kills: `student.ppf(...)` -> 1.96 in budget/check.py paired_overhead and _mean_ci."""
+    Kills: `student.ppf(...)` -> 1.96 in budget/measured.py cluster_overhead and _mean_ci (budget --check's intervals)."""
     import importlib
 
     from scipy.stats import t
@@ -650,10 +650,15 @@ def test_budget_check_intervals_are_student_t(monkeypatch):
                 and math.isclose(m["ci"][1], p.mean() + h, rel_tol=1e-12))
 
     assert ok(C.paired_overhead, C._mean_ci)
-    bad_paired = mutate(C.paired_overhead, "float(student.ppf(0.5 + level / 2, max(R - 1, 1)))", "1.959963984540054")
-    bad_mean = mutate(C._mean_ci, "float(student.ppf(0.975, max(R - 1, 1)))", "1.959963984540054")
-    assert not ok(bad_paired, C._mean_ci)
-    assert not ok(C.paired_overhead, bad_mean)
+    # both are budget.measured.assess (the one interval of a measured mean): its Student-t quantiles mutated there
+    M = importlib.import_module("boundcalc.budget.measured")
+    with monkeypatch.context() as mp:
+        mp.setattr(M, "cluster_overhead", mutate(M.cluster_overhead, "float(student.ppf(0.5 + level / 2, B - 1))",
+                                                 "1.959963984540054"))
+        assert not ok(C.paired_overhead, C._mean_ci)
+    with monkeypatch.context() as mp:
+        mp.setattr(M, "_mean_ci", mutate(M._mean_ci, "float(student.ppf(0.5 + level / 2, R - 1))", "1.959963984540054"))
+        assert not ok(C.paired_overhead, C._mean_ci)
 
 
 def test_budget_check_runs_and_seed_reach_the_simulation(monkeypatch):

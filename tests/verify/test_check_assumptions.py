@@ -27,6 +27,7 @@ from boundcalc.bounds.declared import DeclaredBound
 from clirun import app, json_of, runner
 from boundcalc.verify import assumptions as asm
 from boundcalc.verify import check as ck
+from mutation import mutate
 from test_interval_fuzz import backend  # noqa: F401  (fixture: both interval backends, flint and mpmath-iv)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -315,3 +316,20 @@ def test_verify_bounds_file_refutes_a_bound_below_thm9(tmp_path):
     ce = c["counterexample"]
     T, d, rho = float(ce["T"]), float(ce["d"]), float(ce["rho"])
     assert thm9(T, d, rho) > T ** 0.5 / 1000 + d / (1000 * rho ** 0.5)
+
+
+def test_a_box_outside_a_code_condition_is_outside_the_assumptions(monkeypatch):
+    """003-thm9 states "rho <= 1 or T >= 3" as code (a disjunction over an optional T, not a relation). The box T = 1..2,
+    rho = 2..4 has rho > 1 and T < 3 at every point (by its ends: 2 > 1, 2 < 3), so every point is outside: the verdict
+    says "outside the assumptions", not "undecided: no grid point". T = 1..5 reaches T >= 3 (inside): never that verdict.
+    Mutant: the code conditions ignored (only the relations of ``requires`` read) -> "undecided"."""
+    from boundcalc.rigorous import bound_calls as bc
+
+    expr = 'bound("003-thm9", T=T, rho=r, d=1) <= 1'
+    out = ck.run(expr, "T=1:2,r=2:4", max_seconds=3)
+    assert out.word == "outside the assumptions" and "rho <= 1" in out.verdict, out.verdict
+    assert out.counterexample is None
+    assert ck.run(expr, "T=1:5,r=2:4", max_seconds=3, points=256).word != "outside the assumptions"
+    monkeypatch.setattr(bc.BoundCall, "failing_conditions", mutate(
+        bc.BoundCall.failing_conditions, "if self.has_conditions else", "if False else"))
+    assert ck.run(expr, "T=1:2,r=2:4", max_seconds=3, points=256).word == "undecided"

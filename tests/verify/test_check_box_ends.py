@@ -48,6 +48,9 @@ def test_a_true_statement_is_not_refuted_outside_the_written_box(monkeypatch):
     v = _verdict("x < 0.1", "x=0:0.09999999999999999999")
     assert not v.startswith("counterexample"), v
     monkeypatch.setattr(ck, "mp_point", lambda dom, pt: {k: __import__("mpmath").mpf(x) for k, x in pt.items()})
+    assert not _verdict("x < 0.1", "x=0:0.09999999999999999999").startswith("counterexample")
+    # the witness confirmation (check.confirm_witness, a second, independent layer) switched off: the mutant is of the first
+    monkeypatch.setattr(ck, "confirm_witness", lambda p, dom, pt: ck.Witness("fails", "mutant: not confirmed"))
     assert _verdict("x < 0.1", "x=0:0.09999999999999999999").startswith("counterexample")
 
 
@@ -56,3 +59,26 @@ def test_a_true_statement_is_not_refuted_outside_the_written_box(monkeypatch):
 def test_a_claim_box_just_outside_its_assumptions_is_refused(box):
     r = invoke("verify", "--claim", "003-lower-le-upper-finite", "--box", box)
     assert r.exit_code == 2, r.output
+
+
+def test_a_claim_box_end_with_more_digits_inside_its_assumptions_is_accepted(monkeypatch):
+    """beta=3.00000000000000000001:4 lies inside β > 3 (Thm 11) although its double 3 does not: accepted, the end kept as
+    written (the domain says it), the box of doubles rounded outward for the proof (it covers the written box).
+    Mutants: the allowed range read from the end's double (the old refusal), the relation's check on doubles only."""
+    from boundcalc.verify.claims import registry as rg
+
+    assert Fraction("3.00000000000000000001") > 3 and float("3.00000000000000000001") == 3.0
+    box = "K=2:3,T=3:100,rho=0.5:1,beta=3.00000000000000000001:4"
+    r = invoke("verify", "--claim", "003-lower-le-upper-finite", "--box", box, "--json", "--max-seconds", "3")
+    assert r.exit_code == 0, r.output
+    v = json.loads(r.stdout)["claims"][0]
+    assert v["domain"].endswith("beta=3.00000000000000000001:4"), v["domain"]
+    assert v["verdict"] in ("holds", "no counterexample"), v
+    assert invoke("verify", "--claim", "003-lower-le-upper-finite", "--box",
+                  "K=2:3,T=3:100,rho=0.5:1,beta=3:4").exit_code == 2  # beta = 3 itself is outside
+    monkeypatch.setattr(rg, "_holds_at_written_ends", lambda g, op, dom: False)
+    assert invoke("verify", "--claim", "003-lower-le-upper-finite", "--box", box).exit_code == 2
+    monkeypatch.undo()
+    monkeypatch.setattr(rg, "parse_box", mutate(bx.parse_box, "if not p.admits(x) and not admits_written(p, t):",
+                                                "if not p.admits(x):"))
+    assert invoke("verify", "--claim", "003-lower-le-upper-finite", "--box", box).exit_code == 2

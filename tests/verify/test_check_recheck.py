@@ -36,6 +36,9 @@ def test_folded_constant_is_rechecked_exactly(monkeypatch):
     assert out.word == "no counterexample" and out.grid.fails == 1 and out.grid.holds_50 == 1
     bad = mutate(ex._Builder.expr, "_mp_of_exact(exact, cv)", "(lambda env: _mpf(cv))")
     monkeypatch.setattr(ex._Builder, "expr", bad)
+    assert ck.run("x <= 0.3 - 0.2", "x=0:0.09999999999999999", method="grid").word != "counterexample"
+    # the witness confirmation (check.confirm_witness, a second, independent layer) switched off: the mutant is of the first
+    monkeypatch.setattr(ck, "confirm_witness", lambda p, dom, pt: ck.Witness("fails", "mutant: not confirmed"))
     assert ck.run("x <= 0.3 - 0.2", "x=0:0.09999999999999999", method="grid").word == "counterexample"
 
 
@@ -71,6 +74,9 @@ def test_box_end_is_read_as_written(monkeypatch):
     assert ck.run("x <= 0.1", "x=0:0.1", method="grid").word == "no counterexample"
     bad = mutate(ck.mp_point, 'v = mpmath.mpf(t.replace("_", ""))', "v = mpmath.mpf(x)")
     monkeypatch.setattr(ck, "mp_point", bad)
+    assert ck.run("x <= 0.1", "x=0:0.1", method="grid").word != "counterexample"
+    # the witness confirmation (check.confirm_witness, a second, independent layer) switched off: the mutant is of the first
+    monkeypatch.setattr(ck, "confirm_witness", lambda p, dom, pt: ck.Witness("fails", "mutant: not confirmed"))
     assert ck.run("x <= 0.1", "x=0:0.1", method="grid").word == "counterexample"
 
 

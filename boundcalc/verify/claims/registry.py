@@ -195,8 +195,12 @@ def evaluate(claim_id: str, box: str | dict | None = None, method: str | None = 
     if isinstance(box, str) or box is None:
         if box is not None and not c.params:
             raise InputError(ParamName("box"), f"used with a claim that has parameters ({claim_id} has none)", box)
+        texts = _box_texts(box)
         box = parse_box(box, c.params, owner=f"claim {claim_id}")
+    else:
+        texts = {}
     dom = c.domain(box)
+    dom.texts = texts  # the ends as written (an end with more digits than a double: check_assumptions reads it)
     check_assumptions(c, dom)
     r = c.evaluators[method](dom)
     method = r.method or method
@@ -270,9 +274,44 @@ def check_assumptions(c: Claim, dom: Domain) -> None:
                 ok = r.proven
             except (TypeError, KeyError, ValueError, ZeroDivisionError):
                 ok = False
+        # a relation in one parameter, linear, holds at the ends as written (beta > 3 on 3.0…01:4)
+        ok = ok or _holds_at_written_ends(g, op, dom)
         if not ok:
             raise InputError(ParamName("box"), f"a box inside the assumptions of claim {c.id}: {text} on the whole box",
                              dom.describe(exact=True))
+
+
+def _box_texts(box: str | None) -> dict:
+    from ..check import box_texts
+
+    return box_texts(box) if box else {}
+
+
+def _holds_at_written_ends(g, op: str, dom: Domain) -> bool:
+    """Whether ``g >= 0`` (``> 0`` for a strict op) on the box as written, for ``g`` linear in one parameter: its
+    extremes are at the range's ends, read as written (exact rationals; the box of doubles was rounded outward, so
+    ``beta > 3`` fails at its double 3 but holds on ``beta=3.00000000000000000001:4``). False otherwise."""
+    from fractions import Fraction
+
+    import sympy
+
+    syms = list(g.free_symbols)
+    if len(syms) != 1 or not g.is_polynomial(syms[0]) or sympy.degree(g, syms[0]) > 1:
+        return False
+    name = syms[0].name
+    texts = (getattr(dom, "texts", None) or {}).get(name)
+    lo, hi = dom.range(name)
+    ends = []
+    for v, t in zip((lo, hi), texts or (None, None)):
+        try:
+            ends.append(Fraction(t.replace("_", "")) if t else Fraction(v))
+        except (ValueError, ZeroDivisionError):
+            ends.append(Fraction(v))
+    for e in ends:
+        val = g.xreplace({syms[0]: sympy.Rational(e.numerator, e.denominator)})
+        if not val.is_Rational or not (val > 0 if op in (">", "<") else val >= 0):
+            return False
+    return True
 
 
 def _default_finding(r: Result, method: str) -> str:
