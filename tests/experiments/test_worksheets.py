@@ -445,14 +445,18 @@ def _capture_figures(monkeypatch) -> dict:
 
 
 @pytest.mark.slow
-def test_only_fig5_draws_just_fig5(tmp_path, monkeypatch):
+def test_only_fig5_draws_just_fig5(tmp_path, monkeypatch, cli_runs):
     """`worksheet run 003 --fast --only fig5 --no-claims`: the output folder holds Fig. 5, report.md and results.json
     and nothing else; the report and the JSON say what was left out and that the claims were skipped; Fig. 5's four
     panels take the paper's scales (seed 003 App. H: t linear, "Step t ×10^6"; regret log), read back from the
-    figure."""
+    figure. Fig. 5's simulations are those of the CLI run of 003 (the same by content: read from it,
+    tests/worksheet_fast_runs.py); what is checked here is what --only and --no-claims leave out."""
+    from worksheet_fast_runs import simulations_from_the_cli_runs
+
     seen = _capture_figures(monkeypatch)
-    r = CliRunner().invoke(app, ["worksheet", "run", "003", "--fast", "--only", "fig5", "--no-claims",
-                                 "--out", str(tmp_path), "--json"])
+    with simulations_from_the_cli_runs():
+        r = CliRunner().invoke(app, ["worksheet", "run", "003", "--fast", "--only", "fig5", "--no-claims",
+                                     "--out", str(tmp_path), "--json"])
     assert r.exit_code == 0, r.output
     js = json.loads(r.stdout)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fig5.png", "report.md", "results.json"]
