@@ -1,7 +1,8 @@
 """One run of every claim of the verifier (``claims.run()``), shared by tests/verify/test_verify_claims.py (its verdicts)
 and tests/verify/test_claim_ranges.py (the ranges each evaluator read from its domain): the run is the most expensive
-part of both files and computes exactly the same thing twice otherwise. Both modules are in the xdist group
-``verify_claims`` (tests/conftest.py), so under ``-n 2`` the run is done once, on one worker.
+part of both files and computes exactly the same thing twice otherwise; the worksheets' fast runs judge their papers'
+claims from it too (tests/worksheet_fast_runs.py). The modules are in the xdist group ``worksheets``
+(tests/conftest.py), so under ``-n 2`` the run is done once, on one worker.
 
 The run is ``claims.run`` itself (claim by claim, in registry order); only ``Claim.domain`` is wrapped so that each claim is evaluated on a
 ``RecordingDomain`` (a Domain that records every range it hands out and returns the same values), which changes

@@ -154,6 +154,32 @@ def test_mutant_verify_printing_every_claim_is_rejected(fake_claims):
 
 
 # -- budget: numbers whole, caveats readable, every T --------------------------------------------------------------
+_PLANS: dict = {}  # repr of a budget.solve call -> its plan (per process)
+
+
+@pytest.fixture(autouse=True)
+def _one_search_per_plan(monkeypatch):
+    """The budget tests here check how a plan is rendered (the text at a width, the JSON's null at the range's edge)
+    and their mutants break the renderer only: ``budget.solve`` (pure, deterministic: the same arguments give the same
+    plan) runs once per distinct call in this process and each command renders a fresh copy of its plan. The plans'
+    numbers are checked against direct library calls in tests/cli/test_cli_budget.py, not here."""
+    import copy
+
+    import boundcalc.budget as budget
+
+    real = budget.solve
+
+    def solve(*a, **k):
+        key = repr((a, sorted(k.items())))
+        if " at 0x" in key:  # an argument without a value repr: not shared
+            return real(*a, **k)
+        if key not in _PLANS:
+            _PLANS[key] = real(*a, **k)
+        return copy.deepcopy(_PLANS[key])
+
+    monkeypatch.setattr(budget, "solve", solve)
+
+
 APPROX = ["budget", "--setting", "linear", "--T", "1e6", "--max-overhead", "0.1", "--notion", "approx", "--all"]  # every row
 
 

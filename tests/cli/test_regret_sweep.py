@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from clirun import app, json_of, runner
+from clirun import app, entry_point, json_of, runner
 
 
 def _json(args):
@@ -46,10 +46,7 @@ def test_a_list_mutant_would_be_caught():
     (["--setting", "linear", "--rho", "0.1,-1"], "rho"),
 ])
 def test_bad_lists(args, param):
-    import subprocess
-    import sys
-
-    res = subprocess.run([sys.executable, "-m", "boundcalc", "regret", *args], capture_output=True, text=True)
+    res = entry_point("regret", *args)  # the console-script entry point in this process (no interpreter start-up)
     assert res.returncode == 2, res.stdout
     lines = [x for x in res.stderr.splitlines() if x.strip()]
     assert len(lines) == 1 and param in lines[0], res.stderr

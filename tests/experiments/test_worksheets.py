@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 NAMES = ["000", "001", "002", "003", "004"]
 # the scripts that run here beside the CLI (same numbers): three of the five, for the suite's time (each script is
 # thin over the runner the CLI uses; all five run through the CLI below, every script is parsed as a notebook by
-# test_notebook_is_percent_format, and 000 / 002 as scripts are not run by the suite)
+# test_notebook_is_percent_format, 000 runs as a notebook in a kernel, and 002 as a script is not run by the suite)
 SCRIPT_NAMES = ["001", "003", "004"]
 SCRIPTS = {p.name[:3]: p for p in sorted((ROOT / "worksheets").glob("[0-9][0-9][0-9]_*.py"))}
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -68,23 +68,57 @@ def cli_runs(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def script_runs(tmp_path_factory):
-    # the five scripts run as two concurrent processes at a time (this fixture is otherwise idle, and CI has 2 cores)
-    out, queue, running = {}, list(SCRIPT_NAMES), []
-    while queue or running:
-        while queue and len(running) < 2:
-            n = queue.pop(0)
-            d = tmp_path_factory.mktemp(f"script{n}")
-            logs = d.parent / f"{d.name}.stdout", d.parent / f"{d.name}.stderr"  # files: no pipe can fill up
-            with open(logs[0], "w") as so, open(logs[1], "w") as se:
-                p = subprocess.Popen([sys.executable, str(SCRIPTS[n].relative_to(ROOT)), "--fast", "--out", str(d)],
-                                     cwd=ROOT, stdout=so, stderr=se, text=True)
-            running.append((n, d, p, logs, time.perf_counter()))
-        n, d, p, logs, t0 = running.pop(0)
-        p.wait(timeout=600)
+def script_runs(tmp_path_factory, cli_runs):
+    """Each script of SCRIPT_NAMES run as ``python worksheets/NNN_*.py --fast --out DIR`` would run it, in this process
+    (``runpy`` as ``__main__``, that argv, cwd the checkout; stdout and stderr captured), after the CLI runs, whose
+    numbers it must equal. In this process the script reads what the CLI runs computed (tests/worksheet_fast_runs.py):
+    its paper's claims from the shared run of every claim, and each simulation it asks for that is identical by content
+    to one of the CLI runs' (algorithm and parameters, environment, T, runs, seed, checkpoints) from that run; a
+    simulation that differs in any of these is run, so the comparison below still sees a script that asks for other
+    simulations than the command. Its figures, tables, report and results.json are the script's own. As subprocesses
+    the three scripts simulated and judged everything again and paid an interpreter start-up each (about 90 CPU
+    seconds in all). A worksheet file run in a process of its own is test_notebook_runs_in_a_kernel (worksheet 000 in
+    a Jupyter kernel, every simulation computed there)."""
+    out = {}
+    for n in SCRIPT_NAMES:
+        d = tmp_path_factory.mktemp(f"script{n}")
+        t0 = time.perf_counter()
+        out[n] = (_run_script(SCRIPTS[n], ["--fast", "--out", str(d)]), d)
         TIMES[f"script {n}"] = time.perf_counter() - t0
-        out[n] = (subprocess.CompletedProcess(p.args, p.returncode, logs[0].read_text(), logs[1].read_text()), d)
     return out
+
+
+def _run_script(path: Path, args: list[str]) -> subprocess.CompletedProcess:
+    """``python PATH ARGS`` from the checkout's root, in this process: (return code, stdout, stderr) as a
+    CompletedProcess; an exception is exit code 1 with its traceback on stderr, as the interpreter would print it."""
+    import contextlib
+    import io
+    import os
+    import runpy
+    import traceback
+
+    from worksheet_fast_runs import claims_from_the_shared_run, simulations_from_the_cli_runs
+
+    so, se = io.StringIO(), io.StringIO()
+    argv, path_before, cwd = sys.argv[:], sys.path[:], os.getcwd()
+    code = 0
+    try:
+        sys.argv = [str(path.relative_to(ROOT)), *args]
+        os.chdir(ROOT)
+        with contextlib.redirect_stdout(so), contextlib.redirect_stderr(se), claims_from_the_shared_run(), \
+                simulations_from_the_cli_runs():
+            try:
+                runpy.run_path(str(path), run_name="__main__")
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+            except Exception:  # noqa: BLE001 - reported as the interpreter would: exit 1 and the traceback
+                traceback.print_exc(file=se)
+                code = 1
+    finally:
+        sys.argv[:] = argv
+        sys.path[:] = path_before
+        os.chdir(cwd)
+    return subprocess.CompletedProcess([sys.executable, str(path), *args], code, so.getvalue(), se.getvalue())
 
 
 def test_the_five_scripts_exist():
@@ -141,7 +175,8 @@ def test_script_fast_writes_the_same_numbers(script_runs, cli_runs, name):
 
 
 def test_fast_set_time_is_measured(cli_runs, script_runs):
-    """The whole fast set (each worksheet once) is measured, not asserted: printed here, documented in README."""
+    """The whole fast set (each worksheet once) is measured, not asserted: printed here, documented in README (the
+    scripts' times here exclude their simulations and claims, read from the CLI runs: see script_runs)."""
     cli_total = sum(v for k, v in TIMES.items() if k.startswith("cli"))
     script_total = sum(v for k, v in TIMES.items() if k.startswith("script"))
     print(f"\nfast set: CLI {cli_total:.1f} s, scripts {script_total:.1f} s; " +
@@ -410,14 +445,18 @@ def _capture_figures(monkeypatch) -> dict:
 
 
 @pytest.mark.slow
-def test_only_fig5_draws_just_fig5(tmp_path, monkeypatch):
+def test_only_fig5_draws_just_fig5(tmp_path, monkeypatch, cli_runs):
     """`worksheet run 003 --fast --only fig5 --no-claims`: the output folder holds Fig. 5, report.md and results.json
     and nothing else; the report and the JSON say what was left out and that the claims were skipped; Fig. 5's four
     panels take the paper's scales (seed 003 App. H: t linear, "Step t ×10^6"; regret log), read back from the
-    figure."""
+    figure. Fig. 5's simulations are those of the CLI run of 003 (the same by content: read from it,
+    tests/worksheet_fast_runs.py); what is checked here is what --only and --no-claims leave out."""
+    from worksheet_fast_runs import simulations_from_the_cli_runs
+
     seen = _capture_figures(monkeypatch)
-    r = CliRunner().invoke(app, ["worksheet", "run", "003", "--fast", "--only", "fig5", "--no-claims",
-                                 "--out", str(tmp_path), "--json"])
+    with simulations_from_the_cli_runs():
+        r = CliRunner().invoke(app, ["worksheet", "run", "003", "--fast", "--only", "fig5", "--no-claims",
+                                     "--out", str(tmp_path), "--json"])
     assert r.exit_code == 0, r.output
     js = json.loads(r.stdout)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fig5.png", "report.md", "results.json"]
@@ -652,17 +691,31 @@ def test_notebook_is_percent_format(name):
     assert all(len(c.splitlines()) <= 16 for c in code), "notebooks stay thin: the work is in boundcalc.experiments"
 
 
-def test_notebook_runs_in_a_kernel(tmp_path, monkeypatch):
+def test_notebook_runs_in_a_kernel(tmp_path, monkeypatch, cli_runs):
     """Worksheet 000 as a notebook: executed cell by cell in a Jupyter kernel (cwd = the notebook's folder, as Jupyter
-    does), it shows every figure inline and writes its report in fast mode."""
+    does), it shows every figure inline and writes its report in fast mode. The kernel reads the simulations and the
+    claims' verdicts that the CLI run of 000 computed (an IPython startup file in a temporary IPYTHONDIR installs
+    tests/worksheet_fast_runs.py's serve_in_this_process, as the scripts' runs read them in this process; a call that
+    differs runs): what is checked here is the notebook, its cells, inline figures and report."""
     jupytext = pytest.importorskip("jupytext")
     nbclient = pytest.importorskip("nbclient")
     pytest.importorskip("ipykernel")
     from jupyter_client.kernelspec import NoSuchKernel
 
+    from worksheet_fast_runs import save_for_another_process
+
     path = tmp_path / SCRIPTS["000"].name
     path.write_text(SCRIPTS["000"].read_text())
     monkeypatch.setenv("PYTHONPATH", str(ROOT))  # the kernel imports this checkout's boundcalc
+    cache = tmp_path / "cli000.pickle"
+    save_for_another_process(cache, "000")
+    startup = tmp_path / "ipython" / "profile_default" / "startup"
+    startup.mkdir(parents=True)
+    tests = Path(__file__).resolve().parents[1]
+    (startup / "00-worksheet-cache.py").write_text(
+        f"import sys\nsys.path.insert(0, {str(tests)!r})\nimport worksheet_fast_runs\n"
+        f"worksheet_fast_runs.serve_in_this_process({str(cache)!r})\nsys.path.remove({str(tests)!r})\n")
+    monkeypatch.setenv("IPYTHONDIR", str(tmp_path / "ipython"))
     nb = jupytext.read(path)
     try:
         nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",

@@ -29,8 +29,9 @@ from boundcalc.verify.claims.evaluators import Inequality
 
 from _every_claim import claim_run, recording_domain, run_recording
 
-# one pytest-xdist worker with tests/verify/test_verify_claims.py: both read the one run of every claim (tests/_every_claim.py)
-pytestmark = pytest.mark.xdist_group("verify_claims")
+# one pytest-xdist worker with tests/verify/test_verify_claims.py and the worksheets' fast runs: all read the one run of
+# every claim (tests/_every_claim.py)
+pytestmark = pytest.mark.xdist_group("worksheets")
 
 # claims whose evaluator deliberately reads only part of a stated range, with the reason
 EXEMPT: dict[str, str] = {}

@@ -55,8 +55,9 @@ ERRATA_VERDICTS = {
 SHEET_CHECKS = {"docs/formulas/rdp-bandits.md §6": 13, "docs/formulas/eps-global-dp-bernoulli.md §9": 13, "docs/formulas/ldp-glm-bandits.md §6": 11,
                 "docs/formulas/zcdp-bandits.md §8": 14, "docs/formulas/dgs-contextual.md §6": 8}
 
-# one pytest-xdist worker for the whole module: its module-scoped fixture is built once (tests/conftest.py)
-pytestmark = pytest.mark.xdist_group("verify_claims")
+# one pytest-xdist worker for the whole module: its module-scoped fixture is built once (tests/conftest.py); the group of
+# the worksheets' fast runs, which read the same run of every claim (tests/worksheet_fast_runs.py)
+pytestmark = pytest.mark.xdist_group("worksheets")
 
 
 @pytest.fixture(scope="module")
