@@ -28,7 +28,7 @@ FLAGS = {
     "max_ratio_to_lower": "--max-ratio-to-lower", "quantile": "--quantile", "report": "--report",
     # simulation settings
     "algo": "--algo", "counterpart": "--counterpart", "counterpart_param": "--counterpart-param", "runs": "--runs",
-    "max_runs": "--max-runs", "seed": "--seed", "T": "--T",
+    "max_runs": "--max-runs", "seed": "--seed", "T": "--T", "data": "--data",
     # audit
     "trials": "--trials", "confidence": "--confidence", "mutant": "--mutant", "param": "--param",
     # lower

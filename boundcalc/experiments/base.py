@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
 from .. import textformat
-from ..errors import InputError
+from ..errors import InputError, ParamName
 from ..montecarlo.engine import derived_seed  # noqa: F401  (the worksheets' seeds, defined with the engine's seeding)
 
 MODES = ("fast", "full")
@@ -235,18 +235,18 @@ def check_data(data: dict[str, str] | None, ws: "Worksheet | None" = None) -> di
     out = {}
     for name, path in (data or {}).items():
         if name not in NAMES:
-            raise InputError("--data", "NAME=PATH with NAME one of " + ", ".join(NAMES), f"{name}={path}")
+            raise InputError(ParamName("data"), "NAME=PATH with NAME one of " + ", ".join(NAMES), f"{name}={path}")
         if ws is not None and name not in {e.data for e in ws.experiments}:
             reads = sorted({e.data for e in ws.experiments if e.data})
             which = "; ".join(f"{n}=PATH for worksheet {', '.join(w)}" for n, w in data_readers().items())
-            raise InputError("--data", f"a file worksheet {ws.name} reads ("
+            raise InputError(ParamName("data"), f"a file worksheet {ws.name} reads ("
                              + (", ".join(reads) if reads else "it reads none") + f"): {which}", f"{name}={path}")
         try:
             ok = bool(str(path).strip()) and os.path.exists(path)
         except (ValueError, OSError):  # a NUL byte, a name too long
             ok = False
         if not ok:
-            raise InputError("--data", f"{name}=PATH with an existing path (docs/real_data.md)", f"{name}={path}")
+            raise InputError(ParamName("data"), f"{name}=PATH with an existing path (docs/real_data.md)", f"{name}={path}")
         import importlib
 
         check = getattr(importlib.import_module(f"boundcalc.data.{name}"), f"check_{name}")

@@ -6,8 +6,8 @@ import importlib.util
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-# 234 at 10a85d6 (218 counting only lowercase flags, as issue 23 did; "--K" and "--T" are flags too); 68 after issue 23 §1
-CEILING = 68
+# 234 at 10a85d6 (218 counting only lowercase flags, as issue 23 did; "--K" and "--T" are flags too); 68 after issue 23 §1, 67 with worksheet --data named by its parameter
+CEILING = 67
 
 
 def _tool():
