@@ -286,7 +286,12 @@ def overflow_safe_mp(args, exprs):
 # the seed, the context parameters it needs, ``requires`` relations over scalars, notes on parameters, the constant
 # ``c`` of a quantity, a Python ``expression`` hook where the bound language cannot write the formula and a
 # ``check`` hook for a condition that is not a relation (each hook named in the setting module's tables).
-BUILTIN = ("seed", "params", "requires", "requires_notes", "param_notes", "invalid", "c", "expression", "check")
+# A row's text may also name the setting's ``DEFINITIONS`` (a named sympy piece of the setting's papers, e.g. seed 002's
+# σ_{ε,δ}): each is replaced by its expression while the text is built. ``formula_note`` explains such a piece in
+# ``bounds show``; ``half_budget`` (seed 002) says the algorithm runs the (ε/2, δ/2) mechanisms; ``horizon`` names a
+# function of the setting's ``HORIZONS`` (the smallest horizon, where it depends on the budget).
+BUILTIN = ("seed", "params", "requires", "requires_notes", "param_notes", "invalid", "c", "expression", "check",
+           "formula_note", "half_budget", "horizon")
 
 
 class TableBound:
@@ -301,6 +306,7 @@ class TableBound:
     table_setting = ""
     EXPRESSIONS: dict = {}
     CHECKS: dict = {}
+    DEFINITIONS: dict = {}  # name a row's text may use -> function giving its sympy expression (named pieces)
 
     def __init__(self, *, nonprivate: str | None = None, privacy_cost: str | None = None,
                  expression: str | None = None, check: str | None = None, c: float | None = None, **meta):
@@ -319,6 +325,15 @@ class TableBound:
     def allowed_symbols(self) -> tuple:
         raise NotImplementedError
 
+    def text_symbol(self, name: str):
+        """What a name of a row's text stands for: one of the setting's ``DEFINITIONS`` (its sympy expression, built
+        in place) or a positive symbol."""
+        if name in self.DEFINITIONS:
+            return self.DEFINITIONS[name]()
+        from ..expressions import positive_symbol
+
+        return positive_symbol(name)
+
     def expression(self):
         """(non-private part, privacy cost): the row's texts parsed by boundcalc.expressions, or its Python hook."""
         hit = self.__dict__.get("_expression")
@@ -326,11 +341,11 @@ class TableBound:
             if self.expression_hook is not None:
                 hit = self.EXPRESSIONS[self.expression_hook]()
             else:
-                from ..expressions import ExpressionError, parse_bound_text, positive_symbol
+                from ..expressions import ExpressionError, parse_bound_text
 
-                allowed = self.allowed_symbols()
+                allowed = self.allowed_symbols() + tuple(self.DEFINITIONS)
                 try:
-                    hit = tuple(parse_bound_text(t, allowed, f"{self.id} {what}", symbol=positive_symbol)
+                    hit = tuple(parse_bound_text(t, allowed, f"{self.id} {what}", symbol=self.text_symbol)
                                 for what, t in (("nonprivate", self.nonprivate_text),
                                                 ("privacy_cost", self.privacy_cost_text)))
                 except ExpressionError as exc:

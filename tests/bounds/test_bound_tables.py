@@ -9,14 +9,15 @@ import pytest
 from mutation import mutate
 
 from boundcalc import expressions
-from boundcalc.bounds import _generated_numpy, base, baselines, contextual, converted, declared, finite, linear, registry
+from boundcalc.bounds import _generated_numpy, base, baselines, contextual, converted, declared, finite, glm, linear, registry
 
 ROWS = declared.builtin_table("finite.toml")
 
 
 TABLES = [("finite.toml", finite.BOUNDS, finite.FiniteBound), ("baselines.toml", baselines.FINITE_BOUNDS, finite.FiniteBound),
           ("converted.toml", converted.FINITE_BOUNDS, finite.FiniteBound),
-          ("linear.toml", linear.BOUNDS, linear.LinearBound), ("contextual.toml", contextual.BOUNDS, contextual.ContextualBound)]
+          ("linear.toml", linear.BOUNDS, linear.LinearBound), ("contextual.toml", contextual.BOUNDS, contextual.ContextualBound),
+          ("glm.toml", glm.BOUNDS, glm.GLMBound)]
 
 
 @pytest.mark.parametrize("table,bounds,cls", TABLES)
@@ -28,23 +29,26 @@ def test_every_bound_of_a_table_is_a_row(table, bounds, cls):
         row = rows[bid]
         assert registry.get(bid) is b
         for key in ("title", "source", "notion", "kind", "form", "regime_note"):
-            assert getattr(b, key) == row[key]
-        assert b.caveats == tuple(row["caveats"]) and b.requires == tuple(row["requires"])
+            assert getattr(b, key) == row.get(key, "")
+        assert b.caveats == tuple(row.get("caveats", ())) and b.requires == tuple(row.get("requires", ()))
         if "nonprivate" in row:  # the text is the expression: parsed by the one parser, over positive symbols
             assert b.expression() == tuple(
-                expressions.parse_bound_text(row[k], b.allowed_symbols(), k, symbol=expressions.positive_symbol)
+                expressions.parse_bound_text(row[k], b.allowed_symbols() + tuple(cls.DEFINITIONS), k,
+                                             symbol=b.text_symbol)
                 for k in ("nonprivate", "privacy_cost"))
-    # the Python pieces are named, not hidden: one expression (a Piecewise), one non-relation condition
+    # the Python pieces are named, not hidden: one expression (a Piecewise), non-relation conditions, one horizon
     assert [r for r in rows if "expression" in rows[r]] == (["003-thm17"] if table == "finite.toml" else [])
-    assert [r for r in rows if "check" in rows[r]] == (["001-dp-se-explicit"] if table == "finite.toml" else [])
+    checks = {"finite.toml": ["001-dp-se-explicit"], "glm.toml": ["002-thm3.2"]}
+    assert [r for r in rows if "check" in rows[r]] == checks.get(table, [])
+    assert [r for r in rows if "horizon" in rows[r]] == (["002-thm3.2"] if table == "glm.toml" else [])
 
 
 def test_most_builtin_bounds_are_rows():
     """The share of built-in bounds declared as data (issue 23 item 4): every finite-armed one, the linear and
     contextual closed forms; the rest are classes whose formula needs code (quantities computed by code, GLM)."""
     rows = [b for b in registry._builtin_bounds() if isinstance(b, declared.TableBound)]
-    by_setting = {s: sum(b.setting == s for b in rows) for s in ("finite", "linear", "contextual")}
-    assert by_setting == {"finite": 24, "linear": 9, "contextual": 10}
+    by_setting = {s: sum(b.setting == s for b in rows) for s in ("finite", "linear", "contextual", "glm")}
+    assert by_setting == {"finite": 24, "linear": 9, "contextual": 10, "glm": 11}
     assert all(isinstance(b, declared.TableBound) for b in registry._builtin_bounds()
                if isinstance(b, finite._Finite))
 
@@ -94,3 +98,37 @@ def test_a_changed_text_never_runs_stale_generated_code(monkeypatch):
     assert base.generated_numpy(changed) is None
     monkeypatch.setattr(base, "expression_owner", mutate(base.expression_owner, "if texts:", "if False:"))
     assert base.generated_numpy(changed) is not None
+
+
+def test_a_named_piece_of_a_glm_row_is_the_papers_formula():
+    """glm.toml's texts name seed 002's pieces (glm.DEFINITIONS): here σ_{ε,δ} = 2√(2 ln(1.25/δ))/ε (seed 002 Eq. 3.3)
+    in Thm 3.1 (OLS), checked against the formula in floats; Thm 3.2's horizon T ≥ d²/(e^ε − 1)² is its named hook.
+    Mutants: a text whose names are not replaced keeps a free symbol sigma_ldp; without the hook the horizon is 1."""
+    import math
+
+    from boundcalc.privacy import LocalDP
+
+    b = registry.get("002-thm3.1-ols")
+    ctx = registry.make_context("glm", {})
+    p, (T, eps, dl) = ctx.params, (1e5, 0.5, 1e-3)
+    al = p["delta"]
+    base_ = (math.sqrt(T) * p["C_B"] * p["d"] * math.sqrt((p["d"] + math.log(T / al)) * math.log(p["K"] * T / al))
+             / (p["kappa_l"] * p["p_star"]))
+    a, c = b.terms(T, ctx, LocalDP(eps, dl))
+    assert float(a) == pytest.approx(base_ * p["sigma_r"], rel=1e-12)
+    assert float(c) == pytest.approx(base_ * 2 * math.sqrt(2 * math.log(1.25 / dl)) / eps, rel=1e-12)
+    row = next(r for r in declared.builtin_table("glm.toml") if r["id"] == b.id)
+    fresh = glm.GLMBound(**row)
+    assert "sigma_ldp" not in {s.name for s in fresh.expression()[1].free_symbols}
+    fresh = glm.GLMBound(**row)
+    fresh.text_symbol = mutate(declared.TableBound.text_symbol, "if name in self.DEFINITIONS:", "if False:").__get__(fresh)
+    assert "sigma_ldp" in {s.name for s in fresh.expression()[1].free_symbols}
+    low = registry.get("002-thm3.2")
+    lctx = registry.make_context("glm", {"K": 2, "context": "gaussian"})
+    from boundcalc.bounds.base import Context
+
+    at = Context(params={**lctx.params, "T": 10.0}, budget=LocalDP(0.01, 0.0))
+    assert low.min_horizon(at) == pytest.approx((lctx["d"] / math.expm1(0.01)) ** 2, rel=1e-12)
+    assert any("below the horizon" in m for m in low.conditions(at))
+    broken = glm.GLMBound(**{k: v for k, v in declared.builtin_table("glm.toml")[4].items() if k != "horizon"})
+    assert broken.id == "002-thm3.2" and not any("below the horizon" in m for m in broken.conditions(at))
