@@ -356,7 +356,7 @@ class TableBound:
     def conditions(self, ctx):
         out = super().conditions(ctx)
         if self.check_hook is not None:
-            out += self.CHECKS[self.check_hook](ctx)
+            out += self.CHECKS[self.check_hook](self, ctx)
         return out
 
 

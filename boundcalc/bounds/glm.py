@@ -249,7 +249,7 @@ def _thm32_proof_horizon(bound, ctx) -> float:
     return math.inf if em1 == 0 or (float(ctx["d"]) / em1) ** 2 > 1e308 else (float(ctx["d"]) / em1) ** 2
 
 
-def _gaussian_contexts(ctx) -> list[str]:
+def _gaussian_contexts(bound, ctx) -> list[str]:
     """seed 002 Thm 3.2's instance has N(0, I_d/d) contexts: a named predicate on a non-numeric parameter."""
     if ctx.get("context", "sphere") != "gaussian":
         return ["Thm 3.2's instance has contexts N(0, I_d/d) (set context = 'gaussian')"]

@@ -37,8 +37,10 @@ def test_every_bound_of_a_table_is_a_row(table, bounds, cls):
                                              symbol=b.text_symbol)
                 for k in ("nonprivate", "privacy_cost"))
     # the Python pieces are named, not hidden: one expression (a Piecewise), non-relation conditions, one horizon
-    assert [r for r in rows if "expression" in rows[r]] == (["003-thm17"] if table == "finite.toml" else [])
-    checks = {"finite.toml": ["001-dp-se-explicit"], "glm.toml": ["002-thm3.2"]}
+    exprs = {"finite.toml": ["003-thm17"], "linear.toml": ["000-thm8-explicit"]}
+    assert [r for r in rows if "expression" in rows[r]] == exprs.get(table, [])
+    checks = {"finite.toml": ["001-dp-se-explicit"], "glm.toml": ["002-thm3.2"],
+              "linear.toml": ["003-thm9", "003-thm9-corrected"]}
     assert [r for r in rows if "check" in rows[r]] == checks.get(table, [])
     assert [r for r in rows if "horizon" in rows[r]] == (["002-thm3.2"] if table == "glm.toml" else [])
 
@@ -48,7 +50,7 @@ def test_most_builtin_bounds_are_rows():
     contextual closed forms; the rest are classes whose formula needs code (quantities computed by code, GLM)."""
     rows = [b for b in registry._builtin_bounds() if isinstance(b, declared.TableBound)]
     by_setting = {s: sum(b.setting == s for b in rows) for s in ("finite", "linear", "contextual", "glm")}
-    assert by_setting == {"finite": 24, "linear": 9, "contextual": 10, "glm": 11}
+    assert by_setting == {"finite": 24, "linear": 12, "contextual": 10, "glm": 11}
     assert all(isinstance(b, declared.TableBound) for b in registry._builtin_bounds()
                if isinstance(b, finite._Finite))
 
@@ -132,3 +134,23 @@ def test_a_named_piece_of_a_glm_row_is_the_papers_formula():
     assert any("below the horizon" in m for m in low.conditions(at))
     broken = glm.GLMBound(**{k: v for k, v in declared.builtin_table("glm.toml")[4].items() if k != "horizon"})
     assert broken.id == "002-thm3.2" and not any("below the horizon" in m for m in broken.conditions(at))
+
+
+def test_thm9_rows_name_their_condition_and_derive_their_threshold():
+    """seed 003 Thm 9's rows: the condition "rho <= 1 or T >= 3" is the named check of linear.CHECKS, and the regime
+    threshold rho < const/T is solved from the row's expression: 4 e^{-0.5} as stated, e^{-0.5} corrected (ERRATA 16;
+    here by hand: (c_priv/c_np)^2 with c_np = e^{-2}/8). Mutant: a check that ignores T fails at T = 10."""
+    import math
+
+    from boundcalc.bounds.base import Context
+    from boundcalc.privacy.budgets import ZCDP
+
+    for bid, c_priv in (("003-thm9", math.exp(-2.25) / 4), ("003-thm9-corrected", math.exp(-2.25) / 8)):
+        b = registry.get(bid)
+        assert b.threshold_rho(10.0) == pytest.approx((c_priv / (math.exp(-2) / 8)) ** 2 / 10, rel=1e-12)
+        ctx = registry.make_context("linear", {})
+        at = lambda T: Context(params={**ctx.params, "T": T}, budget=ZCDP(2.0))  # noqa: E731
+        assert b.conditions(at(2.0)) and not b.conditions(at(10.0))
+        assert not b.conditions(Context(params={**ctx.params, "T": 2.0}, budget=ZCDP(0.5)))
+    broken = mutate(linear._thm9_rho_le_1_or_T_ge_3, "float(T) < 3", "True")
+    assert broken(b, at(10.0)) and not linear._thm9_rho_le_1_or_T_ge_3(b, at(10.0))
