@@ -289,9 +289,10 @@ def overflow_safe_mp(args, exprs):
 # A row's text may also name the setting's ``DEFINITIONS`` (a named sympy piece of the setting's papers, e.g. seed 002's
 # σ_{ε,δ}): each is replaced by its expression while the text is built. ``formula_note`` explains such a piece in
 # ``bounds show``; ``half_budget`` (seed 002) says the algorithm runs the (ε/2, δ/2) mechanisms; ``horizon`` names a
-# function of the setting's ``HORIZONS`` (the smallest horizon, where it depends on the budget).
+# function of the setting's ``HORIZONS`` (the smallest horizon, where it depends on the budget); ``values`` names a
+# function of the setting's ``VALUES`` giving symbols whose value is computed by code (seed 003 Thm 14's s*).
 BUILTIN = ("seed", "params", "requires", "requires_notes", "param_notes", "invalid", "c", "expression", "check",
-           "formula_note", "half_budget", "horizon")
+           "formula_note", "half_budget", "horizon", "values")
 
 
 class TableBound:
@@ -307,9 +308,11 @@ class TableBound:
     EXPRESSIONS: dict = {}
     CHECKS: dict = {}
     DEFINITIONS: dict = {}  # name a row's text may use -> function giving its sympy expression (named pieces)
+    VALUES: dict = {}  # name -> function (bound, ctx) -> {symbol: value computed by code}
 
     def __init__(self, *, nonprivate: str | None = None, privacy_cost: str | None = None,
-                 expression: str | None = None, check: str | None = None, c: float | None = None, **meta):
+                 expression: str | None = None, check: str | None = None, c: float | None = None,
+                 values: str | None = None, **meta):
         for key, val in meta.items():
             setattr(self, key, tuple(val) if isinstance(val, list) else val)
         if self.setting != self.table_setting:
@@ -318,7 +321,7 @@ class TableBound:
         if c is not None:
             self.c = float(c)  # a constant of a registered quantity (finite: H_min's c)
         self.nonprivate_text, self.privacy_cost_text = nonprivate, privacy_cost
-        self.expression_hook, self.check_hook = expression, check
+        self.expression_hook, self.check_hook, self.values_hook = expression, check, values
         # what the generated numpy code was made from (base.expression_owner compares it)
         self.formula_texts = (nonprivate, privacy_cost) if expression is None else (f"EXPRESSIONS[{expression!r}]",)
 
@@ -352,6 +355,16 @@ class TableBound:
                     raise ValueError(f"boundcalc/bounds ({self.table_setting} table): {exc}") from None
             self.__dict__["_expression"] = hit
         return hit
+
+    def symbol_values(self, ctx, budget):
+        """The setting class's values of the symbols, with those of the row's ``values`` hook (computed by code from
+        the instance) added to the instance's parameters first."""
+        if self.values_hook is not None:
+            from .base import Context
+
+            extra = self.VALUES[self.values_hook](self, ctx)
+            ctx = Context(params={**ctx.params, **extra}, budget=ctx.budget, instance_name=ctx.instance_name)
+        return super().symbol_values(ctx, budget)
 
     def conditions(self, ctx):
         out = super().conditions(ctx)

@@ -43,6 +43,8 @@ def test_every_bound_of_a_table_is_a_row(table, bounds, cls):
               "linear.toml": ["003-thm9", "003-thm9-corrected"]}
     assert [r for r in rows if "check" in rows[r]] == checks.get(table, [])
     assert [r for r in rows if "horizon" in rows[r]] == (["002-thm3.2"] if table == "glm.toml" else [])
+    values = ["003-thm5-corrected", "000-thm10-corrected"] if table == "contextual.toml" else []
+    assert [r for r in rows if "values" in rows[r]] == values
 
 
 def test_most_builtin_bounds_are_rows():
@@ -50,7 +52,7 @@ def test_most_builtin_bounds_are_rows():
     contextual closed forms; the rest are classes whose formula needs code (quantities computed by code, GLM)."""
     rows = [b for b in registry._builtin_bounds() if isinstance(b, declared.TableBound)]
     by_setting = {s: sum(b.setting == s for b in rows) for s in ("finite", "linear", "contextual", "glm")}
-    assert by_setting == {"finite": 24, "linear": 12, "contextual": 10, "glm": 11}
+    assert by_setting == {"finite": 24, "linear": 12, "contextual": 12, "glm": 11}
     assert all(isinstance(b, declared.TableBound) for b in registry._builtin_bounds()
                if isinstance(b, finite._Finite))
 
@@ -154,3 +156,22 @@ def test_thm9_rows_name_their_condition_and_derive_their_threshold():
         assert not b.conditions(Context(params={**ctx.params, "T": 2.0}, budget=ZCDP(0.5)))
     broken = mutate(linear._thm9_rho_le_1_or_T_ge_3, "float(T) < 3", "True")
     assert broken(b, at(10.0)) and not linear._thm9_rho_le_1_or_T_ge_3(b, at(10.0))
+
+
+def test_the_corrected_oful_rows_take_s_star_and_kappa_from_their_hook(monkeypatch):
+    """003-thm5-corrected / 000-thm10-corrected name contextual.VALUES["oful_s_star_kappa"]: kappa = (1+C)(1+lam) + 1
+    for lam < 1 (ERRATA 11) and s* a local maximum of h(s) at delta/3 (seed 003 Thm 14), checked here by hand.
+    Mutant: the hook without ERRATA 11's +1 for lam < 1 gives another kappa, and the row uses it."""
+    from boundcalc.bounds._linear_common import oful_h
+    from boundcalc.privacy.budgets import ZCDP
+
+    b = registry.get("003-thm5-corrected")
+    ctx = registry.make_context("contextual", {})
+    vals = b.symbol_values(ctx, ZCDP(0.5))
+    C, lam = ctx["C"], ctx["lam"]
+    assert lam < 1 and vals["kappa"] == pytest.approx((1 + C) * (1 + lam) + 1, rel=1e-15) and vals["rho"] == 0.5
+    h = [float(oful_h(vals["s_star"] * f, ctx["d"], lam, ctx["lam0"], ctx["delta"] / 3, C)) for f in (0.99, 1, 1.01)]
+    assert h[1] >= h[0] and h[1] >= h[2]
+    monkeypatch.setitem(contextual.VALUES, "oful_s_star_kappa",
+                        mutate(contextual._oful_s_star_kappa, "(1.0 if lam < 1 else 0.0)", "0.0"))
+    assert b.symbol_values(ctx, ZCDP(0.5))["kappa"] == pytest.approx((1 + C) * (1 + lam), rel=1e-15)
