@@ -14,7 +14,9 @@ from boundcalc.bounds import _generated_numpy, base, baselines, contextual, conv
 ROWS = declared.builtin_table("finite.toml")
 
 
-TABLES = [("finite.toml", finite.BOUNDS, finite.FiniteBound), ("baselines.toml", baselines.FINITE_BOUNDS, finite.FiniteBound),
+TABLES = [("finite.toml", finite.BOUNDS, finite.FiniteBound),
+          ("baselines.toml", baselines.BOUNDS,
+           (finite.FiniteBound, baselines.ContextualBaseline, baselines.GLMBaseline, linear.LinearBound)),
           ("converted.toml", converted.FINITE_BOUNDS, finite.FiniteBound),
           ("linear.toml", linear.BOUNDS, linear.LinearBound), ("contextual.toml", contextual.BOUNDS, contextual.ContextualBound),
           ("glm.toml", glm.BOUNDS, glm.GLMBound)]
@@ -23,7 +25,7 @@ TABLES = [("finite.toml", finite.BOUNDS, finite.FiniteBound), ("baselines.toml",
 @pytest.mark.parametrize("table,bounds,cls", TABLES)
 def test_every_bound_of_a_table_is_a_row(table, bounds, cls):
     rows = {r["id"]: r for r in declared.builtin_table(table)}
-    mine = {b.id: b for b in bounds if type(b) is cls}
+    mine = {b.id: b for b in bounds if type(b) in (cls if isinstance(cls, tuple) else (cls,))}
     assert list(mine) == [b.id for b in bounds if b.id in rows] and set(mine) == set(rows)
     for bid, b in mine.items():
         row = rows[bid]
@@ -33,7 +35,7 @@ def test_every_bound_of_a_table_is_a_row(table, bounds, cls):
         assert b.caveats == tuple(row.get("caveats", ())) and b.requires == tuple(row.get("requires", ()))
         if "nonprivate" in row:  # the text is the expression: parsed by the one parser, over positive symbols
             assert b.expression() == tuple(
-                expressions.parse_bound_text(row[k], b.allowed_symbols() + tuple(cls.DEFINITIONS), k,
+                expressions.parse_bound_text(row[k], b.allowed_symbols() + tuple(b.DEFINITIONS), k,
                                              symbol=b.text_symbol)
                 for k in ("nonprivate", "privacy_cost"))
     # the Python pieces are named, not hidden: one expression (a Piecewise), non-relation conditions, one horizon
@@ -43,8 +45,9 @@ def test_every_bound_of_a_table_is_a_row(table, bounds, cls):
               "linear.toml": ["003-thm9", "003-thm9-corrected"]}
     assert [r for r in rows if "check" in rows[r]] == checks.get(table, [])
     assert [r for r in rows if "horizon" in rows[r]] == (["002-thm3.2"] if table == "glm.toml" else [])
-    values = ["003-thm5-corrected", "000-thm10-corrected"] if table == "contextual.toml" else []
-    assert [r for r in rows if "values" in rows[r]] == values
+    values = {"contextual.toml": ["003-thm5-corrected", "000-thm10-corrected"],
+              "baselines.toml": ["oful-abbasi-yadkori2011-thm3"]}
+    assert [r for r in rows if "values" in rows[r]] == values.get(table, [])
 
 
 def test_most_builtin_bounds_are_rows():
@@ -52,7 +55,7 @@ def test_most_builtin_bounds_are_rows():
     contextual closed forms; the rest are classes whose formula needs code (quantities computed by code, GLM)."""
     rows = [b for b in registry._builtin_bounds() if isinstance(b, declared.TableBound)]
     by_setting = {s: sum(b.setting == s for b in rows) for s in ("finite", "linear", "contextual", "glm")}
-    assert by_setting == {"finite": 24, "linear": 12, "contextual": 12, "glm": 11}
+    assert by_setting == {"finite": 24, "linear": 14, "contextual": 15, "glm": 13}
     assert all(isinstance(b, declared.TableBound) for b in registry._builtin_bounds()
                if isinstance(b, finite._Finite))
 
@@ -175,3 +178,20 @@ def test_the_corrected_oful_rows_take_s_star_and_kappa_from_their_hook(monkeypat
     monkeypatch.setitem(contextual.VALUES, "oful_s_star_kappa",
                         mutate(contextual._oful_s_star_kappa, "(1.0 if lam < 1 else 0.0)", "0.0"))
     assert b.symbol_values(ctx, ZCDP(0.5))["kappa"] == pytest.approx((1 + C) * (1 + lam), rel=1e-15)
+
+
+def test_ofuls_baseline_row_reads_s_from_theta_norm(monkeypatch):
+    """oful-abbasi-yadkori2011-thm3 (Abbasi-Yadkori et al. 2011 Thm 3) with S = the instance's ||theta*|| (the named
+    hook baselines.VALUES["S_is_theta_norm"]), against the theorem's formula in floats at an instance whose S differs.
+    Mutant: a hook reading the instance's S gives another value."""
+    import math
+
+    b = registry.get("oful-abbasi-yadkori2011-thm3")
+    ctx = registry.make_context("contextual", {"lam": 2.0, "S": 3.0})
+    T, d, lam, L, S, dl = 1e4, ctx["d"], ctx["lam"], ctx["L"], ctx["theta_norm"], ctx["delta"]
+    want = 4 * math.sqrt(T * d * math.log(lam + T * L / d)) * (
+        math.sqrt(lam) * S + math.sqrt(2 * math.log(1 / dl) + d * math.log(1 + T * L / (lam * d))))
+    assert S != ctx["S"] and float(b.terms(T, ctx, None)[0]) == pytest.approx(want, rel=1e-12)
+    monkeypatch.setitem(baselines.VALUES, "S_is_theta_norm",
+                        mutate(baselines._S_is_theta_norm, 'ctx["theta_norm"]', 'ctx["S"]'))
+    assert float(b.terms(T, ctx, None)[0]) != pytest.approx(want, rel=1e-3)
