@@ -80,7 +80,7 @@ class ContextualBaseline(TableBound, _ContextualValues):
         return ("T",) + tuple(CONTEXTUAL) + BUDGET_OF_NOTION[self.notion]
 
 
-def _S_is_theta_norm(bound, ctx) -> dict:
+def _S_is_theta_norm(bound, ctx, budget) -> dict:
     """OFUL's Thm 3 (Abbasi-Yadkori et al. 2011) with S = the instance's ||theta*|| (the OFUL adapter's S)."""
     return {"S": ctx["theta_norm"]}
 

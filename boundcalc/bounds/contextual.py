@@ -165,7 +165,7 @@ def _s_star(d, lam, lam0, delta, C) -> float:
     return oful_h_peak(d, lam, lam0, delta, C)
 
 
-def _oful_s_star_kappa(bound, ctx) -> dict:
+def _oful_s_star_kappa(bound, ctx, budget) -> dict:
     """The symbols of the corrected OFUL forms (ERRATA 11-13; seed 003 Thm 14, seed 000 Thm 17) whose values are
     computed by code: s*, the first peak of h(s) (``_linear_common.oful_h_peak``, at delta/3), and
     kappa = (1+C)(1+lam) (+1 if lam < 1) (ERRATA 11)."""
@@ -174,8 +174,15 @@ def _oful_s_star_kappa(bound, ctx) -> dict:
             "kappa": (1 + C) * (1 + lam) + (1.0 if lam < 1 else 0.0)}
 
 
-# the Python piece contextual.toml may name: symbol values computed by code
-VALUES = {"oful_s_star_kappa": _oful_s_star_kappa}
+def _sigma_z_is_perturb_sigma(bound, ctx, budget) -> dict:
+    """seed 004 Cor. 1's σ (boundcalc/bounds/extra.toml): the instance's ``perturb_sigma`` (the LinUCB-DGS option of the
+    same name), NaN when the instance has none (its ``requires`` perturb_sigma > 0 then fails)."""
+    sig = ctx.get("perturb_sigma")
+    return {"sigma_z": float("nan") if sig is None else float(sig)}
+
+
+# the Python pieces the contextual rows may name (contextual.toml, extra.toml): symbol values computed by code
+VALUES = {"oful_s_star_kappa": _oful_s_star_kappa, "sigma_z_is_perturb_sigma": _sigma_z_is_perturb_sigma}
 
 
 # ---- LinUCB with dynamic global sensitivity, seed 004 Thm 3 --------------------------------------------------

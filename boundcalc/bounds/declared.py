@@ -308,7 +308,7 @@ class TableBound:
     EXPRESSIONS: dict = {}
     CHECKS: dict = {}
     DEFINITIONS: dict = {}  # name a row's text may use -> function giving its sympy expression (named pieces)
-    VALUES: dict = {}  # name -> function (bound, ctx) -> {symbol: value computed by code}
+    VALUES: dict = {}  # name -> function (bound, ctx, budget) -> {symbol: value computed by code}
 
     def __init__(self, *, nonprivate: str | None = None, privacy_cost: str | None = None,
                  expression: str | None = None, check: str | None = None, c: float | None = None,
@@ -362,7 +362,7 @@ class TableBound:
         if self.values_hook is not None:
             from .base import Context
 
-            extra = self.VALUES[self.values_hook](self, ctx)
+            extra = self.VALUES[self.values_hook](self, ctx, budget)
             ctx = Context(params={**ctx.params, **extra}, budget=ctx.budget, instance_name=ctx.instance_name)
         return super().symbol_values(ctx, budget)
 

@@ -9,7 +9,8 @@ import pytest
 from mutation import mutate
 
 from boundcalc import expressions
-from boundcalc.bounds import _generated_numpy, base, baselines, contextual, converted, declared, finite, glm, linear, registry
+from boundcalc.bounds import (_generated_numpy, base, baselines, contextual, contextual_extra, converted, declared, finite,
+                              finite_lower, glm, linear, registry)
 
 ROWS = declared.builtin_table("finite.toml")
 
@@ -17,7 +18,9 @@ ROWS = declared.builtin_table("finite.toml")
 TABLES = [("finite.toml", finite.BOUNDS, finite.FiniteBound),
           ("baselines.toml", baselines.BOUNDS,
            (finite.FiniteBound, baselines.ContextualBaseline, baselines.GLMBaseline, linear.LinearBound)),
-          ("converted.toml", converted.FINITE_BOUNDS, finite.FiniteBound),
+          ("converted.toml", converted.BOUNDS, (finite.FiniteBound, linear.LinearBound)),
+          ("extra.toml", finite_lower.BOUNDS + contextual_extra.BOUNDS,
+           (finite_lower.FiniteLowerBound, contextual.ContextualBound)),
           ("linear.toml", linear.BOUNDS, linear.LinearBound), ("contextual.toml", contextual.BOUNDS, contextual.ContextualBound),
           ("glm.toml", glm.BOUNDS, glm.GLMBound)]
 
@@ -46,18 +49,20 @@ def test_every_bound_of_a_table_is_a_row(table, bounds, cls):
     assert [r for r in rows if "check" in rows[r]] == checks.get(table, [])
     assert [r for r in rows if "horizon" in rows[r]] == (["002-thm3.2"] if table == "glm.toml" else [])
     values = {"contextual.toml": ["003-thm5-corrected", "000-thm10-corrected"],
-              "baselines.toml": ["oful-abbasi-yadkori2011-thm3"]}
+              "baselines.toml": ["oful-abbasi-yadkori2011-thm3"], "extra.toml": ["001-eq9", "004-cor1"]}
     assert [r for r in rows if "values" in rows[r]] == values.get(table, [])
 
 
-def test_most_builtin_bounds_are_rows():
-    """The share of built-in bounds declared as data (issue 23 item 4): every finite-armed one, the linear and
-    contextual closed forms; the rest are classes whose formula needs code (quantities computed by code, GLM)."""
+def test_every_builtin_bound_is_a_row():
+    """Every built-in bound is declared as data (issue 23 item 4): a row of a table, the code it needs in named hooks
+    (EXPRESSIONS, CHECKS, DEFINITIONS, VALUES, HORIZONS of the setting modules)."""
     rows = [b for b in registry._builtin_bounds() if isinstance(b, declared.TableBound)]
     by_setting = {s: sum(b.setting == s for b in rows) for s in ("finite", "linear", "contextual", "glm")}
-    assert by_setting == {"finite": 24, "linear": 14, "contextual": 15, "glm": 13}
-    assert all(isinstance(b, declared.TableBound) for b in registry._builtin_bounds()
-               if isinstance(b, finite._Finite))
+    assert by_setting == {"finite": 25, "linear": 15, "contextual": 16, "glm": 13}
+    assert len(rows) == len(registry._builtin_bounds()) == 69
+    tables = ("finite.toml", "baselines.toml", "converted.toml", "linear.toml", "contextual.toml", "glm.toml",
+              "extra.toml")
+    assert sorted(b.id for b in rows) == sorted(r["id"] for t in tables for r in declared.builtin_table(t))
 
 
 def _write(tmp_path, body):
@@ -195,3 +200,30 @@ def test_ofuls_baseline_row_reads_s_from_theta_norm(monkeypatch):
     monkeypatch.setitem(baselines.VALUES, "S_is_theta_norm",
                         mutate(baselines._S_is_theta_norm, 'ctx["theta_norm"]', 'ctx["S"]'))
     assert float(b.terms(T, ctx, None)[0]) != pytest.approx(want, rel=1e-3)
+
+
+def test_the_extra_rows_take_their_computed_symbols_from_their_hooks(monkeypatch):
+    """extra.toml: 001-eq9 (seed 001 Eq. 9) equals 001-thm3.1 on Bernoulli arms (d_ε,inf = d_ε; two codes: the
+    registered quantities and finite_lower's sums), with the budget's ε reaching the hook; 004-cor1 (seed 004
+    Cor. 1) scales as 1/σ² with σ the instance's perturb_sigma. Mutants: the hook at ε = 1, σ fixed to 1."""
+    from boundcalc.privacy.budgets import ApproxDP, PureDP
+
+    eq9, thm31 = registry.get("001-eq9"), registry.get("001-thm3.1")
+    ctx = registry.make_context("finite", {})
+    for eps in (0.05, 0.3):
+        a, b = eq9.terms(1e4, ctx, PureDP(eps)), thm31.terms(1e4, ctx, PureDP(eps))
+        assert float(a[0]) == pytest.approx(float(b[0]), rel=1e-9) and float(a[1]) == pytest.approx(float(b[1]), rel=1e-9)
+    monkeypatch.setitem(finite_lower.VALUES, "H_inf_sums", mutate(finite_lower._h_inf_sums, "float(budget.epsilon)", "1.0"))
+    assert float(eq9.terms(1e4, ctx, PureDP(0.05))[1]) != pytest.approx(float(thm31.terms(1e4, ctx, PureDP(0.05))[1]),
+                                                                       rel=1e-3)
+    cor1 = registry.get("004-cor1")
+
+    def parts(sig):
+        c = registry.make_context("contextual", {"perturb_sigma": sig})
+        return [float(x) for x in cor1.terms(1e5, c, ApproxDP(1.0, 1e-6))]
+
+    small, big = parts(0.05), parts(0.1)
+    assert small[0] == pytest.approx(4 * big[0], rel=1e-12) and small[1] == pytest.approx(4 * big[1], rel=1e-12)
+    monkeypatch.setitem(contextual.VALUES, "sigma_z_is_perturb_sigma",
+                        mutate(contextual._sigma_z_is_perturb_sigma, "float(sig)", "1.0"))
+    assert parts(0.05) == parts(0.1)
