@@ -119,6 +119,10 @@ class Bound(ABC):
     param_notes: dict = {}
     # extra text for ``boundcalc bounds show`` when the sympy expression cannot carry the whole formula
     formula_note: str = ""
+    # another paper's bound set beside the seeds' own (a baseline's own paper, seed 003 Table II's conversions): the
+    # regret table lists it after the papers' own and only with --all; set for every bound of bounds/baselines.py
+    # and bounds/converted.py
+    comparison: bool = False
 
     # assumptions as data (issue 15): relations such as "beta_adac > 3" or "K >= 2" over the names of
     # ``requirement_values`` (the scalar instance parameters of the context and the symbols of symbol_values).

@@ -290,9 +290,10 @@ def overflow_safe_mp(args, exprs):
 # σ_{ε,δ}): each is replaced by its expression while the text is built. ``formula_note`` explains such a piece in
 # ``bounds show``; ``half_budget`` (seed 002) says the algorithm runs the (ε/2, δ/2) mechanisms; ``horizon`` names a
 # function of the setting's ``HORIZONS`` (the smallest horizon, where it depends on the budget); ``values`` names a
-# function of the setting's ``VALUES`` giving symbols whose value is computed by code (seed 003 Thm 14's s*).
+# function of the setting's ``VALUES`` giving symbols whose value is computed by code (seed 003 Thm 14's s*);
+# ``comparison = true`` marks another paper's bound set beside the seeds' own (base.Bound.comparison).
 BUILTIN = ("seed", "params", "requires", "requires_notes", "param_notes", "invalid", "c", "expression", "check",
-           "formula_note", "half_budget", "horizon", "values")
+           "formula_note", "half_budget", "horizon", "values", "comparison")
 
 
 class TableBound:

@@ -150,9 +150,6 @@ def _caption_values(vals: dict) -> str:
     return ", ".join(parts)
 
 
-# bounds of other papers than the seed that states the algorithm's own bound: the baselines' own papers
-# (bounds/baselines.py) and seed 003 Table II's converted bounds (bounds/converted.py); shown with --all
-COMPARISON_MODULES = ("boundcalc.bounds.baselines", "boundcalc.bounds.converted")
 _WEAK_TAGS = ("not a valid bound", "statement violated", "proof gap", "typo", "UNCERTAIN")
 
 
@@ -183,7 +180,7 @@ def _is_comparison(row: dict) -> bool:
     from ..bounds import registry
 
     try:
-        return type(registry.get(row["id"])).__module__ in COMPARISON_MODULES
+        return bool(getattr(registry.get(row["id"]), "comparison", False))
     except Exception:  # noqa: BLE001 - an id the registry no longer has (a test's plugin): not a comparison
         return False
 
@@ -205,7 +202,7 @@ def shown_rows(rows: list[dict], headline_id: str | None, selected=(), show_all:
     row per other algorithm of the papers (the bound a headline would take), the largest lower bound of each kind,
     every user's bound (plugin) and every ``--bound`` selected. ``show_all``: every applicable row. The order: upper
     bounds (the headline's algorithm first, then private, then non-private), then lower bounds; the comparison
-    bounds of other papers (COMPARISON_MODULES) after the papers' own within each group."""
+    bounds of other papers (``Bound.comparison``) after the papers' own within each group."""
     app = [r for r in rows if r["applicable"]]
     head = next((r for r in app if r["id"] == headline_id), None)
     head_alg = head["algorithm"] if head is not None else None

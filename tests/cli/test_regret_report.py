@@ -132,3 +132,16 @@ def test_report_is_a_pure_library_call_matching_the_cli(setting):
         assert (r["value"] is None and b["value"] is None) or r["value"] == pytest.approx(b["value"], rel=1e-15)
     assert out["value"] == rep.headline.value
     assert out["trivial_bound"]["per_step"] == rep.trivial.per_step
+
+
+def test_other_papers_bounds_only_with_all():
+    """A baseline's own paper (bounds/baselines.py: Lazy-DP-TS's Hu–Hegde bound) and seed 003 Table II's conversions
+    are comparison bounds: not in the default table, listed with --all. (Regression: declaring the baselines as table
+    rows changed their Python module, which the table used to read; ``Bound.comparison`` says it now.)"""
+    from boundcalc.bounds import registry
+
+    assert registry.get("lazy-dp-ts-hu-hegde2022-paper").comparison
+    assert not registry.get("001-eq7-c1").comparison
+    args = ["regret", "--setting", "finite", "--epsilon", "0.3"]
+    assert "lazy-dp-ts-hu-hegde2022-paper" not in runner.invoke(app, args).stdout
+    assert "lazy-dp-ts-hu-hegde2022-paper" in runner.invoke(app, [*args, "--all"]).stdout
