@@ -285,7 +285,7 @@ FUNCTIONS = {
     '004-thm3-corrected': ('boundcalc.bounds.contextual', 'ContextualBound', 'TableBound.expression#982be0a0fbaeb22c', ('L', 'S', 'T', 'd', 'delta_dp', 'epsilon', 'lam', 'lam0', 'zeta'), _f49),
     '003-appF-linpriv-claimed': ('boundcalc.bounds.contextual', 'ContextualBound', 'TableBound.expression#0ff9002d18ea3801', ('K', 'T', 'd', 'epsilon'), _f50),
     '003-appF-linpriv-rectified': ('boundcalc.bounds.contextual', 'ContextualBound', 'TableBound.expression#c7cbf976f526d293', ('K', 'T', 'd', 'epsilon'), _f51),
-    '004-cor1': ('boundcalc.bounds.contextual', 'ContextualBound', 'TableBound.expression#6f62dbf6965a441b', ('L', 'S', 'T', 'd', 'delta_dp', 'epsilon', 'lam', 'sigma_z', 'zeta'), _f52),
+    '004-cor1': ('boundcalc.bounds.contextual_extra', 'ContextualExtraBound', 'TableBound.expression#6f62dbf6965a441b', ('L', 'S', 'T', 'd', 'delta_dp', 'epsilon', 'lam', 'sigma_z', 'zeta'), _f52),
     'oful-abbasi-yadkori2011-thm3': ('boundcalc.bounds.baselines', 'ContextualBaseline', 'TableBound.expression#9f2e554935286d77', ('L', 'S', 'T', 'd', 'delta', 'lam'), _f53),
     'linucb-seed004-thm3-nonprivate': ('boundcalc.bounds.baselines', 'ContextualBaseline', 'TableBound.expression#419f9e015dcdcc52', ('L', 'S', 'T', 'd', 'lam', 'zeta'), _f54),
     'private-linucb-neel-roth2018-paper': ('boundcalc.bounds.baselines', 'ContextualBaseline', 'TableBound.expression#9b77eff988de853b', ('T', 'd', 'epsilon'), _f55),

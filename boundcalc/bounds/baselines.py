@@ -59,12 +59,15 @@ FINITE_BOUNDS = [FiniteBound(**row) for row in _ROWS if row["setting"] == "finit
 # (Neel & Roth 2018 as seeds 004 / 000 quote it)
 # ==================================================================================================
 class _ContextualValues(Bound):
-    """The symbols of a contextual baseline: scalar context parameters (as floats) and the budget's ε."""
+    """The symbols of a contextual baseline: scalar context parameters (as floats) and the budget's (ε, δ)."""
 
     def symbol_values(self, ctx, budget):
-        out = {n: float(ctx[n]) for n in lambdified(self, "numpy")[1] if n not in ("T", "epsilon")}
+        from .symbols import BUDGET_ATTR, BUDGET_OF_NOTION
+
+        own = BUDGET_OF_NOTION[self.notion]
+        out = {n: float(ctx[n]) for n in lambdified(self, "numpy")[1] if n != "T" and n not in own}
         if budget is not None and self.notion != "none":
-            out["epsilon"] = float(budget.epsilon)
+            out.update({n: float(getattr(budget, BUDGET_ATTR[n])) for n in own})
         return out
 
 

@@ -174,15 +174,8 @@ def _oful_s_star_kappa(bound, ctx, budget) -> dict:
             "kappa": (1 + C) * (1 + lam) + (1.0 if lam < 1 else 0.0)}
 
 
-def _sigma_z_is_perturb_sigma(bound, ctx, budget) -> dict:
-    """seed 004 Cor. 1's σ (boundcalc/bounds/extra.toml): the instance's ``perturb_sigma`` (the LinUCB-DGS option of the
-    same name), NaN when the instance has none (its ``requires`` perturb_sigma > 0 then fails)."""
-    sig = ctx.get("perturb_sigma")
-    return {"sigma_z": float("nan") if sig is None else float(sig)}
-
-
-# the Python pieces the contextual rows may name (contextual.toml, extra.toml): symbol values computed by code
-VALUES = {"oful_s_star_kappa": _oful_s_star_kappa, "sigma_z_is_perturb_sigma": _sigma_z_is_perturb_sigma}
+# the Python piece contextual.toml may name: symbol values computed by code
+VALUES = {"oful_s_star_kappa": _oful_s_star_kappa}
 
 
 # ---- LinUCB with dynamic global sensitivity, seed 004 Thm 3 --------------------------------------------------

@@ -20,7 +20,7 @@ TABLES = [("finite.toml", finite.BOUNDS, finite.FiniteBound),
            (finite.FiniteBound, baselines.ContextualBaseline, baselines.GLMBaseline, linear.LinearBound)),
           ("converted.toml", converted.BOUNDS, (finite.FiniteBound, linear.LinearBound)),
           ("extra.toml", finite_lower.BOUNDS + contextual_extra.BOUNDS,
-           (finite_lower.FiniteLowerBound, contextual.ContextualBound)),
+           (finite_lower.FiniteLowerBound, contextual_extra.ContextualExtraBound)),
           ("linear.toml", linear.BOUNDS, linear.LinearBound), ("contextual.toml", contextual.BOUNDS, contextual.ContextualBound),
           ("glm.toml", glm.BOUNDS, glm.GLMBound)]
 
@@ -227,6 +227,6 @@ def test_the_extra_rows_take_their_computed_symbols_from_their_hooks(monkeypatch
 
     small, big = parts(0.05), parts(0.1)
     assert small[0] == pytest.approx(4 * big[0], rel=1e-12) and small[1] == pytest.approx(4 * big[1], rel=1e-12)
-    monkeypatch.setitem(contextual.VALUES, "sigma_z_is_perturb_sigma",
-                        mutate(contextual._sigma_z_is_perturb_sigma, "float(sig)", "1.0"))
+    monkeypatch.setitem(contextual_extra.VALUES, "sigma_z_is_perturb_sigma",
+                        mutate(contextual_extra._sigma_z_is_perturb_sigma, "float(sig)", "1.0"))
     assert parts(0.05) == parts(0.1)
