@@ -337,6 +337,20 @@ def _arith(text: str, env: dict) -> float:
     return evaluate_float(text, env)
 
 
+def conditions_code(bound: Bound):
+    """The function that gives ``bound.conditions``' answer: for a row declared as data (declared.TableBound) without a
+    ``check`` hook, its setting class's ``conditions`` (the row adds no code); else ``type(bound).conditions``.
+    ``check`` reads it to tell a bound whose conditions are code beyond its relations (rigorous.bound_calls,
+    verify.functions)."""
+    from .declared import TableBound
+
+    cls = type(bound)
+    if isinstance(bound, TableBound) and bound.check_hook is None:
+        mro = cls.__mro__
+        return next(c.__dict__["conditions"] for c in mro[mro.index(TableBound) + 1:] if "conditions" in c.__dict__)
+    return cls.conditions
+
+
 def expression_owner(bound: Bound) -> str:
     """What defines the bound's expression, for the generated code: the qualified name of its ``expression``
     method, and for a bound declared as data (``formula_texts``, boundcalc.bounds.finite.FiniteBound) a digest of

@@ -6,9 +6,9 @@ Sources: docs/formulas/zcdp-bandits.md 4, 7, 9, 10; docs/formulas/rdp-bandits.md
 docs/errata.md items 1, 3, 4, 5, 6, 7, 11, 12, 13 and the smaller items (004 Thm 3 "log t for log T").
 ``log`` is natural unless marked.
 
-Declared as data (issue 23 item 4): every bound whose formula is a closed form is a ``[[bound]]`` table of
-boundcalc/bounds/contextual.toml (ContextualBound, declared.TableBound); the corrected OFUL forms stay classes here
-(their s* and κ are computed by code).
+Declared as data (issue 23 item 4): every bound is a ``[[bound]]`` table of boundcalc/bounds/contextual.toml
+(ContextualBound, declared.TableBound); the corrected OFUL forms take s* and κ, computed by code, from the named
+hook of :data:`VALUES`.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import validate as v
 from ..errors import InputError
-from ._linear_common import BaseBound, oful_h_peak, syms
+from ._linear_common import BaseBound, oful_h_peak
 from .declared import TableBound, builtin_table
 
 DEFAULT_INSTANCE = {
@@ -158,146 +158,24 @@ def derive(params: dict) -> dict:
     return p
 
 
-_ASSUMPTION_1 = "Assumption 1 (seed 003 Sec. V-A / seed 000): ||a|| <= 1, |r_t| <= 1, ||theta*|| <= 1"
-_ASSUMPTION_2 = ("Assumption 2 (stochastic contexts, Gentile et al.): i.i.d. unit-norm actions, lambda_min(E AA^T) = "
-                 "lam0 > 0, Var[(z^T A)^2] <= lam0^2/(8 log 4k)")
-_VACUOUS = "vacuous: Assumption 2 cannot hold for d >= 2 (ERRATA 1)"
-_NOT_BOUNDED = ("the seed 003 experiments' N(0,1) rewards and unprojected Gaussian contexts break Assumption 1 (needed "
-                "for privacy); the default instance projects contexts onto the unit ball and uses +-1 rewards "
-                "(docs/formulas/zcdp-bandits.md §0)")
-
-
-# Assumption 1 on the instance (norms with floating-point tolerances) and lam0 <= tr E[AA^T]/d <= 1/d, which
-# ||A|| <= 1 implies; the explicit forms add the proof's lambda >= 1 (seed 003 Eq. 25, ERRATA 11)
-_NORMS = ("max_action_norm <= 1.000000001", "theta_norm <= 1.000000001")
-_OFUL_REQUIRES = _NORMS + ("lam0 <= 1/d + 0.000000000001",)
-_LAM_GE_1 = "lam >= 1"
-_OFUL_NOTES = {
-    "max_action_norm <= 1.000000001": "Assumption 1 (seed 003 Sec. V-A / seed 000), ||a|| <= 1 "
-                                      "(context_distribution = gaussian-003 is unprojected)",
-    "theta_norm <= 1.000000001": "Assumption 1 (seed 003 Sec. V-A / seed 000), ||theta*|| <= 1",
-    "lam0 <= 1/d + 0.000000000001": "lam0 <= tr E[AA^T]/d <= 1/d for ||A|| <= 1",
-    _LAM_GE_1: "the proof (Eq. 25, t_(l+1)/t_l <= (1+C)(1+lambda)) uses lambda >= 1 (ERRATA 11; see the corrected form)",
-}
-
-
-# ---- AdaC-OFUL / AdaR-OFUL -----------------------------------------------------------------------------
-def _ofu_pieces_sym(T, d, lam, lam0, C, delta, th):
-    """(l(T), pre, beta_T, f_F(d, delta/T)) of seed 003 Thm 14 / App. F-B (seed 000 Thm 17): l(T) <= d log(1 + T/(lam d))
-    / log(1 + C) (Step 5), pre = 2 sqrt(1+C) sqrt(2 d log(1 + T/(lam d))), beta_T = sqrt(2 log(1/delta) + d log(1 +
-    T/(lam d))) + sqrt(lam) ||theta*||, f_F(d, x) = d + 2 sqrt(d log(1/x)) + 2 log(1/x) (seed 003 Lemma 10, App. F)."""
-    import sympy
-
-    ell = d * sympy.log(1 + T / (lam * d)) / sympy.log(1 + C)
-    pre = 2 * sympy.sqrt(1 + C) * sympy.sqrt(2 * d * sympy.log(1 + T / (lam * d)))
-    beta = sympy.sqrt(2 * sympy.log(1 / delta) + d * sympy.log(1 + T / (lam * d))) + sympy.sqrt(lam) * th
-    LT = sympy.log(T / delta)
-    fF = d + 2 * sympy.sqrt(d * LT) + 2 * LT
-    return ell, pre, beta, fF
-
-
-def _g_sym(s, lam0, delta, d):
-    """lam0 s/4 - 8 log((s+3) d/delta) - 2 sqrt(s log((s+3) d/delta)) (seed 003 Lemma 12, seed 000 Lemma 27)."""
-    import sympy
-
-    Lg = sympy.log((s + 3) * d / delta)
-    return lam0 * s / 4 - 8 * Lg - 2 * sympy.sqrt(s * Lg)
-
-
-class _OFULExplicit(BaseBound):
-    """Explicit form of the proof (seed 003 App. F-B Step 6 / seed 000 App. D.2 Eq. 14-18), as the paper uses it:
-    R_T <= pre * (beta_T sqrt(T) + gamma_T sqrt((1+C)(1+lam) l(T))), pre = 2 sqrt(1+C) sqrt(2 d log(1+T/(lam d))),
-    gamma_T = sqrt(T) sqrt((2 l(T)/rho) f_F(d, delta/T) / (lam + max(0, g(T)))) (max(0, .) safeguard, DERIVED)."""
-
-    setting = "contextual"
-    kind = "upper-minimax"
-    form = "explicit"
-    params = ("d", "lam", "lam0", "C", "delta", "theta_norm")
-    assumptions = (_ASSUMPTION_1, _ASSUMPTION_2, "lambda >= 1 (proof Step 5)")
-    requires = _OFUL_REQUIRES + (_LAM_GE_1,)
-    requires_notes = _OFUL_NOTES
-    symbol_names = ("d", "lam", "lam0", "C", "delta", "theta_norm", "rho")
-
-
+# ---- AdaC-OFUL / AdaR-OFUL, corrected forms: s* and kappa computed by code ---------------------------------------
 @functools.lru_cache(maxsize=64)
 def _s_star(d, lam, lam0, delta, C) -> float:
     """``oful_h_peak`` once per instance (symbol_values runs at every evaluation and every ``conditions``)."""
     return oful_h_peak(d, lam, lam0, delta, C)
 
 
-class _OFULCorrected(_OFULExplicit):
-    """Corrected explicit form (ERRATA 11, 12, 13 and the tau = 0 episode):
-    R_T <= 2 (C lam + 1) + pre * beta_T(delta/3) sqrt(T)  +  pre * gammabar_T sqrt(kappa l(T)),
-    gammabar_T = max_{s <= T} gamma_s = sqrt((2/rho) f_F(d, delta/(3T)) H(T)), H(T) = max(h(min(T, s*)), h(T)),
-    h(s) = s l(s)/(lam + max(0, g(s; delta/3))), kappa = (1+C)(1+lam) (+1 if lam < 1).
-    2 (C lam + 1) bounds the regret of the first episode: det V_t >= lam^{d-1}(lam + t) for unit actions, so the
-    first update happens by t = C lam + 1 (DERIVED)."""
-
-    form = "corrected"
-    assumptions = (_ASSUMPTION_1, _ASSUMPTION_2)
-    requires = _OFUL_REQUIRES
-
-    @staticmethod
-    def _kappa(C, lam):
-        return (1 + C) * (1 + lam) + (1.0 if lam < 1 else 0.0)
-
-    @staticmethod
-    def _sstar(ctx):
-        """s*: the first peak of h(s) (``_linear_common.oful_h_peak``), a number of the instance (delta/3)."""
-        return _s_star(ctx["d"], ctx["lam"], ctx["lam0"], ctx["delta"] / 3, ctx["C"])
-
-    def expression(self):
-        import sympy
-
-        T, d, lam, lam0, C, delta, th, rho, s_star, kappa = syms(
-            "T", "d", "lam", "lam0", "C", "delta", "theta_norm", "rho", "s_star", "kappa")
-        dl = delta / 3
-        ell, pre, beta, fF = _ofu_pieces_sym(T, d, lam, lam0, C, dl, th)
-
-        def h(s):
-            return s * (d * sympy.log(1 + s / (lam * d)) / sympy.log(1 + C)) / (lam + sympy.Max(0, _g_sym(s, lam0, dl, d)))
-
-        H = sympy.Max(h(sympy.Min(T, s_star)), h(T))
-        gbar = sympy.sqrt(2 / rho * fF * H)
-        return 2 * (C * lam + 1) + pre * beta * sympy.sqrt(T), pre * gbar * sympy.sqrt(kappa * ell)
-
-    def symbol_values(self, ctx, budget):
-        out = super().symbol_values(ctx, budget)
-        out["s_star"] = self._sstar(ctx)
-        out["kappa"] = self._kappa(ctx["C"], ctx["lam"])
-        return out
+def _oful_s_star_kappa(bound, ctx, budget) -> dict:
+    """The symbols of the corrected OFUL forms (ERRATA 11-13; seed 003 Thm 14, seed 000 Thm 17) whose values are
+    computed by code: s*, the first peak of h(s) (``_linear_common.oful_h_peak``, at delta/3), and
+    kappa = (1+C)(1+lam) (+1 if lam < 1) (ERRATA 11)."""
+    C, lam = ctx["C"], ctx["lam"]
+    return {"s_star": _s_star(ctx["d"], lam, ctx["lam0"], ctx["delta"] / 3, C),
+            "kappa": (1 + C) * (1 + lam) + (1.0 if lam < 1 else 0.0)}
 
 
-_CORR_CAVEATS = (
-    "corrected form: running maximum of gamma instead of gamma_T (ERRATA 12/3), delta -> delta/3 so the "
-    "statement holds w.p. >= 1 - delta (ERRATA 13), constant (1+C)(1+lambda)+1 for lambda < 1 (ERRATA 11), plus "
-    "2(C lambda + 1) for the tau = 0 episode (DERIVED); not the paper's statement",
-    _VACUOUS,
-    _NOT_BOUNDED,
-)
-
-
-class AdaCOFULCorrected(_OFULCorrected):
-    id = "003-thm5-corrected"
-    title = "AdaC-OFUL regret, corrected explicit form (running-max gamma, delta/3)"
-    algorithm = "AdaC-OFUL"
-    seed = "003"
-    source = "seed 003 Thm 5 (proof App. F-B; Thm 14), corrected per ERRATA 11-13"
-    notion = "zcdp"
-    caveats = _CORR_CAVEATS
-    regime_note = ("privacy cost dominates until very large T (burn-in of the eigenvalue bound, ≈ 1.4e5 rounds at "
-                   "lam0 = 0.1); its ratio to the non-private part -> 0 as T grows")
-
-
-class AdaROFULCorrected(_OFULCorrected):
-    id = "000-thm10-corrected"
-    title = "AdaR-OFUL regret, corrected explicit form (running-max gamma, delta/3)"
-    algorithm = "AdaR-OFUL"
-    seed = "000"
-    source = "seed 000 Thm 10 (proof App. D.2; Thm 17), corrected per ERRATA 3 / 11-13"
-    notion = "rdp"
-    caveats = _CORR_CAVEATS
-    regime_note = AdaCOFULCorrected.regime_note
+# the Python piece contextual.toml may name: symbol values computed by code
+VALUES = {"oful_s_star_kappa": _oful_s_star_kappa}
 
 
 # ---- LinUCB with dynamic global sensitivity, seed 004 Thm 3 --------------------------------------------------
@@ -324,15 +202,16 @@ class ContextualBound(TableBound, BaseBound):
         return tuple(n for n in lambdified(self, "numpy")[1] if n != "T")
 
 
+ContextualBound.VALUES = VALUES
 _ROWS = {row["id"]: ContextualBound(**row) for row in builtin_table("contextual.toml")}
 
 BOUNDS = [
     _ROWS["003-thm5-paper"],
     _ROWS["003-thm5-explicit"],
-    AdaCOFULCorrected(),
+    _ROWS["003-thm5-corrected"],
     _ROWS["000-thm10-paper"],
     _ROWS["000-thm10-explicit"],
-    AdaROFULCorrected(),
+    _ROWS["000-thm10-corrected"],
     _ROWS["003-rsoful-explicit"],
     _ROWS["003-oful-paper"],
     _ROWS["004-thm3"],
@@ -340,4 +219,4 @@ BOUNDS = [
     _ROWS["003-appF-linpriv-claimed"],
     _ROWS["003-appF-linpriv-rectified"],
 ]
-assert len(BOUNDS) == len(_ROWS) + 2, "every row of contextual.toml is registered"
+assert len(BOUNDS) == len(_ROWS), "every row of contextual.toml is registered"

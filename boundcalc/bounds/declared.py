@@ -286,7 +286,14 @@ def overflow_safe_mp(args, exprs):
 # the seed, the context parameters it needs, ``requires`` relations over scalars, notes on parameters, the constant
 # ``c`` of a quantity, a Python ``expression`` hook where the bound language cannot write the formula and a
 # ``check`` hook for a condition that is not a relation (each hook named in the setting module's tables).
-BUILTIN = ("seed", "params", "requires", "requires_notes", "param_notes", "invalid", "c", "expression", "check")
+# A row's text may also name the setting's ``DEFINITIONS`` (a named sympy piece of the setting's papers, e.g. seed 002's
+# σ_{ε,δ}): each is replaced by its expression while the text is built. ``formula_note`` explains such a piece in
+# ``bounds show``; ``half_budget`` (seed 002) says the algorithm runs the (ε/2, δ/2) mechanisms; ``horizon`` names a
+# function of the setting's ``HORIZONS`` (the smallest horizon, where it depends on the budget); ``values`` names a
+# function of the setting's ``VALUES`` giving symbols whose value is computed by code (seed 003 Thm 14's s*);
+# ``comparison = true`` marks another paper's bound set beside the seeds' own (base.Bound.comparison).
+BUILTIN = ("seed", "params", "requires", "requires_notes", "param_notes", "invalid", "c", "expression", "check",
+           "formula_note", "half_budget", "horizon", "values", "comparison")
 
 
 class TableBound:
@@ -301,9 +308,12 @@ class TableBound:
     table_setting = ""
     EXPRESSIONS: dict = {}
     CHECKS: dict = {}
+    DEFINITIONS: dict = {}  # name a row's text may use -> function giving its sympy expression (named pieces)
+    VALUES: dict = {}  # name -> function (bound, ctx, budget) -> {symbol: value computed by code}
 
     def __init__(self, *, nonprivate: str | None = None, privacy_cost: str | None = None,
-                 expression: str | None = None, check: str | None = None, c: float | None = None, **meta):
+                 expression: str | None = None, check: str | None = None, c: float | None = None,
+                 values: str | None = None, **meta):
         for key, val in meta.items():
             setattr(self, key, tuple(val) if isinstance(val, list) else val)
         if self.setting != self.table_setting:
@@ -312,12 +322,21 @@ class TableBound:
         if c is not None:
             self.c = float(c)  # a constant of a registered quantity (finite: H_min's c)
         self.nonprivate_text, self.privacy_cost_text = nonprivate, privacy_cost
-        self.expression_hook, self.check_hook = expression, check
+        self.expression_hook, self.check_hook, self.values_hook = expression, check, values
         # what the generated numpy code was made from (base.expression_owner compares it)
         self.formula_texts = (nonprivate, privacy_cost) if expression is None else (f"EXPRESSIONS[{expression!r}]",)
 
     def allowed_symbols(self) -> tuple:
         raise NotImplementedError
+
+    def text_symbol(self, name: str):
+        """What a name of a row's text stands for: one of the setting's ``DEFINITIONS`` (its sympy expression, built
+        in place) or a positive symbol."""
+        if name in self.DEFINITIONS:
+            return self.DEFINITIONS[name]()
+        from ..expressions import positive_symbol
+
+        return positive_symbol(name)
 
     def expression(self):
         """(non-private part, privacy cost): the row's texts parsed by boundcalc.expressions, or its Python hook."""
@@ -326,11 +345,11 @@ class TableBound:
             if self.expression_hook is not None:
                 hit = self.EXPRESSIONS[self.expression_hook]()
             else:
-                from ..expressions import ExpressionError, parse_bound_text, positive_symbol
+                from ..expressions import ExpressionError, parse_bound_text
 
-                allowed = self.allowed_symbols()
+                allowed = self.allowed_symbols() + tuple(self.DEFINITIONS)
                 try:
-                    hit = tuple(parse_bound_text(t, allowed, f"{self.id} {what}", symbol=positive_symbol)
+                    hit = tuple(parse_bound_text(t, allowed, f"{self.id} {what}", symbol=self.text_symbol)
                                 for what, t in (("nonprivate", self.nonprivate_text),
                                                 ("privacy_cost", self.privacy_cost_text)))
                 except ExpressionError as exc:
@@ -338,10 +357,20 @@ class TableBound:
             self.__dict__["_expression"] = hit
         return hit
 
+    def symbol_values(self, ctx, budget):
+        """The setting class's values of the symbols, with those of the row's ``values`` hook (computed by code from
+        the instance) added to the instance's parameters first."""
+        if self.values_hook is not None:
+            from .base import Context
+
+            extra = self.VALUES[self.values_hook](self, ctx, budget)
+            ctx = Context(params={**ctx.params, **extra}, budget=ctx.budget, instance_name=ctx.instance_name)
+        return super().symbol_values(ctx, budget)
+
     def conditions(self, ctx):
         out = super().conditions(ctx)
         if self.check_hook is not None:
-            out += self.CHECKS[self.check_hook](ctx)
+            out += self.CHECKS[self.check_hook](self, ctx)
         return out
 
 

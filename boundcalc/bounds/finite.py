@@ -238,7 +238,7 @@ def _thm17_expression():
     return npv, sympy.Piecewise((x, x > 0), (0, True))
 
 
-def _dpse_beta_one_over_T(ctx) -> list[str]:
+def _dpse_beta_one_over_T(bound, ctx) -> list[str]:
     """dpse_beta is the string "1/T" or a number: not a relation on scalars, so it stays code (seed 001 App. G:
     the explicit DP-SE bound is registered for β = 1/T only)."""
     if ctx["dpse_beta"] != "1/T":

@@ -1,8 +1,9 @@
 """Finite-armed lower bounds added by issue 16 item 8: seed 001 Eq. 9 (Thm 3.1 implication (c)), the ε-global-DP
 asymptotic lower bound beyond Bernoulli arms with d_{ε,inf} (boundcalc.info.d_eps_inf).
 
-Written once (issue 15): ``expression()`` (sympy) + ``symbol_values`` + ``requires`` + metadata; the numeric terms
-are derived by the base class. Registered through ``bounds.registry.EXTRA_MODULES``.
+Written once (issue 15): the expression (sympy) + ``symbol_values`` + ``requires`` + metadata; the numeric terms
+are derived by the base class. Declared as data (issue 23 item 4): a ``[[bound]]`` table of boundcalc/bounds/extra.toml
+whose per-arm sums come from the named hook of :data:`VALUES`. Registered through ``bounds.registry.EXTRA_MODULES``.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .base import Bound
+from .declared import TableBound, builtin_table
 
 
 def _bernoulli_means(ctx):
@@ -63,47 +65,31 @@ def _sum_over_arms(ctx, div) -> float:
     return tot
 
 
-class Eq9(Bound):
-    """seed 001 Eq. 9 (Thm 3.1 implication (c)): for every ε-global-DP policy consistent over an unstructured class
-    M_1 × … × M_K, liminf Reg_T/ln T ≥ Σ_{a:Δ_a>0} Δ_a / d_{ε,inf}(ν_a, μ*, M_a), with
-    d_ε(P, Q) = inf_R ε·TV(P, R) + KL(R, Q) and d_{ε,inf}(ν_a, μ*, M_a) = inf{d_ε(ν_a, Q): Q ∈ M_a, mean(Q) > μ*}
-    (docs/formulas/eps-global-dp-bernoulli.md §2.2). Evaluated as the constant times ln T."""
+class FiniteLowerBound(TableBound, Bound):
+    """A finite-armed bound of boundcalc/bounds/extra.toml (declared.TableBound) whose symbols' values are all
+    computed by code, by the row's named hook of :data:`VALUES` (seed 001 Eq. 9: the per-arm sums over arms on
+    [0, 1])."""
 
-    id = "001-eq9"
-    title = "ε-global-DP asymptotic lower bound with d_ε,inf (any arms on [0, 1])"
-    algorithm = None
-    seed = "001"
-    source = "seed 001 Eq. 9 (Thm 3.1 implication (c))"
-    setting = "finite"
-    notion = "pure"
-    kind = "lower-asymptotic"
-    form = "exact"
-    params = ("means",)
-    requires = ("n_sub >= 1",)
-    assumptions = (
-        "unstructured class: M_a = all distributions on [0, 1] for every arm",
-        "policy ε-global DP and consistent over that class",
-        "arms: ctx['arms'] (finitely supported laws) when given, else Bernoulli(μ_a)",
-    )
-    caveats = (
-        "asymptotic: evaluated as (Σ_a Δ_a/d_ε,inf(ν_a, μ*))·ln T (liminf constant times ln T)",
-        "UNCERTAIN (sheet §2.2): whether R is restricted to M_a and the side condition of the printed domain are "
-        "not recoverable from the text; here R and Q range over all distributions on [0, 1]",
-        "for Bernoulli arms d_ε,inf = d_ε and the bound equals 001-thm3.1 (tests/info/test_d_eps_inf.py)",
-    )
-    regime_note = "non-private part: the Lai–Robbins constant Σ Δ_a/KL_inf (seed 001 Eq. 3), reached as ε → ∞; ε → 0: ≈ (#suboptimal arms)/ε"
+    table_setting = "finite"
 
-    def expression(self):
-        import sympy
+    def allowed_symbols(self) -> tuple:
+        from .finite import _allowed_symbols
 
-        Hk, He = sympy.symbols("H_kl_inf H_eps_inf", positive=True)
-        L = sympy.log(sympy.Symbol("T", positive=True))
-        return Hk * L, (He - Hk) * L
+        return _allowed_symbols(self.notion)
 
     def symbol_values(self, ctx, budget):
-        # H_eps_inf = Σ_{a:Δ_a>0} Δ_a / d_ε,inf(ν_a, μ*) (seed 001 Eq. 9); H_kl_inf = Σ Δ_a / KL_inf(ν_a, μ*) (Eq. 3):
-        # per-arm sums as numbers; the non-private part is the Lai–Robbins constant, the privacy cost the rest
-        return {"H_kl_inf": H_kl_inf(ctx), "H_eps_inf": H_eps_inf(ctx, float(budget.epsilon))}
+        return self.VALUES[self.values_hook](self, ctx, budget)
 
 
-BOUNDS = [Eq9()]
+def _h_inf_sums(bound, ctx, budget) -> dict:
+    """seed 001 Eq. 9: H_eps_inf = Σ_{a:Δ_a>0} Δ_a / d_ε,inf(ν_a, μ*), and Eq. 3: H_kl_inf = Σ Δ_a / KL_inf(ν_a, μ*):
+    per-arm sums as numbers; the non-private part is the Lai–Robbins constant, the privacy cost the rest."""
+    return {"H_kl_inf": H_kl_inf(ctx), "H_eps_inf": H_eps_inf(ctx, float(budget.epsilon))}
+
+
+# the Python piece extra.toml's finite rows name: symbol values computed by code
+VALUES = {"H_inf_sums": _h_inf_sums}
+FiniteLowerBound.VALUES = VALUES
+
+# seed 001 Eq. 9 (Thm 3.1 implication (c)): the finite row of extra.toml
+BOUNDS = [FiniteLowerBound(**row) for row in builtin_table("extra.toml") if row["setting"] == "finite"]

@@ -6,9 +6,9 @@ Sources: docs/formulas/zcdp-bandits.md (sections 3, 5.3, 9), docs/formulas/rdp-b
 docs/errata.md items 10 and 16 and the "smaller items" (000 Thm 8 main text vs appendix).
 ``log`` is natural everywhere.
 
-Declared as data (issue 23 item 4): every bound whose formula is a closed form is a ``[[bound]]`` table of
-boundcalc/bounds/linear.toml (LinearBound, declared.TableBound); seed 003 Thm 9 (and its correction) and
-000-thm8-explicit (the registered quantity R_phases) stay classes here.
+Declared as data (issue 23 item 4): every bound is a ``[[bound]]`` table of boundcalc/bounds/linear.toml
+(LinearBound, declared.TableBound); the Python pieces the tables name are :data:`CHECKS` (seed 003 Thm 9's
+"rho <= 1 or T >= 3") and :data:`EXPRESSIONS` (000-thm8-explicit, the registered quantity R_phases).
 """
 
 from __future__ import annotations
@@ -131,11 +131,6 @@ def derive(params: dict) -> dict:
 
 # ------------------------------------------------------------------------------------------------
 _ASSUMPTION_1 = "Assumption 1 (seed 003 Sec. V-A): ||a||_2 <= 1, |r_t| <= 1, ||theta*||_2 <= 1"
-_COMPARABILITY = (
-    "comparability: Thm 9's hard instance is the hypercube [-1,1]^d with Gaussian rewards and Theta = R^d, "
-    "outside Assumption 1 and with no finite K; lower <= upper comparisons with it are heuristic "
-    "(docs/formulas/zcdp-bandits.md 5.3)"
-)
 
 
 # Assumption 1 of seed 003 Sec. V-A on the instance (norms with a 1e-9 floating-point tolerance) and the spanning
@@ -180,126 +175,49 @@ class LinearBound(TableBound, _UpperLinear):
 
         return tuple(n for n in lambdified(self, "numpy")[1] if n != "T")
 
+    def threshold_rho(self, T):
+        """rho below which the private term of a max-type bound (seed 003 Thm 9: privacy cost
+        max(0, c_priv d/sqrt(rho) − c_np d sqrt(T))) is the larger: rho < const/T, const solved once from the
+        expression (4 e^{-0.5} as stated, e^{-0.5} corrected; ERRATA 16)."""
+        if self.combination != "max":
+            raise ValueError(f"{self.id}: no regime threshold (not a max-type bound)")
+        const = self.__dict__.get("_threshold_const")
+        if const is None:
+            import sympy
+
+            npart, cost = self.expression()
+            T_, rho = syms("T", "rho")
+            private = next(a for a in cost.args if a != 0) + npart  # Max(0, private − npart)
+            const = self.__dict__["_threshold_const"] = float(sympy.solve(sympy.Eq(private, npart), rho)[0] * T_)
+        return const / np.asarray(T, dtype=float)
+
+
+def _thm9_rho_le_1_or_T_ge_3(bound, ctx) -> list[str]:
+    """seed 003 Thm 9 (and its correction): the proof needs rho <= 1; for rho > 1 the max is still the non-private
+    term when T >= 3. Kept as code: "rho <= 1 or T >= 3", with T checked only where the context names one, is a
+    disjunction over an optional parameter, not one relation of ``requires``."""
+    b = bound.own_budget(ctx)
+    T = ctx.get("T")
+    if b is not None and bound.rho_of(b) > 1 and T is not None and float(T) < 3:
+        return ["the proof needs rho <= 1; for rho > 1 the max is the non-private term only when T >= 3"]
+    return []
+
+
+def _thm8_phases_expression():
+    """seed 000 Thm 8, explicit proof-level bound (docs/formulas/rdp-bandits.md §3.2; App. C.3 Steps 3-5, Eq. 8):
+    (R_phases(T, d, K, 0), R_phases(T, d, K, alpha/epsilon) − R_phases(T, d, K, 0)), R_phases the registered
+    quantity (numpy, mpmath; the prover's enclosure) of a function of four arguments the bound language cannot call."""
+    T, d, K, al, ep = syms("T", "d", "K", "alpha", "epsilon")
+    R = sympy_function("R_phases")
+    return R(T, d, K, 0), R(T, d, K, al / ep) - R(T, d, K, 0)
+
+
+# the Python pieces linear.toml may name: a condition that is no relation, an expression of a registered quantity
+CHECKS = {"thm9_rho_le_1_or_T_ge_3": _thm9_rho_le_1_or_T_ge_3}
+EXPRESSIONS = {"thm8_phases": _thm8_phases_expression}
+LinearBound.CHECKS, LinearBound.EXPRESSIONS = CHECKS, EXPRESSIONS
 
 _ROWS = {row["id"]: LinearBound(**row) for row in builtin_table("linear.toml")}
-
-
-# -- minimax lower bound, seed 003 Thm 9 ---------------------------------------------------------------
-class Thm9(BaseBound):
-    """seed 003 Thm 9: for A = [-1,1]^d, Theta = R^d and every rho-Interactive zCDP policy,
-    Reg^minimax >= max{ (e^{-2}/8) d sqrt(T), c_priv d / sqrt(rho) } with c_priv = e^{-2.25}/4 (as stated).
-
-    Split: non-private part = (e^{-2}/8) d sqrt(T); privacy cost = max(0, c_priv d/sqrt(rho) - that),
-    so that the total is the max."""
-
-    id = "003-thm9"
-    title = "Linear minimax lower bound, Thm 9 (as stated, e^{-2.25}/4)"
-    algorithm = None
-    seed = "003"
-    source = "seed 003 Thm 9 (App. G-B2)"
-    setting = "linear"
-    notion = "zcdp"
-    kind = "lower-minimax"
-    form = "exact"
-    params = ("d",)
-    assumptions = (
-        "A = [-1,1]^d, Theta = R^d, N(0,1) reward noise (not Assumption 1, no finite K)",
-        "rho-Interactive zCDP policies (the proof uses seed 003 Thm 8); rho <= 1 used in the proof",
-    )
-    caveats = (
-        "proof gap (constant): Markov at T/2 in App. G-B2 Step 1 loses a factor 1/2; the proof supports "
-        "(e^{-2.25}/8) d/sqrt(rho) and the threshold rho < e^{-0.5}/T; use 003-thm9-corrected where a valid "
-        "lower bound is needed (ERRATA 16)",
-        _COMPARABILITY,
-    )
-    threshold_const = 4 * math.exp(-0.5)
-    combination = "max"  # privacy dominates iff the private term is the max (privacy cost > 0)
-    regime_note = "privacy term dominates (high-privacy regime) iff rho < 4 e^{-0.5}/T ≈ 2.426/T; otherwise Omega(d sqrt T)"
-    symbol_names = ("d", "rho")
-
-    def threshold_rho(self, T):
-        """rho below which the private term is the larger: rho < threshold_const / T."""
-        return self.threshold_const / np.asarray(T, dtype=float)
-
-    def conditions(self, ctx):
-        # kept as code: "rho <= 1 or T >= 3", with T checked only where the context names one, is a disjunction over
-        # an optional parameter, not one relation of ``requires``
-        out = []
-        b = self.own_budget(ctx)
-        T = ctx.get("T")
-        if b is not None and self.rho_of(b) > 1 and T is not None and float(T) < 3:
-            out.append("the proof needs rho <= 1; for rho > 1 the max is the non-private term only when T >= 3")
-        return out
-
-    def _sym_priv_c(self):
-        import sympy
-
-        return sympy.exp(sympy.Rational(-9, 4)) / 4
-
-    def expression(self):
-        import sympy
-
-        T, d, rho = syms("T", "d", "rho")
-        np_part = sympy.exp(-2) / 8 * d * sympy.sqrt(T)
-        return np_part, sympy.Max(0, self._sym_priv_c() * d / sympy.sqrt(rho) - np_part)
-
-
-class Thm9Corrected(Thm9):
-    """seed 003 Thm 9 with the constant its proof supports (ERRATA 16): e^{-2.25}/8."""
-
-    id = "003-thm9-corrected"
-    title = "Linear minimax lower bound, Thm 9 with the proved constant e^{-2.25}/8"
-    form = "corrected"
-    caveats = (
-        "corrected form (ERRATA 16): private term (e^{-2.25}/8) d/sqrt(rho), as the proof supports, "
-        "not the paper's printed e^{-2.25}/4; threshold rho < e^{-0.5}/T",
-        _COMPARABILITY,
-    )
-    threshold_const = math.exp(-0.5)
-    regime_note = "privacy term dominates (high-privacy regime) iff rho < e^{-0.5}/T ≈ 0.607/T; otherwise Omega(d sqrt T)"
-
-    def _sym_priv_c(self):
-        import sympy
-
-        return sympy.exp(sympy.Rational(-9, 4)) / 8
-
-
-# -- AdaR-GOPE, seed 000 Thm 8 ---------------------------------------------------------------------------
-class _AdaR(_UpperLinear):
-    seed = "000"
-    notion = "rdp"
-    algorithm = "AdaR-GOPE"
-    symbol_names = ("d", "K", "delta", "alpha", "epsilon")
-
-
-class AdaRGOPEExplicit(_AdaR):
-    """seed 000 Thm 8, explicit proof-level bound of docs/formulas/rdp-bandits.md §3.2 (minimum over the phase m after which the
-    arms with gap > 2^{2-m} are gone), w.p. >= 1 - delta with delta = 1/T (so E[R_T] <= this + 2):
-    R_T <= min{ sum_{l<=l(T)} 2^{3-l} Tb_l, min_m [T 2^{2-m} + sum_{l<=min(m,l(T))} 2^{3-l} Tb_l], 2T }.
-    Non-private part: the same with alpha/eps -> 0 (the sheet's "without the privacy term" column)."""
-
-    id = "000-thm8-explicit"
-    title = "AdaR-GOPE regret, explicit minimum over phases (w.p. >= 1 - 1/T)"
-    source = "seed 000 Thm 8 (proof App. C.3 Steps 3-5, Eq. 8)"
-    form = "explicit"
-    params = ("d", "K")
-    caveats = (
-        "DERIVED: docs/formulas/rdp-bandits.md §3.2 from App. C.3 Steps 3-5: phase l costs <= 8 beta_l T_l, arms with "
-        "gap > 2^{2-m} are gone after phase m; l(T) = min{L : sum_{l<=L} 8 d L_l 4^l >= T}; delta = 1/T",
-        "high-probability bound on R_T (probability >= 1 - 1/T); E[R_T] <= value + 2 (per-step regret <= 2)",
-    )
-    regime_note = ("privacy cost = the rise of the phase minimum when the 2 d 2^l sqrt(2 (alpha/eps) d (d+1) L_l) "
-                   "term enters the phase lengths; O(d^2 log^{3/2} T) against sqrt(d T log T)")
-    formula_note = ("R_phases(T, d, K, r) = min{ Σ_{l≤l(T)} 2^{3−l} T̄_l,  min_{m≥1} [T 2^{2−m} + Σ_{l≤min(m,l(T))} "
-                    "2^{3−l} T̄_l],  2T },  T̄_l = min{T, d(d+1)/2 + 8d 4^l L_l + 2d 2^l √(2 r d(d+1) L_l)},  "
-                    "L_l = log(4Kl(l+1)T),  l(T) = min{L : Σ_{l≤L} 8d L_l 4^l ≥ T},  r = α/ε "
-                    "(non-private part: r = 0)")
-    symbol_names = ("d", "K", "alpha", "epsilon")
-
-    def expression(self):
-        T, d, K, al, ep = syms("T", "d", "K", "alpha", "epsilon")
-        R = sympy_function("R_phases")  # a registered quantity (numpy, mpmath; the prover's enclosure)
-        return R(T, d, K, 0), R(T, d, K, al / ep) - R(T, d, K, 0)
 
 
 _phase_min_reference = r_phases_float  # the scalar form (tests/intervals/test_proofs_enclosures.py uses this name)
@@ -310,13 +228,13 @@ BOUNDS = [
     _ROWS["003-thm4-paper-hp"],
     _ROWS["003-thm4-explicit"],
     _ROWS["003-thm4-explicit-hp"],
-    Thm9(),
-    Thm9Corrected(),
+    _ROWS["003-thm9"],
+    _ROWS["003-thm9-corrected"],
     _ROWS["000-thm8-paper"],
     _ROWS["000-thm8-paper-main"],
-    AdaRGOPEExplicit(),
+    _ROWS["000-thm8-explicit"],
     _ROWS["000-thm8-explicit-closed"],
     _ROWS["003-gope-explicit"],
     _ROWS["003-gope-paper"],
 ]
-assert len(BOUNDS) == len(_ROWS) + 3, "every row of linear.toml is registered"
+assert len(BOUNDS) == len(_ROWS), "every row of linear.toml is registered"

@@ -281,11 +281,12 @@ def bound_call(bid: str, keys) -> BoundCall:
             env.update({k: v for k, v in bp.finite_symbol_values_mp(arms, finite_needed).items() if k in finite_needed})
         return f_mp(*(env[t.name] for t in syms))
 
+    from ..bounds.base import conditions_code
     from ..bounds.declared import DeclaredBound
 
     # a declared bound's conditions are exactly its assumptions (relations); a built-in's base conditions are its
     # ``requires``: only code beyond the relations is evaluated at corners
-    has_cond = type(b).conditions is not Bound.conditions and not isinstance(b, DeclaredBound)
+    has_cond = conditions_code(b) is not Bound.conditions and not isinstance(b, DeclaredBound)
     rels = assumption_relations(b)
     inst_vals = {k: float(v) for k, v in default_ctx.params.items() if _is_number(v) and not isinstance(v, bool)}
     sources: dict = {}

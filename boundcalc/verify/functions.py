@@ -338,7 +338,9 @@ def _t_dependent(b) -> bool:
         texts += tuple(b.assumptions or ())
     if any("T" in re.findall(r"[A-Za-z_][A-Za-z_0-9]*", t) for t in texts):
         return True
-    return type(b).conditions.__qualname__ not in _GENERIC_CONDITIONS
+    from ..bounds.base import conditions_code
+
+    return conditions_code(b).__qualname__ not in _GENERIC_CONDITIONS
 
 
 def _at_T(ctx, T):

@@ -324,7 +324,7 @@ claim("003-lower-le-upper-linear", "Thm 9 ≤ explicit Thm 4 bound (sheet check 
           "003-thm4-explicit (E[R_T], δ = 1/T) over real intervals of T, d, K = 2^log2K and ρ (so every integer d and "
           "K of the box). The grid method evaluates the sheet's formula index independently of the registry.")),
           "grid": _lu_lin}, inequality=_LU_LINEAR,
-      # T >= 3: Thm 9's condition "rho <= 1 or T >= 3" (bounds.linear.Thm9.conditions) holds for every rho
+      # T >= 3: Thm 9's condition "rho <= 1 or T >= 3" (bounds.linear CHECKS "thm9_rho_le_1_or_T_ge_3") holds for every rho
       params=(Param("T", 10, 1e9, (3.0, math.inf, False, True)), integer("d", 1, 50), integer("log2K", 1, 20, minimum=0),
               positive("rho", 1e-8, 1e3)),
       sheet_checks=("docs/formulas/zcdp-bandits.md §8.10",),
