@@ -120,8 +120,8 @@ class Bound(ABC):
     # extra text for ``boundcalc bounds show`` when the sympy expression cannot carry the whole formula
     formula_note: str = ""
     # another paper's bound set beside the seeds' own (a baseline's own paper, seed 003 Table II's conversions): the
-    # regret table lists it after the papers' own and only with --all; set for every bound of bounds/baselines.py
-    # and bounds/converted.py
+    # regret table lists it after the papers' own and only with --all; declared by the rows of bounds/baselines.toml
+    # and bounds/converted.toml (``comparison = true``)
     comparison: bool = False
 
     # assumptions as data (issue 15): relations such as "beta_adac > 3" or "K >= 2" over the names of
