@@ -116,12 +116,17 @@ def _registration_key(typer_app) -> tuple:
 def command():
     """The click command of ``app``, built once per process: typer builds it anew from the app on every call
     (``app(...)``, typer's CliRunner), ~0.1 s of CPU, most of a quick command's time where one process runs many
-    (the test suite, ``main`` called in-process). Built again when a command, group or callback was registered or
+    (the test suite, ``main`` called in-process); plain option values are converted without pydantic (cli/coerce.py).
+    Built again when a command, group or callback was registered or
     replaced since (the key holds every callback object of the app and its groups)."""
     key = _registration_key(app)
     if key not in _COMMAND:
         _COMMAND.clear()
-        _COMMAND[key] = typer.main.get_command(app)
+        cmd = typer.main.get_command(app)
+        from .coerce import install
+
+        install(cmd)  # plain option values converted without pydantic (start-up; cli/coerce.py)
+        _COMMAND[key] = cmd
     return _COMMAND[key]
 
 
