@@ -49,6 +49,7 @@ class Registered(MutableMapping):
 
     def __init__(self, package: str, entries: dict):
         self.package, self._entries = package, dict(entries)
+        self._specs = {n: v for n, v in self._entries.items() if isinstance(v, str)}  # kept after the import
 
     def __getitem__(self, name: str) -> type:
         v = self._entries[name]
@@ -78,8 +79,8 @@ class Registered(MutableMapping):
 
     def module_of(self, attr: str) -> str | None:
         """The module (relative) that defines the registered class named ``attr`` (a Python name), if any."""
-        for v in self._entries.values():
-            if isinstance(v, str) and v.rpartition(".")[2] == attr:
+        for v in self._specs.values():
+            if v.rpartition(".")[2] == attr:
                 return v.rpartition(".")[0]
         return None
 

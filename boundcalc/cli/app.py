@@ -173,6 +173,11 @@ def entry_command(argv: list[str] | None = None):
     module = COMMANDS.get(args[0]) if args else None
     if module is None or "app" in globals():
         return command()
+    return one_command(module)
+
+
+def one_command(module: str):
+    """The click command of a root app with only ``module``'s commands registered (built once per process)."""
     if module not in _ONE:
         a = _new_app()
         importlib.import_module(f"boundcalc.cli.{module}").register(a)
