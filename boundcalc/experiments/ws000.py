@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..figures import colour
+from ..figures import colour, panels_figure, title
 from .base import Experiment, Worksheet
 from .bounds import comparison_table
 from .ws003 import bounds_panel
@@ -41,7 +41,6 @@ CONTEXT_OV = {"context_distribution": "gaussian-003-projected", "lam": 0.1, "C":
 
 def run_ucb(r, s):
     from ..algorithms.finite import AdaRUCB
-    from ..figures import panels_figure, title
     from ..privacy import RDP
 
     ids = {"000-thm5": "Thm 5 (gap-dependent)", "000-cor6-explicit": "Cor. 6 (explicit constants)",
@@ -62,7 +61,6 @@ def run_ucb(r, s):
 
 def run_gope(r, s):
     from ..algorithms.linear import AdaRGOPE
-    from ..figures import panels_figure, title
     from ..privacy import RDP
 
     ids = {"000-thm8-explicit": "Thm 8 (explicit minimum over phases)",
@@ -84,7 +82,6 @@ def run_gope(r, s):
 def run_oful(r, s):
     from ..algorithms.contextual.oful import AdaROFUL
     from ..bounds import registry
-    from ..figures import panels_figure, title
     from ..privacy import RDP
     from ..verify.regret_check import _contextual_env
 

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..figures import colour
+from ..figures import Panel, colour, panels_figure, title
 from .base import Experiment, Worksheet
 from .bounds import bound_lines, compare, comparison_table, record_curves
 from .common import curve, final
@@ -80,8 +80,6 @@ def algorithm(name: str, eps: float, delta: float = DELTA_SINGLE):
 def _bounds_panel(r, eps, budget, checkpoints, algos, lines_of, overrides, comps, curves):
     """One ε panel: the bound lines ``lines_of`` ({bound id: label}) at ``budget`` beside ``curves``, a note for each
     bound that cannot be drawn, and the curve/bound bookkeeping of the ε's comparisons (``record_curves``)."""
-    from ..figures import Panel
-
     lines, missing = bound_lines("glm", budget, checkpoints, lines_of, overrides)
     for bid, why in missing.items():
         r.note(f"{bid} not drawn at ε = {eps:g}: {why}")
@@ -92,7 +90,6 @@ def _bounds_panel(r, eps, budget, checkpoints, algos, lines_of, overrides, comps
 
 def _figure(r, which, algos, env, s, setting_lines, overrides, delta, subtitle, fig_name, judge_ours, envs=None):
     """One Figure 5.1 column: ``algos`` at each ε on ``env`` (``envs``: another environment per algorithm name)."""
-    from ..figures import panels_figure, title
     from ..privacy import LocalDP
 
     r.expect(len(EPSILONS) * len(algos))
@@ -215,7 +212,6 @@ def _logistic_panels(r, key, env, s, what, fig_name, source):
     algorithms' bounds are drawn and judged: LDP-GLOC's (Zheng et al. 2020, no instance constant; assumptions by the
     LDP-GLOC adapter on this environment) and LDP-SGD's (seed 002 Thms 3.1 and 3.3 at the constants computed from the
     instance, assumptions as boundcalc.verify.glm_instance decides them)."""
-    from ..figures import panels_figure, title
     from ..privacy import LocalDP
     from ..verify.glm_instance import SGD_IDS
 

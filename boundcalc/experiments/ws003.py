@@ -16,10 +16,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..figures import colour
+from ..figures import Curve, Panel, colour, panels_figure, title
 from .base import Experiment, Worksheet
 from .bounds import bound_lines, compare, comparison_table, difference, price_of_privacy, record_curves
-from .common import checkpoints_with, curve
+from .common import checkpoints_with, curve, final
 
 BETA_PAPER = 1.0  # seed 003 Sec. VII: β = 1 (Theorem 10 needs β > 3)
 BETA_THM = 3.5  # sheet §8.6 / §9: the smallest round value the theorem allows, used to check Thm 10 / 11
@@ -78,8 +78,6 @@ def priv_vs_nonpriv(r, key: str, make_priv, make_nonpriv, env, rho_grid, Ts, pop
     """Left: Reg_priv − Reg_nonpriv against ρ at horizons Ts; right: PoP against t for the budgets pop_rhos. Returns
     {rho: Results} and the non-private Results. ``why``: why no regret bound is drawn on this figure (recorded for
     both algorithms' curves, runner.curve_bounds)."""
-    from ..figures import Curve, Panel, panels_figure, title
-
     T_max = max(max(Ts), T_pop)
     cps = checkpoints_with(T_max, Ts)
     rhos = sorted(set(rho_grid) | set(pop_rhos))
@@ -153,8 +151,6 @@ def bounds_panel(r, key, alg, env, T, runs, setting, budget, overrides, ids_labe
                  label: str, config: str, assumptions=None, draw=None, color=None):
     """A regret curve with its registered bounds on the same axes (``draw``: which of ``ids_labels``), and the
     comparisons at T."""
-    from ..figures import Panel
-
     res = r.simulate(key, alg, env, T, runs)
     lines, missing = bound_lines(setting, budget, res.checkpoints, ids_labels, overrides, draw=draw)
     for bid, why in missing.items():
@@ -184,7 +180,6 @@ def run_fig4a(r, s):
 
 def run_fig4a_bounds(r, s):
     from ..algorithms.finite import AdaCUCB
-    from ..figures import panels_figure, title
     from ..privacy import ZCDP
 
     ov = {"means": MU2, "beta_adac": BETA_THM}
@@ -247,7 +242,6 @@ def run_fig4b(r, s):
 
 def run_fig4b_bounds(r, s):
     from ..algorithms.linear import GOPE, AdaCGOPE, GOPELimit
-    from ..figures import panels_figure, title
     from ..privacy import ZCDP
 
     ls_ex, ls_paper = "gope-lattimore-szepesvari2020-thm22-1-explicit", "gope-lattimore-szepesvari2020-thm22-1-paper"
@@ -291,9 +285,7 @@ def run_fig5(r, s):
     its two readings (boundcalc.algorithms.linear.AdaRGOPEVar): AdaC-GOPE's phases (App. H: Step 4 changes only) and
     AdaR-GOPE's phases at α/ε = 1/ρ (the name)."""
     from ..algorithms.linear import AdaCGOPE, AdaRGOPEVar
-    from ..figures import Panel, panels_figure, title
     from ..privacy import ZCDP
-    from .common import final
 
     env = linear_env("gaussian")
     ids = {"003-thm4-paper": "Thm 4, AdaC-GOPE (Table II, O-constants = 1)",
@@ -380,7 +372,6 @@ def run_fig4c(r, s):
 
 
 def run_fig4c_bounds(r, s):
-    from ..figures import panels_figure, title
     from ..privacy import ZCDP
 
     env = contextual_env(True)

@@ -10,11 +10,11 @@ import time
 
 import numpy as np
 
-from ..figures import colour
+from ..figures import Curve, Line, Panel, colour, panels_figure, pyplot, regret_figure, title
 from ..verify.dgs_sensitivity import (  # noqa: F401  (Fig. 2(b)'s study lives below verify, which judges it)
     ALGOS, ALPHA, DELTA, EPS, SENS_SHIFT, SENS_STEPS, SENS_T, algorithm, env, judge_sensitivity, sensitivity_study)
-from .base import Experiment, Worksheet, derived_seed
-from .bounds import bound_rows, compare, comparison_table, record_curves
+from .base import Experiment, Simulation, Worksheet, _env_text, _jsonable, derived_seed
+from .bounds import BOUND_COLOURS, bound_lines, bound_rows, compare, comparison_table, record_curves
 from .common import curve, final
 
 LINES = {"004-thm3": "Thm 3 (as stated)", "004-thm3-corrected": "Thm 3 with log T restored (corrected)"}
@@ -38,9 +38,7 @@ def _alg_of(bound_id: str) -> str:
 
 
 def run_fig1a(r, s):
-    from ..figures import Panel, panels_figure, title
     from ..privacy import ApproxDP
-    from .bounds import bound_lines
 
     r.expect(len(ALGOS))
     curves, fin, comps = [], {}, []
@@ -87,7 +85,6 @@ def run_lastfm(r, s):
         return
     from ..algorithms.contextual import linucb
     from ..data import lastfm
-    from ..figures import Curve, regret_figure, title
 
     env = lastfm.make_env(path)
     lam0 = float(env.lambda0)
@@ -136,8 +133,6 @@ def run_lastfm(r, s):
 def run_fig1c(r, s):
     from scipy.stats import t as student
 
-    from ..figures import Curve, regret_figure, title
-
     r.expect(len(ALGOS) * len(s["horizons"]))
     for a in ALGOS:
         r.curve_bounds(a, reason=NOT_REGRET.format(what="the parameter error ‖θ^p − θ*‖"))
@@ -171,7 +166,6 @@ def run_fig1c(r, s):
 
 
 def run_fig2a(r, s):
-    from ..figures import Curve, Line, regret_figure, title
     from ..privacy import ApproxDP
 
     eps_grid = [float(x) for x in np.linspace(s["eps_min"], s["eps_max"], s["n_eps"])]
@@ -197,7 +191,6 @@ def run_fig2a(r, s):
     thm = [bound_rows("contextual", ApproxDP(e, DELTA), [T], overrides())[1] for e in eps_grid]
     lines = [Line("LinUCB (non-private)", eps_grid, [base[0]] * len(eps_grid), kind="other",
                   style={"color": colour(0)})]
-    from .bounds import BOUND_COLOURS
 
     drawn = []
     for j, (bid, lab) in enumerate(ALL_LINES.items()):
@@ -235,7 +228,6 @@ def _record(r, study: dict, seconds: float, label: str = "fig2b", environment=No
     from scipy.stats import t as student
 
     from ..algorithms import params_of
-    from .base import Simulation, _env_text, _jsonable
 
     for a, res in study.items():
         reg = np.asarray(res.regret, dtype=float)
@@ -258,8 +250,6 @@ def _record(r, study: dict, seconds: float, label: str = "fig2b", environment=No
 def _sensitivity_bars(r, study: dict, steps, name: str, xlabel: str, title_text: str, T: int) -> list:
     """The bar chart of Figures 2(b)/(c) (mean ± sd of the counts per changed round and method) saved as ``name``;
     returns the table rows (algorithm, round, mean, sd, min, max, seed)."""
-    from ..figures import pyplot
-
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(7.5, 4.4))
     algs = list(study)
@@ -284,8 +274,6 @@ def _sensitivity_bars(r, study: dict, steps, name: str, xlabel: str, title_text:
 
 
 def run_fig2b(r, s):
-    from ..figures import title
-
     t0 = time.perf_counter()
     study = sensitivity_study(s["T"], s["runs"], seed=r.seed)
     _record(r, study, (time.perf_counter() - t0) / len(study))
@@ -342,7 +330,6 @@ def run_fig2c(r, s):
     if not path:
         return
     from ..data import lastfm
-    from ..figures import title
 
     environment = lastfm.make_env(path)
     steps = [int(x) for x in s["steps"]]

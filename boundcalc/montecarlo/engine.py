@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import tempfile
 import zlib
 from dataclasses import dataclass, field
 from typing import Any
@@ -200,9 +202,6 @@ class Results:
 
         Atomic: written to a temporary file in the same directory, then renamed over ``path`` (os.replace),
         so an interrupted or failed write never leaves a partial file."""
-        import os
-        import tempfile
-
         path = os.fspath(path)
         ext = os.path.splitext(path)[1].lower()  # FILE.NPZ as FILE.npz (the CLI checks --save that way, issue 17)
         if ext not in (".npz", ".json"):

@@ -6,6 +6,8 @@ the names with the budget each needs ("pure": ε, "zcdp": ρ, "rdp": α and ε).
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..errors import InputError
 from .base import Schedule, truncate
 from .finite import adac_ucb, adap_klucb, adar_ucb, dp_klucb, dp_se, geometric_batches, per_arm_doubling
@@ -41,8 +43,6 @@ def build(name: str, T, *, epsilon=None, rho=None, alpha=None, rdp_epsilon=None,
     1/(ε n) that overflows is +inf (infinite noise), one that underflows is 0, an epoch length R_e = inf is an
     epoch longer than any horizon; those limits are the correct values, so overflow, underflow and division by
     zero are not warned about here. An invalid operation (NaN) still is."""
-    import numpy as np
-
     with np.errstate(over="ignore", under="ignore", divide="ignore"):
         return _build(name, T, epsilon=epsilon, rho=rho, alpha=alpha, rdp_epsilon=rdp_epsilon, d=d, K=K,
                       delta=delta, n1=n1, ratio=ratio, beta=beta, lam=lam, C=C, lam0=lam0)
