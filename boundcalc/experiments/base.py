@@ -308,7 +308,7 @@ class Runner:
         """Simulate ``runs`` runs of ``alg`` on ``env`` to ``T`` (log-spaced checkpoints by default, at least
         figures.MIN_PLOT_CHECKPOINTS, plus the step cap when it lies below T); a per-step algorithm stops at the step
         cap (see FULL_STEP_CAP). Returns Results."""
-        from ..algorithms import granularity, params_of
+        from ..algorithms import granularity, params_of  # deferred: start-up of `worksheet list`
 
         T, runs = int(T), int(runs)
         T_paper = T

@@ -65,7 +65,7 @@ def merge_thm43(lines):
 
 @lru_cache(maxsize=None)
 def env(name: str):
-    from ..envs import make_env
+    from ..envs import make_env  # deferred: start-up of `worksheet list`
 
     return make_env(name)
 
@@ -83,7 +83,7 @@ def algorithm(name: str, eps: float):
 
 
 def overrides(env_name: str) -> dict:
-    from ..envs.instances import INSTANCES
+    from ..envs.instances import INSTANCES  # deferred: start-up of `worksheet list`
 
     return {"means": list(INSTANCES[env_name]["means"]), "alpha_batch": BATCH_ALPHA, "alpha_adap": ADAP_ALPHA,
             "dpse_beta": "1/T"}
@@ -95,7 +95,7 @@ def label(env_name: str, eps: float, algo: str) -> str:
 
 def config_panel(r, env_name: str, eps: float, T: int, runs: int):
     """Simulate the six algorithms on one (environment, ε); returns (Panel, {algo: (mean, lo, hi)}, comparisons)."""
-    from ..privacy import PureDP
+    from ..privacy import PureDP  # deferred: start-up of `worksheet list`
 
     curves, results, comps = [], {}, []
     for a in ALGOS:
@@ -181,7 +181,7 @@ def run_figs4to7(r, s):
 
 # -- Figure 8 ----------------------------------------------------------------------------------------------------
 def run_fig8(r, s):
-    from ..privacy import PureDP
+    from ..privacy import PureDP  # deferred: start-up of `worksheet list`
 
     eps_grid = np.geomspace(s["eps_min"], s["eps_max"], s["n_eps"])
     T, runs, e = s["T"], s["runs"], s["env"]

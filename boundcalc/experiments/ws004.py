@@ -38,7 +38,7 @@ def _alg_of(bound_id: str) -> str:
 
 
 def run_fig1a(r, s):
-    from ..privacy import ApproxDP
+    from ..privacy import ApproxDP  # deferred: start-up of `worksheet list`
 
     r.expect(len(ALGOS))
     curves, fin, comps = [], {}, []
@@ -166,7 +166,7 @@ def run_fig1c(r, s):
 
 
 def run_fig2a(r, s):
-    from ..privacy import ApproxDP
+    from ..privacy import ApproxDP  # deferred: start-up of `worksheet list`
 
     eps_grid = [float(x) for x in np.linspace(s["eps_min"], s["eps_max"], s["n_eps"])]
     T, runs = s["T"], s["runs"]
@@ -227,7 +227,7 @@ def _record(r, study: dict, seconds: float, label: str = "fig2b", environment=No
     with the call that recomputes the whole pair in ``note``."""
     from scipy.stats import t as student
 
-    from ..algorithms import params_of
+    from ..algorithms import params_of  # deferred: start-up of `worksheet list`
 
     for a, res in study.items():
         reg = np.asarray(res.regret, dtype=float)
@@ -317,7 +317,7 @@ def flip_study(environment, T: int = FLIP_T, runs: int = 5, seed: int = 0, steps
     the original tape and on the tapes with the reward of round s (0-based) flipped, r → 1 − r, every random draw
     shared; rounds compared by the chosen arm's index (24 of the 25 arms of a pool have payoff 0, so their means
     coincide); one seed per algorithm, derived from ``seed`` and its name."""
-    from ..montecarlo.neighbours import neighbouring_runs
+    from ..montecarlo.neighbours import neighbouring_runs  # deferred: start-up of `worksheet list`
 
     algs = lastfm_algorithms(float(environment.lambda0))
     return {a: neighbouring_runs(alg, environment, T, runs, steps, seed=derived_seed(seed, "004", "fig2c", a),

@@ -150,15 +150,15 @@ class LocalProcesses(Executor):
 
     def _get_pool(self):
         if self._pool is None:
-            import multiprocessing as mp
-            from concurrent.futures import ProcessPoolExecutor
+            import multiprocessing as mp  # deferred: start-up of `simulate`
+            from concurrent.futures import ProcessPoolExecutor  # deferred: multiprocessing, for a process pool only
 
             ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
             self._pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=ctx, initializer=_worker_init)
         return self._pool
 
     def imap_unordered(self, fn, tasks):
-        from concurrent.futures.process import BrokenProcessPool
+        from concurrent.futures.process import BrokenProcessPool  # deferred: start-up of `simulate`
 
         pool = self._get_pool()
         futs = {}
@@ -345,11 +345,11 @@ def _start_method_without_sigint() -> str:
     SIGINT ignored for the instant of its launch (an ignored disposition survives exec; this process handles
     Ctrl-C again right after); the fork server keeps ignoring it and so do the workers forked from it, restarts
     included. The server preloads distributed, numpy and the engine, so workers start fast. Elsewhere: spawn."""
-    import multiprocessing as mp
+    import multiprocessing as mp  # deferred: start-up of `simulate`
 
     if "forkserver" not in mp.get_all_start_methods() or threading.current_thread() is not threading.main_thread():
         return "spawn"
-    from multiprocessing import forkserver
+    from multiprocessing import forkserver  # deferred: start-up of `simulate`
 
     try:
         import distributed.utils as du
