@@ -29,7 +29,7 @@ from rich.table import Table as RichTable
 
 from .. import montecarlo, textformat
 from ..errors import InputError
-from ..figures import MIN_PLOT_CHECKPOINTS, check_scale, save, scales
+from ..figures import MIN_PLOT_CHECKPOINTS, check_scale, scales
 from ..montecarlo.engine import derived_seed  # noqa: F401  (the worksheets' seeds, defined with the engine's seeding)
 
 MODES = ("fast", "full")
@@ -358,6 +358,8 @@ class Runner:
     # -- recording -------------------------------------------------------------------------------------------
     def figure(self, fig, name: str) -> str:
         """Save a matplotlib figure as ``name`` (e.g. "fig1.png") in the output directory; returns the path."""
+        from ..figures import save  # deferred: read at call time (tests replace figures.save)
+
         self.current.figure_axes[name] = figure_axes(fig)
         path = save(fig, os.path.join(self.out, name), option="--out")
         self.current.figures.append(name)

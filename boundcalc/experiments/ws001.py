@@ -15,7 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..figures import Curve, Line, Panel, panels_figure, regret_figure, title
+from ..figures import Panel, panels_figure, title
 from .base import Experiment, Worksheet
 from .bounds import bound_lines, bound_rows, compare, comparison_table, judged_ids, record_curves
 from .common import at, curve, lowest
@@ -181,6 +181,8 @@ def run_figs4to7(r, s):
 
 # -- Figure 8 ----------------------------------------------------------------------------------------------------
 def run_fig8(r, s):
+    # deferred: read at call time (tests replace figures.regret_figure)
+    from ..figures import Curve, Line, regret_figure, title
     from ..privacy import PureDP  # deferred: start-up of `worksheet list`
 
     eps_grid = np.geomspace(s["eps_min"], s["eps_max"], s["n_eps"])
