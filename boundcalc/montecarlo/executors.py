@@ -33,9 +33,7 @@ import uuid
 from concurrent.futures import as_completed
 from typing import Any, Callable, Iterator, Sequence
 
-import numpy
-
-from .. import __version__, validate
+from .. import validate
 from ..errors import ExecutionError, InputError
 
 KINDS = ("in-process", "processes", "dask-local", "dask")
@@ -205,6 +203,10 @@ def _import_distributed(kind: str):
 
 def _environment() -> dict[str, str]:
     """What a worker must share with the client for bit-identical numbers: boundcalc and numpy versions."""
+    import numpy  # deferred: read where it runs (client.run on each Dask worker); module level is stdlib only
+
+    from .. import __version__  # deferred: read where it runs (client.run on each Dask worker)
+
     return {"boundcalc": __version__, "numpy": numpy.__version__}
 
 
