@@ -17,10 +17,15 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import io
 import math
 import os
+import tempfile
+import textwrap
 from dataclasses import dataclass, field
 from typing import Any, Sequence
+
+import numpy as np
 
 from .errors import InputError
 
@@ -98,8 +103,6 @@ def colour(i: int) -> str:
 def check_path(path: str | None, option: str = "--plot") -> str | None:
     """Validate a figure path before any work: a .png, .svg or .pdf file in an existing directory where a file
     can be created (checked by creating and removing one: permission bits alone miss read-only file systems)."""
-    import tempfile
-
     if path is None:
         return None
     ext = os.path.splitext(path)[1].lower()
@@ -176,8 +179,6 @@ def title(what: str, instance: str = "", budget: str = "", T: float | None = Non
 def wrap_title(text: str, width: int = TITLE_WIDTH) -> str:
     """Break a long title into lines of at most ``width`` characters at its " — " separators (then at spaces), so
     that a long instance name does not widen the figure."""
-    import textwrap
-
     lines, cur = [], ""
     for part in text.split(" — "):
         cand = part if not cur else f"{cur} — {part}"
@@ -226,8 +227,6 @@ class Line:
 
 
 def _finite_xy(x, y):
-    import numpy as np
-
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     ok = np.isfinite(x) & np.isfinite(y)
     return x[ok], y[ok]
@@ -235,8 +234,6 @@ def _finite_xy(x, y):
 
 def _fit_axes(ax, ys: list, log_y: bool | None):
     """y limits from what is drawn: 0 to 1.08 × max on a linear axis, or the decades spanned on a log axis."""
-    import numpy as np
-
     vals = np.concatenate([np.asarray(v, dtype=float).ravel() for v in ys]) if ys else np.array([])
     vals = vals[np.isfinite(vals)]
     if vals.size == 0:
@@ -266,8 +263,6 @@ def regret_figure(curves: Sequence[Curve], lines: Sequence[Line] = (), *, title_
     legend as "(off scale)" rather than silently dropped. ``y_focus``: labels of the curves the linear y axis is fitted
     to (up to FOCUS_HEADROOM times their largest value), so that close low curves stay readable beside a curve far
     above them; the curves that leave the axes are named on the panel. Returns the figure."""
-    import numpy as np
-
     log_y = log_y_of(log_y)
     plt = pyplot()
     fig = None
@@ -485,8 +480,6 @@ def ccdf_figure(samples: dict, *, title_text: str = "", xlabel: str = "regret at
     """The distribution of the final regret per algorithm as an empirical CCDF: P(Reg(T) > x) against x (one
     step curve per algorithm; log y by default, where the rare bad runs show), with vertical markers (e.g. a cap).
     ``samples``: {label: per-run final regrets}."""
-    import numpy as np
-
     log_y = log_y_of(log_y)
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(8.5, 4.8))
@@ -520,8 +513,6 @@ def interval_figure(series: dict, *, target: float | None = None, title_text: st
                     ylabel: str = "measured overhead", markers: Sequence[tuple[str, float]] = (), log_y: bool = False):
     """Estimates with their intervals against a budget (log x), one colour per series, a horizontal target line
     and vertical markers. ``series``: {label: [(x, estimate, lo, hi), ...]}."""
-    import numpy as np
-
     log_y = log_y_of(log_y)
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(8.5, 4.8))
@@ -555,8 +546,6 @@ def interval_figure(series: dict, *, target: float | None = None, title_text: st
 
 def svg_text(fig) -> str:
     """The figure as inline SVG markup (no XML prolog, fonts as paths: nothing to load), and close it."""
-    import io
-
     import matplotlib
 
     plt = pyplot()

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import sys
+from collections.abc import MutableMapping
 from typing import Any
 
 from ..errors import InputError
@@ -38,9 +40,78 @@ _BUDGET_KWARGS = {"zcdp": ("rho",), "rdp": ("alpha", "eps"), "approx": ("eps", "
 _PLUGINS: dict[str, type] = {}
 
 
+class Registered(MutableMapping):
+    """A setting package's ``ALGORITHMS``: {display name: class}, whose built-in entries name the class's module
+    (``"UCB": "nonprivate.UCB"``, relative to the package) and import it on first lookup, so that a command using one
+    algorithm imports one module (start-up, issue 23 §5); listing them all (``dict(ALGORITHMS)``, ``items()``)
+    imports them all. An entry may also be a class (``register``). A class whose ``name`` is not its key is an error
+    (the key is what ``lookup`` matches before importing)."""
+
+    def __init__(self, package: str, entries: dict):
+        self.package, self._entries = package, dict(entries)
+        self._specs = {n: v for n, v in self._entries.items() if isinstance(v, str)}  # kept after the import
+
+    def __getitem__(self, name: str) -> type:
+        v = self._entries[name]
+        if isinstance(v, str):
+            module, _, attr = v.rpartition(".")
+            cls = getattr(importlib.import_module(f"{self.package}.{module}"), attr)
+            if getattr(cls, "name", None) != name:
+                raise ImportError(f"{self.package}.ALGORITHMS: {v} is named {getattr(cls, 'name', None)!r}, "
+                                  f"registered as {name!r}")
+            self._entries[name] = v = cls
+        return v
+
+    def __setitem__(self, name: str, cls) -> None:
+        self._entries[name] = cls
+
+    def __delitem__(self, name: str) -> None:
+        del self._entries[name]
+
+    def __iter__(self):
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __repr__(self) -> str:
+        return f"Registered({self.package!r}, {self._entries!r})"
+
+    def module_of(self, attr: str) -> str | None:
+        """The module (relative) that defines the registered class named ``attr`` (a Python name), if any."""
+        for v in self._specs.values():
+            if v.rpartition(".")[2] == attr:
+                return v.rpartition(".")[0]
+        return None
+
+
+def lazy_exports(package: str, registered: Registered, others: dict[str, str]):
+    """A setting package's module ``__getattr__`` (PEP 562): its registered classes by their Python names and
+    ``others`` ({name: module}) imported on first access, so importing the package imports none of them."""
+
+    def __getattr__(name: str):
+        where = registered.module_of(name) or others.get(name)
+        if where is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f"{package}.{where}"), name)
+        setattr(sys.modules[package], name, value)
+        return value
+
+    return __getattr__
+
+
+def _setting_registry(setting: str) -> Registered:
+    return importlib.import_module(f"{__name__}.{setting}").ALGORITHMS
+
+
+def builtin_names() -> dict[str, list[str]]:
+    """{setting: [name]} of the package's own algorithms, importing none of them."""
+    return {s: list(_setting_registry(s)) for s in SETTINGS}
+
+
 def builtin_by_setting() -> dict[str, dict[str, type]]:
-    """{setting: {name: class}} of the package's own algorithms."""
-    return {s: dict(importlib.import_module(f"{__name__}.{s}").ALGORITHMS) for s in SETTINGS}
+    """{setting: {name: class}} of the package's own algorithms (imports every algorithm module)."""
+    return {s: dict(_setting_registry(s)) for s in SETTINGS}
 
 
 def by_setting() -> dict[str, dict[str, type]]:
@@ -56,7 +127,7 @@ def add_plugin_algorithms(classes, origin: str, check_only: bool = False) -> Non
     (built-in or plugin, compared as ``lookup`` does) is a PluginError naming ``origin``."""
     from ..errors import PluginError
 
-    taken = {_key(n): "a built-in algorithm" for algs in builtin_by_setting().values() for n in algs}
+    taken = {_key(n): "a built-in algorithm" for algs in builtin_names().values() for n in algs}
     taken.update({_key(n): f"an algorithm of plugin {getattr(c, 'plugin_origin', '?')}" for n, c in _PLUGINS.items()})
     for c in classes:
         if _key(c.name) in taken:
@@ -80,17 +151,17 @@ def register(cls) -> type:
 
     origin = getattr(cls, "__module__", "") or "register"
     check_class(cls, origin)
-    taken = {_key(n) for algs in by_setting().values() for n in algs}
+    taken = {_key(n) for algs in builtin_names().values() for n in algs} | {_key(n) for n in plugin_algorithms()}
     if _key(cls.name) in taken:
         raise PluginError(origin, f"algorithm name {cls.name!r} is already registered; choose another name")
-    importlib.import_module(f"{__name__}.{cls.setting}").ALGORITHMS[cls.name] = cls
+    _setting_registry(cls.setting)[cls.name] = cls
     return cls
 
 
 def unregister(name: str) -> None:
     """Remove an algorithm added by ``register`` (tests)."""
     cls = lookup(name)
-    importlib.import_module(f"{__name__}.{cls.setting}").ALGORITHMS.pop(cls.name, None)
+    _setting_registry(cls.setting).pop(cls.name, None)
 
 
 def clear_plugin_algorithms() -> None:
@@ -123,7 +194,13 @@ def _key(name: str) -> str:
 
 
 def lookup(name: str) -> type:
-    """The class of an algorithm by name, across all settings."""
+    """The class of an algorithm by name, across all settings: a built-in one is found by its registered name and
+    only its own module is imported (no plugin takes a built-in name: add_plugin_algorithms); otherwise the plugins."""
+    for s in SETTINGS:
+        reg = _setting_registry(s)
+        for n in reg:
+            if _key(n) == _key(name):
+                return reg[n]
     algs = all_algorithms()
     for n, cls in algs.items():
         if _key(n) == _key(name):
@@ -279,5 +356,5 @@ def params_of(alg) -> dict[str, Any]:
     return out
 
 
-__all__ = ["register", "unregister", "add_plugin_algorithms", "plugin_algorithms", "is_plugin", "builtin_by_setting", "SETTINGS", "NOTION_FLAGS", "by_setting", "all_algorithms", "lookup", "granularity", "build",
+__all__ = ["Registered", "lazy_exports", "builtin_names", "register", "unregister", "add_plugin_algorithms", "plugin_algorithms", "is_plugin", "builtin_by_setting", "SETTINGS", "NOTION_FLAGS", "by_setting", "all_algorithms", "lookup", "granularity", "build",
            "budget_kwargs", "tunable_params", "constructor_params", "params_of", "guarantee"]

@@ -12,15 +12,20 @@ from typing import Annotated
 
 import typer
 
-app = typer.Typer(
-    name="boundcalc",
-    help="Compute, explain and verify regret bounds of differentially private bandit algorithms.",
-    add_completion=False,
-    no_args_is_help=False,  # handled by _root: click's NoArgsIsHelpError printed the help twice and a blank error
-    invoke_without_command=True,
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+def _new_app() -> typer.Typer:
+    """The root Typer app with its callback (--version, no command: the help) and no command yet."""
+    a = typer.Typer(
+        name="boundcalc",
+        help="Compute, explain and verify regret bounds of differentially private bandit algorithms.",
+        add_completion=False,
+        no_args_is_help=False,  # handled by _root: click's NoArgsIsHelpError printed the help twice and a blank error
+        invoke_without_command=True,
+        pretty_exceptions_enable=False,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+    a.callback()(_root)
+    return a
+
 
 COMMAND_MODULES = [
     "info_cmds",  # kl, kl-inf, d-eps
@@ -36,6 +41,31 @@ COMMAND_MODULES = [
     "audit_cmd",  # audit
     "lower_cmd",  # lower
 ]
+# the command (or group) names each module registers: `boundcalc NAME ...` run from the console imports that module
+# only (start-up, issue 23 §5); tests/cli/test_startup_imports.py checks the table against the registrations
+COMMANDS = {"kl": "info_cmds", "kl-inf": "info_cmds", "d-eps": "info_cmds", "concentration": "concentration_cmd",
+            "convert": "convert_cmd", "regret": "bounds_cmd", "bounds": "bounds_cmd", "budget": "budget_cmd",
+            "episodes": "episodes_cmd", "simulate": "simulate_cmd", "algorithms": "simulate_cmd",
+            "verify": "verify_cmd", "check": "check_cmd", "worksheet": "worksheet_cmd", "audit": "audit_cmd",
+            "lower": "lower_cmd"}
+
+
+def full_app() -> typer.Typer:
+    """``app``: the root app with every command module registered (built on first use; ``from boundcalc.cli.app
+    import app`` builds it)."""
+    g = globals()
+    if "app" not in g:
+        a = _new_app()
+        for name in COMMAND_MODULES:
+            importlib.import_module(f"boundcalc.cli.{name}").register(a)
+        g["app"] = a
+    return g["app"]
+
+
+def __getattr__(name: str):
+    if name == "app":
+        return full_app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def version_text() -> str:
@@ -58,7 +88,6 @@ def _print_version(value: bool) -> None:
         raise typer.Exit(0)
 
 
-@app.callback()
 def _root(ctx: typer.Context,
           version: Annotated[bool, typer.Option("--version", help="Print the version and exit.", is_eager=True,
                                                 callback=_print_version)] = False) -> None:
@@ -76,10 +105,6 @@ def _help_to_stderr(ctx) -> None:
         text = ctx.get_help()  # typer's rich help prints itself and returns ""; plain click returns the text
     if text:
         print(text, file=sys.stderr)
-
-
-for _name in COMMAND_MODULES:
-    importlib.import_module(f"boundcalc.cli.{_name}").register(app)
 
 
 def _click_exception_types():
@@ -116,13 +141,48 @@ def _registration_key(typer_app) -> tuple:
 def command():
     """The click command of ``app``, built once per process: typer builds it anew from the app on every call
     (``app(...)``, typer's CliRunner), ~0.1 s of CPU, most of a quick command's time where one process runs many
-    (the test suite, ``main`` called in-process). Built again when a command, group or callback was registered or
+    (the test suite, ``main`` called in-process); plain option values are converted without pydantic (cli/coerce.py).
+    Built again when a command, group or callback was registered or
     replaced since (the key holds every callback object of the app and its groups)."""
-    key = _registration_key(app)
+    a = full_app()
+    key = _registration_key(a)
     if key not in _COMMAND:
         _COMMAND.clear()
-        _COMMAND[key] = typer.main.get_command(app)
+        _COMMAND[key] = _click_command(a)
     return _COMMAND[key]
+
+
+def _click_command(typer_app):
+    from .coerce import install
+
+    cmd = typer.main.get_command(typer_app)
+    install(cmd)  # plain option values converted without pydantic (start-up; cli/coerce.py)
+    return cmd
+
+
+_ONE: dict = {}  # command module -> the click command of a root app with that module's commands only
+
+
+def entry_command(argv: list[str] | None = None):
+    """The click command ``main`` runs: in a process that has not built ``app`` (the console), when the first
+    argument names a command, a root app with only that command's module registered (its other modules are not
+    imported: start-up, issue 23 §5); otherwise ``command()``, the whole app (root --help, --version, a misspelt
+    command, and wherever ``app`` is in use: the tests). The command's own parsing, help and errors are the same in
+    both (tests/cli/test_startup_imports.py)."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    module = COMMANDS.get(args[0]) if args else None
+    if module is None or "app" in globals():
+        return command()
+    return one_command(module)
+
+
+def one_command(module: str):
+    """The click command of a root app with only ``module``'s commands registered (built once per process)."""
+    if module not in _ONE:
+        a = _new_app()
+        importlib.import_module(f"boundcalc.cli.{module}").register(a)
+        _ONE[module] = _click_command(a)
+    return _ONE[module]
 
 
 INTERNAL_ERROR_EXIT = 1
@@ -151,7 +211,7 @@ def main(argv: list[str] | None = None) -> None:
 
     usage_errors, aborts, exits = _click_exception_types()
     try:
-        rv = command()(args=argv, prog_name="boundcalc", standalone_mode=False)  # as app(...), built once
+        rv = entry_command(argv)(args=argv, prog_name="boundcalc", standalone_mode=False)  # as app(...), built once
     except InputError as exc:  # a library's parameter named by its flag (flags.FLAGS), as in common.command
         from .flags import message
 

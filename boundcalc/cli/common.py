@@ -484,6 +484,8 @@ def check_output_path(option: str, path: Optional[str], suffixes: tuple[str, ...
 def check_plot_path(path: Optional[str]) -> Optional[str]:
     """Validate --plot before any work: a FILE.png, FILE.svg or FILE.pdf (boundcalc.figures.FORMATS: the format
     follows the extension) in an existing, writable directory."""
+    if path is None:  # no picture: figures (25 kB of source) is not imported (start-up)
+        return None
     from ..figures import FORMATS
 
     return check_output_path("--plot", path, FORMATS)

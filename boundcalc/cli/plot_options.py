@@ -14,6 +14,8 @@ def apply(x_scale, y_scale, log_y) -> tuple[str | None, str | None]:
     """Validate the options (before any work: one-line error naming the option) and apply them to every figure the
     running command draws: boundcalc.figures.scales entered as a resource of the command's click context, left when
     the command ends. Returns the (x, y) overrides."""
+    if x_scale is None and y_scale is None and not log_y:  # nothing to apply: figures is not imported (start-up)
+        return None, None
     import importlib
 
     from ..figures import scale_options, scales

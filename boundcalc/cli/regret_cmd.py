@@ -767,9 +767,12 @@ def register(app: typer.Typer) -> None:
         plugin_options.load(bounds_file)
         plugin_options.load_algorithms(algorithms_file)  # --check simulates a user's algorithm against its bounds
         selected = selected_bounds(bound, setting)
-        from ..verify.regret_check import DEFAULT_CHECK_T
+        if T is None and check:
+            from ..verify.regret_check import DEFAULT_CHECK_T  # here: verify is not imported without --check
 
-        T_text = T if T is not None else (str(DEFAULT_CHECK_T[setting]) if check else "1e6")
+            T_text = str(DEFAULT_CHECK_T[setting])
+        else:
+            T_text = T if T is not None else "1e6"
         Ts = horizons_option(T_text)
         budgets = common.budgets_from_options(epsilon, rho, alpha, rdp_epsilon, delta, ldp_epsilon, ldp_delta)
         budget = budgets[0]

@@ -320,7 +320,6 @@ def register(app: typer.Typer) -> None:
         from .. import algorithms as registry
         from .. import validate
         from ..errors import InputError
-        from ..figures import MIN_PLOT_CHECKPOINTS
         from ..montecarlo import engine, log_checkpoints, run_many
 
         plugin_options.load(bounds_file)  # a user's bounds: drawn beside the simulation by --plot
@@ -332,6 +331,8 @@ def register(app: typer.Typer) -> None:
         B = validate.count("--block-runs", block_runs, maximum=1e9)
         C = validate.count("--checkpoints", n_checkpoints, minimum=2, maximum=1000)
         if plot and not common.option_given(ctx, "--checkpoints"):
+            from ..figures import MIN_PLOT_CHECKPOINTS  # here: figures is not imported without --plot (start-up)
+
             C = max(C, MIN_PLOT_CHECKPOINTS)
         common.check_plot_path(plot)
         plot_options.apply(x_scale, y_scale, log_y)  # every figure of this command: --x-scale/--y-scale/--log-y

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import gammaln, logsumexp, xlogy
 
+from ..errors import InputError
 from . import _common as c
 
 
@@ -43,8 +44,6 @@ def laplace_sum_logsf(x, m, epsilon):
     eps = c.positive("epsilon", epsilon)
     x = np.asarray(x, dtype=float)
     if np.isnan(x).any():
-        from ..errors import InputError
-
         raise InputError("x", "a number (not NaN)", "nan")
     x, eps = np.broadcast_arrays(x, eps)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # εx = inf: the tail is 0, log −inf

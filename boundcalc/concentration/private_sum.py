@@ -28,8 +28,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..info import d_epsilon, kl_bernoulli
+from .. import validate
+from ..errors import InputError
+from ..info import d_epsilon, d_epsilon_minimiser, kl_bernoulli
 from . import _common as c
+from .laplace_sum import laplace_sum_chernoff
 
 _BISECT = 200
 
@@ -116,8 +119,6 @@ def private_tail_c1(n, m, epsilon, mu, x, eta, tail: str = "lower") -> c.LogProb
     n, m, eps, mu_l, x_l = _prep(n, m, epsilon, mu, x, tail)
     eta = np.asarray(eta, dtype=float)
     if np.isnan(eta).any() or (eta <= 0).any() or (eta > 1).any():
-        from ..errors import InputError
-
         raise InputError("eta", "in (0, 1]", float(eta[(np.isnan(eta)) | (eta <= 0) | (eta > 1)].ravel()[0]))
     n, m, eps, mu_l, x_l, eta = np.broadcast_arrays(n, m, eps, mu_l, x_l, eta)
     eps_eff = eps * (1.0 - eta)
@@ -138,8 +139,6 @@ def _c1_argmin_lower(n, m, eps, mu, x):
     The search runs on ln u, u = 1 − η ∈ (0, 1 − η_lo], 800 natural-log units deep: at ε = 1e308 the minimiser
     sits at u ≈ ε_0/ε ≈ 1e-309, which η itself cannot resolve next to 1 (the former search returned 1).
     """
-    from ..info import d_epsilon_minimiser
-
     gap = mu - x
     active = gap > 0
     with np.errstate(over="ignore", invalid="ignore"):  # nε = +inf (n = 1e18, ε = 1e308) is right; inf·0 only
@@ -250,8 +249,6 @@ def private_tail_naive(n, m, epsilon, mu, x, tail: str = "lower", grid: int = 20
     P(S̃ ≤ nx) ≤ inf_{0≤δ≤μ−x} [ exp(−n kl(x+δ, μ)) + P(L_m ≤ −nδ) ], the last term by the Chernoff
     form of seed 001 Lemma D.1 (sheet §4.1).  Minimised over a grid of δ (every δ is valid).
     """
-    from .laplace_sum import laplace_sum_chernoff
-
     n, m, eps, mu_l, x_l = _prep(n, m, epsilon, mu, x, tail)
     t = np.linspace(0.0, 1.0, grid).reshape((-1,) + (1,) * np.ndim(n))
     gap = np.maximum(mu_l - x_l, 0.0)
@@ -272,9 +269,6 @@ def prop41_constant(a, epsilon, schedule=None, *, alpha=None, n1: float = 1.0, n
       real n of r^{m_n} e^{−na/2} is then taken in closed form (a certified value), or
     * ``schedule``: a vectorised callable n -> m_n; the sup is taken over n = 1..n_max only.
     """
-    from .. import validate
-    from ..errors import InputError
-
     a = validate.positive("a", a)
     eps = validate.positive("epsilon", epsilon)
     if a >= eps:

@@ -22,7 +22,9 @@ import os
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.special import expit
 
+from .. import validate
 from ..envs.glm import GLMEnv
 from ..errors import InputError
 
@@ -62,7 +64,6 @@ def check_autoloan(path: str) -> None:
     before a bad file was read)."""
     if not os.path.isfile(path):
         raise InputError("autoloan file", "an existing CSV file (docs/real_data.md)", path)
-    from .. import validate
 
     validate.input_file("autoloan file", path, "data", "CSV file")
     try:
@@ -80,7 +81,6 @@ def load_autoloan(path: str) -> AutoLoanData:
     """Read the CPRM-12-001 CSV (header row; the columns of ``COLUMNS``, others ignored; docs/real_data.md)."""
     if not os.path.isfile(path):
         raise InputError("autoloan file", "an existing CSV file (docs/real_data.md)", path)
-    from .. import validate
 
     validate.input_file("autoloan file", path, "data", "CSV file")
     with open(path, newline="", encoding="utf-8-sig") as f:
@@ -131,8 +131,6 @@ class MinMax:
 def fit_logistic(Z: np.ndarray, y: np.ndarray, C: float = 1.0, iters: int = 100, tol: float = 1e-10) -> np.ndarray:
     """argmin_θ ‖θ‖²/2 + C Σ_i [log(1 + e^{z_i}) − y_i z_i], z = Zθ (sklearn's default L2 logistic regression, no
     intercept), by Newton's method (the objective is strictly convex)."""
-    from scipy.special import expit
-
     theta = np.zeros(Z.shape[1])
     for _ in range(iters):
         p = expit(Z @ theta)

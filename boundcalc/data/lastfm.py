@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import validate
 from ..envs.contextual import ContextualLinearEnv
 from ..errors import InputError
 
@@ -43,8 +44,6 @@ class LastFMData:
 
 
 def _read_table(path: str, ncols: int) -> np.ndarray:
-    from .. import validate
-
     validate.input_file("lastfm directory", path, "data", "data file")
     rows = []
     with open(path, encoding="utf-8", errors="replace") as f:
@@ -117,7 +116,6 @@ def check_lastfm(path: str) -> None:
     missing = [f for f in FILES if not os.path.isfile(os.path.join(path, f))]
     if missing:
         raise InputError("lastfm directory", "a directory with " + ", ".join(FILES), f"{path}: missing {missing}")
-    from .. import validate
 
     for f in FILES:
         validate.input_file("lastfm directory", os.path.join(path, f), "data", "data file")

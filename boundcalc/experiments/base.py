@@ -15,14 +15,21 @@ same Runner (see :mod:`boundcalc.experiments.session`). Nothing here prints exce
 
 from __future__ import annotations
 
+import importlib
 import math
 import os
+import tempfile
 import time
+import warnings
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-from .. import textformat
+import numpy as np
+from rich.table import Table as RichTable
+
+from .. import montecarlo, textformat
 from ..errors import InputError, ParamName
+from ..figures import MIN_PLOT_CHECKPOINTS, check_scale, scales
 from ..montecarlo.engine import derived_seed  # noqa: F401  (the worksheets' seeds, defined with the engine's seeding)
 
 MODES = ("fast", "full")
@@ -54,8 +61,6 @@ class Table:
         return "\n".join(out)
 
     def rich(self):
-        from rich.table import Table as RichTable
-
         t = RichTable(title=self.title, header_style="bold", caption=self.note or None)
         for c in self.columns:
             t.add_column(c)
@@ -203,7 +208,6 @@ def check_out_dir(out: str, option: str = "--out") -> str:
         raise InputError(option, "a directory that can be created", f"{out}: {exc.strerror}") from None
     if not os.access(path, os.W_OK | os.X_OK):
         raise InputError(option, "a writable directory", out)
-    import tempfile
 
     try:
         fd, probe = tempfile.mkstemp(dir=path, prefix=".boundcalc-probe-")
@@ -247,7 +251,6 @@ def check_data(data: dict[str, str] | None, ws: "Worksheet | None" = None) -> di
             ok = False
         if not ok:
             raise InputError(ParamName("data"), f"{name}=PATH with an existing path (docs/real_data.md)", f"{name}={path}")
-        import importlib
 
         check = getattr(importlib.import_module(f"boundcalc.data.{name}"), f"check_{name}")
         try:  # the file's format, before any experiment runs (figures were written before a bad file was read)
@@ -271,8 +274,6 @@ class Runner:
                  step_cap: float | None = None, on_progress: Callable[[int, int, str], None] | None = None,
                  data: dict[str, str] | None = None, scales: tuple[str | None, str | None] = (None, None),
                  executor=None):
-        from ..figures import check_scale
-
         if mode not in MODES:
             raise InputError("mode", "--fast or --full", mode)
         self.ws = worksheet
@@ -301,12 +302,6 @@ class Runner:
 
     # -- running ---------------------------------------------------------------------------------------------
     def run_experiment(self, exp_id: str) -> ExperimentResult:
-        import warnings
-
-        import numpy as np
-
-        from ..figures import scales
-
         e = self.ws.experiment(exp_id)
         scale = dict(e.scales[self.mode])
         res = ExperimentResult(id=e.id, title=e.title, reproduces=e.reproduces, description=e.description,
@@ -333,11 +328,7 @@ class Runner:
         """Simulate ``runs`` runs of ``alg`` on ``env`` to ``T`` (log-spaced checkpoints by default, at least
         figures.MIN_PLOT_CHECKPOINTS, plus the step cap when it lies below T); a per-step algorithm stops at the step
         cap (see FULL_STEP_CAP). Returns Results."""
-        from .. import montecarlo
-        from ..algorithms import granularity, params_of
-        from ..figures import MIN_PLOT_CHECKPOINTS
-
-        import numpy as np
+        from ..algorithms import granularity, params_of  # deferred: start-up of `worksheet list`
 
         T, runs = int(T), int(runs)
         T_paper = T
@@ -387,7 +378,7 @@ class Runner:
     # -- recording -------------------------------------------------------------------------------------------
     def figure(self, fig, name: str) -> str:
         """Save a matplotlib figure as ``name`` (e.g. "fig1.png") in the output directory; returns the path."""
-        from ..figures import save
+        from ..figures import save  # deferred: read at call time (tests replace figures.save)
 
         self.current.figure_axes[name] = figure_axes(fig)
         path = save(fig, os.path.join(self.out, name), option="--out")

@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from ..figures import Line
 from .base import Comparison
 
 
@@ -43,8 +44,6 @@ def bound_lines(setting: str, budget, t_grid, ids_labels: dict[str, str], overri
     """figures.Line objects for the bound ids of ``ids_labels`` (label per id; ``draw``: the subset to draw, colours
     staying those of the full list so that one bound has one colour in every panel) on ``t_grid``; inapplicable
     bounds are left out and returned with their reason as the second element: (lines, {id: reason})."""
-    from ..figures import Line
-
     _, rows = bound_rows(setting, budget, t_grid, overrides)
     lines, missing = [], {}
     for j, (bid, label) in enumerate(ids_labels.items()):

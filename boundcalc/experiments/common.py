@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..figures import curve_from_results
+from ..montecarlo import log_checkpoints
+
 
 def curve(res, label: str):
     """A figures.Curve (mean and 95% Student-t interval at every checkpoint) from montecarlo Results."""
-    from ..figures import curve_from_results
-
     return curve_from_results(res, label)
 
 
@@ -29,8 +30,6 @@ def at(res, t: float) -> tuple[float, float, float]:
 
 def checkpoints_with(T: int, extra=(), n: int = 50) -> np.ndarray:
     """Log-spaced checkpoints up to T (at least n) that also contain the horizons ``extra`` (≤ T)."""
-    from ..montecarlo import log_checkpoints
-
     c = log_checkpoints(int(T), n=n, start=min(10, int(T)))
     return np.unique(np.concatenate([c, np.asarray([int(x) for x in extra if 1 <= int(x) <= int(T)], dtype=np.int64)]))
 

@@ -5,11 +5,15 @@ simulation's algorithm, parameters, T, runs and seed), both written atomically i
 from __future__ import annotations
 
 import json
+import math
 import os
 import platform
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+import numpy as np
+
+from .. import __version__
 from .base import FULL_STEP_CAP, ExperimentResult, Runner, Worksheet, _duration, num
 
 REPORT_NAME = "report.md"
@@ -89,8 +93,6 @@ def _run_text(ws: Worksheet, runner: Runner, run: dict) -> list[str]:
 
 
 def markdown(ws: Worksheet, runner: Runner, claims: list, timings: dict[str, float], run: dict | None = None) -> str:
-    from .. import __version__
-
     run = run or {}
     L: list[str] = [f"# Worksheet {ws.name}: {ws.title}", "",
                     f"Paper: {ws.paper}.", "",
@@ -170,10 +172,6 @@ def write(ws: Worksheet, runner: Runner, claims: list, timings: dict[str, float]
 
 def clean(x):
     """JSON-ready copy: numpy scalars and arrays to Python, non-finite floats to the strings 'inf', '-inf', 'nan'."""
-    import math
-
-    import numpy as np
-
     if isinstance(x, dict):
         return {str(k): clean(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):

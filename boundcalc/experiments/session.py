@@ -15,7 +15,17 @@ import sys
 import time
 from typing import Any
 
-from .base import Runner, Worksheet
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from ..errors import InputError
+from ..figures import scale_options
+from ..montecarlo import executors
+from ..verify import claims as registry
+from . import get
+from .base import Runner, Table, Worksheet
+from .report import write
 
 
 def in_notebook() -> bool:
@@ -41,8 +51,6 @@ class Session:
         (``--no-claims``; the report says so), ``scales``: (x, y) overrides of every figure's axis scales
         (boundcalc.figures.scales), ``executor``: where the simulations' blocks run, {"kind", "workers",
         "scheduler"} (boundcalc.montecarlo.executors.make; None: in this process), closed by ``finish``."""
-        from . import get
-
         self.ws = get(worksheet) if isinstance(worksheet, str) else worksheet
         self.only = select(self.ws, only)
         self.with_claims = bool(claims)
@@ -66,8 +74,6 @@ class Session:
     @property
     def console(self):
         if self._console is None:
-            from rich.console import Console
-
             self._console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
         return self._console
 
@@ -87,9 +93,6 @@ class Session:
 
     def _progress(self, done: int, total: int, what: str) -> None:
         if self._bar is None:
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
             self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                                  TextColumn("simulations"), TimeElapsedColumn(), console=Console(stderr=True),
                                  transient=True)
@@ -120,8 +123,6 @@ class Session:
         self.timings[res.id] = res.seconds
         self.print(f"\n[bold]{res.title}[/bold] ({res.reproduces}) — {res.seconds:.1f} s")
         if self.echo:
-            from rich.markdown import Markdown
-
             self.print(Markdown(" ".join(res.description.split())))
         for f in res.figures:
             self.show_figure(f"{self.runner.out}/{f}")
@@ -135,9 +136,6 @@ class Session:
 
     def claims(self):
         """The paper's claims of boundcalc.verify.claims (the same as ``boundcalc verify --paper NNN``)."""
-        from ..verify import claims as registry
-        from .base import Table
-
         t0 = time.perf_counter()
         if not self.with_claims:  # --no-claims: the report says they were skipped
             self.claim_verdicts = []
@@ -156,8 +154,6 @@ class Session:
 
     def finish(self):
         """Write report.md and results.json; returns the Report."""
-        from .report import write
-
         self.close()
         self.timings["total"] = self.runner.seconds
         rep = write(self.ws, self.runner, self.claim_verdicts, dict(self.timings),
@@ -171,7 +167,6 @@ class Session:
         plan = self.executor_plan
         if self._executor_started or not plan or plan.get("kind", "in-process") == "in-process":
             return
-        from ..montecarlo import executors
 
         self._executor_started = True
         self.runner.executor = executors.make(plan["kind"], plan.get("workers"), plan.get("scheduler"))
@@ -198,8 +193,6 @@ class Session:
 def select(ws: Worksheet, only) -> list[str] | None:
     """The experiment ids of ``only`` (ids, or comma-separated lists of ids, e.g. ["fig5"] or ["fig1,fig8"]) in the
     worksheet's order; None for all. An unknown id: InputError naming --only and the valid ids."""
-    from ..errors import InputError
-
     if only is None:
         return None
     items = [only] if isinstance(only, str) else list(only)
@@ -231,7 +224,6 @@ def parse_args(argv: list[str] | None = None) -> dict:
     p.add_argument("--log-y", action="store_true", default=False)
     args, _unknown = p.parse_known_args(sys.argv[1:] if argv is None else argv)
     data = dict(item.partition("=")[::2] for item in args.data)
-    from ..figures import scale_options
 
     return {"mode": args.mode or "fast", "out": args.out, "seed": args.seed, "step_cap": args.step_cap,
             "data": data, "only": args.only, "claims": args.claims,
@@ -242,8 +234,6 @@ def start(name: str, argv: list[str] | None = None) -> Session:
     """A Session for the notebook or script of worksheet ``name``, configured from the command line (inside a
     notebook: fast mode into the default directory unless the arguments say otherwise). Bad input: one line on
     stderr and exit code 2 (as the CLI)."""
-    from ..errors import InputError
-
     try:
         opts = parse_args([] if (argv is None and in_notebook()) else argv)
         return Session(name, progress=not in_notebook() and sys.stderr.isatty(), **opts)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..figures import colour
+from ..figures import colour, panels_figure, title
 from .base import Experiment, Worksheet
 from .bounds import comparison_table
 from .ws003 import bounds_panel
@@ -20,7 +20,7 @@ GOPE_BUDGETS = ((2.0, 1.0), (2.0, 0.1))
 
 @lru_cache(maxsize=None)
 def two_arm_env():
-    from ..envs import make_env
+    from ..envs import make_env  # deferred: start-up of `worksheet list`
 
     return make_env("rdp-2arm")
 
@@ -28,7 +28,7 @@ def two_arm_env():
 @lru_cache(maxsize=None)
 def linear_env():
     from ..bounds import registry
-    from ..envs.linear import LinearEnv
+    from ..envs.linear import LinearEnv  # deferred: start-up of `worksheet list`
 
     ctx = registry.make_context("linear", LINEAR_OV)
     return LinearEnv(ctx["actions"], ctx["theta"], noise="rademacher",
@@ -41,8 +41,7 @@ CONTEXT_OV = {"context_distribution": "gaussian-003-projected", "lam": 0.1, "C":
 
 def run_ucb(r, s):
     from ..algorithms.finite import AdaRUCB
-    from ..figures import panels_figure, title
-    from ..privacy import RDP
+    from ..privacy import RDP  # deferred: start-up of `worksheet list`
 
     ids = {"000-thm5": "Thm 5 (gap-dependent)", "000-cor6-explicit": "Cor. 6 (explicit constants)",
            "000-cor6-paper": "Cor. 6 (O-constants = 1)"}
@@ -62,8 +61,7 @@ def run_ucb(r, s):
 
 def run_gope(r, s):
     from ..algorithms.linear import AdaRGOPE
-    from ..figures import panels_figure, title
-    from ..privacy import RDP
+    from ..privacy import RDP  # deferred: start-up of `worksheet list`
 
     ids = {"000-thm8-explicit": "Thm 8 (explicit minimum over phases)",
            "000-thm8-explicit-closed": "Thm 8 (closed explicit form, E[R_T])",
@@ -84,8 +82,7 @@ def run_gope(r, s):
 def run_oful(r, s):
     from ..algorithms.contextual.oful import AdaROFUL
     from ..bounds import registry
-    from ..figures import panels_figure, title
-    from ..privacy import RDP
+    from ..privacy import RDP  # deferred: start-up of `worksheet list`
     from ..verify.regret_check import _contextual_env
 
     ctx = registry.make_context("contextual", CONTEXT_OV)

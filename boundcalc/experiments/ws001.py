@@ -15,8 +15,9 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..figures import Panel, panels_figure, title
 from .base import Experiment, Worksheet
-from .bounds import bound_lines, compare, comparison_table, judged_ids, record_curves
+from .bounds import bound_lines, bound_rows, compare, comparison_table, judged_ids, record_curves
 from .common import at, curve, lowest
 
 ENVS = ("mu1", "mu2", "mu3", "mu4")
@@ -64,7 +65,7 @@ def merge_thm43(lines):
 
 @lru_cache(maxsize=None)
 def env(name: str):
-    from ..envs import make_env
+    from ..envs import make_env  # deferred: start-up of `worksheet list`
 
     return make_env(name)
 
@@ -82,7 +83,7 @@ def algorithm(name: str, eps: float):
 
 
 def overrides(env_name: str) -> dict:
-    from ..envs.instances import INSTANCES
+    from ..envs.instances import INSTANCES  # deferred: start-up of `worksheet list`
 
     return {"means": list(INSTANCES[env_name]["means"]), "alpha_batch": BATCH_ALPHA, "alpha_adap": ADAP_ALPHA,
             "dpse_beta": "1/T"}
@@ -94,8 +95,7 @@ def label(env_name: str, eps: float, algo: str) -> str:
 
 def config_panel(r, env_name: str, eps: float, T: int, runs: int):
     """Simulate the six algorithms on one (environment, ε); returns (Panel, {algo: (mean, lo, hi)}, comparisons)."""
-    from ..figures import Panel
-    from ..privacy import PureDP
+    from ..privacy import PureDP  # deferred: start-up of `worksheet list`
 
     curves, results, comps = [], {}, []
     for a in ALGOS:
@@ -147,8 +147,6 @@ def _judge_lowest(r, finals_by_config: dict, source: str):
 
 # -- Figure 1 ----------------------------------------------------------------------------------------------------
 def run_fig1(r, s):
-    from ..figures import panels_figure, title
-
     r.expect(len(FIG1_EPS) * len(ALGOS))
     panels, finals, comps = [], {}, []
     for eps in FIG1_EPS:
@@ -165,8 +163,6 @@ def run_fig1(r, s):
 
 # -- Figures 4-7 -------------------------------------------------------------------------------------------------
 def run_figs4to7(r, s):
-    from ..figures import panels_figure, title
-
     r.expect(len(EPSILONS) * len(ENVS) * len(ALGOS))
     finals, comps = {}, []
     for k, eps in enumerate(EPSILONS):
@@ -185,9 +181,9 @@ def run_figs4to7(r, s):
 
 # -- Figure 8 ----------------------------------------------------------------------------------------------------
 def run_fig8(r, s):
+    # deferred: read at call time (tests replace figures.regret_figure)
     from ..figures import Curve, Line, regret_figure, title
-    from ..privacy import PureDP
-    from .bounds import bound_rows
+    from ..privacy import PureDP  # deferred: start-up of `worksheet list`
 
     eps_grid = np.geomspace(s["eps_min"], s["eps_max"], s["n_eps"])
     T, runs, e = s["T"], s["runs"], s["env"]

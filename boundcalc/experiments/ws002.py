@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..figures import colour
+from ..figures import Panel, colour, panels_figure, title
 from .base import Experiment, Worksheet
 from .bounds import bound_lines, compare, comparison_table, record_curves
 from .common import curve, final
@@ -48,7 +48,7 @@ def single_env():
 
 @lru_cache(maxsize=None)
 def multi_env():
-    from ..envs import make_named_env
+    from ..envs import make_named_env  # deferred: start-up of `worksheet list`
 
     return make_named_env("ldp-multi")
 
@@ -57,7 +57,7 @@ def multi_env():
 def stacked_multi_env():
     """The multi-parameter instance as a single-parameter bandit in R^{Kd} (arm i's context e_i ⊗ X_t): how the
     authors' code runs LDP-UCB and LDP-GLOC on the multi-parameter experiment (boundcalc.envs.glm.StackedMultiGLMEnv)."""
-    from ..envs.glm import StackedMultiGLMEnv
+    from ..envs.glm import StackedMultiGLMEnv  # deferred: start-up of `worksheet list`
 
     return StackedMultiGLMEnv(multi_env())
 
@@ -80,8 +80,6 @@ def algorithm(name: str, eps: float, delta: float = DELTA_SINGLE):
 def _bounds_panel(r, eps, budget, checkpoints, algos, lines_of, overrides, comps, curves):
     """One ε panel: the bound lines ``lines_of`` ({bound id: label}) at ``budget`` beside ``curves``, a note for each
     bound that cannot be drawn, and the curve/bound bookkeeping of the ε's comparisons (``record_curves``)."""
-    from ..figures import Panel
-
     lines, missing = bound_lines("glm", budget, checkpoints, lines_of, overrides)
     for bid, why in missing.items():
         r.note(f"{bid} not drawn at ε = {eps:g}: {why}")
@@ -92,8 +90,7 @@ def _bounds_panel(r, eps, budget, checkpoints, algos, lines_of, overrides, comps
 
 def _figure(r, which, algos, env, s, setting_lines, overrides, delta, subtitle, fig_name, judge_ours, envs=None):
     """One Figure 5.1 column: ``algos`` at each ε on ``env`` (``envs``: another environment per algorithm name)."""
-    from ..figures import panels_figure, title
-    from ..privacy import LocalDP
+    from ..privacy import LocalDP  # deferred: start-up of `worksheet list`
 
     r.expect(len(EPSILONS) * len(algos))
     panels, comps, fins = [], [], {}
@@ -195,7 +192,7 @@ def logistic_context(env):
 
 @lru_cache(maxsize=None)
 def _synthetic_context(name, theta, K):
-    from ..envs.glm import GLMEnv
+    from ..envs.glm import GLMEnv  # deferred: start-up of `worksheet list`
     from ..verify.glm_instance import instance_context
 
     return instance_context(GLMEnv(np.asarray(theta), K, link="logistic", name=name))
@@ -215,8 +212,7 @@ def _logistic_panels(r, key, env, s, what, fig_name, source):
     algorithms' bounds are drawn and judged: LDP-GLOC's (Zheng et al. 2020, no instance constant; assumptions by the
     LDP-GLOC adapter on this environment) and LDP-SGD's (seed 002 Thms 3.1 and 3.3 at the constants computed from the
     instance, assumptions as boundcalc.verify.glm_instance decides them)."""
-    from ..figures import panels_figure, title
-    from ..privacy import LocalDP
+    from ..privacy import LocalDP  # deferred: start-up of `worksheet list`
     from ..verify.glm_instance import SGD_IDS
 
     ctx = logistic_context(env)
@@ -286,7 +282,7 @@ def run_autoloan(r, s):
 
 
 def run_logistic(r, s):
-    from ..envs.glm import make_glm_env
+    from ..envs.glm import make_glm_env  # deferred: start-up of `worksheet list`
 
     env = make_glm_env("ldp-logistic")
     _logistic_panels(r, "logistic", env, s, "synthetic logistic bandit (d = 2, K = 10)", "logistic-synthetic",

@@ -16,10 +16,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..figures import colour
+from ..figures import Curve, Panel, colour, panels_figure, title
 from .base import Experiment, Worksheet
 from .bounds import bound_lines, compare, comparison_table, difference, price_of_privacy, record_curves
-from .common import checkpoints_with, curve
+from .common import checkpoints_with, curve, final
 
 BETA_PAPER = 1.0  # seed 003 Sec. VII: β = 1 (Theorem 10 needs β > 3)
 BETA_THM = 3.5  # sheet §8.6 / §9: the smallest round value the theorem allows, used to check Thm 10 / 11
@@ -34,7 +34,7 @@ def _grid(lo: float, hi: float, per_decade: int) -> list[float]:
 # -- instances -------------------------------------------------------------------------------------------------
 @lru_cache(maxsize=None)
 def finite_env():
-    from ..envs import make_env
+    from ..envs import make_env  # deferred: start-up of `worksheet list`
 
     return make_env("zcdp-finite")
 
@@ -44,7 +44,7 @@ def linear_env(noise: str):
     """The Sec. VII linear instance of the bounds' default context (10 unit actions, θ* unit, recipe seed 3) with
     N(0, 1) rewards (the paper) or ±1 rewards of the same means (Assumption 1)."""
     from ..bounds import registry
-    from ..envs.linear import LinearEnv
+    from ..envs.linear import LinearEnv  # deferred: start-up of `worksheet list`
 
     ctx = registry.make_context("linear", {})
     return LinearEnv(ctx["actions"], ctx["theta"], noise=noise, sigma=1.0,
@@ -78,8 +78,6 @@ def priv_vs_nonpriv(r, key: str, make_priv, make_nonpriv, env, rho_grid, Ts, pop
     """Left: Reg_priv − Reg_nonpriv against ρ at horizons Ts; right: PoP against t for the budgets pop_rhos. Returns
     {rho: Results} and the non-private Results. ``why``: why no regret bound is drawn on this figure (recorded for
     both algorithms' curves, runner.curve_bounds)."""
-    from ..figures import Curve, Panel, panels_figure, title
-
     T_max = max(max(Ts), T_pop)
     cps = checkpoints_with(T_max, Ts)
     rhos = sorted(set(rho_grid) | set(pop_rhos))
@@ -153,8 +151,6 @@ def bounds_panel(r, key, alg, env, T, runs, setting, budget, overrides, ids_labe
                  label: str, config: str, assumptions=None, draw=None, color=None):
     """A regret curve with its registered bounds on the same axes (``draw``: which of ``ids_labels``), and the
     comparisons at T."""
-    from ..figures import Panel
-
     res = r.simulate(key, alg, env, T, runs)
     lines, missing = bound_lines(setting, budget, res.checkpoints, ids_labels, overrides, draw=draw)
     for bid, why in missing.items():
@@ -184,8 +180,7 @@ def run_fig4a(r, s):
 
 def run_fig4a_bounds(r, s):
     from ..algorithms.finite import AdaCUCB
-    from ..figures import panels_figure, title
-    from ..privacy import ZCDP
+    from ..privacy import ZCDP  # deferred: start-up of `worksheet list`
 
     ov = {"means": MU2, "beta_adac": BETA_THM}
     ids = {"003-thm10": "Thm 10 (problem-dependent)", "003-thm11-explicit": "Thm 11 (explicit constants)",
@@ -217,7 +212,7 @@ def run_fig4b(r, s):
                               lambda: GOPE(delta=1e-3, schedule="ls"), linear_env("gaussian"), s["rho_grid"], s["Ts"],
                               s["pop_rhos"], s["T_pop"], s["runs"], "linear, AdaC-GOPE vs GOPE (LS Alg. 12)", "fig4b",
                               "K = 10, d = 3, N(0, 1) rewards", why=WHY_4B)
-    from ..privacy import ZCDP
+    from ..privacy import ZCDP  # deferred: start-up of `worksheet list`
 
     # the same claim (1) against AdaC-GOPE's own ρ → ∞ limit (sheet §0), which the paper's claim presupposes
     T_max = max(max(s["Ts"]), s["T_pop"])
@@ -247,8 +242,7 @@ def run_fig4b(r, s):
 
 def run_fig4b_bounds(r, s):
     from ..algorithms.linear import GOPE, AdaCGOPE, GOPELimit
-    from ..figures import panels_figure, title
-    from ..privacy import ZCDP
+    from ..privacy import ZCDP  # deferred: start-up of `worksheet list`
 
     ls_ex, ls_paper = "gope-lattimore-szepesvari2020-thm22-1-explicit", "gope-lattimore-szepesvari2020-thm22-1-paper"
     ids = {"003-thm4-explicit": "Thm 4 (explicit, E[R_T], δ = 1/T)", "003-thm4-paper": "Thm 4 (O-constants = 1)",
@@ -291,9 +285,7 @@ def run_fig5(r, s):
     its two readings (boundcalc.algorithms.linear.AdaRGOPEVar): AdaC-GOPE's phases (App. H: Step 4 changes only) and
     AdaR-GOPE's phases at α/ε = 1/ρ (the name)."""
     from ..algorithms.linear import AdaCGOPE, AdaRGOPEVar
-    from ..figures import Panel, panels_figure, title
-    from ..privacy import ZCDP
-    from .common import final
+    from ..privacy import ZCDP  # deferred: start-up of `worksheet list`
 
     env = linear_env("gaussian")
     ids = {"003-thm4-paper": "Thm 4, AdaC-GOPE (Table II, O-constants = 1)",
@@ -363,7 +355,7 @@ def run_fig5(r, s):
 
 # -- (c) contextual --------------------------------------------------------------------------------------------
 def run_fig4c(r, s):
-    from ..privacy import ZCDP
+    from ..privacy import ZCDP  # deferred: start-up of `worksheet list`
 
     priv, _ = priv_vs_nonpriv(r, "fig4c", lambda rho: oful(rho, 0.1), lambda: oful(None, 0.1), contextual_env(False),
                               s["rho_grid"], s["Ts"], s["pop_rhos"], max(s["Ts"]), s["runs"],
@@ -380,8 +372,7 @@ def run_fig4c(r, s):
 
 
 def run_fig4c_bounds(r, s):
-    from ..figures import panels_figure, title
-    from ..privacy import ZCDP
+    from ..privacy import ZCDP  # deferred: start-up of `worksheet list`
 
     env = contextual_env(True)
     ov = contextual_overrides(True)

@@ -10,11 +10,11 @@ import time
 
 import numpy as np
 
-from ..figures import colour
+from ..figures import Panel, colour, panels_figure, pyplot, title
 from ..verify.dgs_sensitivity import (  # noqa: F401  (Fig. 2(b)'s study lives below verify, which judges it)
     ALGOS, ALPHA, DELTA, EPS, SENS_SHIFT, SENS_STEPS, SENS_T, algorithm, env, judge_sensitivity, sensitivity_study)
-from .base import Experiment, Worksheet, derived_seed
-from .bounds import bound_rows, compare, comparison_table, record_curves
+from .base import Experiment, Simulation, Worksheet, _env_text, _jsonable, derived_seed
+from .bounds import BOUND_COLOURS, bound_lines, bound_rows, compare, comparison_table, record_curves
 from .common import curve, final
 
 LINES = {"004-thm3": "Thm 3 (as stated)", "004-thm3-corrected": "Thm 3 with log T restored (corrected)"}
@@ -38,9 +38,7 @@ def _alg_of(bound_id: str) -> str:
 
 
 def run_fig1a(r, s):
-    from ..figures import Panel, panels_figure, title
-    from ..privacy import ApproxDP
-    from .bounds import bound_lines
+    from ..privacy import ApproxDP  # deferred: start-up of `worksheet list`
 
     r.expect(len(ALGOS))
     curves, fin, comps = [], {}, []
@@ -87,6 +85,7 @@ def run_lastfm(r, s):
         return
     from ..algorithms.contextual import linucb
     from ..data import lastfm
+    # deferred: read at call time (tests replace figures.regret_figure)
     from ..figures import Curve, regret_figure, title
 
     env = lastfm.make_env(path)
@@ -136,6 +135,7 @@ def run_lastfm(r, s):
 def run_fig1c(r, s):
     from scipy.stats import t as student
 
+    # deferred: read at call time (tests replace figures.regret_figure)
     from ..figures import Curve, regret_figure, title
 
     r.expect(len(ALGOS) * len(s["horizons"]))
@@ -171,8 +171,9 @@ def run_fig1c(r, s):
 
 
 def run_fig2a(r, s):
+    # deferred: read at call time (tests replace figures.regret_figure)
     from ..figures import Curve, Line, regret_figure, title
-    from ..privacy import ApproxDP
+    from ..privacy import ApproxDP  # deferred: start-up of `worksheet list`
 
     eps_grid = [float(x) for x in np.linspace(s["eps_min"], s["eps_max"], s["n_eps"])]
     T, runs = s["T"], s["runs"]
@@ -197,7 +198,6 @@ def run_fig2a(r, s):
     thm = [bound_rows("contextual", ApproxDP(e, DELTA), [T], overrides())[1] for e in eps_grid]
     lines = [Line("LinUCB (non-private)", eps_grid, [base[0]] * len(eps_grid), kind="other",
                   style={"color": colour(0)})]
-    from .bounds import BOUND_COLOURS
 
     drawn = []
     for j, (bid, lab) in enumerate(ALL_LINES.items()):
@@ -234,8 +234,7 @@ def _record(r, study: dict, seconds: float, label: str = "fig2b", environment=No
     with the call that recomputes the whole pair in ``note``."""
     from scipy.stats import t as student
 
-    from ..algorithms import params_of
-    from .base import Simulation, _env_text, _jsonable
+    from ..algorithms import params_of  # deferred: start-up of `worksheet list`
 
     for a, res in study.items():
         reg = np.asarray(res.regret, dtype=float)
@@ -258,8 +257,6 @@ def _record(r, study: dict, seconds: float, label: str = "fig2b", environment=No
 def _sensitivity_bars(r, study: dict, steps, name: str, xlabel: str, title_text: str, T: int) -> list:
     """The bar chart of Figures 2(b)/(c) (mean ± sd of the counts per changed round and method) saved as ``name``;
     returns the table rows (algorithm, round, mean, sd, min, max, seed)."""
-    from ..figures import pyplot
-
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(7.5, 4.4))
     algs = list(study)
@@ -284,8 +281,6 @@ def _sensitivity_bars(r, study: dict, steps, name: str, xlabel: str, title_text:
 
 
 def run_fig2b(r, s):
-    from ..figures import title
-
     t0 = time.perf_counter()
     study = sensitivity_study(s["T"], s["runs"], seed=r.seed)
     _record(r, study, (time.perf_counter() - t0) / len(study))
@@ -329,7 +324,7 @@ def flip_study(environment, T: int = FLIP_T, runs: int = 5, seed: int = 0, steps
     the original tape and on the tapes with the reward of round s (0-based) flipped, r → 1 − r, every random draw
     shared; rounds compared by the chosen arm's index (24 of the 25 arms of a pool have payoff 0, so their means
     coincide); one seed per algorithm, derived from ``seed`` and its name."""
-    from ..montecarlo.neighbours import neighbouring_runs
+    from ..montecarlo.neighbours import neighbouring_runs  # deferred: start-up of `worksheet list`
 
     algs = lastfm_algorithms(float(environment.lambda0))
     return {a: neighbouring_runs(alg, environment, T, runs, steps, seed=derived_seed(seed, "004", "fig2c", a),
@@ -342,7 +337,6 @@ def run_fig2c(r, s):
     if not path:
         return
     from ..data import lastfm
-    from ..figures import title
 
     environment = lastfm.make_env(path)
     steps = [int(x) for x in s["steps"]]

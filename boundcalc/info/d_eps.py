@@ -23,7 +23,7 @@ from ._special import expit, golden_section_mp
 
 from ..errors import InputError
 from ..validate import positive_array, probability_array
-from .kl import _kl, _kl_ucb, _kl_mp, _kl_ucb_mp, _mp_pos, _mp_prob, _out
+from .kl import _kl, _kl_mp, _kl_ucb, _kl_ucb_mp, _mp_pos, _mp_prob, _out, kl_bernoulli_mp
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -366,8 +366,6 @@ def d_eps_definition_mp(x, y, eps):
     inf_{z in [min(x,y), max(x,y)]} eps |z - x| + kl(z, y) (seed 001 Eq. 6) by golden-section search at the
     current mpmath precision (the objective is convex in z), plus both ends of the segment."""
     import mpmath
-
-    from .kl import kl_bernoulli_mp
 
     x, y, eps = mpmath.mpf(x), mpmath.mpf(y), mpmath.mpf(eps)
     if x == y:

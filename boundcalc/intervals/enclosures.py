@@ -36,7 +36,20 @@ from __future__ import annotations
 import math
 
 from .. import domains as _dom
-from .interval import INF, DomainError, Interval, abs_, clip_below, imax, imin, inside, point_eval
+from .interval import (
+    INF,
+    DomainError,
+    Interval,
+    abs_,
+    backend,
+    clip_below,
+    expm1,
+    imax,
+    imin,
+    inside,
+    log1p,
+    point_eval,
+)
 
 UNIT = Interval(0.0, 1.0)
 
@@ -143,8 +156,6 @@ def d_eps_point(x: float, y: float, e: float) -> Interval:
         th = _threshold_ball(B, a, b, bc, af, bcf)
         return high, th
 
-    from .interval import backend
-
     B = backend()
     with B.prec():
         xb, yb, eb = B.num(x), B.num(y), B.num(e)
@@ -238,7 +249,6 @@ def psi_range(Y: Interval, L: Interval) -> Interval:
     if math.isinf(L.hi):
         return Interval(lo, INF)
     # natural extension at L.hi over Y: lam y + log1p(y expm1(-lam))
-    from .interval import expm1, log1p
 
     lh = Interval(L.hi)
     nat = lh * Y + log1p(Y * expm1(-lh))

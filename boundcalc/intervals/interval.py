@@ -42,7 +42,10 @@ operands over the whole float range, with mutants of the old rounding and of the
 from __future__ import annotations
 
 import math
+import os
 from contextlib import contextmanager
+
+from ..errors import InputError
 
 INF = math.inf
 _MAX = 1.7976931348623157e308  # the largest float
@@ -407,12 +410,8 @@ def use_backend(name: str | None = None):
     fastest available); returns it."""
     global _CURRENT
     if name is None:
-        import os
-
         env = os.environ.get("BOUNDCALC_INTERVAL_BACKEND")
         if env and env not in ("flint", "mpmath-iv"):
-            from ..errors import InputError
-
             raise InputError("BOUNDCALC_INTERVAL_BACKEND", "flint or mpmath-iv", env)
         name = env or available_backends()[0]
     if name not in _BACKENDS:

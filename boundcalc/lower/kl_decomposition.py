@@ -32,8 +32,10 @@ import math
 from typing import Sequence
 
 import numpy as np
+from scipy.special import erf
 
 from ..errors import InputError, ParamName
+from ..info import kl_bernoulli
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -185,8 +187,6 @@ def arm_tv(kind: str, m1, m2, sigma: float = 1.0):
     Bernoulli: |μ − μ'|; Rademacher (±1, mean m): |m − m'|/2; Gaussian with equal σ: 2Φ(|μ − μ'|/(2σ)) − 1
     = erf(|μ − μ'|/(2√2 σ)) (the densities cross at the midpoint).
     """
-    from scipy.special import erf
-
     d = np.abs(np.asarray(m1, float) - np.asarray(m2, float))
     if kind == "bernoulli":
         return d
@@ -199,8 +199,6 @@ def arm_tv(kind: str, m1, m2, sigma: float = 1.0):
 
 def arm_kl(kind: str, m1, m2, sigma: float = 1.0):
     """Per-arm KL(P_a, P'_a): Bernoulli kl(μ, μ'); Rademacher kl((1+m)/2, (1+m')/2); Gaussian (μ − μ')²/(2σ²)."""
-    from ..info import kl_bernoulli
-
     m1, m2 = np.asarray(m1, float), np.asarray(m2, float)
     if kind == "bernoulli":
         return np.asarray(kl_bernoulli(m1, m2), float)

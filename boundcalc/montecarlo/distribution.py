@@ -25,6 +25,7 @@ import math
 from typing import Any
 
 import numpy as np
+from scipy.special import stdtrit  # the Student-t quantile (scipy.stats.t.ppf's own kernel; not scipy.stats,
 
 LINEAR_TAIL = 0.1  # the last 10% of T
 LINEAR_SLOPE = 0.5  # at least half the smallest gap per step
@@ -70,7 +71,6 @@ def regret_distribution(regret: np.ndarray, checkpoints: np.ndarray, min_gap: fl
 
     ``regret``: (runs, checkpoints) as in ``Results.regret``; ``min_gap``: the instance's smallest positive gap
     (``min_positive_gap(env)``)."""
-    from scipy.special import stdtrit  # the Student-t quantile (scipy.stats.t.ppf's own kernel; not scipy.stats,
     # which costs ~0.4 s of import at start-up, issue 23)
 
     reg = np.atleast_2d(np.asarray(regret, dtype=float))

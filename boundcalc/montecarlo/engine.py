@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import tempfile
 import zlib
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,7 +49,7 @@ def plan_processes(processes, n_blocks: int) -> tuple[int, str | None]:
     At most the number of blocks (an idle worker costs a fork and buys nothing) and the machine's CPU count
     (``os.cpu_count()``: more workers than cores only add contention); the seeding contract makes the numbers
     independent of the count, so capping never changes a result."""
-    from .executors import plan_workers
+    from .executors import plan_workers  # deferred: start-up of `worksheet list`
 
     return plan_workers(processes, n_blocks, name="processes", flag="--processes", maximum=MAX_PROCESSES)
 
@@ -97,7 +99,7 @@ def block_seeds(seed: int, n_blocks: int) -> list[np.random.SeedSequence]:
 
 def run_block(algorithm, env, T: int, size: int, seed_seq, checkpoints: np.ndarray):
     """One block: ``size`` runs with the block's own Generator (picklable top-level function)."""
-    from ..algorithms import plugin_errors
+    from ..algorithms import plugin_errors  # deferred: start-up of `worksheet list`
 
     rng = np.random.default_rng(seed_seq)
     with plugin_errors(algorithm, "simulate"):  # a plugin's own error names the plugin (a PluginError)
@@ -157,7 +159,7 @@ class Results:
         n = self.runs
         m, s = self.mean(), self.std()
         if method == "normal":
-            from statistics import NormalDist
+            from statistics import NormalDist  # deferred: start-up of `worksheet list`
 
             q = NormalDist().inv_cdf(0.5 + level / 2)
         elif method == "t":
@@ -200,9 +202,6 @@ class Results:
 
         Atomic: written to a temporary file in the same directory, then renamed over ``path`` (os.replace),
         so an interrupted or failed write never leaves a partial file."""
-        import os
-        import tempfile
-
         path = os.fspath(path)
         ext = os.path.splitext(path)[1].lower()  # FILE.NPZ as FILE.npz (the CLI checks --save that way, issue 17)
         if ext not in (".npz", ".json"):
@@ -281,7 +280,7 @@ def run_many(jobs, T, runs, seed: int = 0, checkpoints=None, block_runs: int = D
     checkpoints and seeds: job j's block i draws from the same ``SeedSequence(seed).spawn(n_blocks)[i]`` as a
     ``run`` of that job alone, so each Results equals that run's, bit for bit. All blocks go to the executor at
     once (the workers stay busy across algorithms); the progress bar has one line per algorithm."""
-    from . import executors as ex
+    from . import executors as ex  # deferred: start-up of `worksheet list`
 
     jobs = list(jobs)
     if not jobs:
@@ -320,10 +319,11 @@ def run_many(jobs, T, runs, seed: int = 0, checkpoints=None, block_runs: int = D
     results: list[dict[int, Any]] = [{} for _ in jobs]
 
     bar = None
-    from ..progress import on_terminal
+    from ..progress import on_terminal  # deferred: start-up of `worksheet list`
 
     if progress and on_terminal():  # a bar only on a terminal: never drawn into a pipe (issue 17 §3)
-        from rich.console import Console
+        from rich.console import Console  # deferred: start-up of `simulate`
+        # deferred: start-up of `simulate`
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
         bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("blocks"),

@@ -24,9 +24,16 @@ Only the standard library is imported at module level (Dask is imported when a D
 
 from __future__ import annotations
 
+import importlib.util
+import logging
 import os
+import signal
+import threading
+import uuid
+from concurrent.futures import as_completed
 from typing import Any, Callable, Iterator, Sequence
 
+from .. import validate
 from ..errors import ExecutionError, InputError
 
 KINDS = ("in-process", "processes", "dask-local", "dask")
@@ -90,8 +97,6 @@ class InProcess(Executor):
 # -- local processes -------------------------------------------------------------------------------------------
 def _worker_init() -> None:
     """Workers leave Ctrl-C to the parent (no traceback per worker; the parent terminates them)."""
-    import signal
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
@@ -115,8 +120,6 @@ def plan_workers(requested, n_tasks: int, name: str = "workers", flag: str = "--
     """Worker processes actually started on this machine for ``n_tasks`` blocks, and a note when fewer than
     requested: at most the number of blocks (an idle worker costs a start-up and buys nothing) and the CPU count
     (more workers than cores only add contention). The seeding contract makes the numbers independent of it."""
-    from .. import validate
-
     P = validate.count(name, requested, maximum=maximum)
     cpus = os.cpu_count() or 1
     used = max(1, min(P, n_tasks, cpus))
@@ -136,8 +139,6 @@ class LocalProcesses(Executor):
     kind = "processes"
 
     def __init__(self, processes: int = 2):
-        from .. import validate
-
         self.processes = validate.count("processes", processes, maximum=MAX_WORKERS)
         self._pool = None
 
@@ -147,16 +148,15 @@ class LocalProcesses(Executor):
 
     def _get_pool(self):
         if self._pool is None:
-            import multiprocessing as mp
-            from concurrent.futures import ProcessPoolExecutor
+            import multiprocessing as mp  # deferred: start-up of `simulate`
+            from concurrent.futures import ProcessPoolExecutor  # deferred: multiprocessing, for a process pool only
 
             ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
             self._pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=ctx, initializer=_worker_init)
         return self._pool
 
     def imap_unordered(self, fn, tasks):
-        from concurrent.futures import as_completed
-        from concurrent.futures.process import BrokenProcessPool
+        from concurrent.futures.process import BrokenProcessPool  # deferred: start-up of `simulate`
 
         pool = self._get_pool()
         futs = {}
@@ -189,8 +189,6 @@ class LocalProcesses(Executor):
 
 # -- Dask ------------------------------------------------------------------------------------------------------
 def dask_available() -> bool:
-    import importlib.util
-
     return importlib.util.find_spec("distributed") is not None
 
 
@@ -205,9 +203,9 @@ def _import_distributed(kind: str):
 
 def _environment() -> dict[str, str]:
     """What a worker must share with the client for bit-identical numbers: boundcalc and numpy versions."""
-    import numpy
+    import numpy  # deferred: read where it runs (client.run on each Dask worker); module level is stdlib only
 
-    from .. import __version__
+    from .. import __version__  # deferred: read where it runs (client.run on each Dask worker)
 
     return {"boundcalc": __version__, "numpy": numpy.__version__}
 
@@ -276,8 +274,6 @@ class Dask(Executor):
         return {"kind": self.kind, "workers": self.workers, "scheduler": str(self.scheduler)}
 
     def imap_unordered(self, fn, tasks):
-        import uuid
-
         distributed = _import_distributed(self.kind)
         token = uuid.uuid4().hex[:12]
         futs = []
@@ -325,9 +321,6 @@ class _sigint_deferred:
     a started one is closed cleanly. Main thread only; a SIGINT this process ignores stays ignored."""
 
     def __enter__(self):
-        import signal
-        import threading
-
         self.hit, self.old = False, None
         if threading.current_thread() is threading.main_thread():
             current = signal.getsignal(signal.SIGINT)
@@ -339,8 +332,6 @@ class _sigint_deferred:
         self.hit = True
 
     def __exit__(self, exc_type, exc, tb):
-        import signal
-
         if self.old is not None:
             signal.signal(signal.SIGINT, self.old)
         if self.hit and exc_type is None:
@@ -356,13 +347,11 @@ def _start_method_without_sigint() -> str:
     SIGINT ignored for the instant of its launch (an ignored disposition survives exec; this process handles
     Ctrl-C again right after); the fork server keeps ignoring it and so do the workers forked from it, restarts
     included. The server preloads distributed, numpy and the engine, so workers start fast. Elsewhere: spawn."""
-    import multiprocessing as mp
-    import signal
-    import threading
+    import multiprocessing as mp  # deferred: start-up of `simulate`
 
     if "forkserver" not in mp.get_all_start_methods() or threading.current_thread() is not threading.main_thread():
         return "spawn"
-    from multiprocessing import forkserver
+    from multiprocessing import forkserver  # deferred: start-up of `simulate`
 
     try:
         import distributed.utils as du
@@ -383,8 +372,6 @@ def _check_comm(distributed, address: str) -> None:
     """InputError for an address whose protocol cannot be used here, before a Client is made (a Client that fails
     half-made waits 20 s and prints a traceback when it is collected, issue 22 §4): ucx:// needs ucx-py, tls:// and
     wss:// a TLS configuration (dask config distributed.comm.tls)."""
-    import importlib.util
-
     proto = address.split("://", 1)[0].lower() if "://" in address else "tcp"
     if proto == "ucx" and importlib.util.find_spec("ucp") is None and importlib.util.find_spec("ucxx") is None:
         raise InputError("--scheduler", "an address whose protocol can be used here (ucx:// needs ucx-py installed)",
@@ -415,10 +402,6 @@ class DaskLocal(Dask):
     kind = "dask-local"
 
     def __init__(self, workers: int = 2, *, processes: bool = True, threads_per_worker: int = 1):
-        import logging
-
-        from .. import validate
-
         distributed = _import_distributed(self.kind)
         self.n_workers = validate.count("workers", workers, maximum=MAX_WORKERS)
         self.processes = bool(processes)
@@ -453,8 +436,6 @@ class DaskLocal(Dask):
     def _abort(self) -> None:
         """Ctrl-C or a failed block: a running block cannot be interrupted inside a worker, so the local worker
         processes are killed (their nannies told not to restart them); closing the cluster is then quick."""
-        import signal
-
         self._aborted = True
         if self.cluster is None or not self.processes:
             return

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import validate
+from ..envs.tape import ChangedRewardEnv
 from ..errors import InputError
 
 MEAN_TOL = 1e-12  # two chosen means closer than this (relative to 1) are the same arm
@@ -84,8 +85,6 @@ def differing_arms(arms_a: np.ndarray, arms_b: np.ndarray) -> np.ndarray:
 
 def _one(alg, env, T, runs, seed, step, shift, change="shift", compare="mean"):
     """(chosen means, chosen arm indices or None, regret at T) of one run of ``alg`` on the (changed) tape."""
-    from ..envs.tape import ChangedRewardEnv
-
     tape = ChangedRewardEnv(env, step, shift, change)
     rng = np.random.default_rng(np.random.SeedSequence(seed))
     res = alg.simulate(tape, T, runs, rng, np.array([T]))

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import mpmath
 
+from .conversions import zcdp_to_approx_tight
+
 
 def _mp(x):
     """mpmath number; a Python float is read by its shortest decimal repr (0.1 means 1/10, not the binary double)."""
@@ -48,8 +50,6 @@ def rdp_to_approx_tight_mp(alpha, epsilon, delta):
 def zcdp_to_approx_tight_mp(rho, delta):
     """ρ-zCDP ⇒ (ε, δ)-DP with ε = inf_{α>1} CKS(α, αρ, δ) (Canonne, Kamath & Steinke 2020, Cor. 13);
     ε = 0 when δ ≥ √(1 − e^{−ρ}) (Bretagnolle–Huber with KL ≤ ρ)."""
-    from .conversions import zcdp_to_approx_tight
-
     r, d = _mp(rho), _mp(delta)
     if d >= mpmath.sqrt(-mpmath.expm1(-r)):
         return mpmath.mpf(0)

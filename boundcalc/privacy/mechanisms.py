@@ -86,7 +86,7 @@ def gaussian_sigma_classic(sensitivity, epsilon, delta, strict: bool = False):
 def gaussian_delta(epsilon, sensitivity, sigma):
     """Exact privacy curve of the Gaussian mechanism (Balle & Wang 2018, Thm 8):
     δ(ε) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ), μ = Δ/σ. Computed with log Φ for large ε. Vectorised in ε."""
-    from scipy.special import log_ndtr, ndtr
+    from scipy.special import log_ndtr, ndtr  # deferred: start-up of `regret`
 
     e = np.asarray(epsilon, dtype=float)
     if e.size and ((e < 0) | np.isnan(e)).any():

@@ -263,3 +263,92 @@ def test_the_function_walk_reads_source(tmp_path):
     assert ("mutpkg.low", "mutpkg.high", True) in edges and ("mutpkg.high", "mutpkg.low", False) in edges
     assert find_cycle(import_graph(mods, "mutpkg")) is None  # load time: no cycle
     assert find_cycle(package_graph(all_imports(mods, "mutpkg"))) is not None  # every import: low <-> high
+
+
+# -- issue 23 item 5: deferred imports only where start-up needs them ------------------------------------------------
+# In these packages a function-level import of another boundcalc module is either of a HEAVY one (below: what it would
+# cost at load) or says why it is deferred with a "# deferred: ..." comment on its line or the line above (the start-up
+# of `simulate`, `regret`, `--help` or `worksheet list` would import it; benchmarks/bench_regret_cli.py measures the
+# first three, tests/cli/test_startup_imports.py checks what they import). Every other import sits at module level.
+HOISTED_PACKAGES = ("info", "concentration", "intervals", "montecarlo", "privacy", "schedules", "lower", "experiments",
+                    "figures", "textformat", "progress", "data")
+HEAVY = {"boundcalc.bounds": "the bound registry and every bound module (about 300 kB of source)",
+         "boundcalc.verify": "the verifier (regret_check, adapters, claims: sympy)",
+         "boundcalc.data": "the loaders of the papers' real data sets",
+         "boundcalc.algorithms.": "an algorithm's own module (the registry imports one on first lookup)"}
+DEFERRED = "# deferred:"
+
+
+def _heavy(target: str) -> bool:
+    return any(target.startswith(h) if h.endswith(".") else target == h or target.startswith(h + ".") for h in HEAVY)
+
+
+def deferred_imports(modules: dict[str, str], packages=HOISTED_PACKAGES, pkg: str = PKG):
+    """Function-level imports of package modules by modules of ``packages``: (module, line, target, says why)."""
+    out = []
+    for mod, path in modules.items():
+        if package_of(mod) not in packages:
+            continue
+        is_pkg = os.path.basename(path) == "__init__.py"
+        here = mod if is_pkg else mod.rpartition(".")[0]
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        lines = text.splitlines()
+        tree = ast.parse(text, filename=path)
+        for f in ast.walk(tree):
+            if not isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for node in ast.walk(f):
+                if node is f or not isinstance(node, (ast.Import, ast.ImportFrom)):
+                    continue
+                above = lines[node.lineno - 2].strip() if node.lineno > 1 else ""
+                said = any(DEFERRED in lines[k - 1] for k in range(node.lineno, node.end_lineno + 1)) or \
+                    (above.startswith("#") and DEFERRED in above)  # on its lines, or a comment line just above
+                for t in _import_targets(node, here, modules):
+                    while t and t not in modules:
+                        t = t.rpartition(".")[0]
+                    if t and t.startswith(pkg + ".") and t != mod:
+                        out.append((mod, node.lineno, t, said))
+    return out
+
+
+def unexplained(deferred) -> list[str]:
+    return [f"{m}:{line} imports {t} inside a function: hoist it to module level, or say why "
+            f"('{DEFERRED} ...') if start-up needs it deferred" for m, line, t, said in deferred
+            if not said and not _heavy(t)]
+
+
+def test_deferred_imports_are_heavy_or_say_why():
+    deferred = deferred_imports(package_modules())
+    assert deferred, "the walk found no function-level import"  # not vacuous: the worksheets defer many
+    bad = unexplained(deferred)
+    assert not bad, "\n".join(bad[:20])
+
+
+def test_an_unexplained_deferred_import_is_reported(tmp_path):
+    """Mutants: the reason removed from a real deferred import (engine's progress bar) is reported; on disk, a lazy
+    import of a light module is reported unless it says why, and a HEAVY one never is."""
+    modules = package_modules()
+    src = open(modules["boundcalc.montecarlo.engine"], encoding="utf-8").read()
+    anchor = "from ..progress import on_terminal  " + DEFERRED
+    assert src.count(anchor) == 1
+    copy = tmp_path / "engine.py"
+    copy.write_text(src.replace(anchor, "from ..progress import on_terminal  # "), encoding="utf-8")
+    bad = unexplained(deferred_imports({**modules, "boundcalc.montecarlo.engine": str(copy)}))
+    assert len(bad) == 1 and "boundcalc.montecarlo.engine" in bad[0] and "boundcalc.progress" in bad[0]
+
+    pkg = tmp_path / "mutpkg"
+    (pkg / "low").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "light.py").write_text("X = 1\n")
+    (pkg / "heavy.py").write_text("Y = 2\n")
+    body = "def f():\n    from ..light import X{}\n    from ..heavy import Y\n    return X, Y\n"
+    (pkg / "low" / "__init__.py").write_text(body.format(""))
+    mods = package_modules(str(tmp_path), "mutpkg")
+    found = deferred_imports(mods, ("low",), "mutpkg")
+    assert {(t, said) for _, _, t, said in found} == {("mutpkg.light", False), ("mutpkg.heavy", False)}
+    (pkg / "low" / "__init__.py").write_text(body.format("  " + DEFERRED + " start-up"))
+    found = deferred_imports(mods, ("low",), "mutpkg")
+    assert {(t, said) for _, _, t, said in found} == {("mutpkg.light", True), ("mutpkg.heavy", False)}
+    assert _heavy("boundcalc.algorithms.finite.nonprivate") and _heavy("boundcalc.bounds")
+    assert not _heavy("boundcalc.algorithms") and not _heavy("boundcalc.boundsx")
