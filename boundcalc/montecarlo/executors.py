@@ -99,6 +99,65 @@ def _call(fn, args):
     return fn(*args)
 
 
+def _call_sharing(fn, args, incoming, upto):
+    """A task in a worker process: install the process caches' entries ``incoming`` (computed by other workers or
+    the parent; boundcalc.algorithms.process_cache), run ``fn(*args)``, and return its result with the entries this
+    worker computed meanwhile, its process id and ``upto`` (the parent's log position it now holds)."""
+    import sys
+
+    if incoming:
+        from ..algorithms import process_cache
+
+        process_cache.install_all(incoming)
+    out = fn(*args)
+    pc = sys.modules.get("boundcalc.algorithms.process_cache")  # no such module loaded: no cache to share
+    return out, (pc.drain_all() if pc is not None else []), os.getpid(), upto
+
+
+class _SharedLog:
+    """The parent's side of the process caches' sharing (boundcalc.algorithms.process_cache) for one pool: every
+    entry learned from a worker or set in the parent since the pool started, in order (positions ``base`` …), and
+    the position each worker is known to hold. A task carries the entries past the lowest position among the
+    workers (it may go to any of them; a worker keeps the entries it has); a worker not yet heard from holds
+    ``start`` (what a forked worker inherited). At most ``LIMIT`` entries are kept: a worker that fell further
+    behind computes the missing ones again (slower, never different: a shared value is a function of its key)."""
+
+    LIMIT = 4096
+
+    def __init__(self, processes: int, start: int = 0):
+        self.processes, self.entries, self.base, self.start, self.seen = processes, [], start, start, {}
+
+    @property
+    def end(self) -> int:
+        return self.base + len(self.entries)
+
+    def add(self, entries) -> None:
+        self.entries.extend(entries)
+        drop = len(self.entries) - self.LIMIT
+        if drop > 0:
+            del self.entries[:drop]
+            self.base += drop
+
+    def learn_local(self) -> None:
+        """Entries set in this (the parent) process since the last look."""
+        import sys
+
+        pc = sys.modules.get("boundcalc.algorithms.process_cache")
+        if pc is not None:
+            self.add(pc.drain_all())
+
+    def payload(self) -> tuple[list, int]:
+        low = min(self.seen.values()) if len(self.seen) >= self.processes else self.start
+        return self.entries[max(low, self.base) - self.base:], self.end
+
+    def received(self, fresh, pid: int, upto: int) -> None:
+        self.seen[pid] = max(self.seen.get(pid, 0), upto)
+        if fresh:
+            from ..algorithms import process_cache
+
+            self.add(process_cache.install_all(fresh))  # new to the parent: pass them on
+
+
 def _abort_pool(pool) -> None:
     """Cancel the pending blocks and terminate the running workers now (Ctrl-C, an error in a block)."""
     procs = list((getattr(pool, "_processes", None) or {}).values())
@@ -131,7 +190,14 @@ def plan_workers(requested, n_tasks: int, name: str = "workers", flag: str = "--
 
 
 class LocalProcesses(Executor):
-    """A pool of ``processes`` worker processes on this machine (started at the first map, reused after)."""
+    """A pool of ``processes`` worker processes on this machine (started at the first map, kept for every map after
+    it until ``close``: a search's decisions all use the same warm workers).
+
+    Submission: at most ``processes`` + 1 tasks are in flight (one running on each worker, one waiting), the next
+    submitted as one finishes, so each task can carry what the workers learnt meanwhile: the entries of the process
+    caches (boundcalc.algorithms.process_cache; e.g. the G-optimal designs) computed by one worker are installed in
+    the others with their next task, and are not computed there again (``_SharedLog``). Forked workers (Linux)
+    inherit the parent's modules and caches at their start."""
 
     kind = "processes"
 
@@ -150,28 +216,50 @@ class LocalProcesses(Executor):
             import multiprocessing as mp
             from concurrent.futures import ProcessPoolExecutor
 
-            ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
+            fork = "fork" in mp.get_all_start_methods()
+            ctx = mp.get_context("fork") if fork else None
+            self._log = _SharedLog(self.processes)
+            self._log.learn_local()  # a forked worker inherits these; a spawned one gets them with its first task
+            if fork:
+                self._log.start = self._log.end
             self._pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=ctx, initializer=_worker_init)
         return self._pool
 
     def imap_unordered(self, fn, tasks):
-        from concurrent.futures import as_completed
+        from concurrent.futures import FIRST_COMPLETED, wait
         from concurrent.futures.process import BrokenProcessPool
 
         pool = self._get_pool()
-        futs = {}
+        log = self._log
+        log.learn_local()
+        todo = iter(enumerate(tasks))
+        futs: dict = {}
+
+        def submit() -> bool:
+            nxt = next(todo, None)
+            if nxt is None:
+                return False
+            incoming, upto = log.payload()
+            futs[pool.submit(_call_sharing, fn, nxt[1], incoming, upto)] = nxt[0]
+            return True
+
         try:
-            futs = {pool.submit(_call, fn, args): i for i, args in enumerate(tasks)}
-            for f in as_completed(futs):
-                i = futs[f]
-                try:
-                    out = f.result()
-                except BrokenProcessPool as exc:
-                    raise ExecutionError(f"a worker process died while computing block task {i} (killed, out of "
-                                         f"memory or crashed; {exc}); the run was stopped") from None
-                except Exception as exc:
-                    raise _note(exc, f"(in block task {i}, on a local worker process)")
-                yield i, out
+            while len(futs) < self.processes + 1 and submit():
+                pass
+            while futs:
+                done, _ = wait(futs, return_when=FIRST_COMPLETED)
+                for f in done:
+                    i = futs.pop(f)
+                    try:
+                        out, fresh, pid, upto = f.result()
+                    except BrokenProcessPool as exc:
+                        raise ExecutionError(f"a worker process died while computing block task {i} (killed, out "
+                                             f"of memory or crashed; {exc}); the run was stopped") from None
+                    except Exception as exc:
+                        raise _note(exc, f"(in block task {i}, on a local worker process)")
+                    log.received(fresh, pid, upto)
+                    submit()
+                    yield i, out
         except BaseException:  # Ctrl-C, a failed block, or the consumer stopped early: stop the workers now
             self._abort()
             raise
