@@ -193,11 +193,11 @@ class LocalProcesses(Executor):
     """A pool of ``processes`` worker processes on this machine (started at the first map, kept for every map after
     it until ``close``: a search's decisions all use the same warm workers).
 
-    Submission: at most ``processes`` + 1 tasks are in flight (one running on each worker, one waiting), the next
-    submitted as one finishes, so each task can carry what the workers learnt meanwhile: the entries of the process
-    caches (boundcalc.algorithms.process_cache; e.g. the G-optimal designs) computed by one worker are installed in
-    the others with their next task, and are not computed there again (``_SharedLog``). Forked workers (Linux)
-    inherit the parent's modules and caches at their start."""
+    Submission: at most 2 × ``processes`` tasks are in flight (one running and one waiting per worker), the next
+    submitted as one finishes, so that a task carries what the workers had learnt when it left: the entries of the
+    process caches (boundcalc.algorithms.process_cache; e.g. the G-optimal designs) that one worker computed are
+    installed in the others with their next task and not computed there again (``_SharedLog``). Forked workers
+    (Linux) inherit the parent's modules and caches at their start (tens of milliseconds for the pool)."""
 
     kind = "processes"
 
@@ -244,7 +244,7 @@ class LocalProcesses(Executor):
             return True
 
         try:
-            while len(futs) < self.processes + 1 and submit():
+            while len(futs) < 2 * self.processes and submit():
                 pass
             while futs:
                 done, _ = wait(futs, return_when=FIRST_COMPLETED)
