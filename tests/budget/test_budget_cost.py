@@ -372,16 +372,16 @@ def _gope_job():
 
 
 def test_grouped_blocks_are_the_blocks_alone():
-    """20 blocks of 2 runs on a 2-worker executor elsewhere travel in at most 6 tasks (3 per worker): groups of
-    ⌈20/6⌉ = 4 consecutive blocks, 5 tasks; the result equals, bit for bit, the in-process run (each block on its own
-    seed child); on real worker processes too."""
+    """20 blocks of 2 runs on a 2-worker executor elsewhere travel in 2 tasks (one per worker, at most 16 blocks
+    each: ``engine._chunks``): groups of 10 consecutive blocks; the result equals, bit for bit, the in-process run
+    (each block on its own seed child); on real worker processes too."""
     from boundcalc.montecarlo import executors, run
 
     alg, env = _gope_job()
     ref = run(alg, env, 2000, 40, seed=5, block_runs=2)
     ex = _Remote()
     got = run(alg, env, 2000, 40, seed=5, block_runs=2, executor=ex)
-    assert ex.tasks == 5 and np.array_equal(got.regret, ref.regret) and np.array_equal(got.pulls, ref.pulls)
+    assert ex.tasks == 2 and np.array_equal(got.regret, ref.regret) and np.array_equal(got.pulls, ref.pulls)
     with executors.LocalProcesses(2) as procs:
         far = run(alg, env, 2000, 40, seed=5, block_runs=2, executor=procs)
     assert np.array_equal(far.regret, ref.regret) and np.array_equal(far.episodes, ref.episodes)
