@@ -7,8 +7,10 @@ bit-identical whatever ran them, in any order. Like numpy's ``Generator``, the e
 (``montecarlo.run(..., executor=...)``); whoever creates one closes it (``with`` or ``close()``).
 
 - :class:`InProcess`: the blocks one after another in this process (the default).
-- :class:`LocalProcesses`: a pool of worker processes on this machine (fork where available). Workers ignore
-  SIGINT; on Ctrl-C or a failed block the pending blocks are cancelled and the workers terminated at once.
+- :class:`LocalProcesses`: a pool of worker processes on this machine (fork where available), started at the first
+  map and kept until ``close`` (a search's engine calls all use the same warm workers); the workers hand each other
+  the entries of the process caches they compute (boundcalc.algorithms.process_cache: the G-optimal designs). Workers
+  ignore SIGINT; on Ctrl-C or a failed block the pending blocks are cancelled and the workers terminated at once.
 - :class:`Dask`: a running Dask distributed cluster (``Dask("tcp://host:8786")``), or :class:`DaskLocal`
   (a ``LocalCluster`` of N single-threaded worker processes started here and closed with the executor). Blocks
   are submitted as futures and gathered with ``as_completed``; on Ctrl-C or an error the futures are cancelled
@@ -102,16 +104,21 @@ def _call(fn, args):
 def _call_sharing(fn, args, incoming, upto):
     """A task in a worker process: install the process caches' entries ``incoming`` (computed by other workers or
     the parent; boundcalc.algorithms.process_cache), run ``fn(*args)``, and return its result with the entries this
-    worker computed meanwhile, its process id and ``upto`` (the parent's log position it now holds)."""
+    worker computed meanwhile, its process id, ``upto`` (the parent's log position it now holds) and the task's CPU
+    seconds."""
     import sys
 
+    import time
+
+    cpu = time.process_time()
     if incoming:
         from ..algorithms import process_cache
 
         process_cache.install_all(incoming)
     out = fn(*args)
     pc = sys.modules.get("boundcalc.algorithms.process_cache")  # no such module loaded: no cache to share
-    return out, (pc.drain_all() if pc is not None else []), os.getpid(), upto
+    fresh = pc.drain_all() if pc is not None else []
+    return out, fresh, os.getpid(), upto, time.process_time() - cpu
 
 
 class _SharedLog:
@@ -206,6 +213,8 @@ class LocalProcesses(Executor):
 
         self.processes = validate.count("processes", processes, maximum=MAX_WORKERS)
         self._pool = None
+        self.maps = 0  # imap_unordered calls so far
+        self.task_cpu: list[tuple[int, int, float]] = []  # (map, worker pid, CPU seconds) of every task: benchmarks
 
     @property
     def workers(self) -> int:
@@ -232,6 +241,7 @@ class LocalProcesses(Executor):
         pool = self._get_pool()
         log = self._log
         log.learn_local()
+        self.maps += 1
         todo = iter(enumerate(tasks))
         futs: dict = {}
 
@@ -251,13 +261,15 @@ class LocalProcesses(Executor):
                 for f in done:
                     i = futs.pop(f)
                     try:
-                        out, fresh, pid, upto = f.result()
+                        out, fresh, pid, upto, cpu = f.result()
                     except BrokenProcessPool as exc:
                         raise ExecutionError(f"a worker process died while computing block task {i} (killed, out "
                                              f"of memory or crashed; {exc}); the run was stopped") from None
                     except Exception as exc:
                         raise _note(exc, f"(in block task {i}, on a local worker process)")
                     log.received(fresh, pid, upto)
+                    if len(self.task_cpu) < 100_000:
+                        self.task_cpu.append((self.maps, pid, cpu))
                     submit()
                     yield i, out
         except BaseException:  # Ctrl-C, a failed block, or the consumer stopped early: stop the workers now
