@@ -107,7 +107,6 @@ def _call_sharing(fn, args, incoming, upto):
     worker computed meanwhile, its process id, ``upto`` (the parent's log position it now holds) and the task's CPU
     seconds."""
     import sys
-
     import time
 
     cpu = time.process_time()
