@@ -93,6 +93,7 @@ BUDGET_LIMITS = (1e-4, 1e4)  # user budgets searched (ρ, ε, …)
 NONPRIVATE_LIMIT = 1e12
 CONFIRM_OFFSET = 1_000_000  # batch index from which the fresh-seed confirmations draw
 BOOTSTRAP = 2000
+BOOTSTRAP_CELLS = 2_000_000  # resampled values held at once by the quantile bootstrap (16 MB per array)
 # The first batch at each budget and the most runs at one budget (``--runs``, ``--max-runs``): the measured trade-off of
 # benchmarks/RESULTS_budget_measured.md (issue 24): 50 first runs escalating to 800 cost 3× the CPU of 100 escalating
 # to 400 on the finite question in the issue (three decisions took 800 runs each), 1.1–1.4× in our runs at T = 1e6
@@ -347,10 +348,18 @@ def _bootstrap_quantile_overhead(p, n, q, level, rng, clusters=None) -> tuple[fl
     pick = rng.integers(0, B, size=(BOOTSTRAP, B))
     qp_b = np.empty(BOOTSTRAP)
     qn_b = np.empty(BOOTSTRAP)
-    for i in range(BOOTSTRAP):
-        idx = np.concatenate([members[b] for b in pick[i]])
-        qp_b[i] = np.quantile(p[idx], q)
-        qn_b[i] = np.quantile(n[idx], q)
+    if len({m.size for m in members}) == 1:  # clusters of one size (every run, or equal blocks): rows at once
+        M = np.stack(members)
+        step = max(1, BOOTSTRAP_CELLS // R)  # resamples per slab: at most BOOTSTRAP_CELLS values in memory
+        for i in range(0, BOOTSTRAP, step):
+            idx = M[pick[i:i + step]].reshape(-1, R)  # row j: the members of its picked clusters, in pick order
+            qp_b[i:i + step] = np.quantile(p[idx], q, axis=1)  # the same order statistics and interpolation as
+            qn_b[i:i + step] = np.quantile(n[idx], q, axis=1)  # one row at a time: bit-identical
+    else:
+        for i in range(BOOTSTRAP):
+            idx = np.concatenate([members[b] for b in pick[i]])
+            qp_b[i] = np.quantile(p[idx], q)
+            qn_b[i] = np.quantile(n[idx], q)
     with np.errstate(divide="ignore", invalid="ignore"):
         r = np.where(qn_b > 0, qp_b / qn_b - 1, np.inf)
     a = (1 - level) / 2

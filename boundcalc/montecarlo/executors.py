@@ -7,8 +7,10 @@ bit-identical whatever ran them, in any order. Like numpy's ``Generator``, the e
 (``montecarlo.run(..., executor=...)``); whoever creates one closes it (``with`` or ``close()``).
 
 - :class:`InProcess`: the blocks one after another in this process (the default).
-- :class:`LocalProcesses`: a pool of worker processes on this machine (fork where available). Workers ignore
-  SIGINT; on Ctrl-C or a failed block the pending blocks are cancelled and the workers terminated at once.
+- :class:`LocalProcesses`: a pool of worker processes on this machine (fork where available), started at the first
+  map and kept until ``close`` (a search's engine calls all use the same warm workers); the workers hand each other
+  the entries of the process caches they compute (boundcalc.algorithms.process_cache: the G-optimal designs). Workers
+  ignore SIGINT; on Ctrl-C or a failed block the pending blocks are cancelled and the workers terminated at once.
 - :class:`Dask`: a running Dask distributed cluster (``Dask("tcp://host:8786")``), or :class:`DaskLocal`
   (a ``LocalCluster`` of N single-threaded worker processes started here and closed with the executor). Blocks
   are submitted as futures and gathered with ``as_completed``; on Ctrl-C or an error the futures are cancelled
@@ -104,6 +106,69 @@ def _call(fn, args):
     return fn(*args)
 
 
+def _call_sharing(fn, args, incoming, upto):
+    """A task in a worker process: install the process caches' entries ``incoming`` (computed by other workers or
+    the parent; boundcalc.algorithms.process_cache), run ``fn(*args)``, and return its result with the entries this
+    worker computed meanwhile, its process id, ``upto`` (the parent's log position it now holds) and the task's CPU
+    seconds."""
+    import sys
+    import time
+
+    cpu = time.process_time()
+    if incoming:
+        from ..algorithms import process_cache
+
+        process_cache.install_all(incoming)
+    out = fn(*args)
+    pc = sys.modules.get("boundcalc.algorithms.process_cache")  # no such module loaded: no cache to share
+    fresh = pc.drain_all() if pc is not None else []
+    return out, fresh, os.getpid(), upto, time.process_time() - cpu
+
+
+class _SharedLog:
+    """The parent's side of the process caches' sharing (boundcalc.algorithms.process_cache) for one pool: every
+    entry learned from a worker or set in the parent since the pool started, in order (positions ``base`` …), and
+    the position each worker is known to hold. A task carries the entries past the lowest position among the
+    workers (it may go to any of them; a worker keeps the entries it has); a worker not yet heard from holds
+    ``start`` (what a forked worker inherited). At most ``LIMIT`` entries are kept: a worker that fell further
+    behind computes the missing ones again (slower, never different: a shared value is a function of its key)."""
+
+    LIMIT = 4096
+
+    def __init__(self, processes: int, start: int = 0):
+        self.processes, self.entries, self.base, self.start, self.seen = processes, [], start, start, {}
+
+    @property
+    def end(self) -> int:
+        return self.base + len(self.entries)
+
+    def add(self, entries) -> None:
+        self.entries.extend(entries)
+        drop = len(self.entries) - self.LIMIT
+        if drop > 0:
+            del self.entries[:drop]
+            self.base += drop
+
+    def learn_local(self) -> None:
+        """Entries set in this (the parent) process since the last look."""
+        import sys
+
+        pc = sys.modules.get("boundcalc.algorithms.process_cache")
+        if pc is not None:
+            self.add(pc.drain_all())
+
+    def payload(self) -> tuple[list, int]:
+        low = min(self.seen.values()) if len(self.seen) >= self.processes else self.start
+        return self.entries[max(low, self.base) - self.base:], self.end
+
+    def received(self, fresh, pid: int, upto: int) -> None:
+        self.seen[pid] = max(self.seen.get(pid, 0), upto)
+        if fresh:
+            from ..algorithms import process_cache
+
+            self.add(process_cache.install_all(fresh))  # new to the parent: pass them on
+
+
 def _abort_pool(pool) -> None:
     """Cancel the pending blocks and terminate the running workers now (Ctrl-C, an error in a block)."""
     procs = list((getattr(pool, "_processes", None) or {}).values())
@@ -134,13 +199,22 @@ def plan_workers(requested, n_tasks: int, name: str = "workers", flag: str = "--
 
 
 class LocalProcesses(Executor):
-    """A pool of ``processes`` worker processes on this machine (started at the first map, reused after)."""
+    """A pool of ``processes`` worker processes on this machine (started at the first map, kept for every map after
+    it until ``close``: a search's decisions all use the same warm workers).
+
+    Submission: at most 2 × ``processes`` tasks are in flight (one running and one waiting per worker), the next
+    submitted as one finishes, so that a task carries what the workers had learnt when it left: the entries of the
+    process caches (boundcalc.algorithms.process_cache; e.g. the G-optimal designs) that one worker computed are
+    installed in the others with their next task and not computed there again (``_SharedLog``). Forked workers
+    (Linux) inherit the parent's modules and caches at their start (tens of milliseconds for the pool)."""
 
     kind = "processes"
 
     def __init__(self, processes: int = 2):
         self.processes = validate.count("processes", processes, maximum=MAX_WORKERS)
         self._pool = None
+        self.maps = 0  # imap_unordered calls so far
+        self.task_cpu: list[tuple[int, int, float]] = []  # (map, worker pid, CPU seconds) of every task: benchmarks
 
     @property
     def workers(self) -> int:
@@ -151,27 +225,53 @@ class LocalProcesses(Executor):
             import multiprocessing as mp  # deferred: start-up of `simulate`
             from concurrent.futures import ProcessPoolExecutor  # deferred: multiprocessing, for a process pool only
 
-            ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
+            fork = "fork" in mp.get_all_start_methods()
+            ctx = mp.get_context("fork") if fork else None
+            self._log = _SharedLog(self.processes)
+            self._log.learn_local()  # a forked worker inherits these; a spawned one gets them with its first task
+            if fork:
+                self._log.start = self._log.end
             self._pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=ctx, initializer=_worker_init)
         return self._pool
 
     def imap_unordered(self, fn, tasks):
+        from concurrent.futures import FIRST_COMPLETED, wait
         from concurrent.futures.process import BrokenProcessPool  # deferred: start-up of `simulate`
 
         pool = self._get_pool()
-        futs = {}
+        log = self._log
+        log.learn_local()
+        self.maps += 1
+        todo = iter(enumerate(tasks))
+        futs: dict = {}
+
+        def submit() -> bool:
+            nxt = next(todo, None)
+            if nxt is None:
+                return False
+            incoming, upto = log.payload()
+            futs[pool.submit(_call_sharing, fn, nxt[1], incoming, upto)] = nxt[0]
+            return True
+
         try:
-            futs = {pool.submit(_call, fn, args): i for i, args in enumerate(tasks)}
-            for f in as_completed(futs):
-                i = futs[f]
-                try:
-                    out = f.result()
-                except BrokenProcessPool as exc:
-                    raise ExecutionError(f"a worker process died while computing block task {i} (killed, out of "
-                                         f"memory or crashed; {exc}); the run was stopped") from None
-                except Exception as exc:
-                    raise _note(exc, f"(in block task {i}, on a local worker process)")
-                yield i, out
+            while len(futs) < 2 * self.processes and submit():
+                pass
+            while futs:
+                done, _ = wait(futs, return_when=FIRST_COMPLETED)
+                for f in done:
+                    i = futs.pop(f)
+                    try:
+                        out, fresh, pid, upto, cpu = f.result()
+                    except BrokenProcessPool as exc:
+                        raise ExecutionError(f"a worker process died while computing block task {i} (killed, out "
+                                             f"of memory or crashed; {exc}); the run was stopped") from None
+                    except Exception as exc:
+                        raise _note(exc, f"(in block task {i}, on a local worker process)")
+                    log.received(fresh, pid, upto)
+                    if len(self.task_cpu) < 100_000:
+                        self.task_cpu.append((self.maps, pid, cpu))
+                    submit()
+                    yield i, out
         except BaseException:  # Ctrl-C, a failed block, or the consumer stopped early: stop the workers now
             self._abort()
             raise

@@ -372,16 +372,16 @@ def _gope_job():
 
 
 def test_grouped_blocks_are_the_blocks_alone():
-    """20 blocks of 2 runs on a 2-worker executor elsewhere travel in at most 6 tasks (3 per worker): groups of
-    ⌈20/6⌉ = 4 consecutive blocks, 5 tasks; the result equals, bit for bit, the in-process run (each block on its own
-    seed child); on real worker processes too."""
+    """20 blocks of 2 runs on a 2-worker executor elsewhere travel in 2 tasks (one per worker, at most 16 blocks
+    each: ``engine._chunks``): groups of 10 consecutive blocks; the result equals, bit for bit, the in-process run
+    (each block on its own seed child); on real worker processes too."""
     from boundcalc.montecarlo import executors, run
 
     alg, env = _gope_job()
     ref = run(alg, env, 2000, 40, seed=5, block_runs=2)
     ex = _Remote()
     got = run(alg, env, 2000, 40, seed=5, block_runs=2, executor=ex)
-    assert ex.tasks == 5 and np.array_equal(got.regret, ref.regret) and np.array_equal(got.pulls, ref.pulls)
+    assert ex.tasks == 2 and np.array_equal(got.regret, ref.regret) and np.array_equal(got.pulls, ref.pulls)
     with executors.LocalProcesses(2) as procs:
         far = run(alg, env, 2000, 40, seed=5, block_runs=2, executor=procs)
     assert np.array_equal(far.regret, ref.regret) and np.array_equal(far.episodes, ref.episodes)
@@ -400,3 +400,67 @@ def test_grouped_blocks_on_one_stream_are_caught(monkeypatch):
     ref = run(alg, env, 2000, 40, seed=5, block_runs=2)
     got = run(alg, env, 2000, 40, seed=5, block_runs=2, executor=_Remote())
     assert not np.array_equal(got.regret, ref.regret)
+
+
+# -- the quantile bootstrap, resamples at once (issue 24 item 9: the parent's serial share of the linear search) ----
+def _bootstrap_one_row_at_a_time(p, n, q, level, rng, clusters=None):
+    """The cluster bootstrap written out resample by resample (the code before: one np.quantile per row)."""
+    from boundcalc.budget.measured import BOOTSTRAP
+
+    R = p.size
+    qn = float(np.quantile(n, q))
+    est = float(np.quantile(p, q)) / qn - 1 if qn > 0 else np.inf
+    cl = np.arange(R) if clusters is None else np.unique(np.asarray(clusters), return_inverse=True)[1]
+    B = int(cl.max()) + 1
+    members = [np.nonzero(cl == b)[0] for b in range(B)]
+    pick = rng.integers(0, B, size=(BOOTSTRAP, B))
+    qp = np.array([np.quantile(p[np.concatenate([members[b] for b in row])], q) for row in pick])
+    qnb = np.array([np.quantile(n[np.concatenate([members[b] for b in row])], q) for row in pick])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.where(qnb > 0, qp / qnb - 1, np.inf)
+    a = (1 - level) / 2
+    return est, float(np.quantile(r, a)), float(np.quantile(r, 1 - a))
+
+
+_BOOT_CASES = [(60, 1, 0.9, False), (60, 5, 0.9, True), (45, 5, 0.5, False), (64, 2, 0.95, True), (30, 3, 0.1, False)]
+
+
+def _boot_case(R, s, q, ties, k):
+    rng = np.random.default_rng(100 + k)
+    p, n = rng.gamma(2.0, 100.0, R), rng.gamma(2.0, 90.0, R)
+    if ties:
+        p, n = np.round(p / 50), np.round(n / 50)  # many equal regrets
+    cl = None if s == 1 else np.repeat(rng.permutation(R // s), s)  # clusters of s runs, labels shuffled
+    return p, n, q, cl
+
+
+@pytest.mark.parametrize("k", range(len(_BOOT_CASES)))
+def test_quantile_bootstrap_at_once_is_the_one_row_at_a_time_bootstrap(k, monkeypatch):
+    """Bit-identical (estimate and both ends) to the resample-by-resample bootstrap for runs and for equal clusters,
+    with ties, at several quantiles; slabs of a few rows (BOOTSTRAP_CELLS small) give the same numbers; unequal
+    clusters keep the row-by-row path."""
+    from boundcalc.budget import measured as M
+
+    monkeypatch.setattr(M, "BOOTSTRAP", 300)  # fewer resamples: the same code paths, a faster reference
+    p, n, q, cl = _boot_case(*_BOOT_CASES[k], k)
+    want = _bootstrap_one_row_at_a_time(p, n, q, 0.95, np.random.default_rng(k), cl)
+    assert M._bootstrap_quantile_overhead(p, n, q, 0.95, np.random.default_rng(k), cl) == want
+    monkeypatch.setattr(M, "BOOTSTRAP_CELLS", 7 * p.size)
+    assert M._bootstrap_quantile_overhead(p, n, q, 0.95, np.random.default_rng(k), cl) == want
+    if cl is not None:  # one cluster one run shorter: unequal sizes
+        p2, n2, cl2 = p[1:], n[1:], cl[1:]
+        assert (M._bootstrap_quantile_overhead(p2, n2, q, 0.95, np.random.default_rng(k), cl2)
+                == _bootstrap_one_row_at_a_time(p2, n2, q, 0.95, np.random.default_rng(k), cl2))
+
+
+def test_quantile_bootstrap_with_clusters_mislabelled_is_caught(monkeypatch):
+    """Mutant: the clusters' member table built in reverse (cluster b resampled as cluster B−1−b: the picks no longer
+    the clusters they name): the comparison above rejects it."""
+    from boundcalc.budget import measured as M
+
+    bad = mutate(M._bootstrap_quantile_overhead, "M = np.stack(members)", "M = np.stack(members[::-1])")
+    monkeypatch.setattr(M, "_bootstrap_quantile_overhead", bad)
+    monkeypatch.setattr(M, "BOOTSTRAP", 300)
+    p, n, q, cl = _boot_case(*_BOOT_CASES[1], 1)
+    want = _bootstrap_one_row_at_a_time(p, n, q, 0.95, np.random.default_rng(1), cl)
+    assert M._bootstrap_quantile_overhead(p, n, q, 0.95, np.random.default_rng(1), cl) != want
