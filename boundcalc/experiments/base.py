@@ -220,7 +220,7 @@ def check_out_dir(out: str, option: str = "--out") -> str:
 
 def data_readers() -> dict[str, list[str]]:
     """{data NAME: [worksheets with an experiment that reads it]} (``Experiment.data``)."""
-    from . import all_worksheets
+    from . import all_worksheets  # deferred: the package imports this module (the worksheets are defined on top of it)
 
     out: dict[str, list[str]] = {}
     for ws in all_worksheets():
