@@ -18,7 +18,6 @@ import pytest
 
 from boundcalc.algorithms.contextual import LinUCBDGS, linucb
 from boundcalc.bounds import registry
-from boundcalc.bounds.contextual_extra import DGSCor1
 from boundcalc.envs.contextual import make_contextual_env
 from boundcalc.errors import InputError
 from boundcalc.privacy import ApproxDP
@@ -119,16 +118,22 @@ def test_cor1_against_eq6_and_thm3(over, eps, delta):
 
 
 def test_mutant_sigma_in_the_burn_in_is_rejected():
+    import copy
+
     import sympy
 
-    class Bad(DGSCor1):
+    cor1 = registry.get("004-cor1")  # a row of bounds/extra.toml; the mutant is a subclass of its row class
+
+    class Bad(type(cor1)):
         def expression(self):
             a, b = super().expression()
             dl, sig = sympy.Symbol("delta_dp", positive=True), sympy.Symbol("sigma_z", positive=True)
             return a, b - 32 * sympy.log(1 / dl) / sig**2 + 32 * sympy.log(1 / dl) / sig
 
+    bad = copy.copy(cor1)
+    bad.__class__ = Bad  # another class: the generated numpy code of the row is not used (bounds/base.py)
     ctx = registry.make_context("contextual", {}, ApproxDP(2.0, 0.1))
-    v = Bad().evaluate([1e4], ctx)
+    v = bad.evaluate([1e4], ctx)
     a, c = _eq6(1e4, 3, ctx["lam"], 1.0, 1.0, 0.05, 0.1, 2.0, 0.1)
     assert v.privacy_cost[0] != pytest.approx(c, rel=1e-6)
 
