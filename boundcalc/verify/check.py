@@ -212,6 +212,21 @@ def _exact_status(p, q: dict) -> Witness | None:
     return Witness("fails" if fails else "holds", "exact rationals")
 
 
+def _judge_at_witness(res, p, dom, pt: dict, margin: float, v) -> str:
+    """A grid point whose 50-digit margin is below -1e-40, confirmed at the point (:func:`confirm_witness`) before it
+    is called a counterexample: "fails" (``res.counterexample`` set), "unknown" (counted in ``res.unconfirmed``) or
+    "holds"."""
+    import mpmath
+
+    w = confirm_witness(p, dom, pt)
+    if w.status == "fails":
+        res.counterexample = dict(pt, margin=margin, margin_50_digits=mpmath.nstr(v, 12), confirmed=w.how)
+    elif w.status == "unknown":
+        res.unconfirmed += 1
+        res.unconfirmed_why = w.how
+    return w.status
+
+
 def confirm_witness(p, dom, pt: dict) -> Witness:
     """Does the statement really fail at ``pt``? Decided without the strict comparisons' shift (MP_STRICT, which
     makes equality count as a violation in the 50-digit margins): in exact arithmetic where sympy can (the point and
@@ -596,14 +611,10 @@ def sample(p, dom, points: int = 4096, max_seconds: float = MAX_SECONDS) -> Grid
                         res.beyond_50 += 1
                         continue
                     if v < -mpmath.mpf(10) ** -40:
-                        w = confirm_witness(p, dom, pt)
-                        if w.status == "fails":
-                            res.counterexample = dict(pt, margin=float(m[idx]), margin_50_digits=mpmath.nstr(v, 12),
-                                                      confirmed=w.how)
+                        status = _judge_at_witness(res, p, dom, pt, float(m[idx]), v)
+                        if status == "fails":
                             break
-                        if w.status == "unknown":
-                            res.unconfirmed += 1
-                            res.unconfirmed_why = w.how
+                        if status == "unknown":
                             continue
                         res.holds_confirmed += 1
                     elif v < 0 and res.tiny_rechecked < TINY_RECHECK:  # below the 50-digit floor: x <= 0 at x = 1e-400
@@ -634,14 +645,10 @@ def sample(p, dom, points: int = 4096, max_seconds: float = MAX_SECONDS) -> Grid
                         res.nan_beyond += 1
                         continue
                     if v < -mpmath.mpf(10) ** -40:
-                        w = confirm_witness(p, dom, pt)
-                        if w.status == "fails":
-                            res.counterexample = dict(pt, margin=float(v), margin_50_digits=mpmath.nstr(v, 12),
-                                                      confirmed=w.how)
+                        status = _judge_at_witness(res, p, dom, pt, float(v), v)
+                        if status == "fails":
                             break
-                        if w.status == "unknown":
-                            res.unconfirmed += 1
-                            res.unconfirmed_why = w.how
+                        if status == "unknown":
                             continue
                 res.nan_holds += 1
         if res.counterexample is None and p.margin_mp is not None:  # float underflow hides the sign
