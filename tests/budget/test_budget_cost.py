@@ -128,7 +128,8 @@ def test_simulate_and_regret_do_not_import_scipy_stats():
         f"sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r})\n"
         "from mutation import mutate\n"
         "from boundcalc.montecarlo import distribution as D\n"
-        "bad = mutate(D.regret_distribution, 'from scipy.special import stdtrit', 'from scipy.stats import t')\n"
+        "bad = mutate(D.regret_distribution, 'float(stdtrit(R - 1, 0.975))', "
+        "'float(__import__(\"scipy.stats\", fromlist=[\"t\"]).t.ppf(0.975, R - 1))')\n"
         "try:\n    bad([[1.0, 2.0], [1.0, 3.0]], [1, 2])\nexcept NameError:\n    pass\n"
         "print('STATS' if 'scipy.stats' in sys.modules else 'NO-STATS', file=sys.stderr)\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

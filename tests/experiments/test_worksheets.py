@@ -561,7 +561,7 @@ def test_executor_processes_gives_bit_identical_numbers(tmp_path, monkeypatch, s
                              ("processes", {"kind": "processes", "workers": 2, "scheduler": None}, seed_shift)):
         monkeypatch.setattr(montecarlo, "run", keep(kind))
         Session(ws, out=str(tmp_path / kind), seed=seed, echo=False, claims=False, executor=plan).run_all()
-    assert sent == [3, 3, 3]  # three simulations, three blocks each, sent to the worker processes
+    assert sent == [2, 2, 2]  # three simulations, their three blocks sent as one task per worker (engine._chunks)
     a, b = results["in-process"], results["processes"]
     assert len(a) == len(b) == 3
     same = all(np.array_equal(x.regret, y.regret) and np.array_equal(x.pulls, y.pulls) for x, y in zip(a, b))
