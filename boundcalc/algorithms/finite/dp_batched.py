@@ -149,6 +149,18 @@ class _DPBatched(FiniteAlgorithm):
             st.episodes += 1
         return st.result()
 
+    @classmethod
+    def episode_schedule(cls, T, *, epsilon, n1, ratio):
+        """Card: the schedule `boundcalc episodes` prints (batches of one arm, seed 001 Eq. 14)."""
+        from ... import schedules
+
+        return schedules.dp_klucb(T, epsilon, n1=n1, ratio=ratio, algo=cls.name.lower())
+
+    @classmethod
+    def from_context(cls, ctx, budget):
+        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
+        return cls(budget.epsilon, alpha=ctx["alpha_batch"])
+
 
 class DPKLUCB(_DPBatched):
     """DP-KLUCB (seed 001 Algorithm 1, index Eq. 12): argmax max{q : N_i d_eps(mu~_i, q) <= ln t}.
@@ -171,18 +183,6 @@ class DPKLUCB(_DPBatched):
                    "KL-UCB (seed 001's non-private baseline)")
     source = "seed 001 Algorithm 1 (Eq. 12 index)"
     bound_ids = ("001-thm4.3-dp-klucb",)
-
-    @classmethod
-    def episode_schedule(cls, T, *, epsilon, n1, ratio):
-        """Card: the schedule `boundcalc episodes` prints (batches of one arm, seed 001 Eq. 14)."""
-        from ... import schedules
-
-        return schedules.dp_klucb(T, epsilon, n1=n1, ratio=ratio, algo=cls.name.lower())
-
-    @classmethod
-    def from_context(cls, ctx, budget):
-        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
-        return cls(budget.epsilon, alpha=ctx["alpha_batch"])
 
     def scores(self, mu, N, t):
         return dp_klucb(mu, N, t[:, None], self.epsilon)
@@ -208,18 +208,6 @@ class DPIMED(_DPBatched):
     bound_ids = ("001-thm4.3-dp-imed",)
 
     minimize = True
-
-    @classmethod
-    def episode_schedule(cls, T, *, epsilon, n1, ratio):
-        """Card: the schedule `boundcalc episodes` prints (batches of one arm, seed 001 Eq. 14)."""
-        from ... import schedules
-
-        return schedules.dp_klucb(T, epsilon, n1=n1, ratio=ratio, algo=cls.name.lower())
-
-    @classmethod
-    def from_context(cls, ctx, budget):
-        """Card: the instance regret --check simulates for a bound's context ``ctx`` at ``budget``."""
-        return cls(budget.epsilon, alpha=ctx["alpha_batch"])
 
     def scores(self, mu, N, t):
         return dp_imed(mu, N, self.epsilon)
