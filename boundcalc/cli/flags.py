@@ -34,7 +34,16 @@ FLAGS = {
     # lower
     "alt": "--alt", "pulls": "--pulls", "variance": "--variance",
     # check / verify
-    "box": "--box", "method": "--method", "claim": "--claim", "paper": "--paper",
+    "box": "--box", "method": "--method", "claim": "--claim", "paper": "--paper", "list": "--list",
+    # regret
+    "lambda0": "--lambda0", "check": "--check",
+    # figures
+    "plot": "--plot", "x_scale": "--x-scale", "y_scale": "--y-scale", "log_y": "--log-y",
+    # where simulations run (montecarlo.executors)
+    "executor": "--executor", "workers": "--workers", "scheduler": "--scheduler", "processes": "--processes",
+    # worksheet run (the same names as the worksheet scripts': experiments/options.py OPTIONS)
+    "fast": "--fast", "full": "--full", "out": "--out", "step_cap": "--step-cap", "only": "--only",
+    "no_claims": "--no-claims",
 }
 
 
@@ -44,12 +53,8 @@ def flag(parameter: str) -> str:
 
 
 def message(exc) -> str:
-    """The one line of an InputError for the user: a library's own parameter (a ``ParamName``) named by its flag, the
-    rest of the message unchanged; any other error as it is."""
-    from ..errors import ParamName
-
-    text = str(exc)
-    p = getattr(exc, "parameter", None)
-    if isinstance(p, ParamName) and str(p) in FLAGS and text.startswith(str(p)):
-        return FLAGS[str(p)] + text[len(str(p)):]
-    return text
+    """The one line of an InputError for the user: a library's own parameter (a ``ParamName``) and every parameter
+    its text points at (``errors.flag`` placeholders) named by its flag, the rest of the message unchanged; any other
+    error as it is."""
+    text = getattr(exc, "text", None)
+    return text(FLAGS) if callable(text) else str(exc)
