@@ -4,8 +4,10 @@ parameters, only cli/ knows flags).
 Library code raises ``InputError(ParamName("means"), ...)`` (boundcalc.errors.ParamName): "means must be ...". The
 CLI prints every error through :func:`message`, which names the flag of the parameter instead ("--means must be
 ..."), so the one line still names the option the user typed. A command whose option sets a parameter of another name (audit's
---epsilon is a local-DP algorithm's LocalDP ε) maps it with ``common.option_names``. Texts meant for the user that
-mention a flag can take it from here too (:func:`flag`). Module level: stdlib only.
+--epsilon is a local-DP algorithm's LocalDP ε) maps it with ``common.option_names``. Library text meant for the user
+that points at an option holds ``errors.flag("runs")`` (a placeholder): the CLI runs every command inside
+``errors.front_end_names(FLAGS)``, so notes and quoted errors name the flag, and :func:`message` renders an error's
+text with this table. Module level: stdlib only.
 """
 
 from __future__ import annotations
