@@ -342,7 +342,9 @@ def guarantee(alg) -> str:
     if text:
         return text
     notion = getattr(alg, "notion", "none")
-    return "none (non-private)" if notion == "none" else render(f"{notion} ({NOTION_PARAMS.get(notion, '')}) as claimed by its source")
+    if notion == "none":
+        return "none (non-private)"
+    return render(f"{notion} ({NOTION_PARAMS.get(notion, '')}) as claimed by its source")
 
 
 def params_of(alg) -> dict[str, Any]:
