@@ -32,12 +32,13 @@ def command(fn: Callable) -> Callable:
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        from ..errors import ExecutionError
+        from ..errors import ExecutionError, front_end_names
+        from .flags import FLAGS
 
         _DEFERRED_WRITES.clear()
         try:
             try:
-                with _digits_time_limit(kwargs.get("digits")):
+                with _digits_time_limit(kwargs.get("digits")), front_end_names(FLAGS):  # library text names flags
                     rv = fn(*args, **kwargs)
             except typer.Exit as exc:
                 if getattr(exc, "exit_code", 0) == 0:

@@ -101,7 +101,7 @@ def _instance_options(setting, means, K, d, actions, theta, confidence, lambda0)
         vals["--lambda0"] = validate.positive("--lambda0", lambda0)
     overrides, given = {}, {}
     for opt, val in vals.items():
-        key = keys.get(opt)
+        key = keys.get(opt[2:])  # OPTION_KEYS is keyed by the option's parameter (its flag less "--")
         given[opt] = key
         if key is not None:
             overrides[key] = val

@@ -166,7 +166,7 @@ def budgets_for(classes, flags: dict) -> tuple[dict, list[str]]:
                 raise InputError("budget", f"one run per notion for {c.name} ({c.notion}) beside a(n) {other} "
                                  "algorithm (--epsilon alone is pure, with --delta (ε, δ)-DP): run them in separate "
                                  "calls", given[other].describe())
-            raise InputError(registry.NOTION_FLAGS.get(c.notion, c.notion), f"given for {c.name} ({c.notion} privacy; "
+            raise InputError(registry.NOTION_PARAMS.get(c.notion, c.notion), f"given for {c.name} ({c.notion} privacy; "
                              "several algorithms take one budget per notion)", None)
         out[c.name] = b
     used = {c.notion for c in classes}
@@ -475,13 +475,14 @@ def register(app: typer.Typer) -> None:
         """List the implemented algorithms of every setting with their source, privacy notion, the privacy
         guarantee they really have, and their bounds (plugin algorithms too: --algorithms-file, entry points)."""
         from .. import algorithms as registry
+        from ..errors import render
 
         plugin_options.load_algorithms(algorithms_file)
         rows = []
         for setting, algs in registry.by_setting().items():
             for n, c in algs.items():
                 rows.append({"name": n, "setting": setting, "source": c.source, "notion": c.notion,
-                             "budget": registry.NOTION_FLAGS.get(c.notion, ""), "guarantee": registry.guarantee(c),
+                             "budget": render(registry.NOTION_PARAMS.get(c.notion, "")), "guarantee": registry.guarantee(c),
                              "simulation": registry.granularity(c), "params": registry.tunable_params(c),
                              "bound_ids": list(c.bound_ids), "plugin": getattr(c, "plugin_origin", None) or None,
                              # the rest of the card (docs/plugins.md, "The algorithm card")

@@ -672,7 +672,11 @@ def test_not_pinned_down_says_why_and_points_to_quantile(monkeypatch):
     lo_p = M.assess(np.full(50, 11.0), np.full(50, 5.0), "overhead", 1.0, span=20.0)
     assert lo_p["status"] == "ambiguous" and not M.tail_blocks(lo_p, 1.0, "overhead", 800)
     env = BernoulliEnv([0.9, 0.5])
-    a = M.search("DP-KLUCB", env, 300, "overhead", 3.0, runs=30, max_runs=60, seed=0, block_runs=60)
+    from boundcalc.cli.flags import FLAGS
+    from boundcalc.errors import front_end_names
+
+    with front_end_names(FLAGS):  # as the CLI runs it: the reason names the flags (errors.flag)
+        a = M.search("DP-KLUCB", env, 300, "overhead", 3.0, runs=30, max_runs=60, seed=0, block_runs=60)
     assert a.status == M.NOT_PINNED and a.budget is None, a.reason
     assert a.reason.startswith("mean not pinned down") and "--quantile" in a.reason and "T·Δ_max = 120" in a.reason
     assert any(e.get("tail_blocks") and e["runs"] == 30 for e in a.evaluations)  # stopped after the first batch
