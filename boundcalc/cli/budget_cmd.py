@@ -10,25 +10,12 @@ from __future__ import annotations
 
 import typer
 
-from . import common, instance_options, options, plot_options, plugin_options
+from . import common, instance_options, options, plot_options, plugin_options, problem
 from .common import command
 from .regret_cmd import SETTINGS, _instance_options, _parse_params, horizons_option, selected_bounds
 
 _STATUS_STYLE = {"met": "green", "any budget": "green", "unreachable": "red", "non-monotone": "red",
                  "undefined": "red", "not applicable": "dim", "never": "red"}
-_DEFAULT_NOTION = {"finite": "epsilon", "linear": "rho", "contextual": "rho", "glm": "ldp"}
-
-
-def _target(max_overhead, max_regret, max_ratio_to_lower):
-    from ..budget import Target
-    from ..errors import InputError
-
-    given = [(k, v) for k, v in (("overhead", max_overhead), ("regret", max_regret), ("ratio", max_ratio_to_lower))
-             if v is not None]
-    if len(given) != 1:
-        raise InputError("target", "exactly one of --max-overhead, --max-regret, --max-ratio-to-lower",
-                         ", ".join(k for k, _ in given) or None)
-    return Target(*given[0])
 
 
 def _short_source(f: dict) -> str:
@@ -484,10 +471,8 @@ def register(app: typer.Typer) -> None:
         json_out: options.JsonOpt = False,
     ):
         """The strongest privacy (smallest budget) at which each bound meets a regret or overhead target."""
-        import numpy as np
-
         from .. import validate
-        from ..budget import UserNotion, min_horizon, solve
+        from ..budget import min_horizon, solve
         from ..errors import InputError
 
         common.check_plot_path(plot)
@@ -498,9 +483,9 @@ def register(app: typer.Typer) -> None:
         _set_selected(selected, show_all)
         Ts = horizons_option(T, max_points=50)
         d_priv = validate.open_unit("--delta", "1e-6" if delta is None else delta)
-        n_runs = validate.count("--runs", runs if runs is not None else "100", minimum=2, maximum=10**6)
-        sd = validate.count("--seed", seed, minimum=0, maximum=2**63 - 1)
-        target = _target(max_overhead, max_regret, max_ratio_to_lower)
+        sim_range = dict(runs_range=(2, 10**6), runs_default="100")  # --check and the search's first batch
+        sim, _ = problem.simulation_of(ctx, runs, seed, plan=False, **sim_range)
+        target = problem.target_of(max_overhead, max_regret, max_ratio_to_lower)
         # the instance (issue 14 §1): one Instance from the instance options, or a prior and its draws
         io_ = instance_options
         pri, inst, old_given, means, K, d, actions, theta = io_.for_bounds(
@@ -546,8 +531,8 @@ def register(app: typer.Typer) -> None:
                 if used is not None:
                     raise InputError(flag, "omitted with --min-T (it answers the smallest T at the budget given)",
                                      used if not isinstance(used, list) else used[0])
-            bud = common.budget_from_options(epsilon, rho, alpha, rdp_epsilon, None if delta is None else d_priv,
-                                             ldp_epsilon, ldp_delta)  # --delta was dropped here (issue 17 §4)
+            bud = problem.budget_of(epsilon, rho, alpha, rdp_epsilon, None if delta is None else d_priv,
+                                    ldp_epsilon, ldp_delta)  # --delta was dropped here (issue 17 §4)
             if bud is None:
                 raise InputError("--min-T", "given with the budget to evaluate at (--rho, --epsilon, --alpha and "
                                  "--rdp-epsilon, or --ldp-epsilon)", None)
@@ -570,10 +555,7 @@ def register(app: typer.Typer) -> None:
             if used is not None:
                 raise InputError(flag, "used only with --min-T (budget answers the budget; choose the notion with "
                                        "--notion)", used)
-        name = notion or _DEFAULT_NOTION[setting]
-        un = UserNotion(name, alpha=alpha, delta=d_priv if name == "approx" else (ldp_delta if name == "ldp" else None))
-        if name not in ("rdp",) and alpha is not None:
-            raise InputError("--alpha", "used only with --notion rdp", alpha)
+        un = problem.notion_of(setting, notion, alpha, d_priv, ldp_delta)
         sim_opts = {"--algo": algo, "--quantile": quantile, "--max-runs": max_runs, "--report": report,
                     "--plot-dist": plot_dist, "--executor": executor, "--workers": workers, "--scheduler": scheduler,
                     "--block-runs": block_runs, "--counterpart": counterpart,
@@ -590,7 +572,7 @@ def register(app: typer.Typer) -> None:
                 if used is not None:
                     raise InputError(flag, "used with --by simulation", used)
         else:
-            from . import budget_measured, executor_options
+            from . import budget_measured
 
             if check:
                 raise InputError("--check", "used with --by bound (--by simulation measures already)", "--check")
@@ -601,43 +583,23 @@ def register(app: typer.Typer) -> None:
                 raise InputError("--all", "used with --by bound (every bound in the bounds' table)", "--all")
             if len(Ts) > 1:
                 raise InputError("--T", "one horizon with --by simulation", T)
-            if quantile is not None and not 0 < quantile < 1:
-                raise InputError("--quantile", "a number in (0, 1) (0.9: the 90% quantile of the regret)", quantile)
             if report is not None:
                 common.check_output_path("--report", report, (".html", ".md"))
             if plot_dist is not None:
                 from .. import figures as F
 
                 F.check_path(plot_dist, "--plot-dist")
-            from ..budget.measured import DEFAULT_MAX_RUNS, DEFAULT_RUNS
-
-            r0 = validate.count("--runs", runs if runs is not None else str(DEFAULT_RUNS), minimum=2, maximum=10**6)
-            rmax = validate.count("--max-runs", max_runs if max_runs is not None else str(DEFAULT_MAX_RUNS), minimum=2,
-                                  maximum=10**6)
-            if quantile is not None and not 1 / max(rmax, r0) <= quantile <= 1 - 1 / max(rmax, r0):
-                raise InputError("--quantile", f"in [1/{max(rmax, r0)}, 1 − 1/{max(rmax, r0)}] (a quantile the "
-                                 "--max-runs runs can estimate)", quantile)
-            br = None if block_runs is None else validate.count("--block-runs", block_runs, minimum=1, maximum=10**6)
-            if pairing is not None and pairing not in ("independent", "common"):
-                raise InputError("--pairing", "independent or common", pairing)
-            from .simulate_cmd import _parse_params as _sim_params
-
-            cp_params = _sim_params(counterpart_param) if counterpart_param else None
-            if cp_params and counterpart is None:
-                raise InputError("--counterpart-param", "used with --counterpart NAME", counterpart_param[0])
+            sim, _ = problem.simulation_of(ctx, runs, seed, block_runs, executor, workers, "1", scheduler, n_tasks=64,
+                                           **sim_range)
+            search = problem.search_of(sim, quantile, max_runs, counterpart, counterpart_param, pairing)
             names = [a.strip() for a in algo.split(",") if a.strip()] if algo else None
             if algo is not None and not names:
                 raise InputError("--algo", "a comma-separated list of private algorithms", algo)
-            ex_plan, _ = executor_options.plan_executor(ctx, executor, workers, "1", scheduler, 64)
             drawn = None if pri is None else budget_measured.Drawn(*pri)
             budget_measured.run(
-                setting, Ts[-1], target, un, overrides, algos=names, quantile=quantile, runs=r0,
-                max_runs=max(rmax, r0), seed=sd, executor_plan=ex_plan, delta=d_priv, json_out=json_out, plot=plot,
-                plot_dist=plot_dist, report=report, values_used="", click_ctx=ctx,
-                instance=inst_used if drawn is None else None, prior=drawn,
-                instances=None if drawn is None else len(drawn.instances),
-                prior_quantile=None if drawn is None else drawn.quantile, block_runs=br, counterpart=counterpart,
-                counterpart_params=cp_params, pairing=pairing, instance_path=instance_file,
+                setting, Ts[-1], target, un, overrides, search, algos=names, delta=d_priv, json_out=json_out,
+                plot=plot, plot_dist=plot_dist, report=report, values_used="", click_ctx=ctx,
+                instance=inst_used if drawn is None else None, prior=drawn, instance_path=instance_file,
                 inputs={"setting": setting, "T": Ts, "notion": {"name": un.name, "alpha": un.alpha,
                                                                 "delta": un.delta},
                         "target": {"kind": target.kind, "value": target.value}, "delta": d_priv,
@@ -660,7 +622,7 @@ def register(app: typer.Typer) -> None:
         if check:
             from ..budget.check import check_plan
 
-            chk = check_plan(last, overrides, runs=n_runs, seed=sd, progress=not json_out)
+            chk = check_plan(last, overrides, runs=sim.runs, seed=sim.seed, progress=not json_out)
         if plot:
             _plot(plot, last, overrides)
         if json_out:
