@@ -617,7 +617,7 @@ def register(app: typer.Typer) -> None:
                 raise InputError("--max-ratio-to-lower", f"used where a lower bound of the same kind applies (no "
                                  f"{setting} lower bound covers {un.describe()})", target.value)
             raise InputError("--notion", f"a notion some {setting} bound applies to (none of the {setting} bounds "
-                             f"applies to {un.describe()})", name)
+                             f"applies to {un.describe()})", un.name)
         chk = None
         if check:
             from ..budget.check import check_plan
