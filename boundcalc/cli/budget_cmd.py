@@ -472,7 +472,7 @@ def register(app: typer.Typer) -> None:
     ):
         """The strongest privacy (smallest budget) at which each bound meets a regret or overhead target."""
         from .. import validate
-        from ..budget import min_horizon, solve
+        from ..budget import solve
         from ..errors import InputError
 
         common.check_plot_path(plot)
@@ -511,55 +511,32 @@ def register(app: typer.Typer) -> None:
             io_.save(inst_used, save_instance)
         else:
             i_notes = []
-            for flag, on in (("--min-T", min_T), ("--check", check), ("--plot", plot), ("--bound", selected)):
-                if on:
-                    raise InputError(flag, "used without --prior (it answers for one instance: save one with "
-                                     "--save-instance or give --instance)", flag)
+            common.refuse({"--min-T": min_T, "--check": check, "--plot": bool(plot), "--bound": bool(selected)},
+                          "used without --prior (it answers for one instance: save one with --save-instance or give "
+                          "--instance)")
+        options_used = {k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in vals.items()}
+        sim_opts = {"--algo": algo, "--quantile": quantile, "--max-runs": max_runs, "--report": report,
+                    "--plot-dist": plot_dist, "--executor": executor, "--workers": workers, "--scheduler": scheduler,
+                    "--block-runs": block_runs, "--counterpart": counterpart,
+                    "--counterpart-param": counterpart_param or None, "--pairing": pairing}
         if min_T:
             if target.kind != "overhead":
                 raise InputError("--min-T", "used with --max-overhead (or no other target)",
                                  "--max-regret" if max_regret is not None else "--max-ratio-to-lower")
             # options --min-T does not read: refused, not ignored (issue 22 §4: --quantile 7 --report no/such/x.html
             # --counterpart nope exited 0)
-            ignored = {"--by": None if by == "bound" else by, "--notion": notion, "--algo": algo, "--quantile": quantile, "--max-runs": max_runs,
-                       "--report": report, "--plot-dist": plot_dist, "--executor": executor, "--workers": workers,
-                       "--scheduler": scheduler, "--block-runs": block_runs, "--counterpart": counterpart,
-                       "--counterpart-param": counterpart_param or None, "--pairing": pairing}
-            ignored.update({o: o for o in ("--T", "--runs", "--seed", "--explain", "--all")
-                            if common.option_given(ctx, o)})
-            for flag, used in ignored.items():
-                if used is not None:
-                    raise InputError(flag, "omitted with --min-T (it answers the smallest T at the budget given)",
-                                     used if not isinstance(used, list) else used[0])
+            common.refuse({"--by": None if by == "bound" else by, "--notion": notion, **sim_opts,
+                           "--counterpart-param": counterpart_param[0] if counterpart_param else None,
+                           **{o: o for o in ("--T", "--runs", "--seed", "--explain", "--all")
+                              if common.option_given(ctx, o)}},
+                          "omitted with --min-T (it answers the smallest T at the budget given)")
             bud = problem.budget_of(epsilon, rho, alpha, rdp_epsilon, None if delta is None else d_priv,
                                     ldp_epsilon, ldp_delta)  # --delta was dropped here (issue 17 §4)
-            if bud is None:
-                raise InputError("--min-T", "given with the budget to evaluate at (--rho, --epsilon, --alpha and "
-                                 "--rdp-epsilon, or --ldp-epsilon)", None)
-            for flag, used in (("--plot", plot), ("--check", check)):
-                if used:
-                    raise InputError(flag, "used without --min-T", flag)
-            mo = target.value if target.kind == "overhead" else None
-            rows = min_horizon(setting, bud, mo, overrides)
-            if json_out:
-                common.emit_json("budget", {"setting": setting, "mode": "min-T", "budget": common.budget_inputs(bud),
-                                            "max_overhead": mo, "overrides": {k: v for k, v in vals.items()}},
-                                 value=None, horizons=[r.as_dict() for r in rows],
-                                 instance=inst_used.to_dict() if inst_used is not None else None,
-                                 saved_instance=save_instance)
-                return
-            _render_horizons(rows, bud, mo)
-            return
-        for flag, used in (("--epsilon", epsilon), ("--rho", rho), ("--rdp-epsilon", rdp_epsilon),
-                           ("--ldp-epsilon", ldp_epsilon)):
-            if used is not None:
-                raise InputError(flag, "used only with --min-T (budget answers the budget; choose the notion with "
-                                       "--notion)", used)
+            return _min_horizons(setting, target, bud, overrides, plot, check, json_out, vals, inst_used,
+                                 save_instance)
+        common.refuse({"--epsilon": epsilon, "--rho": rho, "--rdp-epsilon": rdp_epsilon, "--ldp-epsilon": ldp_epsilon},
+                      "used only with --min-T (budget answers the budget; choose the notion with --notion)")
         un = problem.notion_of(setting, notion, alpha, d_priv, ldp_delta)
-        sim_opts = {"--algo": algo, "--quantile": quantile, "--max-runs": max_runs, "--report": report,
-                    "--plot-dist": plot_dist, "--executor": executor, "--workers": workers, "--scheduler": scheduler,
-                    "--block-runs": block_runs, "--counterpart": counterpart,
-                    "--counterpart-param": counterpart_param or None, "--pairing": pairing}
         if by is None:  # simulation when an instance file, a prior or a simulation-only option is given
             by = "simulation" if instance_file is not None or pri is not None or any(
                 v is not None for k, v in sim_opts.items()
@@ -568,23 +545,15 @@ def register(app: typer.Typer) -> None:
         if by not in ("simulation", "bound"):
             raise InputError("--by", "simulation or bound", by)
         if by == "bound":
-            for flag, used in sim_opts.items():
-                if used is not None:
-                    raise InputError(flag, "used with --by simulation", used)
+            common.refuse(sim_opts, "used with --by simulation")
         else:
-            from . import budget_measured
-
-            if check:
-                raise InputError("--check", "used with --by bound (--by simulation measures already)", "--check")
-            if selected:
-                raise InputError("--bound", "used with --by bound (it selects a bound of the bounds' answer)",
-                                 selected[0])
-            if show_all:
-                raise InputError("--all", "used with --by bound (every bound in the bounds' table)", "--all")
+            common.refuse({"--check": check}, "used with --by bound (--by simulation measures already)")
+            common.refuse({"--bound": selected[0] if selected else None},
+                          "used with --by bound (it selects a bound of the bounds' answer)")
+            common.refuse({"--all": show_all}, "used with --by bound (every bound in the bounds' table)")
             if len(Ts) > 1:
                 raise InputError("--T", "one horizon with --by simulation", T)
-            if report is not None:
-                common.check_output_path("--report", report, (".html", ".md"))
+            common.check_output_path("--report", report, (".html", ".md"))
             if plot_dist is not None:
                 from .. import figures as F
 
@@ -595,6 +564,8 @@ def register(app: typer.Typer) -> None:
             names = [a.strip() for a in algo.split(",") if a.strip()] if algo else None
             if algo is not None and not names:
                 raise InputError("--algo", "a comma-separated list of private algorithms", algo)
+            from . import budget_measured
+
             drawn = None if pri is None else budget_measured.Drawn(*pri)
             budget_measured.run(
                 setting, Ts[-1], target, un, overrides, search, algos=names, delta=d_priv, json_out=json_out,
@@ -603,7 +574,7 @@ def register(app: typer.Typer) -> None:
                 inputs={"setting": setting, "T": Ts, "notion": {"name": un.name, "alpha": un.alpha,
                                                                 "delta": un.delta},
                         "target": {"kind": target.kind, "value": target.value}, "delta": d_priv,
-                        "options": {k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in vals.items()}})
+                        "options": options_used})
             return
         if pri is not None:
             return _prior_budget(setting, Ts, target, un, overrides, d_priv, pri, json_out)
@@ -632,8 +603,7 @@ def register(app: typer.Typer) -> None:
                 "budget",
                 {"setting": setting, "T": Ts, "notion": {"name": un.name, "alpha": un.alpha, "delta": un.delta},
                  "target": {"kind": target.kind, "value": target.value}, "delta": d_priv,
-                 "instance": last.instance, "options": {k: (v.tolist() if hasattr(v, "tolist") else v)
-                                                        for k, v in vals.items()}},
+                 "instance": last.instance, "options": options_used},
                 instance=inst_used.to_dict() if inst_used is not None else None, saved_instance=save_instance,
                 value=_json_value(last), value_id=last.value_id, value_status=status,
                 value_note=_EDGE_NOTE if status == "any budget" else None,
@@ -664,6 +634,26 @@ def register(app: typer.Typer) -> None:
             _render_check(chk)
         if plot:
             common.console().print(f"plot written to {plot}")
+
+
+def _min_horizons(setting, target, bud, overrides, plot, check, json_out, vals, inst_used, save_instance):
+    """`budget --min-T`: the horizon from which each bound says something at the budget given (budget.min_horizon)."""
+    from ..budget import min_horizon
+    from ..errors import InputError
+
+    if bud is None:
+        raise InputError("--min-T", "given with the budget to evaluate at (--rho, --epsilon, --alpha and "
+                         "--rdp-epsilon, or --ldp-epsilon)", None)
+    common.refuse({"--plot": bool(plot), "--check": check}, "used without --min-T")
+    mo = target.value if target.kind == "overhead" else None
+    rows = min_horizon(setting, bud, mo, overrides)
+    if json_out:
+        common.emit_json("budget", {"setting": setting, "mode": "min-T", "budget": common.budget_inputs(bud),
+                                    "max_overhead": mo, "overrides": dict(vals)},
+                         value=None, horizons=[r.as_dict() for r in rows],
+                         instance=inst_used.to_dict() if inst_used is not None else None, saved_instance=save_instance)
+        return
+    _render_horizons(rows, bud, mo)
 
 
 def _prior_budget(setting, Ts, target, un, overrides, d_priv, pri, json_out):

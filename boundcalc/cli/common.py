@@ -118,6 +118,15 @@ def unused_option_notes(ctx, options, target: str) -> list[str]:
     return [f"{o} has no effect on {target}" for o in options if option_given(ctx, o)]
 
 
+def refuse(options: dict, allowed: str) -> None:
+    """One line for the first of ``options`` ({flag: value}) that the user gave (a value not None, not False, not
+    empty): "FLAG must be ALLOWED (got VALUE)", the value of a switch (True) being its flag."""
+    for flag, got in options.items():
+        if got is None or got is False or (isinstance(got, (list, tuple)) and not got):
+            continue
+        raise InputError(flag, allowed, flag if got is True else got)
+
+
 # -- one vocabulary across commands (docs/vocabulary.md): old spellings kept as aliases that warn ----------------
 # (command, old flag) -> canonical flag. The old flag is a hidden option of the command; ``alias`` maps its value to
 # the canonical option's (the same library call) and warns once on stderr.
