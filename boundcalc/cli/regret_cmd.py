@@ -845,7 +845,7 @@ def register(app: typer.Typer) -> None:
         if check:
             from ..verify.regret_check import check_rows, curve_checkpoints
 
-            check_info = check_rows(setting, rep.ctx, rep.rows, budget, int(Ts[-1]), sim.runs, sim.seed,
+            check_info = check_rows(setting, rep.ctx, rep.rows, budget, int(Ts[-1]), sim,
                                     progress=not json_out,
                                     checkpoints=curve_checkpoints(int(Ts[-1])) if plot else None)
         drawn = None
