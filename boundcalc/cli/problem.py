@@ -363,10 +363,12 @@ def simulation_of(ctx=None, runs=None, seed="0", block_runs=None, executor=None,
                                                          maximum=runs_range[1])
     if not plan:
         return Simulation(runs=R, seed=sd, block_runs=B), []
-    if n_tasks is None:
+    if n_tasks is None:  # the number of engine.block_sizes(R, B), not the list (1e9 runs: 2e7 blocks)
+        import math
+
         from ..montecarlo import engine
 
-        n_tasks = len(engine.block_sizes(R, B if B is not None else engine.DEFAULT_BLOCK_RUNS)) * algorithms
+        n_tasks = math.ceil(R / (B if B is not None else engine.DEFAULT_BLOCK_RUNS)) * algorithms
     from . import executor_options
 
     p, notes = executor_options.plan_executor(ctx, executor, workers, processes, scheduler, n_tasks)
