@@ -1,5 +1,15 @@
-"""The instance of a command's options (issue 23 §1: the CLI's option resolution lives in cli/, the library builds
-the :class:`boundcalc.envs.spec.Instance` from values).
+"""The values of a command's option groups (issue 23 §1: the CLI's option resolution lives in cli/, the library takes
+values): one builder per group, which every command taking the group calls —
+
+* the instance: ``instance_from_options`` (a :class:`boundcalc.envs.spec.Instance`, below);
+* the budget: ``budget_of`` (a privacy.budgets Budget), ``budget_list_of`` (regret's comma lists),
+  ``budgets_by_notion`` (simulate's several algorithms);
+* the target and the notion of `budget`: ``target_of`` (budget.Target), ``notion_of`` (budget.UserNotion);
+* the simulation settings: ``simulation_of`` (montecarlo.settings.Simulation: runs, seed, block runs, executor plan)
+  and, for `budget --by simulation`, ``search_of`` (budget.settings.Search).
+
+The values check their own fields (errors naming their parameters, printed with the flags: cli/flags.py); a builder
+adds what only the options can say (which combine, which conflict, a command's own ranges).
 
 ``instance_from_options(setting, **options)`` is the one function every command calls with its instance options
 (through ``instance_options.resolve`` / ``for_bounds``, or directly); it checks how the options combine (which
