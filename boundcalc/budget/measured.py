@@ -1090,21 +1090,24 @@ class MeasuredPlan:
 
 
 def solve_measured(setting: str | None, T, target, notion=None, instance=None, prior=None, instances: int = 1,
-                   algos: list[str] | None = None, quantile: float | None = None, runs: int = DEFAULT_RUNS,
-                   max_runs: int = DEFAULT_MAX_RUNS, seed: int = 0, executor=None, delta: float = 1e-6,
+                   algos: list[str] | None = None, settings=None, executor=None, delta: float = 1e-6,
                    prior_quantile: float = 0.9, progress=None, with_bounds: bool = True,
-                   rel_width: float = 1.25, block_runs: int | None = None, counterpart: str | None = None,
-                   counterpart_params: dict | None = None, pairing: str | None = None) -> MeasuredPlan:
+                   rel_width: float = 1.25) -> MeasuredPlan:
     """``budget.solve(..., by="simulation")``: measured answers per algorithm on ``instance`` (or on ``instances``
     draws of ``prior``), the bound-based answer of each algorithm beside (``with_bounds``) and the lower limit.
-    ``block_runs``: runs per engine block (``search``: a speed setting under independent pairing; the clusters of the
-    overhead's interval under common pairing).
-    ``counterpart`` (with ``counterpart_params``): the non-private algorithm every private one is compared with, a name
-    ``simulate --algo`` accepts (``chosen_counterpart``; default: each algorithm's named counterpart);
-    ``pairing``: ``independent`` or ``common`` (``PairedSimulator``; default ``DEFAULT_PAIRING[setting]``)."""
+    ``settings``: the search's settings, a :class:`boundcalc.budget.settings.Search` (quantile, runs, max_runs, seed,
+    block_runs: a speed setting under independent pairing, the clusters of the overhead's interval under common
+    pairing; counterpart with its params: the non-private algorithm every private one is compared with; pairing);
+    default ``Search()``. ``executor``: where the blocks run (a montecarlo.executors executor; None: in-process)."""
     from .. import validate as v
     from .notions import UserNotion
+    from .settings import Search
     from .solve import Target
+
+    settings = Search() if settings is None else settings
+    if not isinstance(settings, Search):
+        raise InputError("settings", "a boundcalc.budget.settings.Search", settings)
+    quantile, seed = settings.quantile, settings.seed
 
     if not isinstance(target, Target):
         raise InputError("target", "a boundcalc.budget.Target", target)
@@ -1112,8 +1115,6 @@ def solve_measured(setting: str | None, T, target, notion=None, instance=None, p
         raise InputError(ParamName("max_ratio_to_lower"), f"{flag('by')} bound (the ratio to a lower bound is a statement about bounds; "
                          f"measure with {flag('max_overhead')} or {flag('max_regret')})", target.value)
     T = v.horizon(ParamName("T"), T)
-    if quantile is not None and not (isinstance(quantile, (int, float)) and 0 < float(quantile) < 1):
-        raise InputError(ParamName("quantile"), "a number in (0, 1) (0.9: the 90% quantile of the regret)", quantile)
     if not 0 < float(prior_quantile) <= 1:
         raise InputError("prior_quantile", "a number in (0, 1]", prior_quantile)
     if prior is not None:
@@ -1147,9 +1148,10 @@ def solve_measured(setting: str | None, T, target, notion=None, instance=None, p
     for inst in insts:
         row = []
         for nm in names:
-            row.append(search(nm, inst, T, kind, target.value, notion, quantile, runs, max_runs, seed, executor,
-                              progress=progress, rel_width=rel_width, block_runs=block_runs,
-                              counterpart=counterpart, counterpart_params=counterpart_params, pairing=pairing))
+            row.append(search(nm, inst, T, kind, target.value, notion, quantile, settings.runs, settings.max_runs,
+                              seed, executor, progress=progress, rel_width=rel_width, block_runs=settings.block_runs,
+                              counterpart=settings.counterpart, counterpart_params=settings.counterpart_params,
+                              pairing=settings.pairing))
         all_answers.append(row)
     plan = MeasuredPlan(setting=setting, T=int(T), target={"kind": kind, "value": target.value},
                         notion={"name": notion.name, "alpha": notion.alpha, "delta": notion.delta},

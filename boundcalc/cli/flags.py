@@ -30,7 +30,9 @@ FLAGS = {
     "max_ratio_to_lower": "--max-ratio-to-lower", "quantile": "--quantile", "report": "--report",
     # simulation settings
     "algo": "--algo", "counterpart": "--counterpart", "counterpart_param": "--counterpart-param", "runs": "--runs",
-    "max_runs": "--max-runs", "seed": "--seed", "T": "--T", "data": "--data",
+    "max_runs": "--max-runs", "seed": "--seed", "T": "--T", "data": "--data", "block_runs": "--block-runs",
+    "pairing": "--pairing", "executor": "--executor", "workers": "--workers", "scheduler": "--scheduler",
+    "processes": "--processes",
     # audit
     "trials": "--trials", "confidence": "--confidence", "mutant": "--mutant", "param": "--param",
     # lower

@@ -156,9 +156,10 @@ def _pair_by_cards(rows) -> None:
         i += 1 + len(add)
 
 
-def check_rows(setting, ctx, rows, user_budget, T: int, runs: int, seed: int = 0, progress: bool = False,
+def check_rows(setting, ctx, rows, user_budget, T: int, simulation, progress: bool = False,
                checkpoints=None) -> dict:
-    """Add ``empirical`` to each applicable upper-bound row with a simulable algorithm (see the module docstring).
+    """Add ``empirical`` to each applicable upper-bound row with a simulable algorithm (see the module docstring),
+    simulated with ``simulation`` (a montecarlo.settings.Simulation: its runs and seed).
 
     Each algorithm is simulated once per budget (shared by its several bound forms). Rows without a simulable
     algorithm get ``empirical = {"status": reason, "assumptions_met": None, …}``. With ``checkpoints`` (ending at
@@ -169,6 +170,7 @@ def check_rows(setting, ctx, rows, user_budget, T: int, runs: int, seed: int = 0
     from .. import montecarlo
     from ..errors import InputError
 
+    runs, seed = simulation.runs, simulation.seed
     _pair_by_cards(rows)
     adapters = _adapters()
     own = bound_adapters()  # bounds whose algorithm runs with an option of their own (seed 004 Cor. 1)

@@ -14,6 +14,7 @@ from boundcalc import montecarlo
 from boundcalc.algorithms import build
 from boundcalc.budget import measured as M
 from boundcalc.budget.solve import Target
+from boundcalc.budget.settings import Search
 from clirun import app, runner
 from boundcalc.envs import BernoulliEnv
 from boundcalc.errors import InputError
@@ -256,7 +257,7 @@ def test_prior_answers_every_instance_and_reports_worst():
     # T = 400 (was 800: KL-UCB's per-step loop costs in proportion to T); the two instances' answers still differ
     # (1.0 and 0.56 at seed 2), so "worst = the larger" is not met by accident
     plan = M.solve_measured("finite", 400, Target("overhead", 3.0), "epsilon", prior=Prior(envs), instances=2,
-                            algos=["DP-KLUCB"], runs=30, max_runs=60, seed=2, rel_width=2.0)
+                            algos=["DP-KLUCB"], settings=Search.of(runs=30, max_runs=60, seed=2), rel_width=2.0)
     assert len(set(bs_ := [row[0].budget for row in plan.answers])) == 2, bs_
     bs = [row[0].budget for row in plan.answers]
     assert len(bs) == 2 and all(b is not None for b in bs)
@@ -266,7 +267,8 @@ def test_prior_answers_every_instance_and_reports_worst():
     with pytest.raises(InputError, match="prior"):
         M.solve_measured("finite", 800, Target("overhead", 3.0), "epsilon", prior=Prior([]), instances=1)
     with pytest.raises(InputError, match="quantile"):
-        M.solve_measured("finite", 800, Target("overhead", 3.0), "epsilon", instance=envs[0], quantile=1.0)
+        M.solve_measured("finite", 800, Target("overhead", 3.0), "epsilon", instance=envs[0],
+                         settings=Search(quantile=1.0))
 
 
 def _cli(args):

@@ -359,7 +359,8 @@ def test_min_T_still_answers_and_mutant_ignoring_is_caught(monkeypatch):
     # mutant: the options --min-T does not read ignored again (exit 0 with --counterpart nope)
     holder = _command("budget")
     real = holder.callback.__wrapped__
-    broken = mutate_command(real, "for flag, used in ignored.items():", "for flag, used in {}.items():")
+    broken = mutate_command(real, 'common.refuse({"--by": None if by == "bound" else by,',
+                            '(lambda *a: None)({"--by": None if by == "bound" else by,')
     from boundcalc.cli import common
 
     monkeypatch.setattr(holder, "callback", common.command(broken))
