@@ -57,9 +57,12 @@ def child(divide: int, workers: int, out: str, result: str) -> None:
     sys.path.insert(0, str(ROOT))
     from boundcalc.experiments.session import Session
 
-    plan = None if workers == 1 else {"kind": "processes", "workers": workers, "scheduler": None}
+    from boundcalc.montecarlo.settings import ExecutorPlan, Simulation
+
+    plan = ExecutorPlan() if workers == 1 else ExecutorPlan("processes", workers)
     t0 = time.perf_counter()
-    s = Session(scaled_worksheet(divide), mode="full", out=out, echo=False, claims=False, executor=plan)
+    s = Session(scaled_worksheet(divide), mode="full", out=out, echo=False, claims=False,
+                simulation=Simulation(executor=plan))
     rep = s.run_all()
     sims = [{"experiment": m.experiment, "label": m.label, "algorithm": m.algorithm, "T": m.T, "runs": m.runs,
              "seconds": m.seconds, "final_mean": m.final_mean, "final_ci": m.final_ci}

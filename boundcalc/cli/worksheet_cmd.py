@@ -85,7 +85,6 @@ def register(app: typer.Typer) -> None:
         # the seed and where the blocks run (the runs are each experiment's own: Simulation.runs None)
         sim, ex_notes = problem.simulation_of(click_ctx, None, seed, None, executor, workers, "1", scheduler,
                                               seed_max=1e18, n_tasks=10**6)
-        seed_v = sim.seed
         cap = None if step_cap is None else validate.count("--step-cap", step_cap, minimum=0)
         from ..progress import on_terminal
 
@@ -105,11 +104,10 @@ def register(app: typer.Typer) -> None:
 
         scales = scale_options(x_scale, y_scale, log_y)  # applied by the runner to each experiment's figures
         plan = sim.executor.as_dict()
-        session = Session(ws, mode=mode, out=out, seed=seed_v, step_cap=cap, echo=False,
-                          progress=on_terminal(), data=files, only=selected, claims=not no_claims, scales=scales,
-                          executor=plan)
+        session = Session(ws, mode=mode, out=out, simulation=sim, step_cap=cap, echo=False,
+                          progress=on_terminal(), data=files, only=selected, claims=not no_claims, scales=scales)
         rep = session.run_all()
-        inputs = {"name": ws.name, "mode": mode, "out": out, "seed": seed_v, "step_cap": session.runner.step_cap,
+        inputs = {"name": ws.name, "mode": mode, "out": out, "seed": sim.seed, "step_cap": session.runner.step_cap,
                   "data": files, "only": selected, "claims": not no_claims,
                   "scales": {"x": scales[0], "y": scales[1]}, "executor": plan}
         if ex_notes and not json_out:

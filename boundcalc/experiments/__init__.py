@@ -41,9 +41,10 @@ def run(name: str, mode: str = "fast", out: str | None = None, seed: int = 0, st
         echo: bool = False, progress: bool = False, data: dict[str, str] | None = None):
     """Run every experiment of worksheet ``name`` and its claims; write report.md and results.json. Returns the
     Report. ``data``: the user's real-data files ({"autoloan": CSV, "lastfm": directory}; docs/real_data.md)."""
+    from ..montecarlo.settings import Simulation  # deferred: start-up of `worksheet list` (as the session)
     from .session import Session  # deferred: start-up of `worksheet list`
 
-    return Session(name, mode=mode, out=out, seed=seed, step_cap=step_cap, echo=echo,
+    return Session(name, mode=mode, out=out, simulation=Simulation(seed=seed), step_cap=step_cap, echo=echo,
                    progress=progress, data=data).run_all()
 
 

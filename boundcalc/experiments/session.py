@@ -22,6 +22,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ..errors import InputError
 from ..figures import scale_options
 from ..montecarlo import executors
+from ..montecarlo.settings import Simulation
 from ..verify import claims as registry
 from . import get
 from .base import Runner, Table, Worksheet
@@ -44,14 +45,15 @@ def in_notebook() -> bool:
 class Session:
     """A worksheet run: the Runner plus what is shown as it goes (``echo``) and a progress bar (``progress``)."""
 
-    def __init__(self, worksheet: Worksheet | str, mode: str = "fast", out: str | None = None, seed: int = 0,
-                 step_cap: int | None = None, echo: bool = True, progress: bool = False, console=None,
-                 data: dict[str, str] | None = None, only=None, claims: bool = True,
-                 scales: tuple[str | None, str | None] = (None, None), executor: dict | None = None):
-        """``only``: the experiment ids to run (``--only``; None: all), ``claims``: False skips the verifier's claims
-        (``--no-claims``; the report says so), ``scales``: (x, y) overrides of every figure's axis scales
-        (boundcalc.figures.scales), ``executor``: where the simulations' blocks run, {"kind", "workers",
-        "scheduler"} (boundcalc.montecarlo.executors.make; None: in this process), closed by ``finish``."""
+    def __init__(self, worksheet: Worksheet | str, mode: str = "fast", out: str | None = None,
+                 simulation: Simulation | None = None, step_cap: int | None = None, echo: bool = True,
+                 progress: bool = False, console=None, data: dict[str, str] | None = None, only=None,
+                 claims: bool = True, scales: tuple[str | None, str | None] = (None, None)):
+        """``simulation``: the seed and where the simulations' blocks run (a montecarlo.settings.Simulation, the
+        value every front end builds once; its ``runs`` stay None: each experiment sets its own; default seed 0,
+        in this process; a started executor is closed by ``finish``), ``only``: the experiment ids to run
+        (``--only``; None: all), ``claims``: False skips the verifier's claims (``--no-claims``; the report says
+        so), ``scales``: (x, y) overrides of every figure's axis scales (boundcalc.figures.scales)."""
         self.ws = get(worksheet) if isinstance(worksheet, str) else worksheet
         self.only = select(self.ws, only)
         self.with_claims = bool(claims)
@@ -60,8 +62,8 @@ class Session:
         self._task = None
         self._console = console
         cb = self._progress if progress else None
-        self.executor_plan = dict(executor) if executor else None
-        self.runner = Runner(self.ws, mode=mode, out=out, seed=seed, step_cap=step_cap, on_progress=cb,
+        self.simulation = simulation if simulation is not None else Simulation()
+        self.runner = Runner(self.ws, mode=mode, out=out, seed=self.simulation.seed, step_cap=step_cap, on_progress=cb,
                              data=data, scales=scales)
         self._executor_started = False  # the executor starts with the first experiment (and stops in finish)
         self.claim_verdicts: list[Any] = []
@@ -159,18 +161,18 @@ class Session:
         self.timings["total"] = self.runner.seconds
         rep = write(self.ws, self.runner, self.claim_verdicts, dict(self.timings),
                     run={"only": self.only, "claims_skipped": not self.with_claims,
-                         "executor": self.executor_plan or {"kind": "in-process", "workers": 1, "scheduler": None},
+                         "executor": self.simulation.executor.as_dict(),
                          "scales": {"x": self.runner.scales[0], "y": self.runner.scales[1]}})
         self.print(f"\nreport: {rep.report_path} ({len(rep.figures)} figures, {rep.timings['total']:.1f} s)")
         return rep
 
     def _start_executor(self) -> None:
-        plan = self.executor_plan
-        if self._executor_started or not plan or plan.get("kind", "in-process") == "in-process":
+        plan = self.simulation.executor
+        if self._executor_started or plan.kind == "in-process":
             return
 
         self._executor_started = True
-        self.runner.executor = executors.make(plan["kind"], plan.get("workers"), plan.get("scheduler"))
+        self.runner.executor = executors.make(plan.kind, plan.workers, plan.scheduler)
 
     def close(self) -> None:
         """Stop the executor's workers (if any); later simulations run in this process."""
@@ -227,7 +229,8 @@ def parse_args(argv: list[str] | None = None) -> dict:
     args, _unknown = p.parse_known_args(sys.argv[1:] if argv is None else argv)
     data = dict(item.partition("=")[::2] for item in args.data)
 
-    return {"mode": args.mode or "fast", "out": args.out, "seed": args.seed, "step_cap": args.step_cap,
+    return {"mode": args.mode or "fast", "out": args.out, "simulation": Simulation(seed=args.seed),
+            "step_cap": args.step_cap,
             "data": data, "only": args.only, "claims": args.claims,
             "scales": scale_options(args.x_scale, args.y_scale, args.log_y)}
 

@@ -23,6 +23,7 @@ from typer.testing import CliRunner
 from boundcalc import experiments, montecarlo
 from boundcalc.cli.app import app
 from boundcalc.experiments.base import Experiment, Runner, Worksheet, derived_seed
+from boundcalc.montecarlo.settings import ExecutorPlan, Simulation
 from worksheet_fast_runs import TIMES as CLI_TIMES
 from worksheet_fast_runs import cli_fast_runs
 
@@ -560,7 +561,8 @@ def test_executor_processes_gives_bit_identical_numbers(tmp_path, monkeypatch, s
     for kind, plan, seed in (("in-process", None, 0),
                              ("processes", {"kind": "processes", "workers": 2, "scheduler": None}, seed_shift)):
         monkeypatch.setattr(montecarlo, "run", keep(kind))
-        Session(ws, out=str(tmp_path / kind), seed=seed, echo=False, claims=False, executor=plan).run_all()
+        sim = Simulation(seed=seed, executor=ExecutorPlan(**plan) if plan else ExecutorPlan())
+        Session(ws, out=str(tmp_path / kind), simulation=sim, echo=False, claims=False).run_all()
     assert sent == [2, 2, 2]  # three simulations, their three blocks sent as one task per worker (engine._chunks)
     a, b = results["in-process"], results["processes"]
     assert len(a) == len(b) == 3

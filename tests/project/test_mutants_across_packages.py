@@ -569,18 +569,20 @@ def test_worksheet_recorded_interval_is_student_t(monkeypatch):
 
 def test_worksheet_session_passes_its_options_to_the_runner(tmp_path):
     """`worksheet run --seed/--full/--step-cap/--out` reach the Session (tests/cli/test_option_reach.py); the Session
-    passes them on to the Runner that simulates. Kills: `Runner(..., seed=seed, ...)` -> `seed=0` in Session."""
+    passes them on to the Runner that simulates. Kills: `Runner(..., seed=self.simulation.seed, ...)` -> `seed=0` in
+    Session."""
     from boundcalc.experiments import session as S
+    from boundcalc.montecarlo.settings import Simulation
 
     def runner_of(cls):
-        s = cls("001", mode="full", out=str(tmp_path / "o"), seed=12, step_cap=500, echo=False)
+        s = cls("001", mode="full", out=str(tmp_path / "o"), simulation=Simulation(seed=12), step_cap=500, echo=False)
         return s.runner
 
     def ok(r):
         return r.seed == 12 and r.mode == "full" and r.step_cap == 500 and str(r.out).startswith(str(tmp_path))
 
     assert ok(runner_of(S.Session))
-    bad_init = mutate(S.Session.__init__, "seed=seed, step_cap", "seed=0, step_cap")
+    bad_init = mutate(S.Session.__init__, "seed=self.simulation.seed, step_cap", "seed=0, step_cap")
     Bad = type("Bad", (S.Session,), {"__init__": bad_init})
     assert not ok(runner_of(Bad))
 
