@@ -12,7 +12,7 @@ import typer
 
 from . import common, instance_options, options, plot_options, plugin_options, problem
 from .common import command
-from .regret_cmd import SETTINGS, _instance_options, _parse_params, horizons_option, selected_bounds
+from .regret_cmd import SETTINGS, _parse_params, horizons_option, selected_bounds
 
 _STATUS_STYLE = {"met": "green", "any budget": "green", "unreachable": "red", "non-monotone": "red",
                  "undefined": "red", "not applicable": "dim", "never": "red"}
@@ -488,21 +488,18 @@ def register(app: typer.Typer) -> None:
         target = problem.target_of(max_overhead, max_regret, max_ratio_to_lower)
         # the instance (issue 14 §1): one Instance from the instance options, or a prior and its draws
         io_ = instance_options
-        pri, inst, old_given, means, K, d, actions, theta = io_.for_bounds(
+        bi = io_.bound_instance_of(
             setting, prior=prior, instances=instances, prior_quantile=prior_quantile, prior_param=prior_param,
             prior_seed=prior_seed, means=means, K=K, d=d, theta=theta, actions=actions, instance_file=instance_file,
-            env=env, env_seed=env_seed, gaps=gaps, best_mean=best_mean, noise=noise, save_instance=save_instance)
-        overrides, given, vals = _instance_options(setting, means, K, d, actions, theta, confidence, lambda0)
-        if inst is not None:
-            overrides.update(inst.context_overrides())
+            env=env, env_seed=env_seed, gaps=gaps, best_mean=best_mean, noise=noise, save_instance=save_instance,
+            confidence=confidence, lambda0=lambda0)
+        pri, inst, old_given, overrides, vals, given_names = (bi.prior, bi.instance, bi.old_given, bi.overrides,
+                                                              bi.vals, bi.names)
         overrides.update(_parse_params(param))
         from ..bounds import registry as _registry
         from .regret_cmd import _instance_used
 
         inst_used = None
-        # an instance error blamed on "theta" / "actions" / "means" names the option when the user gave it (as regret)
-        given_names = {k: f"--{k}" for k, v in (("theta", theta), ("actions", actions), ("means", means))
-                       if v is not None}
         with common.option_names(given_names):
             _registry.make_context(setting, overrides, None)
         if pri is None:

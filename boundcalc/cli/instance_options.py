@@ -7,6 +7,7 @@ in options.py. Module level: typer/stdlib only.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Optional
 
 MAX_PRIOR_INSTANCES = 10000
@@ -128,6 +129,112 @@ def prior_from_options(setting: str, prior, instances, quantile, params, seed, K
     with common.option_names(names):
         pr = spec.make_prior(prior, setting, **kw)
     return pr, pr.sample(n, sd), q, sd
+
+
+def _load_actions(path: str):
+    import numpy as np
+
+    from .. import validate
+    from ..errors import InputError
+
+    validate.input_file("--actions", path, "actions", "CSV or .npy file")
+    try:
+        arr = np.load(path) if path.endswith(".npy") else np.loadtxt(path, delimiter=",", ndmin=2)
+    except (OSError, ValueError) as exc:
+        raise InputError("--actions", "a readable CSV or .npy file of a K×d action matrix", f"{path}: {exc}") from None
+    arr = np.atleast_2d(np.asarray(arr, dtype=float))
+    if arr.size == 0:
+        raise InputError("--actions", "a non-empty K×d action matrix", path)
+    if not np.isfinite(arr).all():
+        raise InputError("--actions", "finite numbers only", path)
+    return arr
+
+
+def bound_options(setting, means, K, d, actions, theta, confidence, lambda0):
+    """Validate every instance option (whatever the setting) and map it to the setting's parameter.
+
+    Returns (overrides for the registry, {option: key or None}, {option: validated value}); an option whose key
+    is None has no such parameter in this setting (it is validated and then reported as without effect)."""
+    from .. import validate
+    from ..bounds import registry
+
+    mod = registry.setting_module(setting)
+    keys, limits = getattr(mod, "OPTION_KEYS", {}), getattr(mod, "LIMITS", {})
+    vals = {}
+    if means is not None:
+        vals["--means"] = validate.means("--means", means)
+        if len(vals["--means"]) < 2:  # as every other command (issue 22 §4: one arm was accepted, no bound applied)
+            from ..errors import InputError as _IE
+
+            raise _IE("--means", "a list of at least 2 arm means", means)
+    if K is not None:
+        kmin = 2 if setting in ("finite", "glm") else 1
+        vals["--K"] = validate.count("--K", K, minimum=kmin, maximum=limits.get("K", 10**6))
+    if d is not None:
+        vals["--d"] = validate.count("--d", d, maximum=limits.get("d", 1000))
+    if "--K" in vals and "--d" in vals and "Kd" in limits and vals["--K"] * vals["--d"] > limits["Kd"]:
+        from ..errors import InputError
+
+        raise InputError("--K", f"an integer with K·d ≤ {limits['Kd']:g} (the K×d action matrix must fit in memory; "
+                         f"d = {vals['--d']})", K)
+    if actions is not None:
+        vals["--actions"] = _load_actions(actions)
+    if theta is not None:
+        vals["--theta"] = validate.float_list("--theta", theta)
+    from ..errors import InputError
+
+    if "--K" in vals and "--means" in vals and setting == "finite" and vals["--K"] != len(vals["--means"]):
+        raise InputError("--K", f"equal to the number of --means values ({len(vals['--means'])}), or left out", K)
+    if "--actions" in vals and setting in ("linear", "contextual"):
+        shape = vals["--actions"].shape
+        for opt, n, what in (("--K", shape[0], "rows"), ("--d", shape[1], "columns")):
+            if opt in vals and vals[opt] != n:
+                raise InputError(opt, f"equal to the number of {what} of --actions ({n}), or left out",
+                                 K if opt == "--K" else d)
+    if confidence is not None:
+        vals["--confidence"] = validate.open_unit("--confidence", confidence)
+    if lambda0 is not None:
+        vals["--lambda0"] = validate.positive("--lambda0", lambda0)
+    overrides, given = {}, {}
+    for opt, val in vals.items():
+        key = keys.get(opt[2:])  # OPTION_KEYS is keyed by the option's parameter (its flag less "--")
+        given[opt] = key
+        if key is not None:
+            overrides[key] = val
+    return overrides, given, vals
+
+@dataclass
+class BoundInstance:
+    """The instance of a bound-reading command (regret, budget), built once from its instance options
+    (:func:`bound_instance_of`): ``prior`` (a prior and its draws, or None), ``instance`` (the Instance of the new
+    options, or None), ``old_given`` (old --means/--K/--d/--actions/--theta left to read), ``overrides`` (the
+    registry's context parameters), ``given`` ({option: parameter key or None}), ``vals`` ({option: validated
+    value}), ``names`` (an instance error blamed on theta/actions/means names the option the user gave)."""
+
+    prior: Optional[tuple]
+    instance: object
+    old_given: bool
+    overrides: dict
+    given: dict
+    vals: dict
+    names: dict
+
+
+def bound_instance_of(setting: str, *, prior, instances, prior_quantile, prior_param, prior_seed, means, K, d, theta,
+                      actions, instance_file, env, env_seed, gaps, best_mean, noise, save_instance, confidence,
+                      lambda0) -> BoundInstance:
+    """The instance options of `regret` and `budget`, read once: :func:`for_bounds` (a prior, or an Instance of the
+    new options), then :func:`bound_options` (the old options and --confidence/--lambda0 as the setting's
+    parameters), the Instance's own parameters over them."""
+    pri, inst, old_given, means, K, d, actions, theta = for_bounds(
+        setting, prior=prior, instances=instances, prior_quantile=prior_quantile, prior_param=prior_param,
+        prior_seed=prior_seed, means=means, K=K, d=d, theta=theta, actions=actions, instance_file=instance_file,
+        env=env, env_seed=env_seed, gaps=gaps, best_mean=best_mean, noise=noise, save_instance=save_instance)
+    overrides, given, vals = bound_options(setting, means, K, d, actions, theta, confidence, lambda0)
+    if inst is not None:
+        overrides.update(inst.context_overrides())
+    names = {k: f"--{k}" for k, v in (("theta", theta), ("actions", actions), ("means", means)) if v is not None}
+    return BoundInstance(pri, inst, old_given, overrides, given, vals, names)
 
 
 def for_bounds(setting: str, *, prior, instances, prior_quantile, prior_param, prior_seed, means, K, d, theta,
