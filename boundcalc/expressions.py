@@ -26,6 +26,7 @@ package's own relations, as the sympy Float sympify would give, so that printed 
 from __future__ import annotations
 
 import ast
+import functools
 from typing import Any, Callable, Iterable
 
 # the bound language: function name in the text -> sympy attribute; constants
@@ -243,4 +244,12 @@ def evaluate_float(text: str, env: dict) -> float:
             return env[node.func.id](*[walk(a) for a in node.args])
         raise ValueError(f"requirement side {text!r}: {type(node).__name__} is not arithmetic over known names")
 
-    return walk(parse_tree(text))
+    return walk(_float_tree(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _float_tree(text: str) -> ast.Expression:
+    """parse_tree(text), parsed once per text: ``evaluate_float`` reads the few ``requires`` sides of the package's
+    bounds at every evaluation (``conditions``: once per bound, context and horizon), and the walk never changes the
+    tree. A text that does not parse raises each time (lru_cache keeps no exception)."""
+    return parse_tree(text)

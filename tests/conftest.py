@@ -14,6 +14,17 @@ from pathlib import Path
 import pytest
 
 _TESTS = Path(__file__).resolve().parent
+
+# The bytecode caches (issue 23 item 6): with PYTHONDONTWRITEBYTECODE=1 in the environment (this machine's shells set
+# it) nothing is cached, so every pytest process rewrote the asserts of all ~150 test modules again (~9 CPU s per
+# xdist worker: most of the collection) and compiled boundcalc's ~50,000 lines again (~0.7 CPU s per process that
+# imports the CLI, subprocesses included). Python and pytest read a cache that exists whatever that setting says, and
+# both check the source's mtime and size, so a changed file is compiled afresh; __pycache__/ is in .gitignore. The
+# environment is left as it is (the tests' subprocesses still do not write, they read what this process wrote).
+# BOUNDCALC_TESTS_NO_PYC=1 keeps the setting (nothing written; to measure the uncached cost, remove __pycache__/ too).
+if sys.dont_write_bytecode and not os.environ.get("BOUNDCALC_TESTS_NO_PYC"):
+    sys.dont_write_bytecode = False
+
 for _d in [_TESTS, *sorted(p for p in _TESTS.iterdir() if p.is_dir() and p.name[0] not in "._" and p.name != "data")]:
     if str(_d) not in sys.path:
         sys.path.insert(0, str(_d))

@@ -17,6 +17,7 @@ covers). ``Context.budget_for`` does this and names the conversion used.
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Mapping
@@ -296,16 +297,13 @@ def failing_requirements(bound: Bound, ctx: Context) -> list[str]:
     """
     if not bound.requires:
         return []
-    import re
-
     vals = requirement_values(bound, ctx)
     out = []
     for text in bound.requires:
-        m = re.fullmatch(r"\s*(.+?)\s*(<=|>=|<|>)\s*(.+?)\s*", text)
-        if m is None:
+        split = _split_relation(text)
+        if split is None:
             raise ValueError(f"{bound.id}: requirement {text!r} is not 'lhs op rhs'")
-        lhs, op, rhs = m.groups()
-        names = [n for n in dict.fromkeys(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text)) if n not in _MATH]
+        lhs, op, rhs, names = split
         if "T" in names:  # a horizon condition: checked where the context has a horizon, listed otherwise
             T = ctx.get("T")
             if T is None:
@@ -326,6 +324,19 @@ def failing_requirements(bound: Bound, ctx: Context) -> list[str]:
 
 
 _MATH = {"log": np.log, "sqrt": np.sqrt, "exp": np.exp, "min": min, "max": max}
+
+
+@functools.lru_cache(maxsize=4096)
+def _split_relation(text: str) -> tuple[str, str, str, tuple[str, ...]] | None:
+    """(lhs, op, rhs, the names it uses but _MATH's) of a ``requires`` text "lhs op rhs", or None when it is not one;
+    split once per text (``failing_requirements`` runs at every ``conditions`` call)."""
+    import re
+
+    m = re.fullmatch(r"\s*(.+?)\s*(<=|>=|<|>)\s*(.+?)\s*", text)
+    if m is None:
+        return None
+    names = tuple(n for n in dict.fromkeys(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text)) if n not in _MATH)
+    return (*m.groups(), names)
 
 
 def _arith(text: str, env: dict) -> float:

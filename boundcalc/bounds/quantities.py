@@ -21,6 +21,8 @@ seed 000 = Azize & Basu, "Rényi Differentially Private Bandits"; docs/papers.md
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -507,7 +509,45 @@ def evaluate(name: str, arms: Arms, backend: str = "numpy", **params):
     f = getattr(q, backend)
     if f is None:
         raise NotImplementedError(f"quantity {name} has no {backend} implementation")
-    return f(arms, **kw)
+    kept = _MEMO.get()
+    key = _memo_key(name, f, arms, kw) if kept is not None and backend == "numpy" else None
+    if key is None:
+        return f(arms, **kw)
+    if key in kept:
+        return kept[key]
+    out = f(arms, **kw)
+    if isinstance(out, (float, np.floating)):  # a number (an array could be changed by its caller): kept
+        kept[key] = out
+    return out
+
+
+# -- values kept inside one computation (memo) -------------------------------------------------------------------
+_MEMO: contextvars.ContextVar[dict | None] = contextvars.ContextVar("boundcalc_quantities_memo", default=None)
+
+
+@contextlib.contextmanager
+def memo():
+    """Inside: each numpy value of ``evaluate`` is computed once per quantity, implementation, arms and parameters
+    (the same numbers: a pure function of them), and kept until the outermost ``memo`` ends. budget.solve evaluates
+    every bound at each of its grid budgets, and each evaluation computed the instance's H_kl, H_min, … again,
+    though only the budget changed. Nothing is kept outside a ``memo`` (a patched implementation is a new key)."""
+    token = _MEMO.set({}) if _MEMO.get() is None else None
+    try:
+        yield
+    finally:
+        if token is not None:
+            _MEMO.reset(token)
+
+
+def _memo_key(name, f, arms: Arms, kw: dict):
+    """The key of a numpy value: float scalars and float arrays by their bytes; None (not kept) for anything else."""
+    parts = []
+    for v in (arms.mu_star, arms.means, arms.gaps, arms.K, *kw.values()):
+        a = np.asarray(v)
+        if a.dtype.kind not in "fiu":
+            return None
+        parts.append((a.dtype.str, a.shape, a.tobytes()))
+    return name, f, tuple(kw), tuple(parts)
 
 
 def values(names, arms: Arms, backend: str = "numpy", **params) -> dict:

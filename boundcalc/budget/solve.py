@@ -315,7 +315,7 @@ def solve(setting: str, T: float, target: Target, notion: UserNotion | str = "rh
     if simulation or prior is not None:
         raise InputError(ParamName("by"), "simulation when a prior or simulation options are given", "bound")
     from .. import validate as v
-    from ..bounds import registry
+    from ..bounds import quantities, registry
 
     if instance is not None:
         if getattr(instance, "setting", None) != setting:
@@ -335,9 +335,10 @@ def solve(setting: str, T: float, target: Target, notion: UserNotion | str = "rh
     lowers = [b for b in all_bounds if not b.is_upper]
     conversions: dict = {}
     rows = []
-    for b in all_bounds:
-        rows.append(_solve_one(b, ctx, T, target, notion, delta, grid, lowers, conversions))
-    plan = _plan(setting, T, target, notion, ctx, rows)
+    with quantities.memo():  # the instance's H_kl, H_min, …: once per solve, not at every bound and grid budget
+        for b in all_bounds:
+            rows.append(_solve_one(b, ctx, T, target, notion, delta, grid, lowers, conversions))
+        plan = _plan(setting, T, target, notion, ctx, rows)
     if instance is not None:
         plan.instance = instance.label
     return plan
