@@ -99,10 +99,33 @@ class _PhasedElimination(Algorithm):
         key = design_key(sub, self.design_tol)
         hit = _DESIGNS.get(key)
         if hit is None:
-            if len(_DESIGNS) >= DESIGN_CACHE_SIZE:
-                _DESIGNS.pop(next(iter(_DESIGNS)))  # oldest first
-            hit = _DESIGNS[key] = _frozen(g_optimal_design(sub, tol=self.design_tol))
+            _DESIGNS.obtain([(key, sub)], self._compute_design)
+            hit = _DESIGNS[key]
         return hit
+
+    def _compute_design(self, sub: np.ndarray) -> Design:
+        return _frozen(g_optimal_design(sub, tol=self.design_tol))
+
+    def designs_ahead(self, env, acts) -> None:
+        """The designs of the surviving sets ``acts`` (one phase's groups) into the cache before the phase uses them
+        one by one: with live sharing between worker processes (``ProcessCache.obtain``) two workers needing the
+        same designs at once split them. Computing a design draws no random number: the order is free."""
+        from .. import process_cache
+
+        if process_cache.SHARED_DIR is None:
+            return
+        items = []
+        for act in acts:
+            sub = np.ascontiguousarray(env.actions[act], dtype=float)
+            items.append((design_key(sub, self.design_tol), sub))
+        _DESIGNS.obtain(items, self._compute_design)
+
+    warm_modules = ("scipy.linalg",)  # imported lazily by g_optimal_design (montecarlo.engine.warm)
+
+    def warm(self, env) -> None:
+        """The design every run's first phase needs (all actions survive: ``simulate``), into the process's cache
+        (montecarlo.engine.warm: computed once by one worker ahead of the blocks, not by every worker at once)."""
+        self.design(env, np.arange(env.K))
 
     def d_eff(self, d: int, design: Design) -> float:
         """d, or g(pi) when the design is only approximate (g > d)."""
@@ -143,6 +166,8 @@ class _PhasedElimination(Algorithm):
             keys = np.packbits(active[live], axis=1)
             _, inv = np.unique(keys, axis=0, return_inverse=True)
             inv = np.ravel(inv)
+            first = [live[np.argmax(inv == gi)] for gi in range(inv.max() + 1)]  # a run of each group
+            self.designs_ahead(env, [a for a in (np.flatnonzero(active[i]) for i in first) if a.size > 1])
             for gi in range(inv.max() + 1):
                 idx = live[inv == gi]
                 act = np.flatnonzero(active[idx[0]])
