@@ -66,7 +66,7 @@ main()
 
 def _critical_path(stats: dict) -> float | None:
     """CPU seconds on the longest chain of a run with worker processes: the parent's own CPU plus, for every engine
-    call, the busiest worker's CPU in it — the wall time the run would take on a quiet machine with a core per
+    call, the busiest worker's CPU in it (with its waits for values another worker claimed: ``ProcessCache.obtain``) — the wall time the run would take on a quiet machine with a core per
     process (the parent waits, without CPU, while the workers compute); plus, for the warm tasks
     (``montecarlo.engine.warm``: the workers compute while the parent goes on with its own work, whose CPU seconds
     until it collects them are recorded with them), the busiest worker's CPU in them beyond the parent's

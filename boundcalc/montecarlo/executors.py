@@ -145,7 +145,7 @@ def _call_sharing(fn, args, incoming, upto):
     """A task in a worker process: install the process caches' entries ``incoming`` (computed by other workers or
     the parent; boundcalc.algorithms.process_cache), run ``fn(*args)``, and return its result with the entries this
     worker computed meanwhile, its process id, ``upto`` (the parent's log position it now holds) and the task's CPU
-    seconds."""
+    seconds plus the seconds it waited for values another worker had claimed (``ProcessCache.obtain``)."""
     import sys
     import time
 
@@ -154,10 +154,13 @@ def _call_sharing(fn, args, incoming, upto):
         from ..algorithms import process_cache
 
         process_cache.install_all(incoming)
+    pc = sys.modules.get("boundcalc.algorithms.process_cache")
+    waited = pc.WAITED if pc is not None else 0.0
     out = fn(*args)
     pc = sys.modules.get("boundcalc.algorithms.process_cache")  # no such module loaded: no cache to share
     fresh = pc.drain_all() if pc is not None else []
-    return out, fresh, os.getpid(), upto, time.process_time() - cpu
+    waited = (pc.WAITED - waited) if pc is not None else 0.0
+    return out, fresh, os.getpid(), upto, time.process_time() - cpu + waited
 
 
 class _SharedLog:
@@ -250,7 +253,8 @@ class LocalProcesses(Executor):
         self.processes = validate.count("processes", processes, maximum=MAX_WORKERS)
         self._pool = None
         self.maps = 0  # imap_unordered calls so far
-        self.task_cpu: list[tuple[int, int, float]] = []  # (map, worker pid, CPU seconds) of every task: benchmarks
+        # (map, worker pid, CPU seconds and waits for another worker's values) of every task: benchmarks
+        self.task_cpu: list[tuple[int, int, float]] = []
         self._warming: list = []  # futures of ``warm`` tasks not yet collected (by the next map)
         self._warm_from = 0.0  # this process's CPU seconds when the first of them was submitted
         # (this process's CPU seconds from the warm tasks' submission to their collection, worker pid, the task's CPU
