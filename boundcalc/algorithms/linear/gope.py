@@ -106,18 +106,21 @@ class _PhasedElimination(Algorithm):
     def _compute_design(self, sub: np.ndarray) -> Design:
         return _frozen(g_optimal_design(sub, tol=self.design_tol))
 
-    def designs_ahead(self, env, acts) -> None:
-        """The designs of the surviving sets ``acts`` (one phase's groups) into the cache before the phase uses them
-        one by one: with live sharing between worker processes (``ProcessCache.obtain``) two workers needing the
-        same designs at once split them. Computing a design draws no random number: the order is free."""
+    def designs_ahead(self, env, active: np.ndarray, live: np.ndarray, inv: np.ndarray) -> None:
+        """The designs of one phase's groups (the runs ``live[inv == g]`` share the surviving set ``active[run]``)
+        into the cache before the phase uses them one by one, only with live sharing between worker processes
+        (``ProcessCache.obtain``): two workers needing the same designs at once then split them. Computing a design
+        draws no random number, so the order is free."""
         from .. import process_cache
 
         if process_cache.SHARED_DIR is None:
             return
         items = []
-        for act in acts:
-            sub = np.ascontiguousarray(env.actions[act], dtype=float)
-            items.append((design_key(sub, self.design_tol), sub))
+        for gi in range(inv.max() + 1):
+            act = np.flatnonzero(active[live[np.argmax(inv == gi)]])  # the surviving set of a run of group gi
+            if act.size > 1:
+                sub = np.ascontiguousarray(env.actions[act], dtype=float)
+                items.append((design_key(sub, self.design_tol), sub))
         _DESIGNS.obtain(items, self._compute_design)
 
     warm_modules = ("scipy.linalg",)  # imported lazily by g_optimal_design (montecarlo.engine.warm)
@@ -166,8 +169,7 @@ class _PhasedElimination(Algorithm):
             keys = np.packbits(active[live], axis=1)
             _, inv = np.unique(keys, axis=0, return_inverse=True)
             inv = np.ravel(inv)
-            first = [live[np.argmax(inv == gi)] for gi in range(inv.max() + 1)]  # a run of each group
-            self.designs_ahead(env, [a for a in (np.flatnonzero(active[i]) for i in first) if a.size > 1])
+            self.designs_ahead(env, active, live, inv)
             for gi in range(inv.max() + 1):
                 idx = live[inv == gi]
                 act = np.flatnonzero(active[idx[0]])
