@@ -8,8 +8,10 @@ bit-identical whatever ran them, in any order. Like numpy's ``Generator``, the e
 
 - :class:`InProcess`: the blocks one after another in this process (the default).
 - :class:`LocalProcesses`: a pool of worker processes on this machine (fork where available), started at the first
-  map and kept until ``close`` (a search's engine calls all use the same warm workers); the workers hand each other
-  the entries of the process caches they compute (boundcalc.algorithms.process_cache: the G-optimal designs). Workers
+  map (or a ``warm``) and kept until ``close`` (a search's engine calls all use the same warm workers); the workers
+  hand each other the entries of the process caches they compute (boundcalc.algorithms.process_cache: the G-optimal
+  designs), with their next tasks and live through a private directory of the pool (``ProcessCache.obtain``);
+  ``warm`` starts work every block needs in one worker ahead of the blocks (montecarlo.engine.warm). Workers
   ignore SIGINT; on Ctrl-C or a failed block the pending blocks are cancelled and the workers terminated at once.
 - :class:`Dask`: a running Dask distributed cluster (``Dask("tcp://host:8786")``), or :class:`DaskLocal`
   (a ``LocalCluster`` of N single-threaded worker processes started here and closed with the executor). Blocks
