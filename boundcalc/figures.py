@@ -27,7 +27,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .errors import InputError
+from .errors import InputError, flag
 
 FORMATS = (".png", ".svg", ".pdf")
 # Okabe & Ito (2008) without black, then Paul Tol's "muted" qualitative scheme: distinguishable under the common
@@ -58,10 +58,11 @@ def check_scale(option: str, value) -> str | None:
 def scale_options(x_scale=None, y_scale=None, log_y: bool = False) -> tuple[str | None, str | None]:
     """The (x, y) overrides of the CLI options ``--x-scale``, ``--y-scale`` and ``--log-y`` (shorthand for
     ``--y-scale log``; with ``--y-scale linear`` a contradiction, refused)."""
-    x, y = check_scale("--x-scale", x_scale), check_scale("--y-scale", y_scale)
+    x, y = check_scale(flag("x_scale"), x_scale), check_scale(flag("y_scale"), y_scale)
     if log_y:
         if y == "linear":
-            raise InputError("--log-y", "without --y-scale linear (--log-y is --y-scale log)", "--y-scale linear")
+            log_y, y_scale = flag("log_y"), flag("y_scale")
+            raise InputError(log_y, f"without {y_scale} linear ({log_y} is {y_scale} log)", f"{y_scale} linear")
         y = "log"
     return x, y
 
@@ -71,7 +72,7 @@ def scales(x: str | None = None, y: str | None = None):
     """Every figure drawn inside takes these axis scales ("linear" / "log"; None keeps each figure's own, e.g. the
     paper's scales of a worksheet figure): the one place an override is applied (:func:`x_scale_of`,
     :func:`log_y_of`, which every drawing function here asks)."""
-    token = _SCALES.set((check_scale("--x-scale", x), check_scale("--y-scale", y)))
+    token = _SCALES.set((check_scale(flag("x_scale"), x), check_scale(flag("y_scale"), y)))
     try:
         yield
     finally:
@@ -100,7 +101,7 @@ def colour(i: int) -> str:
     return PALETTE[i % len(PALETTE)]
 
 
-def check_path(path: str | None, option: str = "--plot") -> str | None:
+def check_path(path: str | None, option: str = flag("plot")) -> str | None:
     """Validate a figure path before any work: a .png, .svg or .pdf file in an existing directory where a file
     can be created (checked by creating and removing one: permission bits alone miss read-only file systems)."""
     if path is None:
@@ -130,11 +131,11 @@ def pyplot():
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise InputError("--plot", "used with matplotlib installed (pip install 'boundcalc[plot]')", None) from None
+        raise InputError(flag("plot"), "used with matplotlib installed (pip install 'boundcalc[plot]')", None) from None
     return plt
 
 
-def save(fig, path: str, option: str = "--plot") -> str:
+def save(fig, path: str, option: str = flag("plot")) -> str:
     """Lay out and write a figure in the format its extension names (atomically: a temporary file in the same
     directory, then renamed), and close it. Returns the path."""
     plt = pyplot()

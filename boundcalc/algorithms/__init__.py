@@ -22,13 +22,15 @@ import sys
 from collections.abc import MutableMapping
 from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, flag, render
 
 SETTINGS = ("finite", "linear", "contextual", "glm")
 
-# CLI flags of each privacy notion.
-NOTION_FLAGS = {"none": "none", "pure": "--epsilon", "zcdp": "--rho", "rdp": "--alpha and --rdp-epsilon",
-                "approx": "--epsilon and --delta", "ldp": "--ldp-epsilon [--ldp-delta]"}
+# The budget parameters of each privacy notion, as placeholders of their options (errors.flag; the CLI renders them
+# as its flags: "--alpha and --rdp-epsilon").
+NOTION_PARAMS = {"none": "none", "pure": flag("epsilon"), "zcdp": flag("rho"),
+                 "rdp": f"{flag('alpha')} and {flag('rdp_epsilon')}", "approx": f"{flag('epsilon')} and {flag('delta')}",
+                 "ldp": f"{flag('ldp_epsilon')} [{flag('ldp_delta')}]"}
 
 # Constructor keyword names of the budget, per notion, for the non-finite classes (finite classes use
 # FiniteAlgorithm.from_options).
@@ -205,7 +207,7 @@ def lookup(name: str) -> type:
     for n, cls in algs.items():
         if _key(n) == _key(name):
             return cls
-    raise InputError("--algo", "one of " + ", ".join(algs), name)
+    raise InputError(flag("algo"), "one of " + ", ".join(algs), name)
 
 
 def granularity(alg, env=None, T=None) -> str:
@@ -253,7 +255,7 @@ def tunable_params(cls) -> list[str]:
 
 def _budget_values(cls, budget) -> dict[str, Any]:
     """Constructor keywords from a Budget of the algorithm's notion (InputError if missing/mismatched)."""
-    need = NOTION_FLAGS.get(cls.notion, cls.notion)
+    need = NOTION_PARAMS.get(cls.notion, cls.notion)
     if cls.notion == "none":
         if budget is not None:
             raise InputError("budget", f"omitted for the non-private {cls.name}", budget.describe())
@@ -276,7 +278,7 @@ def _budget_values(cls, budget) -> dict[str, Any]:
             out[k] = budget.epsilon
         elif k == "delta":
             if cls.notion == "ldp" and not budget.delta:
-                raise InputError("--ldp-delta", f"given (in (0, 1)) for {cls.name} ((ε, δ)-LDP)", None)
+                raise InputError(flag("ldp_delta"), f"given (in (0, 1)) for {cls.name} ((ε, δ)-LDP)", None)
             out[k] = budget.delta
     return out
 
@@ -288,7 +290,7 @@ def build(name: str, budget=None, params: dict | None = None):
     allowed = tunable_params(cls)
     for k in params:
         if k not in allowed:
-            raise InputError("--param", f"one of {', '.join(allowed) or '(none)'} for {cls.name}", k)
+            raise InputError(flag("param"), f"one of {', '.join(allowed) or '(none)'} for {cls.name}", k)
     kw = _budget_values(cls, budget)
     with plugin_errors(cls, "constructor"):
         return cls(**kw, **params)
@@ -340,7 +342,9 @@ def guarantee(alg) -> str:
     if text:
         return text
     notion = getattr(alg, "notion", "none")
-    return "none (non-private)" if notion == "none" else f"{notion} ({NOTION_FLAGS.get(notion, '')}) as claimed by its source"
+    if notion == "none":
+        return "none (non-private)"
+    return render(f"{notion} ({NOTION_PARAMS.get(notion, '')}) as claimed by its source")
 
 
 def params_of(alg) -> dict[str, Any]:
@@ -356,5 +360,5 @@ def params_of(alg) -> dict[str, Any]:
     return out
 
 
-__all__ = ["Registered", "lazy_exports", "builtin_names", "register", "unregister", "add_plugin_algorithms", "plugin_algorithms", "is_plugin", "builtin_by_setting", "SETTINGS", "NOTION_FLAGS", "by_setting", "all_algorithms", "lookup", "granularity", "build",
+__all__ = ["Registered", "lazy_exports", "builtin_names", "register", "unregister", "add_plugin_algorithms", "plugin_algorithms", "is_plugin", "builtin_by_setting", "SETTINGS", "NOTION_PARAMS", "by_setting", "all_algorithms", "lookup", "granularity", "build",
            "budget_kwargs", "tunable_params", "constructor_params", "params_of", "guarantee"]

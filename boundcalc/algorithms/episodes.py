@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import inspect
 
-from ..errors import InputError, ParamName
+from ..errors import InputError, ParamName, flag
 
 # Every parameter a schedule may read (the episodes command's options), in the command's order.
 PARAMS = ("epsilon", "rho", "alpha", "rdp_epsilon", "d", "K", "delta", "beta", "n1", "ratio", "lam", "C", "lam0")
@@ -57,7 +57,7 @@ def build(name, T, *, epsilon=None, rho=None, alpha=None, rdp_epsilon=None, d=10
     if cls.notion == "zcdp" and rho is None:
         raise InputError(ParamName("rho"), f"a number > 0 (required by {key})", None)
     if cls.notion == "rdp" and (alpha is None or rdp_epsilon is None):
-        raise InputError("--alpha/--rdp-epsilon", f"both given, α > 1 and ε > 0 (required by {key})", None)
+        raise InputError(f"{flag('alpha')}/{flag('rdp_epsilon')}", f"both given, α > 1 and ε > 0 (required by {key})", None)
     given = dict(epsilon=epsilon, rho=rho, alpha=alpha, rdp_epsilon=rdp_epsilon, d=d, K=K, delta=delta, n1=n1,
                  ratio=ratio, beta=beta, lam=lam, C=C, lam0=lam0)
     with np.errstate(over="ignore", under="ignore", divide="ignore"):

@@ -21,7 +21,10 @@ UCB --T 1e18 --runs 5`` grew to 22 GiB):
 
 from __future__ import annotations
 
-from ..errors import InputError
+from ..errors import InputError, flag
+
+# the parameters a limit names (errors.flag placeholders: the CLI names its flags, "--T x --runs")
+T_PARAM, PRODUCT = flag("T"), f"{flag('T')} x {flag('runs')}"
 
 # (largest T, largest T x runs) of each bulk-draw path
 STRETCH_MAX_T, STRETCH_MAX_RUN_STEPS = 1e10, 1e11
@@ -40,7 +43,7 @@ def path(alg, env, T) -> str:
     return g
 
 
-def check(alg, env, T, runs, T_name: str = "--T", product_name: str = "--T x --runs") -> None:
+def check(alg, env, T, runs, T_name: str = T_PARAM, product_name: str = PRODUCT) -> None:
     """InputError (naming ``T_name`` or ``product_name`` and the allowed range) when a stretch or thinning run of
     ``alg`` at T with ``runs`` runs is beyond its limits; nothing for the other paths."""
     g = path(alg, env, T)
@@ -53,7 +56,7 @@ def check(alg, env, T, runs, T_name: str = "--T", product_name: str = "--T x --r
                          "linearly in T beyond)", float(T))
     if float(T) * float(runs) > max_steps:
         raise InputError(product_name, f"at most {max_steps:g} for {alg.name} ({what} work grows with T and the "
-                         f"runs); lower --T or {product_name.split(' x ')[-1]}", float(T) * float(runs))
+                         f"runs); lower {T_PARAM} or {product_name.split(' x ')[-1]}", float(T) * float(runs))
 
 
 # largest T x runs of the per-step loop (by setting) and of the chunked scoring path: the values of `simulate`
@@ -62,7 +65,7 @@ PER_STEP_RUN_STEPS = {"finite": 5e8, "linear": 5e7, "contextual": 5e7, "glm": 5e
 CHUNK_RUN_STEPS = 5e7
 
 
-def check_run_steps(alg, env, T, runs, setting: str, T_name: str = "--T", product_name: str = "--T x --runs") -> None:
+def check_run_steps(alg, env, T, runs, setting: str, T_name: str = T_PARAM, product_name: str = PRODUCT) -> None:
     """``check`` and, for the per-step and chunked paths, T x runs within PER_STEP_RUN_STEPS / CHUNK_RUN_STEPS (the
     limits of ``simulate``): InputError naming ``product_name`` otherwise. For a command that simulates ``runs`` runs
     of ``alg`` at T (``budget --by simulation``: its most runs at one budget, --max-runs)."""
@@ -72,9 +75,9 @@ def check_run_steps(alg, env, T, runs, setting: str, T_name: str = "--T", produc
     work = float(T) * float(runs)
     if g == "step" and work > PER_STEP_RUN_STEPS.get(setting, 5e7):
         raise InputError(product_name, f"at most {PER_STEP_RUN_STEPS.get(setting, 5e7):g} for {name}, which updates "
-                         "every step (a loop over t); lower --T or the runs", work)
+                         f"every step (a loop over t); lower {T_PARAM} or the runs", work)
     if g == "chunk" and work > CHUNK_RUN_STEPS:
-        raise InputError(product_name, f"at most {CHUNK_RUN_STEPS:g} for {name}, which scores every step; lower --T "
+        raise InputError(product_name, f"at most {CHUNK_RUN_STEPS:g} for {name}, which scores every step; lower {T_PARAM} "
                          "or the runs", work)
 
 

@@ -14,7 +14,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import validate
-from ..errors import InputError, ParamName
+from ..errors import InputError, ParamName, flag, render
 from . import estimator, mutants as mut
 from .scenarios import lookup
 
@@ -121,7 +121,7 @@ def _local_budget(sc, epsilon, rho, alpha, rdp_epsilon, delta):
 
     other = [ParamName(n) for n, v in (("rho", rho), ("alpha", alpha), ("rdp_epsilon", rdp_epsilon)) if v is not None]
     if other:
-        raise InputError(other[0], f"omitted for {sc.algo} (local DP: --epsilon [--delta])",
+        raise InputError(other[0], f"omitted for {sc.algo} (local DP: {flag('epsilon')} [{flag('delta')}])",
                          rho if rho is not None else alpha if alpha is not None else rdp_epsilon)
     if "delta" in budget_kwargs(sc.cls):
         if epsilon is None and delta is None:
@@ -136,17 +136,18 @@ def _budget(epsilon, rho, alpha, rdp_epsilon, delta):
     """The one budget given (None if none): --epsilon [with δ], --rho, or --alpha with --rdp-epsilon."""
     from ..privacy import RDP, ZCDP, ApproxDP, PureDP
 
-    given = [n for n, on in (("--epsilon", epsilon is not None), ("--rho", rho is not None),
-                             ("--alpha/--rdp-epsilon", alpha is not None or rdp_epsilon is not None)) if on]
+    rdp = f"{flag('alpha')}/{flag('rdp_epsilon')}"
+    given = [n for n, on in ((flag("epsilon"), epsilon is not None), (flag("rho"), rho is not None),
+                             (rdp, alpha is not None or rdp_epsilon is not None)) if on]
     if len(given) > 1:
-        raise InputError("budget", "exactly one of --epsilon, --rho, --alpha/--rdp-epsilon", ", ".join(given))
+        raise InputError("budget", f"exactly one of {flag('epsilon')}, {flag('rho')}, {rdp}", ", ".join(given))
     if epsilon is not None:
         return PureDP(epsilon) if delta is None else ApproxDP(epsilon, delta)
     if rho is not None:
         return ZCDP(rho)
     if alpha is not None or rdp_epsilon is not None:
         if alpha is None or rdp_epsilon is None:
-            raise InputError("--alpha/--rdp-epsilon", "given together (an (α, ε)-RDP budget)",
+            raise InputError(rdp, "given together (an (α, ε)-RDP budget)",
                              alpha if alpha is not None else rdp_epsilon)
         return RDP(alpha, rdp_epsilon)
     return None
@@ -158,7 +159,7 @@ def check_params(sc, params: dict | None) -> dict:
     for k in params:
         if k not in sc.tunable:
             allowed = ", ".join(sc.tunable) or "none"
-            raise InputError(ParamName("param"), f"one of {allowed} for the audit of {sc.algo} (mutants: --mutant)", k)
+            raise InputError(ParamName("param"), f"one of {allowed} for the audit of {sc.algo} (mutants: {flag('mutant')})", k)
     return params
 
 
@@ -294,10 +295,10 @@ def run_audit(algo: str, budget=None, trials: int | None = None, mutant: str = "
     if getattr(sc, "plugin", False) and mutant == "none":
         power = power_check(sc, p, trials, seed, delta, alpha, eps_claimed)
         if power["caught"] is False:
-            note += (f" Little power: this design does not catch a copy of {sc.algo} without any privacy noise either "
+            note += render(f" Little power: this design does not catch a copy of {sc.algo} without any privacy noise either "
                      f"(its ε lower bound {power['epsilon_lower']:.3g} ≤ claimed {eps_claimed:.3g}, same trials), so "
                      "\"no violation detected\" says little here; set audit_fixed (constructor parameters under which "
-                     "the first decision depends on the released data, e.g. no forced exploration; or --param) or give "
+                     f"the first decision depends on the released data, e.g. no forced exploration; or {flag('param')}) or give "
                      "the plugin an audit_scenario of its own (docs/plugins.md).")
         elif power["caught"] is None:
             note += f" Power unknown: {power['reason']}."

@@ -24,7 +24,7 @@ import math
 
 import numpy as np
 
-from ..errors import InputError, ParamName
+from ..errors import InputError, ParamName, flag
 from .base import MAX_INSTANCE_CELLS, Probe, Scenario, claimed_epsilon  # noqa: F401  (Probe, claimed_epsilon re-exported)
 from .local import LOCAL_SCENARIOS
 
@@ -75,7 +75,7 @@ class FirstDecision(Scenario):
         m = int(self.fixed.get("n1", self.initial_pulls))
         if (K * m + 1) * K > MAX_INSTANCE_CELLS:
             kmax = int((-1 + (1 + 4 * m * MAX_INSTANCE_CELLS) ** 0.5) / (2 * m))
-            raise InputError("--K / --means / --instance", f"an instance of at most {kmax} arms for {self.algo}'s "
+            raise InputError(f"{flag('K')} / {flag('means')} / {flag('instance_file')}", f"an instance of at most {kmax} arms for {self.algo}'s "
                              f"probe on the instance (its tables have (K·m + 1) × K rewards, m = {m} initial pulls; at "
                              f"most {MAX_INSTANCE_CELLS:.0e})", K)
 

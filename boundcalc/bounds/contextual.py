@@ -20,7 +20,7 @@ from functools import cached_property
 import numpy as np
 
 from .. import validate as v
-from ..errors import InputError
+from ..errors import InputError, flag
 from ._linear_common import BaseBound, oful_h_peak
 from .declared import TableBound, builtin_table
 
@@ -53,16 +53,16 @@ DEFAULT_INSTANCE = {
 CONTEXT_DISTRIBUTIONS = ("gaussian-003-projected", "gaussian-003")
 # What a machine can do: d x d matrices per run in --check and the bounds; K contexts of dimension d per round.
 LIMITS = {"d": 1000, "K": 10**6}
-# CLI options of `regret` that set an instance parameter of this setting (the others are noted as without effect)
-OPTION_KEYS = {"--K": "K", "--d": "d", "--actions": "actions", "--theta": "theta", "--confidence": "delta",
-               "--lambda0": "lam0"}
+# The parameters of `regret` (its options: cli/flags.py FLAGS) that set an instance parameter of this setting -> that
+# parameter (the others are noted as without effect)
+OPTION_KEYS = {"K": "K", "d": "d", "actions": "actions", "theta": "theta", "confidence": "delta", "lambda0": "lam0"}
 ALIASES = {"lambda0": "lam0", "lambda": "lam"}
 # bound parameters an instance key feeds (for the "--X has no effect" notes)
 KEY_FEEDS = {"actions": ("K", "d", "lam0"), "theta": ("theta_norm",), "context_distribution": ("lam0",),
              "d": ("d", "lam0")}
-KEY_USES = {"theta": "it sets theta* (assumption checks, the trivial bound and --check)",
-            "context_distribution": "it sets the contexts (assumption checks, the trivial bound and --check)",
-            "reward_noise": "it sets the rewards of --check", "context_seed": "it draws theta* (--check)"}
+KEY_USES = {"theta": f"it sets theta* (assumption checks, the trivial bound and {flag('check')})",
+            "context_distribution": f"it sets the contexts (assumption checks, the trivial bound and {flag('check')})",
+            "reward_noise": f"it sets the rewards of {flag('check')}", "context_seed": f"it draws theta* ({flag('check')})"}
 
 
 def _safe_norm(x) -> float:
@@ -103,7 +103,7 @@ def derive(params: dict) -> dict:
     p["perturb_sigma"] = v.positive("perturb_sigma", p.get("perturb_sigma", 0.1))
     dist = p.get("context_distribution", "gaussian-003-projected")
     if dist not in CONTEXT_DISTRIBUTIONS:
-        raise InputError("context_distribution", "one of " + ", ".join(CONTEXT_DISTRIBUTIONS) + " (or give --actions)",
+        raise InputError("context_distribution", "one of " + ", ".join(CONTEXT_DISTRIBUTIONS) + f" (or give {flag('actions')})",
                          dist)
     p["context_distribution"] = dist
     actions = p.get("actions")

@@ -56,8 +56,9 @@ DEFAULT_INSTANCE = {
 }
 # What a machine can do: per-arm sums in the bounds and runs × K pull counts in --check.
 LIMITS = {"K": 10**5}
-# CLI options of `regret` that set an instance parameter of this setting (the others are noted as without effect)
-OPTION_KEYS = {"--means": "means", "--K": "K"}
+# The parameters of `regret` (its options: cli/flags.py FLAGS) that set an instance parameter of this setting -> that
+# parameter (the others are noted as without effect)
+OPTION_KEYS = {"means": "means", "K": "K"}
 ALIASES: dict = {}
 KEY_FEEDS = {"means": ("means", "K"), "K": ("K", "means")}
 KEY_USES: dict = {}

@@ -37,7 +37,7 @@ import math
 import numpy as np
 
 from .. import validate as v
-from ..errors import InputError
+from ..errors import InputError, flag
 from ..privacy.mechanisms import ldp_sigma
 from . import quantities_glm as q
 from .base import Bound, Context
@@ -69,11 +69,12 @@ DEFAULT_INSTANCE = {
 }
 # What a machine can do: K contexts of dimension d per round and run in --check.
 LIMITS = {"d": 1000, "K": 10**6}
-# CLI options of `regret` that set an instance parameter of this setting (the others are noted as without effect)
-OPTION_KEYS = {"--K": "K", "--d": "d", "--confidence": "delta", "--theta": "theta"}
+# The parameters of `regret` (its options: cli/flags.py FLAGS) that set an instance parameter of this setting -> that
+# parameter (the others are noted as without effect)
+OPTION_KEYS = {"K": "K", "d": "d", "confidence": "delta", "theta": "theta"}
 ALIASES: dict = {}
 KEY_FEEDS = {"theta": (), "theta_seed": ()}
-KEY_USES = {"theta": "it sets theta* of --check", "theta_seed": "it draws theta* of --check"}
+KEY_USES = {"theta": f"it sets theta* of {flag('check')}", "theta_seed": f"it draws theta* of {flag('check')}"}
 
 
 def derive(params: dict) -> dict:

@@ -19,7 +19,7 @@ from functools import cached_property
 import numpy as np
 
 from .. import validate as v
-from ..errors import InputError
+from ..errors import InputError, flag
 from ._linear_common import BaseBound, syms
 from .declared import TableBound, builtin_table
 from .quantities_linear import r_phases_float, sympy_function
@@ -38,13 +38,14 @@ DEFAULT_INSTANCE = {
 
 # What a machine can do: the K x d action matrix (and the G-optimal design over it in --check) must fit in memory.
 LIMITS = {"K": 10**6, "d": 1000, "Kd": 10**7}
-# CLI options of `regret` that set an instance parameter of this setting (the others are noted as without effect)
-OPTION_KEYS = {"--K": "K", "--d": "d", "--actions": "actions", "--theta": "theta", "--confidence": "delta"}
+# The parameters of `regret` (its options: cli/flags.py FLAGS) that set an instance parameter of this setting -> that
+# parameter (the others are noted as without effect)
+OPTION_KEYS = {"K": "K", "d": "d", "actions": "actions", "theta": "theta", "confidence": "delta"}
 ALIASES: dict = {}
 KEY_FEEDS = {"actions": ("K", "d"), "theta": ()}
-KEY_USES = {"theta": "it sets theta* (gaps, assumption checks, the trivial bound T·max gap and --check)",
-            "actions": "it sets the actions (gaps, assumption checks, the trivial bound and --check)",
-            "action_seed": "it draws the actions and theta* (gaps, the trivial bound and --check)"}
+KEY_USES = {"theta": f"it sets theta* (gaps, assumption checks, the trivial bound T·max gap and {flag('check')})",
+            "actions": f"it sets the actions (gaps, assumption checks, the trivial bound and {flag('check')})",
+            "action_seed": f"it draws the actions and theta* (gaps, the trivial bound and {flag('check')})"}
 
 
 def _norm(x) -> float:
@@ -98,7 +99,7 @@ def derive(params: dict) -> dict:
                              f"d = {d})", K)
         dist = p.get("action_distribution", "unit-sphere")
         if dist != "unit-sphere":
-            raise InputError("action_distribution", "'unit-sphere' (or pass --actions)", dist)
+            raise InputError("action_distribution", f"'unit-sphere' (or pass {flag('actions')})", dist)
         A = _unit_sphere(rng, K, d)
         p["K"], p["d"] = K, d
     theta = p.get("theta")

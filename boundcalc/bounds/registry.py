@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from functools import lru_cache
 
-from ..errors import InputError
+from ..errors import InputError, flag
 from .base import Bound, Context, check_metadata
 
 SETTING_MODULES = {s: f"boundcalc.bounds.{s}" for s in ("finite", "linear", "contextual", "glm")}
@@ -36,7 +36,7 @@ def _setting_bounds(setting: str) -> list:
 
 def setting_module(setting: str):
     if setting not in SETTING_MODULES:
-        raise InputError("--setting", "one of " + ", ".join(SETTING_MODULES), setting)
+        raise InputError(flag("setting"), "one of " + ", ".join(SETTING_MODULES), setting)
     return importlib.import_module(SETTING_MODULES[setting])
 
 
@@ -136,7 +136,7 @@ def make_context(setting: str, overrides: dict | None = None, budget=None) -> Co
             continue
         key = aliases.get(k, k)
         if key not in params:
-            raise InputError("--param", f"a parameter of the {setting} instance: " + ", ".join(instance_keys(setting)), k)
+            raise InputError(flag("param"), f"a parameter of the {setting} instance: " + ", ".join(instance_keys(setting)), k)
         changed[key] = val
     params.update(changed)
     params["_given"] = tuple(sorted(changed))

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, flag, render
 from .base import Bound, Context
 
 OVERHEAD_LOWER_ORDER = 10.0  # % at or below which privacy is called "lower order"
@@ -104,7 +104,7 @@ def trivial_regret_per_step(setting: str, ctx) -> Trivial:
                        "T × E[range of the K mean rewards] (unbounded Gaussian contexts)")
     if setting == "glm":
         return Trivial(2.0 * float(ctx["c_r"]), "T × reward range 2 c_r (|r| ≤ c_r)")
-    raise InputError("--setting", "one of finite, linear, contextual, glm", setting)
+    raise InputError(flag("setting"), "one of finite, linear, contextual, glm", setting)
 
 
 # -- privacy overhead and regime words ---------------------------------------------------------------------------
@@ -384,7 +384,7 @@ def option_notes(setting: str, given: dict[str, str | None], rows: list[dict]) -
         fed = feeds.get(key, (key,))
         if used.intersection(fed):
             continue
-        where = f"; {uses[key]}" if key in uses else ""
+        where = f"; {render(uses[key])}" if key in uses else ""
         notes.append(f"{opt} has no effect on any applicable {setting} bound (none depends on {key}){where}")
     return notes
 

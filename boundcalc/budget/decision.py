@@ -19,7 +19,7 @@ import os
 import platform
 from typing import Any
 
-from ..errors import InputError, ParamName
+from ..errors import InputError, ParamName, flag, render
 
 
 def _num(x, digits: int = 4) -> str:
@@ -176,7 +176,7 @@ def build(plan, command: str, delta: float = 1e-6, fmt: str = "html") -> str:
         ms = a.measure or {}
         oc = ov.get("ci") or [None, None]
         mc = ms.get("ci") or [None, None]
-        rows.append([esc(a.algorithm), esc(a.counterpart["name"] + (" " + " ".join(f"--param {x}={y}" for x, y in
+        rows.append([esc(a.algorithm), esc(a.counterpart["name"] + (" " + " ".join(render(f"{flag('param')} {x}={y}") for x, y in
                                                                                     a.counterpart["params"].items())
                                                                    if a.counterpart["params"] else "")),
                      esc(a.status), _span(f"{k}.budget", a.budget, html_mode=H),
@@ -267,8 +267,8 @@ def build(plan, command: str, delta: float = 1e-6, fmt: str = "html") -> str:
         "A heavy-tailed regret (rare runs that stop pulling the best arm: see p99 and the CCDF) can carry the mean "
         "while no run of the sample shows it: a mean's interval therefore includes the most the unseen runs could add "
         "(the rule of three, ≈ 3.7/runs of them, up to T·Δ_max each); when the runs a budget gets cannot pin the "
-        "mean down, no budget is recommended for it ('not pinned down'); a quantile target (--quantile 0.9) is "
-        "distribution-free and answers.",
+        "mean down, no budget is recommended for it ('not pinned down'); a quantile target "
+        + render(f"({flag('quantile')} 0.9)") + " is distribution-free and answers.",
     ]
     for a in (plan.answers[0] if plan.answers else []):
         cav += [f"{a.algorithm}: {n}" for n in a.notes]

@@ -86,7 +86,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..errors import InputError, ParamName
+from ..errors import InputError, ParamName, flag, render
 
 LEVEL = 0.95
 BUDGET_LIMITS = (1e-4, 1e4)  # user budgets searched (ρ, ε, …)
@@ -159,10 +159,10 @@ def chosen_counterpart(private_name: str, name: str | None, params: dict | None 
     cls = algorithms.lookup(private_name)
     if name is None:
         if params:
-            raise InputError(ParamName("counterpart_param"), "used with --counterpart NAME", params)
+            raise InputError(ParamName("counterpart_param"), f"used with {flag('counterpart')} NAME", params)
         return counterpart_of(cls.name)
     if not isinstance(name, str) or not name.strip():
-        raise InputError(ParamName("counterpart"), "the name of a non-private algorithm (as simulate --algo accepts)", name)
+        raise InputError(ParamName("counterpart"), f"the name of a non-private algorithm (as simulate {flag('algo')} accepts)", name)
     try:
         ccls = algorithms.lookup(name.strip())
     except InputError as exc:  # lookup names --algo; the name came from --counterpart (issue 22 §4)
@@ -173,14 +173,14 @@ def chosen_counterpart(private_name: str, name: str | None, params: dict | None 
     if ccls.name == cls.name:
         field_name = "rho" if cls.notion == "zcdp" else "epsilon"
         cp = Counterpart(cls.name, tuple(sorted(params.items())), {"notion": cls.notion, field_name: NONPRIVATE_LIMIT},
-                         f"{cls.name} itself at {field_name} = {NONPRIVATE_LIMIT:g} (chosen with --counterpart)")
+                         render(f"{cls.name} itself at {field_name} = {NONPRIVATE_LIMIT:g} (chosen with {flag('counterpart')})"))
     elif ccls.notion != "none":
         raise InputError(ParamName("counterpart"), f"a non-private {cls.setting} algorithm, or {cls.name} itself (at its "
                          "non-private limit)", ccls.name)
     else:
         cp = Counterpart(ccls.name, tuple(sorted(params.items())), None,
-                         f"{ccls.name}" + "".join(f" --param {k}={v}" for k, v in sorted(params.items()))
-                         + " (chosen with --counterpart)")
+                         render(f"{ccls.name}" + "".join(f" {flag('param')} {k}={v}" for k, v in sorted(params.items()))
+                                + f" (chosen with {flag('counterpart')})"))
     try:  # bad parameters: InputError now, not after the first private runs
         build_counterpart(cp, cls.name)
     except InputError as exc:
@@ -453,7 +453,7 @@ def assess(p, n, kind: str, value: float, quantile: float | None = None, level: 
             est, lo, hi = quantile_ci(p, quantile, level)
             method = f"order-statistic interval of the q = {quantile:g} quantile"
     else:
-        raise InputError("target", "overhead or regret for --by simulation (ratio is a statement about bounds)", kind)
+        raise InputError("target", f"overhead or regret for {flag('by')} simulation (ratio is a statement about bounds)", kind)
     status = "met" if hi <= value else ("missed" if lo > value else "ambiguous")
     out = {"estimate": float(est), "ci": [float(lo), float(hi)], "status": status, "method": method,
            "runs": int(p.size), "pairing": pairing_done, "units": units}
@@ -761,7 +761,7 @@ def search(algorithm: str, instance, T, kind: str, value: float, notion=None, qu
     from ..algorithms import limits as _limits
 
     for a in (cls, cp_alg):  # the size limits of simulate, for the most runs at one budget (before any work)
-        _limits.check_run_steps(a, env, T, max_runs, setting, product_name="--T x --max-runs")
+        _limits.check_run_steps(a, env, T, max_runs, setting, product_name=f"{flag('T')} x {flag('max_runs')}")
     sim = PairedSimulator(make, cp_alg, env, T, seed, runs, max_runs, executor, block_runs,
                           pairing=pairing)
     ans.counterpart["pairing"] = pairing
@@ -914,13 +914,13 @@ def _not_pinned(ans: MeasuredAnswer, kind: str, value: float, max_runs: int, not
         allow = f"{slack:.4g} (the cap {value:g} less the mean)"
     need = math.ceil(a * room / slack) if slack > 0 else None
     ans.status = NOT_PINNED
-    ans.reason = (f"mean not pinned down: at {notion.symbol} = {e['budget']:.4g} the runs seen give {what}, but a run's "
+    ans.reason = render(f"mean not pinned down: at {notion.symbol} = {e['budget']:.4g} the runs seen give {what}, but a run's "
                   f"regret can be as large as T·Δ_max = {t['span']:.4g}, and up to {100 * tail_mass(max_runs):.2g}% "
-                  f"of runs could lie above the largest seen ({t['max_private']:.4g}) even after --max-runs "
+                  f"of runs could lie above the largest seen ({t['max_private']:.4g}) even after {flag('max_runs')} "
                   f"{max_runs} runs (rule of three, 97.5%): rare runs up there (a run stuck on a bad arm) could raise "
                   f"the mean by up to {room * tail_mass(max_runs):.4g}, more than the target leaves, {allow}"
-                  + (f"; about {float(f'{need:.2g}'):,.0f} runs per budget would pin it down (--max-runs)" if need else "")
-                  + "; use a quantile target instead (--quantile 0.9: the order statistics pin a quantile down)")
+                  + (f"; about {float(f'{need:.2g}'):,.0f} runs per budget would pin it down ({flag('max_runs')})" if need else "")
+                  + f"; use a quantile target instead ({flag('quantile')} 0.9: the order statistics pin a quantile down)")
 
 
 def _bisections(ratio: float, rel_width: float) -> int:
@@ -1102,30 +1102,31 @@ class MeasuredPlan:
 
 
 def solve_measured(setting: str | None, T, target, notion=None, instance=None, prior=None, instances: int = 1,
-                   algos: list[str] | None = None, quantile: float | None = None, runs: int = DEFAULT_RUNS,
-                   max_runs: int = DEFAULT_MAX_RUNS, seed: int = 0, executor=None, delta: float = 1e-6,
+                   algos: list[str] | None = None, settings=None, executor=None, delta: float = 1e-6,
                    prior_quantile: float = 0.9, progress=None, with_bounds: bool = True,
-                   rel_width: float = 1.25, block_runs: int | None = None, counterpart: str | None = None,
-                   counterpart_params: dict | None = None, pairing: str | None = None) -> MeasuredPlan:
+                   rel_width: float = 1.25) -> MeasuredPlan:
     """``budget.solve(..., by="simulation")``: measured answers per algorithm on ``instance`` (or on ``instances``
     draws of ``prior``), the bound-based answer of each algorithm beside (``with_bounds``) and the lower limit.
-    ``block_runs``: runs per engine block (``search``: a speed setting under independent pairing; the clusters of the
-    overhead's interval under common pairing).
-    ``counterpart`` (with ``counterpart_params``): the non-private algorithm every private one is compared with, a name
-    ``simulate --algo`` accepts (``chosen_counterpart``; default: each algorithm's named counterpart);
-    ``pairing``: ``independent`` or ``common`` (``PairedSimulator``; default ``DEFAULT_PAIRING[setting]``)."""
+    ``settings``: the search's settings, a :class:`boundcalc.budget.settings.Search` (quantile, runs, max_runs, seed,
+    block_runs: a speed setting under independent pairing, the clusters of the overhead's interval under common
+    pairing; counterpart with its params: the non-private algorithm every private one is compared with; pairing);
+    default ``Search()``. ``executor``: where the blocks run (a montecarlo.executors executor; None: in-process)."""
     from .. import validate as v
     from .notions import UserNotion
+    from .settings import Search
     from .solve import Target
+
+    settings = Search() if settings is None else settings
+    if not isinstance(settings, Search):
+        raise InputError("settings", "a boundcalc.budget.settings.Search", settings)
+    quantile, seed = settings.quantile, settings.seed
 
     if not isinstance(target, Target):
         raise InputError("target", "a boundcalc.budget.Target", target)
     if target.kind == "ratio":
-        raise InputError(ParamName("max_ratio_to_lower"), "--by bound (the ratio to a lower bound is a statement about bounds; "
-                         "measure with --max-overhead or --max-regret)", target.value)
+        raise InputError(ParamName("max_ratio_to_lower"), f"{flag('by')} bound (the ratio to a lower bound is a statement about bounds; "
+                         f"measure with {flag('max_overhead')} or {flag('max_regret')})", target.value)
     T = v.horizon(ParamName("T"), T)
-    if quantile is not None and not (isinstance(quantile, (int, float)) and 0 < float(quantile) < 1):
-        raise InputError(ParamName("quantile"), "a number in (0, 1) (0.9: the 90% quantile of the regret)", quantile)
     if not 0 < float(prior_quantile) <= 1:
         raise InputError("prior_quantile", "a number in (0, 1]", prior_quantile)
     if prior is not None:
@@ -1138,8 +1139,8 @@ def solve_measured(setting: str | None, T, target, notion=None, instance=None, p
     elif instance is not None:
         insts = [instance]
     else:
-        raise InputError("instance", "an instance (--means, --instance FILE, …) or a prior (--prior) for --by "
-                         "simulation", None)
+        raise InputError("instance", f"an instance ({flag('means')}, {flag('instance_file')} FILE, …) or a prior ({flag('prior')}) for "
+                         f"{flag('by')} simulation", None)
     env0 = _env_of(insts[0])
     setting = setting or _setting_of(insts[0], env0)
     notion = notion or DEFAULT_NOTION[setting]
@@ -1165,10 +1166,10 @@ def solve_measured(setting: str | None, T, target, notion=None, instance=None, p
     for inst in insts:
         row = []
         for nm in names:
-            row.append(search(nm, inst, T, kind, target.value, notion, quantile, runs, max_runs, seed, executor,
-                              progress=progress, rel_width=rel_width, block_runs=block_runs,
-                              counterpart=counterpart, counterpart_params=counterpart_params, pairing=pairing,
-                              meanwhile=bound_plan))
+            row.append(search(nm, inst, T, kind, target.value, notion, quantile, settings.runs, settings.max_runs,
+                              seed, executor, progress=progress, rel_width=rel_width, block_runs=settings.block_runs,
+                              counterpart=settings.counterpart, counterpart_params=settings.counterpart_params,
+                              pairing=settings.pairing, meanwhile=bound_plan))
         all_answers.append(row)
     plan = MeasuredPlan(setting=setting, T=int(T), target={"kind": kind, "value": target.value},
                         notion={"name": notion.name, "alpha": notion.alpha, "delta": notion.delta},
@@ -1198,8 +1199,8 @@ def solve_measured(setting: str | None, T, target, notion=None, instance=None, p
         plan.reason = "no algorithm meets the measured target at any budget searched" + (
             " on every instance drawn" if prior is not None else "")
         if any(a.status == NOT_PINNED for r in all_answers for a in r):
-            plan.reason += (" (for some, the mean is not pinned down by the runs a budget gets: rare runs far above "
-                            "the ones seen could carry it; see the rows, and use a quantile target, --quantile 0.9)")
+            plan.reason += render(" (for some, the mean is not pinned down by the runs a budget gets: rare runs far "
+                                  f"above the ones seen could carry it; see the rows, and use a quantile target, {flag('quantile')} 0.9)")
     if with_bounds and len(insts) == 1:
         bound_plan()
         _bounds_beside(plan, insts[0], env0, target, notion, early["bp"])

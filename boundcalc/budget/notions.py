@@ -19,7 +19,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import InputError, ParamName
+from ..errors import InputError, ParamName, flag
 
 USER_NOTIONS = ("rho", "epsilon", "rdp", "approx", "ldp")
 _BOUND_NOTION = {"rho": "zcdp", "epsilon": "pure", "rdp": "rdp", "approx": "approx", "ldp": "ldp"}
@@ -46,11 +46,11 @@ class UserNotion:
             raise InputError(ParamName("notion"), "one of " + ", ".join(USER_NOTIONS), self.name)
         if self.name == "rdp":
             if self.alpha is None:
-                raise InputError(ParamName("alpha"), "given with --notion rdp (the Rényi order, > 1)", None)
+                raise InputError(ParamName("alpha"), f"given with {flag('notion')} rdp (the Rényi order, > 1)", None)
             object.__setattr__(self, "alpha", v.greater_than(ParamName("alpha"), self.alpha, 1.0))
         if self.name == "approx":
             if self.delta is None:
-                raise InputError(ParamName("delta"), "given with --notion approx (the privacy δ, in (0, 1))", None)
+                raise InputError(ParamName("delta"), f"given with {flag('notion')} approx (the privacy δ, in (0, 1))", None)
             object.__setattr__(self, "delta", v.open_unit(ParamName("delta"), self.delta))
         if self.name == "ldp":
             d = 0.0 if self.delta is None else float(self.delta)

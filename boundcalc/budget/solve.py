@@ -289,9 +289,10 @@ def solve(setting: str, T: float, target: Target, notion: UserNotion | str = "rh
 
     ``by="simulation"`` (the default when ``instance`` or ``prior`` is given) measures instead, on the instance
     (or on draws of the prior): boundcalc.budget.measured.solve_measured with the keywords ``algos``,
-    ``quantile``, ``runs``, ``max_runs``, ``seed``, ``executor``, ``instances``, ``prior_quantile``, ``progress``,
-    ``block_runs``, ``counterpart`` (a name ``simulate --algo`` accepts, e.g. ``"GOPE"``; with ``counterpart_params``,
-    e.g. ``{"schedule": "ls"}``), ``pairing``;
+    ``settings`` (a :class:`boundcalc.budget.settings.Search`, or its keywords ``quantile``, ``runs``, ``max_runs``,
+    ``seed``, ``block_runs``, ``counterpart`` (a name ``simulate --algo`` accepts, e.g. ``"GOPE"``; with
+    ``counterpart_params``, e.g. ``{"schedule": "ls"}``), ``pairing``), ``executor``, ``instances``,
+    ``prior_quantile``, ``progress``;
     returns a :class:`~boundcalc.budget.measured.MeasuredPlan`. ``by="bound"`` (the default otherwise) is the
     answer of the bounds described above, unchanged; with ``instance`` (a ``boundcalc.envs.spec.Instance`` of
     ``setting``) the bounds are evaluated on it (its ``context_overrides()``, the ``overrides`` added on top) and
@@ -303,7 +304,13 @@ def solve(setting: str, T: float, target: Target, notion: UserNotion | str = "rh
         raise InputError(ParamName("by"), "simulation or bound", by)
     if by == "simulation":
         from .measured import solve_measured
+        from .settings import Search
 
+        loose = {k: simulation.pop(k) for k in Search.KEYWORDS if k in simulation}
+        if loose:  # the search's settings as keywords: one Search value
+            if simulation.get("settings") is not None:
+                raise InputError("settings", "a Search or its keywords, not both", sorted(loose))
+            simulation["settings"] = Search.of(**loose)
         return solve_measured(setting, T, target, notion, instance=instance, prior=prior, delta=delta, **simulation)
     if simulation or prior is not None:
         raise InputError(ParamName("by"), "simulation when a prior or simulation options are given", "bound")

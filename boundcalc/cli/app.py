@@ -207,11 +207,13 @@ def _internal_error(exc: BaseException) -> None:
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: one-line errors with exit code 2, never a traceback for bad input;
     an unexpected exception prints one line "boundcalc: internal error: ... (please report)", exit 1."""
-    from ..errors import InputError
+    from ..errors import InputError, front_end_names
+    from .flags import FLAGS
 
     usage_errors, aborts, exits = _click_exception_types()
     try:
-        rv = entry_command(argv)(args=argv, prog_name="boundcalc", standalone_mode=False)  # as app(...), built once
+        with front_end_names(FLAGS):  # library text meant for the user names the flags (errors.flag)
+            rv = entry_command(argv)(args=argv, prog_name="boundcalc", standalone_mode=False)  # as app(...), built once
     except InputError as exc:  # a library's parameter named by its flag (flags.FLAGS), as in common.command
         from .flags import message
 

@@ -10,25 +10,12 @@ from __future__ import annotations
 
 import typer
 
-from . import common, instance_options, options, plot_options, plugin_options
+from . import common, instance_options, options, plot_options, plugin_options, problem
 from .common import command
 from .regret_cmd import SETTINGS, _instance_options, _parse_params, horizons_option, selected_bounds
 
 _STATUS_STYLE = {"met": "green", "any budget": "green", "unreachable": "red", "non-monotone": "red",
                  "undefined": "red", "not applicable": "dim", "never": "red"}
-_DEFAULT_NOTION = {"finite": "epsilon", "linear": "rho", "contextual": "rho", "glm": "ldp"}
-
-
-def _target(max_overhead, max_regret, max_ratio_to_lower):
-    from ..budget import Target
-    from ..errors import InputError
-
-    given = [(k, v) for k, v in (("overhead", max_overhead), ("regret", max_regret), ("ratio", max_ratio_to_lower))
-             if v is not None]
-    if len(given) != 1:
-        raise InputError("target", "exactly one of --max-overhead, --max-regret, --max-ratio-to-lower",
-                         ", ".join(k for k, _ in given) or None)
-    return Target(*given[0])
 
 
 def _short_source(f: dict) -> str:
@@ -484,10 +471,8 @@ def register(app: typer.Typer) -> None:
         json_out: options.JsonOpt = False,
     ):
         """The strongest privacy (smallest budget) at which each bound meets a regret or overhead target."""
-        import numpy as np
-
         from .. import validate
-        from ..budget import UserNotion, min_horizon, solve
+        from ..budget import solve
         from ..errors import InputError
 
         common.check_plot_path(plot)
@@ -498,9 +483,9 @@ def register(app: typer.Typer) -> None:
         _set_selected(selected, show_all)
         Ts = horizons_option(T, max_points=50)
         d_priv = validate.open_unit("--delta", "1e-6" if delta is None else delta)
-        n_runs = validate.count("--runs", runs if runs is not None else "100", minimum=2, maximum=10**6)
-        sd = validate.count("--seed", seed, minimum=0, maximum=2**63 - 1)
-        target = _target(max_overhead, max_regret, max_ratio_to_lower)
+        sim_range = dict(runs_range=(2, 10**6), runs_default="100")  # --check and the search's first batch
+        sim, _ = problem.simulation_of(ctx, runs, seed, plan=False, **sim_range)
+        target = problem.target_of(max_overhead, max_regret, max_ratio_to_lower)
         # the instance (issue 14 §1): one Instance from the instance options, or a prior and its draws
         io_ = instance_options
         pri, inst, old_given, means, K, d, actions, theta = io_.for_bounds(
@@ -526,58 +511,32 @@ def register(app: typer.Typer) -> None:
             io_.save(inst_used, save_instance)
         else:
             i_notes = []
-            for flag, on in (("--min-T", min_T), ("--check", check), ("--plot", plot)):
-                if on:
-                    raise InputError(flag, "used without --prior (it answers for one instance: save one with "
-                                     "--save-instance or give --instance)", flag)
+            common.refuse({"--min-T": min_T, "--check": check, "--plot": bool(plot)},
+                          "used without --prior (it answers for one instance: save one with --save-instance or give "
+                          "--instance)")
+        options_used = {k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in vals.items()}
+        sim_opts = {"--algo": algo, "--quantile": quantile, "--max-runs": max_runs, "--report": report,
+                    "--plot-dist": plot_dist, "--executor": executor, "--workers": workers, "--scheduler": scheduler,
+                    "--block-runs": block_runs, "--counterpart": counterpart,
+                    "--counterpart-param": counterpart_param or None, "--pairing": pairing}
         if min_T:
             if target.kind != "overhead":
                 raise InputError("--min-T", "used with --max-overhead (or no other target)",
                                  "--max-regret" if max_regret is not None else "--max-ratio-to-lower")
             # options --min-T does not read: refused, not ignored (issue 22 §4: --quantile 7 --report no/such/x.html
             # --counterpart nope exited 0)
-            ignored = {"--by": None if by == "bound" else by, "--notion": notion, "--algo": algo, "--quantile": quantile, "--max-runs": max_runs,
-                       "--report": report, "--plot-dist": plot_dist, "--executor": executor, "--workers": workers,
-                       "--scheduler": scheduler, "--block-runs": block_runs, "--counterpart": counterpart,
-                       "--counterpart-param": counterpart_param or None, "--pairing": pairing}
-            ignored.update({o: o for o in ("--T", "--runs", "--seed", "--explain", "--all")
-                            if common.option_given(ctx, o)})
-            for flag, used in ignored.items():
-                if used is not None:
-                    raise InputError(flag, "omitted with --min-T (it answers the smallest T at the budget given)",
-                                     used if not isinstance(used, list) else used[0])
-            bud = common.budget_from_options(epsilon, rho, alpha, rdp_epsilon, None if delta is None else d_priv,
-                                             ldp_epsilon, ldp_delta)  # --delta was dropped here (issue 17 §4)
-            if bud is None:
-                raise InputError("--min-T", "given with the budget to evaluate at (--rho, --epsilon, --alpha and "
-                                 "--rdp-epsilon, or --ldp-epsilon)", None)
-            for flag, used in (("--plot", plot), ("--check", check)):
-                if used:
-                    raise InputError(flag, "used without --min-T", flag)
-            mo = target.value if target.kind == "overhead" else None
-            rows = min_horizon(setting, bud, mo, overrides)
-            if json_out:
-                common.emit_json("budget", {"setting": setting, "mode": "min-T", "budget": common.budget_inputs(bud),
-                                            "max_overhead": mo, "overrides": {k: v for k, v in vals.items()}},
-                                 value=None, horizons=[r.as_dict() for r in rows],
-                                 instance=inst_used.to_dict() if inst_used is not None else None,
-                                 saved_instance=save_instance)
-                return
-            _render_horizons(rows, bud, mo)
-            return
-        for flag, used in (("--epsilon", epsilon), ("--rho", rho), ("--rdp-epsilon", rdp_epsilon),
-                           ("--ldp-epsilon", ldp_epsilon)):
-            if used is not None:
-                raise InputError(flag, "used only with --min-T (budget answers the budget; choose the notion with "
-                                       "--notion)", used)
-        name = notion or _DEFAULT_NOTION[setting]
-        un = UserNotion(name, alpha=alpha, delta=d_priv if name == "approx" else (ldp_delta if name == "ldp" else None))
-        if name not in ("rdp",) and alpha is not None:
-            raise InputError("--alpha", "used only with --notion rdp", alpha)
-        sim_opts = {"--algo": algo, "--quantile": quantile, "--max-runs": max_runs, "--report": report,
-                    "--plot-dist": plot_dist, "--executor": executor, "--workers": workers, "--scheduler": scheduler,
-                    "--block-runs": block_runs, "--counterpart": counterpart,
-                    "--counterpart-param": counterpart_param or None, "--pairing": pairing}
+            common.refuse({"--by": None if by == "bound" else by, "--notion": notion, **sim_opts,
+                           "--counterpart-param": counterpart_param[0] if counterpart_param else None,
+                           **{o: o for o in ("--T", "--runs", "--seed", "--explain", "--all")
+                              if common.option_given(ctx, o)}},
+                          "omitted with --min-T (it answers the smallest T at the budget given)")
+            bud = problem.budget_of(epsilon, rho, alpha, rdp_epsilon, None if delta is None else d_priv,
+                                    ldp_epsilon, ldp_delta)  # --delta was dropped here (issue 17 §4)
+            return _min_horizons(setting, target, bud, overrides, plot, check, json_out, vals, inst_used,
+                                 save_instance)
+        common.refuse({"--epsilon": epsilon, "--rho": rho, "--rdp-epsilon": rdp_epsilon, "--ldp-epsilon": ldp_epsilon},
+                      "used only with --min-T (budget answers the budget; choose the notion with --notion)")
+        un = problem.notion_of(setting, notion, alpha, d_priv, ldp_delta)
         if by is None:  # simulation when an instance file, a prior or a simulation-only option is given
             by = "simulation" if instance_file is not None or pri is not None or any(
                 v is not None for k, v in sim_opts.items()
@@ -586,62 +545,36 @@ def register(app: typer.Typer) -> None:
         if by not in ("simulation", "bound"):
             raise InputError("--by", "simulation or bound", by)
         if by == "bound":
-            for flag, used in sim_opts.items():
-                if used is not None:
-                    raise InputError(flag, "used with --by simulation", used)
+            common.refuse(sim_opts, "used with --by simulation")
         else:
-            from . import budget_measured, executor_options
-
-            if check:
-                raise InputError("--check", "used with --by bound (--by simulation measures already)", "--check")
-            if selected:
-                raise InputError("--bound", "used with --by bound (it selects a bound of the bounds' answer)",
-                                 selected[0])
-            if show_all:
-                raise InputError("--all", "used with --by bound (every bound in the bounds' table)", "--all")
+            common.refuse({"--check": check}, "used with --by bound (--by simulation measures already)")
+            common.refuse({"--bound": selected[0] if selected else None},
+                          "used with --by bound (it selects a bound of the bounds' answer)")
+            common.refuse({"--all": show_all}, "used with --by bound (every bound in the bounds' table)")
             if len(Ts) > 1:
                 raise InputError("--T", "one horizon with --by simulation", T)
-            if quantile is not None and not 0 < quantile < 1:
-                raise InputError("--quantile", "a number in (0, 1) (0.9: the 90% quantile of the regret)", quantile)
-            if report is not None:
-                common.check_output_path("--report", report, (".html", ".md"))
+            common.check_output_path("--report", report, (".html", ".md"))
             if plot_dist is not None:
                 from .. import figures as F
 
                 F.check_path(plot_dist, "--plot-dist")
-            from ..budget.measured import DEFAULT_MAX_RUNS, DEFAULT_RUNS
-
-            r0 = validate.count("--runs", runs if runs is not None else str(DEFAULT_RUNS), minimum=2, maximum=10**6)
-            rmax = validate.count("--max-runs", max_runs if max_runs is not None else str(DEFAULT_MAX_RUNS), minimum=2,
-                                  maximum=10**6)
-            if quantile is not None and not 1 / max(rmax, r0) <= quantile <= 1 - 1 / max(rmax, r0):
-                raise InputError("--quantile", f"in [1/{max(rmax, r0)}, 1 − 1/{max(rmax, r0)}] (a quantile the "
-                                 "--max-runs runs can estimate)", quantile)
-            br = None if block_runs is None else validate.count("--block-runs", block_runs, minimum=1, maximum=10**6)
-            if pairing is not None and pairing not in ("independent", "common"):
-                raise InputError("--pairing", "independent or common", pairing)
-            from .simulate_cmd import _parse_params as _sim_params
-
-            cp_params = _sim_params(counterpart_param) if counterpart_param else None
-            if cp_params and counterpart is None:
-                raise InputError("--counterpart-param", "used with --counterpart NAME", counterpart_param[0])
+            sim, _ = problem.simulation_of(ctx, runs, seed, block_runs, executor, workers, "1", scheduler, n_tasks=64,
+                                           **sim_range)
+            search = problem.search_of(sim, quantile, max_runs, counterpart, counterpart_param, pairing)
             names = [a.strip() for a in algo.split(",") if a.strip()] if algo else None
             if algo is not None and not names:
                 raise InputError("--algo", "a comma-separated list of private algorithms", algo)
-            ex_plan, _ = executor_options.plan_executor(ctx, executor, workers, "1", scheduler, 64)
+            from . import budget_measured
+
             drawn = None if pri is None else budget_measured.Drawn(*pri)
             budget_measured.run(
-                setting, Ts[-1], target, un, overrides, algos=names, quantile=quantile, runs=r0,
-                max_runs=max(rmax, r0), seed=sd, executor_plan=ex_plan, delta=d_priv, json_out=json_out, plot=plot,
-                plot_dist=plot_dist, report=report, values_used="", click_ctx=ctx,
-                instance=inst_used if drawn is None else None, prior=drawn,
-                instances=None if drawn is None else len(drawn.instances),
-                prior_quantile=None if drawn is None else drawn.quantile, block_runs=br, counterpart=counterpart,
-                counterpart_params=cp_params, pairing=pairing, instance_path=instance_file,
+                setting, Ts[-1], target, un, overrides, search, algos=names, delta=d_priv, json_out=json_out,
+                plot=plot, plot_dist=plot_dist, report=report, values_used="", click_ctx=ctx,
+                instance=inst_used if drawn is None else None, prior=drawn, instance_path=instance_file,
                 inputs={"setting": setting, "T": Ts, "notion": {"name": un.name, "alpha": un.alpha,
                                                                 "delta": un.delta},
                         "target": {"kind": target.kind, "value": target.value}, "delta": d_priv,
-                        "options": {k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in vals.items()}})
+                        "options": options_used})
             return
         if pri is not None:
             return _prior_budget(setting, Ts, target, un, overrides, d_priv, pri, json_out)
@@ -655,12 +588,12 @@ def register(app: typer.Typer) -> None:
                 raise InputError("--max-ratio-to-lower", f"used where a lower bound of the same kind applies (no "
                                  f"{setting} lower bound covers {un.describe()})", target.value)
             raise InputError("--notion", f"a notion some {setting} bound applies to (none of the {setting} bounds "
-                             f"applies to {un.describe()})", name)
+                             f"applies to {un.describe()})", un.name)
         chk = None
         if check:
             from ..budget.check import check_plan
 
-            chk = check_plan(last, overrides, runs=n_runs, seed=sd, progress=not json_out)
+            chk = check_plan(last, overrides, runs=sim.runs, seed=sim.seed, progress=not json_out)
         if plot:
             _plot(plot, last, overrides)
         if json_out:
@@ -670,8 +603,7 @@ def register(app: typer.Typer) -> None:
                 "budget",
                 {"setting": setting, "T": Ts, "notion": {"name": un.name, "alpha": un.alpha, "delta": un.delta},
                  "target": {"kind": target.kind, "value": target.value}, "delta": d_priv,
-                 "instance": last.instance, "options": {k: (v.tolist() if hasattr(v, "tolist") else v)
-                                                        for k, v in vals.items()}},
+                 "instance": last.instance, "options": options_used},
                 instance=inst_used.to_dict() if inst_used is not None else None, saved_instance=save_instance,
                 value=_json_value(last), value_id=last.value_id, value_status=status,
                 value_note=_EDGE_NOTE if status == "any budget" else None,
@@ -702,6 +634,26 @@ def register(app: typer.Typer) -> None:
             _render_check(chk)
         if plot:
             common.console().print(f"plot written to {plot}")
+
+
+def _min_horizons(setting, target, bud, overrides, plot, check, json_out, vals, inst_used, save_instance):
+    """`budget --min-T`: the horizon from which each bound says something at the budget given (budget.min_horizon)."""
+    from ..budget import min_horizon
+    from ..errors import InputError
+
+    if bud is None:
+        raise InputError("--min-T", "given with the budget to evaluate at (--rho, --epsilon, --alpha and "
+                         "--rdp-epsilon, or --ldp-epsilon)", None)
+    common.refuse({"--plot": bool(plot), "--check": check}, "used without --min-T")
+    mo = target.value if target.kind == "overhead" else None
+    rows = min_horizon(setting, bud, mo, overrides)
+    if json_out:
+        common.emit_json("budget", {"setting": setting, "mode": "min-T", "budget": common.budget_inputs(bud),
+                                    "max_overhead": mo, "overrides": dict(vals)},
+                         value=None, horizons=[r.as_dict() for r in rows],
+                         instance=inst_used.to_dict() if inst_used is not None else None, saved_instance=save_instance)
+        return
+    _render_horizons(rows, bud, mo)
 
 
 def _prior_budget(setting, Ts, target, un, overrides, d_priv, pri, json_out):

@@ -128,21 +128,21 @@ def rows_of(plan) -> list[dict]:
     return rows
 
 
-def run(setting, T, target, notion, overrides, *, algos, quantile, runs, max_runs, seed, executor_plan, delta,
-        json_out, plot, plot_dist, report, inputs, values_used, instance=None, prior=None, instances=1,
-        click_ctx=None, prior_quantile=None, block_runs=None, counterpart=None, counterpart_params=None,
-        pairing=None, instance_path=None):
+def run(setting, T, target, notion, overrides, search, *, algos, delta, json_out, plot, plot_dist, report, inputs,
+        values_used, instance=None, prior=None, click_ctx=None, instance_path=None):
+    """``budget --by simulation``: the measured search (``search``: a budget.settings.Search, its simulation's
+    executor plan made here) on ``instance`` (default: the bounds' context, ``CtxInstance``) or on the instances
+    ``prior`` drew (a ``Drawn``), then its JSON or its table, report and figures."""
     from ..budget.measured import solve_measured
     from ..errors import InputError
     from . import executor_options
 
     inst = instance if (instance is not None or prior is not None) else CtxInstance(setting, overrides)
-    with executor_options.make_executor(executor_plan) as ex:
+    with executor_options.make_executor(search.simulation.executor) as ex:
         plan = solve_measured(setting, T, target, notion, instance=inst if prior is None else None, prior=prior,
-                              instances=instances or 1, prior_quantile=prior_quantile or 0.9, algos=algos,
-                              quantile=quantile, runs=runs, max_runs=max_runs, block_runs=block_runs,
-                              seed=seed, executor=ex, delta=delta, progress=_progress_printer(not json_out),
-                              counterpart=counterpart, counterpart_params=counterpart_params, pairing=pairing)
+                              instances=1 if prior is None else len(prior.instances),
+                              prior_quantile=0.9 if prior is None else (prior.quantile or 0.9), algos=algos, settings=search,
+                              executor=ex, delta=delta, progress=_progress_printer(not json_out))
     every = [a for row in plan.answers for a in row]
     if plan.value is None and every and all(a.status == "unreachable" for a in every):
         flag = "--max-overhead" if target.kind == "overhead" else "--max-regret"
@@ -159,10 +159,11 @@ def run(setting, T, target, notion, overrides, *, algos, quantile, runs, max_run
     if plot:
         _plot_overhead(plot, plan)
     if json_out:
-        common.emit_json("budget", dict(inputs, by="simulation", quantile=quantile, runs=runs, max_runs=max_runs,
-                                        seed=seed, algos=algos, executor=executor_plan, block_runs=block_runs,
-                                        counterpart=counterpart, counterpart_params=counterpart_params,
-                                        pairing=pairing),
+        common.emit_json("budget", dict(inputs, by="simulation", quantile=search.quantile, runs=search.runs,
+                                        max_runs=search.max_runs, seed=search.seed, algos=algos,
+                                        executor=search.simulation.executor.as_dict(), block_runs=search.block_runs,
+                                        counterpart=search.counterpart, counterpart_params=search.counterpart_params,
+                                        pairing=search.pairing),
                          value=plan.value, value_algorithm=plan.value_algorithm,
                          value_label=("smallest user budget at which the measured target holds with 95% confidence on "
                                       "this instance (confirmed on fresh seeds), the best over the algorithms; the "

@@ -32,12 +32,13 @@ def command(fn: Callable) -> Callable:
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        from ..errors import ExecutionError
+        from ..errors import ExecutionError, front_end_names
+        from .flags import FLAGS
 
         _DEFERRED_WRITES.clear()
         try:
             try:
-                with _digits_time_limit(kwargs.get("digits")):
+                with _digits_time_limit(kwargs.get("digits")), front_end_names(FLAGS):  # library text names flags
                     rv = fn(*args, **kwargs)
             except typer.Exit as exc:
                 if getattr(exc, "exit_code", 0) == 0:
@@ -116,6 +117,15 @@ def option_given(ctx, option: str) -> bool:
 def unused_option_notes(ctx, options, target: str) -> list[str]:
     """"--X has no effect on TARGET" for each of ``options`` that the user gave."""
     return [f"{o} has no effect on {target}" for o in options if option_given(ctx, o)]
+
+
+def refuse(options: dict, allowed: str) -> None:
+    """One line for the first of ``options`` ({flag: value}) that the user gave (a value not None, not False, not
+    empty): "FLAG must be ALLOWED (got VALUE)", the value of a switch (True) being its flag."""
+    for flag, got in options.items():
+        if got is None or got is False or (isinstance(got, (list, tuple)) and not got):
+            continue
+        raise InputError(flag, allowed, flag if got is True else got)
 
 
 # -- one vocabulary across commands (docs/vocabulary.md): old spellings kept as aliases that warn ----------------
@@ -398,57 +408,6 @@ class option_names:
         return False
 
 
-def budget_from_options(epsilon=None, rho=None, alpha=None, rdp_epsilon=None, delta=None, ldp_epsilon=None, ldp_delta=None):
-    """Build the one budget the user gave (or None). Conflicting or incomplete flags raise InputError, naming the
-    options (--epsilon, not the budget class's "epsilon")."""
-    with option_names():
-        return _budget_from_options(epsilon, rho, alpha, rdp_epsilon, delta, ldp_epsilon, ldp_delta)
-
-
-def _budget_from_options(epsilon=None, rho=None, alpha=None, rdp_epsilon=None, delta=None, ldp_epsilon=None,
-                         ldp_delta=None):
-    from ..privacy import RDP, ZCDP, ApproxDP, LocalDP, PureDP
-
-    given = {
-        "pure/approx": epsilon is not None,
-        "zcdp": rho is not None,
-        "rdp": alpha is not None or rdp_epsilon is not None,
-        "ldp": ldp_epsilon is not None or ldp_delta is not None,
-    }
-    if sum(given.values()) > 1:
-        raise InputError("budget", "exactly one of --epsilon [--delta], --rho, --alpha/--rdp-epsilon, --ldp-epsilon [--ldp-delta]", ", ".join(k for k, v in given.items() if v))
-    if delta is not None and epsilon is None:
-        raise InputError("--delta", "given together with --epsilon (an (ε, δ)-DP budget)", delta)
-    if given["pure/approx"]:
-        return ApproxDP(epsilon, delta) if delta is not None else PureDP(epsilon)
-    if given["zcdp"]:
-        return ZCDP(rho)
-    if given["rdp"]:
-        if alpha is None or rdp_epsilon is None:
-            raise InputError("--alpha/--rdp-epsilon", "given together (an (α, ε)-RDP budget)", alpha if alpha is not None else rdp_epsilon)
-        return RDP(alpha, rdp_epsilon)
-    if given["ldp"]:
-        if ldp_epsilon is None:
-            raise InputError("--ldp-epsilon", "given with --ldp-delta (a local (ε, δ)-DP budget)", None)
-        return LocalDP(ldp_epsilon, ldp_delta or 0.0)
-    return None
-
-
-def budgets_by_notion(epsilon=None, rho=None, alpha=None, rdp_epsilon=None, delta=None, ldp_epsilon=None,
-                      ldp_delta=None) -> dict:
-    """One budget per privacy notion given, {notion: Budget}, for several algorithms of different notions in one
-    call (``simulate --algo DP-KLUCB,AdaC-UCB --epsilon 1 --rho 0.5``). Each group of flags (--epsilon [--delta];
-    --rho; --alpha with --rdp-epsilon; --ldp-epsilon [--ldp-delta]) is checked as ``budget_from_options`` checks
-    the one budget of a single algorithm."""
-    out = {}
-    for group in ({"epsilon": epsilon, "delta": delta}, {"rho": rho}, {"alpha": alpha, "rdp_epsilon": rdp_epsilon},
-                  {"ldp_epsilon": ldp_epsilon, "ldp_delta": ldp_delta}):
-        b = budget_from_options(**group)
-        if b is not None:
-            out[b.notion] = b
-    return out
-
-
 def budget_inputs(budget) -> dict:
     return budget.as_dict() if budget is not None else {"notion": "none"}
 
@@ -517,30 +476,3 @@ def track(items, description: str, enabled: bool = True):
     from rich.progress import track as rich_track
 
     yield from rich_track(items, description=description, console=console(stderr=True), transient=True)
-
-
-# -- budget lists (regret --rho 0.001,0.01,0.1) ------------------------------------------------------------------
-
-
-def budgets_from_options(epsilon=None, rho=None, alpha=None, rdp_epsilon=None, delta=None, ldp_epsilon=None,
-                         ldp_delta=None) -> list:
-    """Like budget_from_options, but --epsilon, --rho, --rdp-epsilon and --ldp-epsilon may be comma lists (one of
-    them at most): one budget per value, in the order given ([None] when no budget is given)."""
-    from .. import validate
-
-    lists = {}
-    for flag, text in (("--epsilon", epsilon), ("--rho", rho), ("--rdp-epsilon", rdp_epsilon),
-                       ("--ldp-epsilon", ldp_epsilon)):
-        if text is not None:
-            lists[flag] = validate.float_list(flag, text, validate.finite)
-    long = [f for f, v in lists.items() if len(v) > 1]
-    if len(long) > 1:
-        raise InputError(long[1], f"a single value when {long[0]} is a list (one budget sweep at a time)",
-                         ",".join(map(str, lists[long[1]])))
-    n = max((len(v) for v in lists.values()), default=1)
-    out = []
-    for i in range(n):
-        pick = {f: (v[i] if len(v) > 1 else v[0]) for f, v in lists.items()}
-        out.append(budget_from_options(pick.get("--epsilon"), pick.get("--rho"), alpha, pick.get("--rdp-epsilon"),
-                                       delta, pick.get("--ldp-epsilon"), ldp_delta))
-    return out

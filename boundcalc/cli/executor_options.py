@@ -84,10 +84,12 @@ def plan_executor(ctx, kind, workers, processes, scheduler, n_tasks: int) -> tup
     return plan, notes
 
 
-def make_executor(plan: dict):
-    """The executor a plan names (the caller closes it: ``with make_executor(plan) as ex``)."""
+def make_executor(plan):
+    """The executor a plan names (a ``montecarlo.settings.ExecutorPlan`` or its dict; the caller closes it:
+    ``with make_executor(plan) as ex``)."""
     from ..montecarlo import executors
 
+    plan = plan.as_dict() if hasattr(plan, "as_dict") else plan
     if plan["kind"] == "in-process":
         return executors.InProcess()
     if plan["kind"] == "processes":

@@ -4,8 +4,10 @@ parameters, only cli/ knows flags).
 Library code raises ``InputError(ParamName("means"), ...)`` (boundcalc.errors.ParamName): "means must be ...". The
 CLI prints every error through :func:`message`, which names the flag of the parameter instead ("--means must be
 ..."), so the one line still names the option the user typed. A command whose option sets a parameter of another name (audit's
---epsilon is a local-DP algorithm's LocalDP ε) maps it with ``common.option_names``. Texts meant for the user that
-mention a flag can take it from here too (:func:`flag`). Module level: stdlib only.
+--epsilon is a local-DP algorithm's LocalDP ε) maps it with ``common.option_names``. Library text meant for the user
+that points at an option holds ``errors.flag("runs")`` (a placeholder): the CLI runs every command inside
+``errors.front_end_names(FLAGS)``, so notes and quoted errors name the flag, and :func:`message` renders an error's
+text with this table. Module level: stdlib only.
 """
 
 from __future__ import annotations
@@ -28,13 +30,24 @@ FLAGS = {
     "max_ratio_to_lower": "--max-ratio-to-lower", "quantile": "--quantile", "report": "--report",
     # simulation settings
     "algo": "--algo", "counterpart": "--counterpart", "counterpart_param": "--counterpart-param", "runs": "--runs",
-    "max_runs": "--max-runs", "seed": "--seed", "T": "--T", "data": "--data",
+    "max_runs": "--max-runs", "seed": "--seed", "T": "--T", "data": "--data", "block_runs": "--block-runs",
+    "pairing": "--pairing", "executor": "--executor", "workers": "--workers", "scheduler": "--scheduler",
+    "processes": "--processes",
     # audit
     "trials": "--trials", "confidence": "--confidence", "mutant": "--mutant", "param": "--param",
     # lower
     "alt": "--alt", "pulls": "--pulls", "variance": "--variance",
     # check / verify
-    "box": "--box", "method": "--method", "claim": "--claim", "paper": "--paper",
+    "box": "--box", "method": "--method", "claim": "--claim", "paper": "--paper", "list": "--list",
+    # regret
+    "lambda0": "--lambda0", "check": "--check",
+    # figures
+    "plot": "--plot", "x_scale": "--x-scale", "y_scale": "--y-scale", "log_y": "--log-y",
+    # where simulations run (montecarlo.executors)
+    "executor": "--executor", "workers": "--workers", "scheduler": "--scheduler", "processes": "--processes",
+    # worksheet run (the same names as the worksheet scripts': experiments/options.py OPTIONS)
+    "fast": "--fast", "full": "--full", "out": "--out", "step_cap": "--step-cap", "only": "--only",
+    "no_claims": "--no-claims",
 }
 
 
@@ -44,12 +57,8 @@ def flag(parameter: str) -> str:
 
 
 def message(exc) -> str:
-    """The one line of an InputError for the user: a library's own parameter (a ``ParamName``) named by its flag, the
-    rest of the message unchanged; any other error as it is."""
-    from ..errors import ParamName
-
-    text = str(exc)
-    p = getattr(exc, "parameter", None)
-    if isinstance(p, ParamName) and str(p) in FLAGS and text.startswith(str(p)):
-        return FLAGS[str(p)] + text[len(str(p)):]
-    return text
+    """The one line of an InputError for the user: a library's own parameter (a ``ParamName``) and every parameter
+    its text points at (``errors.flag`` placeholders) named by its flag, the rest of the message unchanged; any other
+    error as it is."""
+    text = getattr(exc, "text", None)
+    return text(FLAGS) if callable(text) else str(exc)

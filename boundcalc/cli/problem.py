@@ -1,5 +1,15 @@
-"""The instance of a command's options (issue 23 §1: the CLI's option resolution lives in cli/, the library builds
-the :class:`boundcalc.envs.spec.Instance` from values).
+"""The values of a command's option groups (issue 23 §1: the CLI's option resolution lives in cli/, the library takes
+values): one builder per group, which every command taking the group calls —
+
+* the instance: ``instance_from_options`` (a :class:`boundcalc.envs.spec.Instance`, below);
+* the budget: ``budget_of`` (a privacy.budgets Budget), ``budget_list_of`` (regret's comma lists),
+  ``budgets_by_notion`` (simulate's several algorithms);
+* the target and the notion of `budget`: ``target_of`` (budget.Target), ``notion_of`` (budget.UserNotion);
+* the simulation settings: ``simulation_of`` (montecarlo.settings.Simulation: runs, seed, block runs, executor plan)
+  and, for `budget --by simulation`, ``search_of`` (budget.settings.Search).
+
+The values check their own fields (errors naming their parameters, printed with the flags: cli/flags.py); a builder
+adds what only the options can say (which combine, which conflict, a command's own ranges).
 
 ``instance_from_options(setting, **options)`` is the one function every command calls with its instance options
 (through ``instance_options.resolve`` / ``for_bounds``, or directly); it checks how the options combine (which
@@ -231,3 +241,172 @@ def _finite_from_options(means, K, gaps, best_mean, family, sigma, env_seed, d, 
         name = "seed 001 App. G / Sajed–Sheffet μ2"
     return Instance("finite", name=name, means=m, family=family,
                     sigma=None if sigma is None else _pos("--sigma", sigma), source=src)
+
+
+# -- the budget (boundcalc.privacy.budgets), one group of options: --epsilon [--delta], --rho, --alpha with
+# --rdp-epsilon, --ldp-epsilon [--ldp-delta] --------------------------------------------------------------------------
+def budget_of(epsilon=None, rho=None, alpha=None, rdp_epsilon=None, delta=None, ldp_epsilon=None, ldp_delta=None):
+    """The one budget the user gave (a privacy.budgets Budget, or None). Conflicting or incomplete options raise
+    InputError naming the flags (--epsilon, not the budget class's "epsilon": common.option_names)."""
+    from .common import option_names
+
+    with option_names():
+        return _budget_of(epsilon, rho, alpha, rdp_epsilon, delta, ldp_epsilon, ldp_delta)
+
+
+def _budget_of(epsilon=None, rho=None, alpha=None, rdp_epsilon=None, delta=None, ldp_epsilon=None, ldp_delta=None):
+    from ..privacy import RDP, ZCDP, ApproxDP, LocalDP, PureDP
+
+    given = {
+        "pure/approx": epsilon is not None,
+        "zcdp": rho is not None,
+        "rdp": alpha is not None or rdp_epsilon is not None,
+        "ldp": ldp_epsilon is not None or ldp_delta is not None,
+    }
+    if sum(given.values()) > 1:
+        raise InputError("budget", "exactly one of --epsilon [--delta], --rho, --alpha/--rdp-epsilon, --ldp-epsilon [--ldp-delta]", ", ".join(k for k, v in given.items() if v))
+    if delta is not None and epsilon is None:
+        raise InputError("--delta", "given together with --epsilon (an (ε, δ)-DP budget)", delta)
+    if given["pure/approx"]:
+        return ApproxDP(epsilon, delta) if delta is not None else PureDP(epsilon)
+    if given["zcdp"]:
+        return ZCDP(rho)
+    if given["rdp"]:
+        if alpha is None or rdp_epsilon is None:
+            raise InputError("--alpha/--rdp-epsilon", "given together (an (α, ε)-RDP budget)", alpha if alpha is not None else rdp_epsilon)
+        return RDP(alpha, rdp_epsilon)
+    if given["ldp"]:
+        if ldp_epsilon is None:
+            raise InputError("--ldp-epsilon", "given with --ldp-delta (a local (ε, δ)-DP budget)", None)
+        return LocalDP(ldp_epsilon, ldp_delta or 0.0)
+    return None
+
+
+def budgets_by_notion(epsilon=None, rho=None, alpha=None, rdp_epsilon=None, delta=None, ldp_epsilon=None,
+                      ldp_delta=None) -> dict:
+    """One budget per privacy notion given, {notion: Budget}, for several algorithms of different notions in one
+    call (``simulate --algo DP-KLUCB,AdaC-UCB --epsilon 1 --rho 0.5``). Each group of flags (--epsilon [--delta];
+    --rho; --alpha with --rdp-epsilon; --ldp-epsilon [--ldp-delta]) is checked as ``budget_of`` checks the one budget
+    of a single algorithm."""
+    out = {}
+    for group in ({"epsilon": epsilon, "delta": delta}, {"rho": rho}, {"alpha": alpha, "rdp_epsilon": rdp_epsilon},
+                  {"ldp_epsilon": ldp_epsilon, "ldp_delta": ldp_delta}):
+        b = budget_of(**group)
+        if b is not None:
+            out[b.notion] = b
+    return out
+
+
+def budget_list_of(epsilon=None, rho=None, alpha=None, rdp_epsilon=None, delta=None, ldp_epsilon=None,
+                   ldp_delta=None) -> list:
+    """Like ``budget_of``, but --epsilon, --rho, --rdp-epsilon and --ldp-epsilon may be comma lists (one of them at
+    most; regret --rho 0.001,0.01,0.1): one budget per value, in the order given ([None] when no budget is given)."""
+    from .. import validate
+
+    lists = {}
+    for flag, text in (("--epsilon", epsilon), ("--rho", rho), ("--rdp-epsilon", rdp_epsilon),
+                       ("--ldp-epsilon", ldp_epsilon)):
+        if text is not None:
+            lists[flag] = validate.float_list(flag, text, validate.finite)
+    long = [f for f, v in lists.items() if len(v) > 1]
+    if len(long) > 1:
+        raise InputError(long[1], f"a single value when {long[0]} is a list (one budget sweep at a time)",
+                         ",".join(map(str, lists[long[1]])))
+    n = max((len(v) for v in lists.values()), default=1)
+    out = []
+    for i in range(n):
+        pick = {f: (v[i] if len(v) > 1 else v[0]) for f, v in lists.items()}
+        out.append(budget_of(pick.get("--epsilon"), pick.get("--rho"), alpha, pick.get("--rdp-epsilon"), delta,
+                             pick.get("--ldp-epsilon"), ldp_delta))
+    return out
+
+
+# -- the target of `budget` (boundcalc.budget.Target): --max-overhead, --max-regret, --max-ratio-to-lower ------------
+def target_of(max_overhead=None, max_regret=None, max_ratio_to_lower=None):
+    """The one target the user gave (exactly one of the three options)."""
+    from ..budget import Target
+
+    given = [(k, v) for k, v in (("overhead", max_overhead), ("regret", max_regret), ("ratio", max_ratio_to_lower))
+             if v is not None]
+    if len(given) != 1:
+        raise InputError("target", "exactly one of --max-overhead, --max-regret, --max-ratio-to-lower",
+                         ", ".join(k for k, _ in given) or None)
+    return Target(*given[0])
+
+
+# -- the user's notion of `budget` (boundcalc.budget.UserNotion): --notion, --alpha, --delta, --ldp-delta -------------
+def notion_of(setting: str, notion=None, alpha=None, delta=1e-6, ldp_delta=None):
+    """The notion the budget is answered in (default: the setting's, ``budget.measured.DEFAULT_NOTION``): its Rényi order (--alpha,
+    with --notion rdp only), its privacy δ (``delta``: --delta, already validated, for approx) or its local δ
+    (--ldp-delta, for ldp)."""
+    from ..budget import UserNotion
+    from ..budget.measured import DEFAULT_NOTION
+
+    name = notion or DEFAULT_NOTION[setting]
+    un = UserNotion(name, alpha=alpha, delta=delta if name == "approx" else (ldp_delta if name == "ldp" else None))
+    if name not in ("rdp",) and alpha is not None:
+        raise InputError("--alpha", "used only with --notion rdp", alpha)
+    return un
+
+
+# -- the simulation settings (boundcalc.montecarlo.settings.Simulation): --runs, --seed, --block-runs, --executor,
+# --workers, --processes, --scheduler --------------------------------------------------------------------------------
+def simulation_of(ctx=None, runs=None, seed="0", block_runs=None, executor=None, workers=None, processes="1",
+                  scheduler=None, *, runs_range=(1, 10**9), runs_default=None, seed_max=2**63 - 1, n_tasks=None,
+                  algorithms: int = 1, plan: bool = True):
+    """The Simulation of a command's simulation options and the notes on options an executor does not read.
+
+    ``runs_range``: the command's [min, max] of --runs (simulate 1..1e9, budget and regret --check 2..1e6);
+    ``runs_default``: the runs when --runs is not given (None with no --runs: the caller's own counts, a worksheet's);
+    ``n_tasks``: the blocks the executor gets (default: the blocks of ``algorithms`` simulations of --runs runs in
+    blocks of --block-runs), which caps the workers started; ``plan``: False for a command that runs no executor
+    (regret --check: in-process)."""
+    from .. import validate
+    from ..errors import ParamName
+    from ..montecarlo.settings import ExecutorPlan, Simulation
+
+    text = runs if runs is not None else runs_default
+    R = None if text is None else validate.count(ParamName("runs"), text, minimum=runs_range[0],
+                                                   maximum=runs_range[1])
+    sd = validate.count(ParamName("seed"), seed, minimum=0, maximum=seed_max)
+    B = None if block_runs is None else validate.count(ParamName("block_runs"), block_runs, minimum=1,
+                                                         maximum=runs_range[1])
+    if not plan:
+        return Simulation(runs=R, seed=sd, block_runs=B), []
+    if n_tasks is None:  # the number of engine.block_sizes(R, B), not the list (1e9 runs: 2e7 blocks)
+        import math
+
+        from ..montecarlo import engine
+
+        n_tasks = math.ceil(R / (B if B is not None else engine.DEFAULT_BLOCK_RUNS)) * algorithms
+    from . import executor_options
+
+    p, notes = executor_options.plan_executor(ctx, executor, workers, processes, scheduler, n_tasks)
+    return Simulation(runs=R, seed=sd, block_runs=B, executor=ExecutorPlan(**p)), notes
+
+
+# -- the measured search of `budget --by simulation` (boundcalc.budget.settings.Search) ------------------------------
+def search_of(simulation, quantile=None, max_runs=None, counterpart=None, counterpart_param=None, pairing=None):
+    """The Search of `budget --by simulation`'s options, around its ``simulation`` (``simulation_of``: the first
+    batch's --runs, --seed, --block-runs, the executor): --quantile, --max-runs, --counterpart with
+    --counterpart-param NAME=VALUE, --pairing. The value checks the quantile's range and the pairing (errors naming
+    its parameters, printed with the flags); here what only the options can say: a quantile the --max-runs runs can
+    estimate, --counterpart-param without --counterpart."""
+    from .. import validate
+    from ..budget.measured import DEFAULT_MAX_RUNS
+    from ..budget.settings import MAX_RUNS, Search
+    from ..errors import ParamName
+
+    rmax = validate.count(ParamName("max_runs"), max_runs if max_runs is not None else str(DEFAULT_MAX_RUNS),
+                          minimum=2, maximum=MAX_RUNS)
+    n = max(rmax, simulation.runs)
+    if quantile is not None and 0 < quantile < 1 and not 1 / n <= quantile <= 1 - 1 / n:
+        raise InputError("--quantile", f"in [1/{n}, 1 − 1/{n}] (a quantile the --max-runs runs can estimate)",
+                         quantile)
+    from .simulate_cmd import _parse_params
+
+    params = _parse_params(counterpart_param) if counterpart_param else None
+    if params and counterpart is None:
+        raise InputError("--counterpart-param", "used with --counterpart NAME", counterpart_param[0])
+    return Search(simulation, quantile=quantile, max_runs=n, counterpart=counterpart, counterpart_params=params,
+                  pairing=pairing)

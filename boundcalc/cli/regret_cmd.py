@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from .. import textformat
-from . import common, instance_options, options, plot_options, plugin_options
+from . import common, instance_options, options, plot_options, plugin_options, problem
 from .common import command
 
 SETTINGS = ("finite", "linear", "contextual", "glm")
@@ -101,7 +101,7 @@ def _instance_options(setting, means, K, d, actions, theta, confidence, lambda0)
         vals["--lambda0"] = validate.positive("--lambda0", lambda0)
     overrides, given = {}, {}
     for opt, val in vals.items():
-        key = keys.get(opt)
+        key = keys.get(opt[2:])  # OPTION_KEYS is keyed by the option's parameter (its flag less "--")
         given[opt] = key
         if key is not None:
             overrides[key] = val
@@ -774,10 +774,9 @@ def register(app: typer.Typer) -> None:
         else:
             T_text = T if T is not None else "1e6"
         Ts = horizons_option(T_text)
-        budgets = common.budgets_from_options(epsilon, rho, alpha, rdp_epsilon, delta, ldp_epsilon, ldp_delta)
+        budgets = problem.budget_list_of(epsilon, rho, alpha, rdp_epsilon, delta, ldp_epsilon, ldp_delta)
         budget = budgets[0]
-        n_runs = validate.count("--runs", runs, minimum=2, maximum=10**6)
-        validate.count("--seed", seed, minimum=0, maximum=2**63 - 1)
+        sim, _ = problem.simulation_of(None, runs, seed, runs_range=(2, 10**6), plan=False)  # --check's runs
         io_ = instance_options
         pri, inst, old_given, means, K, d, actions, theta = io_.for_bounds(
             setting, prior=prior, instances=instances, prior_quantile=prior_quantile, prior_param=prior_param,
@@ -846,12 +845,12 @@ def register(app: typer.Typer) -> None:
         if check:
             from ..verify.regret_check import check_rows, curve_checkpoints
 
-            check_info = check_rows(setting, rep.ctx, rep.rows, budget, int(Ts[-1]), n_runs, seed,
+            check_info = check_rows(setting, rep.ctx, rep.rows, budget, int(Ts[-1]), sim,
                                     progress=not json_out,
                                     checkpoints=curve_checkpoints(int(Ts[-1])) if plot else None)
         drawn = None
         if plot:
-            if check and _plot_check(plot, rep, budget, int(Ts[-1]), n_runs, selected, overrides):
+            if check and _plot_check(plot, rep, budget, int(Ts[-1]), sim.runs, selected, overrides):
                 drawn = "check"
             else:
                 prow = rep.rows

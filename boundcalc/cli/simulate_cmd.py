@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import common, executor_options, instance_options, options, plot_options, plugin_options
+from . import common, executor_options, instance_options, options, plot_options, plugin_options, problem
 from . import simulate_output
 from .common import command
 
@@ -148,8 +148,8 @@ def budgets_for(classes, flags: dict) -> tuple[dict, list[str]]:
     from ..errors import InputError
 
     if len(classes) == 1:
-        return {classes[0].name: common.budget_from_options(**flags)}, []
-    given = common.budgets_by_notion(**flags)
+        return {classes[0].name: problem.budget_of(**flags)}, []
+    given = problem.budgets_by_notion(**flags)
     notes, out = [], {}
     from .. import algorithms as registry
 
@@ -166,7 +166,7 @@ def budgets_for(classes, flags: dict) -> tuple[dict, list[str]]:
                 raise InputError("budget", f"one run per notion for {c.name} ({c.notion}) beside a(n) {other} "
                                  "algorithm (--epsilon alone is pure, with --delta (ε, δ)-DP): run them in separate "
                                  "calls", given[other].describe())
-            raise InputError(registry.NOTION_FLAGS.get(c.notion, c.notion), f"given for {c.name} ({c.notion} privacy; "
+            raise InputError(registry.NOTION_PARAMS.get(c.notion, c.notion), f"given for {c.name} ({c.notion} privacy; "
                              "several algorithms take one budget per notion)", None)
         out[c.name] = b
     used = {c.notion for c in classes}
@@ -320,15 +320,12 @@ def register(app: typer.Typer) -> None:
         from .. import algorithms as registry
         from .. import validate
         from ..errors import InputError
-        from ..montecarlo import engine, log_checkpoints, run_many
+        from ..montecarlo import engine, log_checkpoints
 
         plugin_options.load(bounds_file)  # a user's bounds: drawn beside the simulation by --plot
         plugin_options.load_algorithms(algorithms_file)  # a user's algorithms (docs/plugins.md)
         Tn = validate.horizon("--T", T)
-        R = validate.count("--runs", runs, maximum=1e9)
-        sd = validate.count("--seed", seed, minimum=0, maximum=2**63 - 1)
         es = validate.count("--env-seed", env_seed, minimum=0, maximum=2**63 - 1)
-        B = validate.count("--block-runs", block_runs, maximum=1e9)
         C = validate.count("--checkpoints", n_checkpoints, minimum=2, maximum=1000)
         if plot and not common.option_given(ctx, "--checkpoints"):
             from ..figures import MIN_PLOT_CHECKPOINTS  # here: figures is not imported without --plot (start-up)
@@ -348,6 +345,10 @@ def register(app: typer.Typer) -> None:
         instance_options.no_prior("simulate", prior)
         instance_options.check_save_path(save_instance)
         classes = parse_algos(algo)
+        # runs, seed, block runs and where the blocks run: one value (the workers capped at the blocks of every run)
+        sim, e_notes = problem.simulation_of(ctx, runs, seed, block_runs, executor, workers, processes, scheduler,
+                                             algorithms=len(classes))
+        R, sd, B = sim.runs, sim.seed, sim.block_runs
         flags = dict(epsilon=epsilon, rho=rho, alpha=alpha, rdp_epsilon=rdp_epsilon, delta=delta,
                      ldp_epsilon=ldp_epsilon, ldp_delta=ldp_delta)
         budgets, notes = budgets_for(classes, flags)
@@ -407,19 +408,17 @@ def register(app: typer.Typer) -> None:
                                  "(about a minute at the limit); lower --T or --runs", f"{Tn * R:g}")
         cps = log_checkpoints(Tn, C)
         engine.check_memory(R * len(algs), cps.size, getattr(environment, "K", 1) or 1, name="--runs")
-        n_tasks = len(engine.block_sizes(R, B)) * len(algs)
-        plan, e_notes = executor_options.plan_executor(ctx, executor, workers, processes, scheduler, n_tasks)
         notes += e_notes
         saves = simulate_output.save_paths(save, algs)
         from ..progress import on_terminal
 
         if progress is None:  # --progress on a pipe draws nothing either: the engine shows a bar on a terminal only
             progress = on_terminal() and not json_out
-        with executor_options.make_executor(plan) as ex:
+        plan = sim.executor.as_dict()
+        with executor_options.make_executor(sim.executor) as ex:
             if plan["kind"] == "dask":
                 plan["workers"] = ex.workers
-            results = run_many(list(zip(algs, envs)), Tn, R, seed=sd, checkpoints=cps, block_runs=B, executor=ex,
-                               progress=progress)
+            results = sim.run_many(list(zip(algs, envs)), Tn, checkpoints=cps, executor=ex, progress=progress)
         def save_results(pairs=tuple(zip(results, saves))):
             for res, path in pairs:
                 try:
@@ -475,13 +474,14 @@ def register(app: typer.Typer) -> None:
         """List the implemented algorithms of every setting with their source, privacy notion, the privacy
         guarantee they really have, and their bounds (plugin algorithms too: --algorithms-file, entry points)."""
         from .. import algorithms as registry
+        from ..errors import render
 
         plugin_options.load_algorithms(algorithms_file)
         rows = []
         for setting, algs in registry.by_setting().items():
             for n, c in algs.items():
                 rows.append({"name": n, "setting": setting, "source": c.source, "notion": c.notion,
-                             "budget": registry.NOTION_FLAGS.get(c.notion, ""), "guarantee": registry.guarantee(c),
+                             "budget": render(registry.NOTION_PARAMS.get(c.notion, "")), "guarantee": registry.guarantee(c),
                              "simulation": registry.granularity(c), "params": registry.tunable_params(c),
                              "bound_ids": list(c.bound_ids), "plugin": getattr(c, "plugin_origin", None) or None,
                              # the rest of the card (docs/plugins.md, "The algorithm card")

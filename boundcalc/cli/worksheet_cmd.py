@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from . import common, options
+from . import common, options, problem
 from .common import command
 
 
@@ -82,7 +82,10 @@ def register(app: typer.Typer) -> None:
 
         ws = get(name)
         mode = "full" if full else "fast"
-        seed_v = validate.count("--seed", seed, minimum=0)
+        # the seed and where the blocks run (the runs are each experiment's own: Simulation.runs None)
+        sim, ex_notes = problem.simulation_of(click_ctx, None, seed, None, executor, workers, "1", scheduler,
+                                              seed_max=1e18, n_tasks=10**6)
+        seed_v = sim.seed
         cap = None if step_cap is None else validate.count("--step-cap", step_cap, minimum=0)
         from ..progress import on_terminal
 
@@ -96,14 +99,12 @@ def register(app: typer.Typer) -> None:
             files[key.strip()] = path.strip()
         from ..experiments.base import check_data
         from ..experiments.session import select
-        from . import executor_options
-
         files = check_data(files, ws)
         selected = select(ws, only)
         from ..figures import scale_options
 
         scales = scale_options(x_scale, y_scale, log_y)  # applied by the runner to each experiment's figures
-        plan, ex_notes = executor_options.plan_executor(click_ctx, executor, workers, "1", scheduler, 10**6)
+        plan = sim.executor.as_dict()
         session = Session(ws, mode=mode, out=out, seed=seed_v, step_cap=cap, echo=False,
                           progress=on_terminal(), data=files, only=selected, claims=not no_claims, scales=scales,
                           executor=plan)

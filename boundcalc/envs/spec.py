@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError, ParamName
+from ..errors import InputError, ParamName, flag
 
 SCHEMA = "boundcalc.instance/1"
 SETTINGS = ("finite", "linear", "contextual", "glm")
@@ -500,7 +500,7 @@ def load_instance(path: str) -> Instance:
     """Read an instance from ``path`` (TOML by .toml, JSON by .json); InputError naming the file and the problem."""
     import tomllib
 
-    where = f"--instance {path}"
+    where = f"{flag('instance_file')} {path}"
     ext = os.path.splitext(str(path))[1].lower()
     if ext not in (".toml", ".json"):
         raise InputError(where, "a .toml or .json instance file", ext or "no extension")
@@ -716,7 +716,7 @@ def make_prior(name: str, setting: str, **params) -> Prior:
     defaults = dict(_PRIOR_PARAMS[(name, setting)])
     unknown = sorted(set(params) - set(defaults))
     if unknown:
-        raise InputError("--prior parameter", f"one of {', '.join(defaults)} for prior {name}", ", ".join(unknown))
+        raise InputError(f"{flag('prior')} parameter", f"one of {', '.join(defaults)} for prior {name}", ", ".join(unknown))
     p = {**defaults, **{k: v for k, v in params.items() if v is not None}}
     if "K" in p:
         p["K"] = _int("K", p["K"], minimum=2 if setting in ("finite", "glm") else 1)
@@ -730,9 +730,9 @@ def make_prior(name: str, setting: str, **params) -> Prior:
         try:
             v = float(v)
         except (TypeError, ValueError):
-            raise InputError(f"--prior-param {k}", "a finite number", v) from None
+            raise InputError(f"{flag('prior_param')} {k}", "a finite number", v) from None
         if not math.isfinite(v):
-            raise InputError(f"--prior-param {k}", "a finite number", v)
+            raise InputError(f"{flag('prior_param')} {k}", "a finite number", v)
         return v
 
     for k in ("best_low", "best_high", "gap_low", "gap_high", "low", "high"):
@@ -759,7 +759,7 @@ def make_prior(name: str, setting: str, **params) -> Prior:
                 p["radius"] = glm_default_scale(p["sigma"])
         p["radius"] = real("radius", p["radius"])
         if not p["radius"] >= 0:
-            raise InputError("--prior-param radius", "a finite number >= 0", p["radius"])
+            raise InputError(f"{flag('prior_param')} radius", "a finite number >= 0", p["radius"])
     return Prior(name, setting, p)
 
 

@@ -30,6 +30,7 @@ from rich.table import Table as RichTable
 from .. import montecarlo, textformat
 from ..errors import InputError, ParamName
 from ..figures import MIN_PLOT_CHECKPOINTS, check_scale, scales
+from .options import OPTIONS, option
 from ..montecarlo.engine import derived_seed  # noqa: F401  (the worksheets' seeds, defined with the engine's seeding)
 
 MODES = ("fast", "full")
@@ -193,7 +194,7 @@ class Worksheet:
         raise InputError("experiment", "one of " + ", ".join(e.id for e in self.experiments), exp_id)
 
 
-def check_out_dir(out: str, option: str = "--out") -> str:
+def check_out_dir(out: str, option: str = OPTIONS["out"]) -> str:
     """Create the output directory if needed; a one-line InputError when it cannot be created or written (an
     empty name is not taken for the current directory; writability is probed by creating a file, as permission
     bits say nothing for root)."""
@@ -256,7 +257,7 @@ def check_data(data: dict[str, str] | None, ws: "Worksheet | None" = None) -> di
         try:  # the file's format, before any experiment runs (figures were written before a bad file was read)
             check(str(path))
         except InputError as exc:
-            raise InputError(f"--data {name}", exc.allowed, exc.got) from None
+            raise InputError(option("data", name), exc.allowed, exc.got) from None
         out[name] = str(path)
     return out
 
@@ -275,7 +276,7 @@ class Runner:
                  data: dict[str, str] | None = None, scales: tuple[str | None, str | None] = (None, None),
                  executor=None):
         if mode not in MODES:
-            raise InputError("mode", "--fast or --full", mode)
+            raise InputError("mode", f"{OPTIONS['fast']} or {OPTIONS['full']}", mode)
         self.ws = worksheet
         self.mode = mode
         self.seed = int(seed)
@@ -283,13 +284,13 @@ class Runner:
             step_cap = FULL_STEP_CAP if mode == "full" else 0
         if not (isinstance(step_cap, (int, float)) and step_cap >= 0 and math.isfinite(step_cap)
                 and float(step_cap).is_integer()):
-            raise InputError("--step-cap", "an integer horizon >= 0 (0: no cap)", step_cap)
+            raise InputError(OPTIONS["step_cap"], "an integer horizon >= 0 (0: no cap)", step_cap)
         self.step_cap = int(step_cap)
         self.out = check_out_dir(out if out is not None else default_out(worksheet, mode))
         self.on_progress = on_progress
         self.data = check_data(data)
         # axis-scale overrides of every figure (None: each figure's own, the paper's; figures.scales)
-        self.scales = (check_scale("--x-scale", scales[0]), check_scale("--y-scale", scales[1]))
+        self.scales = (check_scale(OPTIONS["x_scale"], scales[0]), check_scale(OPTIONS["y_scale"], scales[1]))
         # where the simulations' blocks run (boundcalc.montecarlo.executors; None: in this process). The numbers are
         # the same whatever the executor (montecarlo.engine's seeding contract); the caller closes it.
         self.executor = executor
@@ -359,7 +360,7 @@ class Runner:
             est = dt * T_paper / T
             note = (f"{alg.name} simulated to T = {T:g}, not {T_paper:g} (it loops over every step; full mode caps "
                     f"such algorithms at T = {self.step_cap:g}): the paper's horizon would take about {_duration(est)} "
-                    "per simulation on this machine with today's per-step engine (--step-cap 0 lifts the cap; the "
+                    f"per simulation on this machine with today's per-step engine ({option('step_cap', '0')} lifts the cap; the "
                     "fast per-step paths of issue 9 §4 remove the need for it)")
             self.note(note)
         lo, hi = res.ci(level=0.95, method="t")
@@ -381,7 +382,7 @@ class Runner:
         from ..figures import save  # deferred: read at call time (tests replace figures.save)
 
         self.current.figure_axes[name] = figure_axes(fig)
-        path = save(fig, os.path.join(self.out, name), option="--out")
+        path = save(fig, os.path.join(self.out, name), option=OPTIONS["out"])
         self.current.figures.append(name)
         return path
 
@@ -396,7 +397,7 @@ class Runner:
 
     def figure_claim(self, claim: str, source: str, verdict: str, evidence: str) -> None:
         if self.mode == "fast":
-            evidence += " — fast mode: reduced T and runs, so a verdict here speaks of this scale only (--full)"
+            evidence += f" — fast mode: reduced T and runs, so a verdict here speaks of this scale only ({OPTIONS['full']})"
         self.current.figure_claims.append(FigureClaim(self.current.id, claim, source, verdict, evidence))
 
     def curve_bounds(self, algorithm: str, drawn=(), judged=(), reason: str = "") -> None:

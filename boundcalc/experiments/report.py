@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import __version__
 from .base import FULL_STEP_CAP, ExperimentResult, Runner, Worksheet, _duration, num
+from .options import COMMANDS, OPTIONS
 
 REPORT_NAME = "report.md"
 JSON_NAME = "results.json"
@@ -76,19 +77,19 @@ def _run_text(ws: Worksheet, runner: Runner, run: dict) -> list[str]:
     out = []
     if run.get("only"):
         left = [e.id for e in ws.experiments if e.id not in runner.results]
-        out.append(f"Experiments run: {', '.join(runner.results)} (--only); not run: {', '.join(left) or 'none'}.")
+        out.append(f"Experiments run: {', '.join(runner.results)} ({OPTIONS['only']}); not run: {', '.join(left) or 'none'}.")
     if run.get("claims_skipped"):
-        out.append("The paper's claims were skipped (--no-claims): `boundcalc verify --paper "
-                   f"{ws.name}` judges them.")
+        out.append(f"The paper's claims were skipped ({OPTIONS['no_claims']}): "
+                   f"`{COMMANDS['verify_paper'].format(paper=ws.name)}` judges them.")
     ex = run.get("executor") or {}
     if ex.get("kind", "in-process") != "in-process":
-        out.append(f"Simulations' blocks ran on --executor {ex['kind']}" + (f" with {ex['workers']} workers"
+        out.append(f"Simulations' blocks ran on {OPTIONS['executor']} {ex['kind']}" + (f" with {ex['workers']} workers"
                                                                              if ex.get("workers") else "")
                    + " (the numbers are the same as in-process: montecarlo's seeding contract).")
     sc = run.get("scales") or {}
     if sc.get("x") or sc.get("y"):
         out.append("Axis scales overridden: " + ", ".join(f"{k} {v}" for k, v in sc.items() if v)
-                   + " (--x-scale / --y-scale; by default each figure takes the paper's scales).")
+                   + f" ({OPTIONS['x_scale']} / {OPTIONS['y_scale']}; by default each figure takes the paper's scales).")
     return [" ".join(out), ""] if out else []
 
 
@@ -121,7 +122,7 @@ def markdown(ws: Worksheet, runner: Runner, claims: list, timings: dict[str, flo
         if e.notes:
             L += ["Notes:", ""] + [f"- {n}" for n in e.notes] + [""]
         L += [f"Time: {e.seconds:.1f} s ({len(e.simulations)} simulations).", ""]
-    L += [f"## The paper's claims judged by the verifier (boundcalc verify --paper {ws.name})", ""]
+    L += [f"## The paper's claims judged by the verifier ({COMMANDS['verify_paper'].format(paper=ws.name)})", ""]
     if claims:
         L += ["| claim | item | verdict | expected (ERRATA / sheet) | measured |", "|---|---|---|---|---|"]
         for v in claims:
@@ -130,7 +131,7 @@ def markdown(ws: Worksheet, runner: Runner, claims: list, timings: dict[str, flo
         n_ok = sum(v.verdict == v.expected for v in claims)
         L += ["", f"{n_ok} of {len(claims)} verdicts as ERRATA and the formula sheet lead one to expect.", ""]
     elif run.get("claims_skipped"):
-        L += ["(skipped: --no-claims)", ""]
+        L += [f"(skipped: {OPTIONS['no_claims']})", ""]
     else:
         L += ["(not run)", ""]
     if ws.not_reproduced:

@@ -25,6 +25,7 @@ from ..montecarlo import executors
 from ..verify import claims as registry
 from . import get
 from .base import Runner, Table, Worksheet
+from .options import COMMANDS, OPTIONS, option
 from .report import write
 
 
@@ -113,7 +114,7 @@ class Session:
         that ``only`` leaves out)."""
         if self.only is not None and exp_id not in self.only:
             self.ws.experiment(exp_id)  # a wrong id is still an error
-            self.print(f"[dim]{exp_id}: not run (--only {','.join(self.only)})[/dim]")
+            self.print(f"[dim]{exp_id}: not run ({option('only', ','.join(self.only))})[/dim]")
             return None
         self._start_executor()
         try:
@@ -139,7 +140,7 @@ class Session:
         t0 = time.perf_counter()
         if not self.with_claims:  # --no-claims: the report says they were skipped
             self.claim_verdicts = []
-            self.print("claims: skipped (--no-claims)")
+            self.print(f"claims: skipped ({OPTIONS['no_claims']})")
             return self.claim_verdicts
         if self.ws.name not in registry.PAPERS:  # a worksheet of no paper (e.g. a user's own): nothing to judge
             self.claim_verdicts = []
@@ -148,8 +149,8 @@ class Session:
         self.timings["claims"] = time.perf_counter() - t0
         self._claims_run = True
         rows = [[v.claim_id, v.verdict, v.expected, v.measured[:120]] for v in self.claim_verdicts]
-        self.print(Table(f"seed {self.ws.name}: claims judged by the verifier (boundcalc verify --paper "
-                         f"{self.ws.name})", ["claim", "verdict", "expected", "measured"], rows).rich())
+        self.print(Table(f"seed {self.ws.name}: claims judged by the verifier "
+                         f"({COMMANDS['verify_paper'].format(paper=self.ws.name)})", ["claim", "verdict", "expected", "measured"], rows).rich())
         return self.claim_verdicts
 
     def finish(self):
@@ -200,7 +201,7 @@ def select(ws: Worksheet, only) -> list[str] | None:
     valid = [e.id for e in ws.experiments]
     bad = [x for x in wanted if x not in valid]
     if bad or not wanted:
-        raise InputError("--only", f"experiment ids of worksheet {ws.name}: " + ", ".join(valid)
+        raise InputError(OPTIONS["only"], f"experiment ids of worksheet {ws.name}: " + ", ".join(valid)
                          + " (repeatable or comma-separated)", ",".join(bad) if bad else ",".join(map(str, items)))
     return [e for e in valid if e in wanted]
 
@@ -209,19 +210,20 @@ def parse_args(argv: list[str] | None = None) -> dict:
     """--fast (default) | --full, --out DIR, --seed N, --step-cap T, --data NAME=PATH (repeatable), --only ID
     (repeatable or comma-separated), --no-claims, --x-scale / --y-scale linear|log, --log-y; unknown arguments are
     ignored."""
+    o = OPTIONS  # the options' names, declared once (experiments/options.py)
     p = argparse.ArgumentParser(add_help=True)
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--fast", dest="mode", action="store_const", const="fast")
-    g.add_argument("--full", dest="mode", action="store_const", const="full")
-    p.add_argument("--out", default=None)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--step-cap", type=float, default=None)
-    p.add_argument("--data", action="append", default=[])
-    p.add_argument("--only", action="append", default=None)
-    p.add_argument("--no-claims", dest="claims", action="store_false", default=True)
-    p.add_argument("--x-scale", default=None)
-    p.add_argument("--y-scale", default=None)
-    p.add_argument("--log-y", action="store_true", default=False)
+    g.add_argument(o["fast"], dest="mode", action="store_const", const="fast")
+    g.add_argument(o["full"], dest="mode", action="store_const", const="full")
+    p.add_argument(o["out"], dest="out", default=None)
+    p.add_argument(o["seed"], dest="seed", type=int, default=0)
+    p.add_argument(o["step_cap"], dest="step_cap", type=float, default=None)
+    p.add_argument(o["data"], dest="data", action="append", default=[])
+    p.add_argument(o["only"], dest="only", action="append", default=None)
+    p.add_argument(o["no_claims"], dest="claims", action="store_false", default=True)
+    p.add_argument(o["x_scale"], dest="x_scale", default=None)
+    p.add_argument(o["y_scale"], dest="y_scale", default=None)
+    p.add_argument(o["log_y"], dest="log_y", action="store_true", default=False)
     args, _unknown = p.parse_known_args(sys.argv[1:] if argv is None else argv)
     data = dict(item.partition("=")[::2] for item in args.data)
 
@@ -240,5 +242,5 @@ def start(name: str, argv: list[str] | None = None) -> Session:
     except InputError as exc:
         if in_notebook():
             raise
-        print(f"boundcalc: error: {exc}", file=sys.stderr)
+        print(f"boundcalc: error: {exc.text(OPTIONS)}", file=sys.stderr)  # the script's options
         raise SystemExit(2) from None

@@ -15,6 +15,7 @@ from ..figures import Panel, colour, panels_figure, title
 from .base import Experiment, Worksheet
 from .bounds import bound_lines, compare, comparison_table, record_curves
 from .common import curve, final
+from .options import COMMANDS, option
 
 EPSILONS = (1.0, 5.0)
 SINGLE = ("LDP-OLS", "LDP-SGD", "LDP-UCB", "LDP-GLOC")
@@ -142,7 +143,7 @@ def run_single(r, s):
     _outperform_claim(r, fins, ("LDP-OLS", "LDP-SGD"), ("LDP-UCB", "LDP-GLOC"),
                       "seed 002 Sec. 5, Figure 5.1 (single parameter)")
     r.note("Reward noise: the paper does not state it; uniform noise with σ = 0.1 and θ* scaled so that "
-           "|r| ≤ c_r = 1 (the bounds' instance, as `regret --check` builds it), contexts Unif(S^1), d = 2, K = 10.")
+           f"|r| ≤ c_r = 1 (the bounds' instance, as `{COMMANDS['regret_check']}` builds it), contexts Unif(S^1), d = 2, K = 10.")
 
 
 def run_multi(r, s):
@@ -263,7 +264,8 @@ def run_autoloan(r, s):
     path = r.data.get("autoloan")
     if not path:
         r.note("Not run: the On-Line Auto Lending data set (CPRM-12-001, Columbia CPRM) is not distributed with "
-               "boundcalc and cannot be downloaded here. Run `boundcalc worksheet run 002 --data autoloan=FILE.csv` "
+               "boundcalc and cannot be downloaded here. Run "
+               f"`{COMMANDS['run_with_data'].format(worksheet='002', name='autoloan', path='FILE.csv')}` "
                "with your copy (format: docs/real_data.md).")
         return
     from ..data import autoloan
@@ -317,7 +319,8 @@ bounds.""",
                    {"fast": {"T": 3_000, "runs": 5}, "full": {"T": 10**6, "runs": 10}}, run_multi),
         Experiment("autoloan", "Figure F.1: auto-loan data (user-supplied file)", "seed 002 App. F, Figure F.1",
                    """On-Line Auto Lending (CPRM-12-001): one customer per round, 25 price arms on [0, 25000], logit
-demand with θ* fitted to the file, LDP-SGD against LDP-GLOC at ε ∈ {1, 5}. Runs only with --data autoloan=FILE.""",
+demand with θ* fitted to the file, LDP-SGD against LDP-GLOC at ε ∈ {1, 5}. Runs only with """
+                   + option("data", "autoloan=FILE") + ".",
                    {"fast": {"T": 2_000, "runs": 3}, "full": {"T": 10**5, "runs": 10}}, run_autoloan, data="autoloan"),
         Experiment("logistic", "Logistic path of LDP-SGD at scale (synthetic)", "seed 002 App. F (synthetic stand-in)",
                    """d = 2, K = 10 contexts Unif(S^1), Bernoulli rewards with mean σ(x^T θ*) (instance ldp-logistic),
@@ -327,8 +330,8 @@ non-linear link that Figure F.1 runs only on real data, with Theorems 3.1 and 3.
     ],
     not_reproduced=[
         "Appendix F, Figure F.1 (On-Line Auto Lending data, CPRM-12-001): the data set cannot be downloaded here. "
-        "Experiment `autoloan` runs the paper's preprocessing and both methods on a file you supply (--data "
-        "autoloan=FILE, docs/real_data.md); the tests run it on a small synthetic file of that format only, so no "
+        "Experiment `autoloan` runs the paper's preprocessing and both methods on a file you supply ("
+        + option("data", "autoloan=FILE") + ", docs/real_data.md); the tests run it on a small synthetic file of that format only, so no "
         "figure of the real data is shown. Experiment `logistic` exercises the logistic path on synthetic data.",
         "d, K, T, θ*, δ and the noise law of the synthetic experiments are not in the paper's text: the values used are "
         "the authors' code defaults (sheet §5), which may differ from the published figures.",

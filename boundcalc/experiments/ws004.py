@@ -16,6 +16,7 @@ from ..verify.dgs_sensitivity import (  # noqa: F401  (Fig. 2(b)'s study lives b
 from .base import Experiment, Simulation, Worksheet, _env_text, _jsonable, derived_seed
 from .bounds import BOUND_COLOURS, bound_lines, bound_rows, compare, comparison_table, record_curves
 from .common import curve, final
+from .options import COMMANDS, option
 
 LINES = {"004-thm3": "Thm 3 (as stated)", "004-thm3-corrected": "Thm 3 with log T restored (corrected)"}
 # the baselines' bounds (boundcalc/bounds/baselines.py, issue 16 item 6)
@@ -73,7 +74,8 @@ def _lastfm_path(r):
     path = r.data.get("lastfm")
     if not path:
         r.note("Not run: the HetRec 2011 Last.fm data set is not distributed with boundcalc and cannot be downloaded "
-               "here. Run `boundcalc worksheet run 004 --data lastfm=DIR` with the directory holding user_artists.dat "
+               f"here. Run `{COMMANDS['run_with_data'].format(worksheet='004', name='lastfm', path='DIR')}` with the "
+               "directory holding user_artists.dat "
                "and user_taggedartists.dat (docs/real_data.md).")
     return path
 
@@ -380,7 +382,7 @@ pool = 0.0231) and Private LinUCB, with Theorem 3 (as stated and with log T rest
         Experiment("lastfm", "Figure 1(b): reward ratio on LastFM (user-supplied files)", "seed 004 Sec. 4, Figure 1(b)",
                    """HetRec 2011 Last.fm: TF-IDF tag features reduced to d = 25 by PCA, pools of 25 artists (one the
 user listened to), payoff 1 for a listened artist; reward ratio against the random policy. Runs only with
---data lastfm=DIR.""",
+""" + option("data", "lastfm=DIR") + ".",
                    {"fast": {"T": 1_000, "runs": 3}, "full": {"T": 10_000, "runs": 5}}, run_lastfm, data="lastfm"),
         Experiment("fig1c", "Figure 1(c): parameter error ‖θ^p − θ*‖", "seed 004 Sec. 4, Figure 1(c)",
                    """The error of the private estimate θ^p (the plain ridge estimate for LinUCB) at the end of runs of
@@ -402,13 +404,13 @@ rounds whose selected arm differs, mean and standard deviation over the runs (5,
                    """Each method replayed on LastFM with the reward of the artist chosen at round 0, 1000 or 2000
 flipped (r → 1 − r; 5,000 rounds, the paper's values, in full mode), the pools and the privacy noise shared with the
 original run; the number of rounds whose selected artist (by its index in the pool) differs, mean and standard
-deviation over 5 runs. Runs only with --data lastfm=DIR.""",
+deviation over 5 runs. Runs only with """ + option("data", "lastfm=DIR") + ".",
                    {"fast": {"T": 1_000, "runs": 3, "steps": [0, 200, 400]},
                     "full": {"T": FLIP_T, "runs": 5, "steps": list(FLIP_STEPS)}}, run_fig2c),
     ],
     not_reproduced=[
         "Figure 1(b) and Figure 2(c) (LastFM, HetRec 2011): the data set cannot be downloaded here. Experiments `lastfm` "
-        "and `fig2c` run them on the files you supply (--data lastfm=DIR, docs/real_data.md); the tests run them on "
+        "and `fig2c` run them on the files you supply (" + option("data", "lastfm=DIR") + ", docs/real_data.md); the tests run them on "
         "small synthetic files of that format only, so no LastFM figure or verdict of the paper's data is shown.",
         "Horizons, run counts and the ε grid are not stated in the paper (sheet §5): the values used are ours.",
     ],

@@ -34,7 +34,7 @@ from typing import Sequence
 import numpy as np
 from scipy.special import erf
 
-from ..errors import InputError, ParamName
+from ..errors import InputError, ParamName, flag
 from ..info import kl_bernoulli
 
 
@@ -169,15 +169,15 @@ def _arm_laws(inst):
 
 def _check_pair(a, b):
     if a.setting != b.setting:
-        raise InputError(ParamName("alt"), f"an instance of the same setting as --instance ({a.setting})", b.setting)
+        raise InputError(ParamName("alt"), f"an instance of the same setting as {flag('instance_file')} ({a.setting})", b.setting)
     ka, ma, sa = _arm_laws(a)
     kb, mb, sb = _arm_laws(b)
     if ka != kb or (ka == "gaussian" and sa != sb):
-        raise InputError(ParamName("alt"), f"the same reward family as --instance ({ka}, σ = {sa:g})", f"{kb}, σ = {sb:g}")
+        raise InputError(ParamName("alt"), f"the same reward family as {flag('instance_file')} ({ka}, σ = {sa:g})", f"{kb}, σ = {sb:g}")
     if ma.size != mb.size:
-        raise InputError(ParamName("alt"), f"{ma.size} arms (as --instance)", mb.size)
+        raise InputError(ParamName("alt"), f"{ma.size} arms (as {flag('instance_file')})", mb.size)
     if a.setting == "linear" and not np.array_equal(a.array("actions"), b.array("actions")):
-        raise InputError(ParamName("alt"), "the same action set as --instance (only θ* may differ)", "other actions")
+        raise InputError(ParamName("alt"), f"the same action set as {flag('instance_file')} (only θ* may differ)", "other actions")
     return ka, ma, mb, sa
 
 
@@ -228,7 +228,7 @@ def thm8_kl_bound(t, T, rho, pulls=None, variance=None) -> dict:
         raise InputError("T", "a horizon ≥ 1", T)
     if pulls is None:
         if variance is not None:
-            raise InputError(ParamName("variance"), "given together with --pulls", variance)
+            raise InputError(ParamName("variance"), f"given together with {flag('pulls')}", variance)
         es2 = (T * t.max()) ** 2
         e1 = T * float(np.max(t * (1 - t)))
         return {"bound": rho * (es2 + e1), "mean_sq": es2, "sum_t_one_minus_t": e1, "variance": None,

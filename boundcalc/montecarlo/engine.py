@@ -31,6 +31,7 @@ import numpy as np
 
 from .. import validate
 from ..errors import InputError
+from ..errors import flag as _flag
 
 DEFAULT_BLOCK_RUNS = 50
 MAX_PROCESSES = 256  # a sane ceiling for a request; the machine's CPU count caps what is actually used
@@ -51,7 +52,7 @@ def plan_processes(processes, n_blocks: int) -> tuple[int, str | None]:
     independent of the count, so capping never changes a result."""
     from .executors import plan_workers  # deferred: start-up of `worksheet list`
 
-    return plan_workers(processes, n_blocks, name="processes", flag="--processes", maximum=MAX_PROCESSES)
+    return plan_workers(processes, n_blocks, name="processes", flag=_flag("processes"), maximum=MAX_PROCESSES)
 
 
 def result_bytes(runs: int, n_checkpoints: int, K: int) -> int:

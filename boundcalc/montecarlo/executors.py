@@ -38,7 +38,8 @@ from concurrent.futures import as_completed
 from typing import Any, Callable, Iterator, Sequence
 
 from .. import validate
-from ..errors import ExecutionError, InputError
+from ..errors import ExecutionError, InputError, render
+from ..errors import flag as _flag
 
 KINDS = ("in-process", "processes", "dask-local", "dask")
 DASK_EXTRA = "pip install 'boundcalc[dask]'"
@@ -220,7 +221,7 @@ def _abort_pool(pool) -> None:
         p.join(timeout=2)
 
 
-def plan_workers(requested, n_tasks: int, name: str = "workers", flag: str = "--workers",
+def plan_workers(requested, n_tasks: int, name: str = "workers", flag: str = _flag("workers"),
                  maximum: int = MAX_WORKERS) -> tuple[int, str | None]:
     """Worker processes actually started on this machine for ``n_tasks`` blocks, and a note when fewer than
     requested: at most the number of blocks (an idle worker costs a start-up and buys nothing) and the CPU count
@@ -235,7 +236,7 @@ def plan_workers(requested, n_tasks: int, name: str = "workers", flag: str = "--
         why.append(f"{n_tasks} block{'s' if n_tasks != 1 else ''} of runs")
     if used == cpus and cpus < P:
         why.append(f"{cpus} CPU{'s' if cpus != 1 else ''} on this machine")
-    return used, f"{flag} {P} capped at {used} ({' and '.join(why)})"
+    return used, render(f"{flag} {P} capped at {used} ({' and '.join(why)})")
 
 
 class LocalProcesses(Executor):
@@ -395,7 +396,7 @@ def _import_distributed(kind: str):
     try:
         import distributed
     except ImportError:
-        raise InputError("--executor", f"in-process or processes unless Dask is installed ({kind} needs the dask "
+        raise InputError(_flag("executor"), f"in-process or processes unless Dask is installed ({kind} needs the dask "
                          f"extra: {DASK_EXTRA})", kind) from None
     return distributed
 
@@ -427,8 +428,8 @@ class Dask(Executor):
         if client is None:
             address = scheduler or _config_scheduler()
             if not address:
-                raise InputError("--scheduler", "the address of a running Dask scheduler (e.g. tcp://10.0.0.5:8786) "
-                                 "with --executor dask, or the dask config scheduler-address", None)
+                raise InputError(_flag("scheduler"), "the address of a running Dask scheduler (e.g. tcp://10.0.0.5:8786) "
+                                 f"with {_flag('executor')} dask, or the dask config scheduler-address", None)
             self.scheduler = address
             _check_comm(distributed, address)
             try:
@@ -437,7 +438,7 @@ class Dask(Executor):
                 raise ExecutionError(f"cannot reach the Dask scheduler at {address} within {connect_timeout:g} s "
                                      f"({' '.join(str(exc).split())[:200]})") from None
             except (ValueError, TypeError, ImportError) as exc:  # an address distributed cannot use (no such comm)
-                raise InputError("--scheduler", "the address of a Dask scheduler [tcp://]HOST:PORT that distributed "
+                raise InputError(_flag("scheduler"), "the address of a Dask scheduler [tcp://]HOST:PORT that distributed "
                                  "can connect to", f"{address}: {' '.join(str(exc).split())[:200]}") from None
         self.client = client
         try:
@@ -573,7 +574,7 @@ def _check_comm(distributed, address: str) -> None:
     wss:// a TLS configuration (dask config distributed.comm.tls)."""
     proto = address.split("://", 1)[0].lower() if "://" in address else "tcp"
     if proto == "ucx" and importlib.util.find_spec("ucp") is None and importlib.util.find_spec("ucxx") is None:
-        raise InputError("--scheduler", "an address whose protocol can be used here (ucx:// needs ucx-py installed)",
+        raise InputError(_flag("scheduler"), "an address whose protocol can be used here (ucx:// needs ucx-py installed)",
                          address)
     if proto in ("tls", "wss"):
         try:
@@ -581,7 +582,7 @@ def _check_comm(distributed, address: str) -> None:
         except Exception:  # noqa: BLE001 - a broken TLS configuration is the same answer
             ctx = None
         if ctx is None:
-            raise InputError("--scheduler", f"an address whose protocol can be used here ({proto}:// needs a TLS "
+            raise InputError(_flag("scheduler"), f"an address whose protocol can be used here ({proto}:// needs a TLS "
                              "configuration: dask config distributed.comm.tls)", address)
 
 
@@ -673,7 +674,7 @@ def make(kind: str = "in-process", workers: int | None = None, scheduler: str | 
     """An executor by name (``KINDS``): ``processes`` and ``dask-local`` start ``workers`` workers (default: the
     CPU count); ``dask`` connects to ``scheduler``."""
     if kind not in KINDS:
-        raise InputError("--executor", "one of " + ", ".join(KINDS), kind)
+        raise InputError(_flag("executor"), "one of " + ", ".join(KINDS), kind)
     n = workers if workers is not None else (os.cpu_count() or 1)
     if kind == "in-process":
         return InProcess()

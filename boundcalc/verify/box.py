@@ -15,7 +15,7 @@ from typing import Iterable, Mapping
 import numpy as np
 
 from ..domains import OPEN_UNIT, POSITIVE, UNIT
-from ..errors import InputError, ParamName
+from ..errors import InputError, ParamName, flag
 
 LOG_RATIO = 100.0  # an axis with lo > 0 and hi/lo >= LOG_RATIO gets log spacing
 
@@ -266,14 +266,14 @@ def parse_box(text: str | None, params: Iterable[Param], owner: str = "the claim
             a, _, b = rng.partition(":")
             lo, hi = _number(a.strip(), item, -1), _number(b.strip(), item, +1)
             if not lo < hi:
-                raise InputError(f"--box {name}", "a range lo:hi with lo < hi (not reversed, not empty)", rng)
+                raise InputError(f"{flag('box')} {name}", "a range lo:hi with lo < hi (not reversed, not empty)", rng)
         else:
             lo = hi = _number(rng, item)
         p = ps[name]
         texts = (a.strip(), b.strip()) if ":" in rng else (rng, rng)
         for x, t in zip((lo, hi), texts):
             if not p.admits(x) and not admits_written(p, t):  # the number as written decides (3.00000000000000000001 > 3)
-                raise InputError(f"--box {name}", p.allowed_text(), x)
+                raise InputError(f"{flag('box')} {name}", p.allowed_text(), x)
         out[name] = (lo, hi)
     return out
 

@@ -31,7 +31,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, flag
 from ..rigorous.prover import boxes_text
 from . import assumptions as _assumptions
 from .box import exact_number
@@ -975,7 +975,7 @@ def _run(text: str, box: str | None, method: str = "auto", points: int = 4096, m
     from .expression import domain_of, parse
 
     if method not in METHODS:
-        raise InputError("--method", "one of " + ", ".join(METHODS), method)
+        raise InputError(flag("method"), "one of " + ", ".join(METHODS), method)
     p = parse(text)
     dom = domain_of(p, box)
     dom.texts = box_texts(box)  # the ends as written: the 50-digit re-checks read them exactly (mp_point)
@@ -997,7 +997,7 @@ def _run(text: str, box: str | None, method: str = "auto", points: int = 4096, m
         return _grid_outcome(p, dom, points, notes, max_seconds=max_seconds, gaps=gaps)
     if why:
         if method == "proof":
-            raise InputError("--method", "grid for this expression (no proof: " + "; ".join(why) + ")", "proof")
+            raise InputError(flag("method"), "grid for this expression (no proof: " + "; ".join(why) + ")", "proof")
         notes.append("no proof possible: " + "; ".join(why) + "; sampled on a grid instead")
         return _grid_outcome(p, dom, points, notes, max_seconds=max_seconds, gaps=gaps)
     routed = _pair_route(p, dom, calls, max_seconds, max_boxes, notes, gaps)
@@ -1020,7 +1020,7 @@ def _run(text: str, box: str | None, method: str = "auto", points: int = 4096, m
         return _grid_outcome(p, dom, points, notes, max_seconds=max_seconds, gaps=gaps)
     except ValueError as exc:  # NotEnclosable
         if method == "proof":
-            raise InputError("--method", f"grid for this box (no proof: {exc})", "proof") from None
+            raise InputError(flag("method"), f"grid for this box (no proof: {exc})", "proof") from None
         notes.append(f"no proof possible: {exc}; sampled on a grid instead")
         return _grid_outcome(p, dom, points, notes, max_seconds=max_seconds, gaps=gaps)
     if assumed.everywhere:

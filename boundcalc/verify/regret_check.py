@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import flag, render
+
 # the adapters and their inverse live in verify/adapters.py; re-exported here (check_rows uses them, so do callers)
 from .adapters import (  # noqa: F401
     Adapter, _finite_env, _linear_env, _contextual_env, glm_check_theta, _glm_env, _join, _finite_assumptions,
@@ -78,12 +80,13 @@ def _too_big(setting, alg, env, T, runs) -> str:
     if big:
         return big
     if limits.path(alg, env, T) == "step" and T * runs > PER_STEP_BUDGET:
-        return f"per-step algorithm: T × runs = {T * runs:.3g} above {PER_STEP_BUDGET:g}; lower --T or --runs"
+        return render(f"per-step algorithm: T × runs = {T * runs:.3g} above {PER_STEP_BUDGET:g}; lower {flag('T')} or "
+                      f"{flag('runs')}")
     if setting in ("contextual", "glm"):
         n = min(runs, CHECK_BLOCK_RUNS) * int(env.K) * int(env.d)
         if n > CONTEXT_BUDGET:
-            return (f"runs per block × K × d = {n:.3g} context entries per round, above {CONTEXT_BUDGET:g} (memory); "
-                    "lower --K or --d")
+            return render(f"runs per block × K × d = {n:.3g} context entries per round, above {CONTEXT_BUDGET:g} "
+                          f"(memory); lower {flag('K')} or {flag('d')}")
     return ""
 
 
@@ -153,9 +156,10 @@ def _pair_by_cards(rows) -> None:
         i += 1 + len(add)
 
 
-def check_rows(setting, ctx, rows, user_budget, T: int, runs: int, seed: int = 0, progress: bool = False,
+def check_rows(setting, ctx, rows, user_budget, T: int, simulation, progress: bool = False,
                checkpoints=None) -> dict:
-    """Add ``empirical`` to each applicable upper-bound row with a simulable algorithm (see the module docstring).
+    """Add ``empirical`` to each applicable upper-bound row with a simulable algorithm (see the module docstring),
+    simulated with ``simulation`` (a montecarlo.settings.Simulation: its runs and seed).
 
     Each algorithm is simulated once per budget (shared by its several bound forms). Rows without a simulable
     algorithm get ``empirical = {"status": reason, "assumptions_met": None, …}``. With ``checkpoints`` (ending at
@@ -166,6 +170,7 @@ def check_rows(setting, ctx, rows, user_budget, T: int, runs: int, seed: int = 0
     from .. import montecarlo
     from ..errors import InputError
 
+    runs, seed = simulation.runs, simulation.seed
     _pair_by_cards(rows)
     adapters = _adapters()
     own = bound_adapters()  # bounds whose algorithm runs with an option of their own (seed 004 Cor. 1)
@@ -208,7 +213,7 @@ def check_rows(setting, ctx, rows, user_budget, T: int, runs: int, seed: int = 0
 
                         i = names.index(r["algorithm"]) + 1 if r["algorithm"] in names else 0
                         Console(stderr=True, highlight=False).print(
-                            f"[dim]--check {i}/{len(names)}: {r['algorithm']} at T = {T:g}, {runs} runs[/dim]")
+                            render(f"[dim]{flag('check')} {i}/{len(names)}: {r['algorithm']} at T = {T:g}, {runs} runs[/dim]"))
                     t0 = time.perf_counter()
                     try:
                         res = _simulate_quietly(montecarlo, alg, env, T, runs, seed, progress, checkpoints)

@@ -20,6 +20,7 @@ from boundcalc.algorithms.contextual import LinUCBDGS, linucb
 from boundcalc.bounds import registry
 from boundcalc.envs.contextual import make_contextual_env
 from boundcalc.errors import InputError
+from boundcalc.montecarlo.settings import Simulation
 from boundcalc.privacy import ApproxDP
 
 T_EXACT, LANES = 120, 4
@@ -159,7 +160,7 @@ def test_regret_check_runs_the_perturbed_algorithm():
 
     rep = regret_report("contextual", ApproxDP(2.0, 0.1), [300])
     rows = [r for r in rep.rows if r["id"] in ("004-thm3", "004-cor1")]
-    regret_check.check_rows("contextual", rep.ctx, rows, ApproxDP(2.0, 0.1), 300, 6, seed=2)
+    regret_check.check_rows("contextual", rep.ctx, rows, ApproxDP(2.0, 0.1), 300, Simulation(runs=6, seed=2))
     e3, e1 = (next(r for r in rows if r["id"] == i)["empirical"] for i in ("004-thm3", "004-cor1"))
     assert e1["assumptions_met"] and "perturbed by N(0, 0.1^2 I)" in e1["assumptions_note"]
     assert e1["mean"] != e3["mean"]  # another algorithm was simulated

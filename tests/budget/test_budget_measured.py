@@ -14,6 +14,7 @@ from boundcalc import montecarlo
 from boundcalc.algorithms import build
 from boundcalc.budget import measured as M
 from boundcalc.budget.solve import Target
+from boundcalc.budget.settings import Search
 from clirun import app, runner
 from boundcalc.envs import BernoulliEnv
 from boundcalc.errors import InputError
@@ -256,7 +257,7 @@ def test_prior_answers_every_instance_and_reports_worst():
     # T = 400 (was 800: KL-UCB's per-step loop costs in proportion to T); the two instances' answers still differ
     # (1.0 and 0.56 at seed 2), so "worst = the larger" is not met by accident
     plan = M.solve_measured("finite", 400, Target("overhead", 3.0), "epsilon", prior=Prior(envs), instances=2,
-                            algos=["DP-KLUCB"], runs=30, max_runs=60, seed=2, rel_width=2.0)
+                            algos=["DP-KLUCB"], settings=Search.of(runs=30, max_runs=60, seed=2), rel_width=2.0)
     assert len(set(bs_ := [row[0].budget for row in plan.answers])) == 2, bs_
     bs = [row[0].budget for row in plan.answers]
     assert len(bs) == 2 and all(b is not None for b in bs)
@@ -266,7 +267,8 @@ def test_prior_answers_every_instance_and_reports_worst():
     with pytest.raises(InputError, match="prior"):
         M.solve_measured("finite", 800, Target("overhead", 3.0), "epsilon", prior=Prior([]), instances=1)
     with pytest.raises(InputError, match="quantile"):
-        M.solve_measured("finite", 800, Target("overhead", 3.0), "epsilon", instance=envs[0], quantile=1.0)
+        M.solve_measured("finite", 800, Target("overhead", 3.0), "epsilon", instance=envs[0],
+                         settings=Search(quantile=1.0))
 
 
 def _cli(args):
@@ -672,7 +674,11 @@ def test_not_pinned_down_says_why_and_points_to_quantile(monkeypatch):
     lo_p = M.assess(np.full(50, 11.0), np.full(50, 5.0), "overhead", 1.0, span=20.0)
     assert lo_p["status"] == "ambiguous" and not M.tail_blocks(lo_p, 1.0, "overhead", 800)
     env = BernoulliEnv([0.9, 0.5])
-    a = M.search("DP-KLUCB", env, 300, "overhead", 3.0, runs=30, max_runs=60, seed=0, block_runs=60)
+    from boundcalc.cli.flags import FLAGS
+    from boundcalc.errors import front_end_names
+
+    with front_end_names(FLAGS):  # as the CLI runs it: the reason names the flags (errors.flag)
+        a = M.search("DP-KLUCB", env, 300, "overhead", 3.0, runs=30, max_runs=60, seed=0, block_runs=60)
     assert a.status == M.NOT_PINNED and a.budget is None, a.reason
     assert a.reason.startswith("mean not pinned down") and "--quantile" in a.reason and "T·Δ_max = 120" in a.reason
     assert any(e.get("tail_blocks") and e["runs"] == 30 for e in a.evaluations)  # stopped after the first batch

@@ -45,10 +45,14 @@ def test_search_checks_before_any_simulation(monkeypatch):
 
     monkeypatch.setattr(M, "PairedSimulator", reached)
     # T x max_runs = 1e6 x 2e5 = 2e11 > 1e11 (the counterpart KL-UCB takes the stretch path)
-    with pytest.raises(InputError, match="--T x --max-runs"):
+    from boundcalc.cli.flags import message
+
+    with pytest.raises(InputError, match="T x max_runs") as e:  # the library's parameters; the CLI's flags:
         _search(M.search, 200_000)
+    assert message(e.value).startswith("--T x --max-runs must be at most 1e+11")
     with pytest.raises(_Reached):  # within the limit (1e6 x 1e4 = 1e10): the search goes on to simulate
         _search(M.search, 10_000)
-    bad = mutate(M.search, 'product_name="--T x --max-runs")', 'product_name="--T x --max-runs") if False else None')
+    bad = mutate(M.search, "product_name=f\"{flag('T')} x {flag('max_runs')}\")",
+                 "product_name=f\"{flag('T')} x {flag('max_runs')}\") if False else None")
     with pytest.raises(_Reached):
         _search(bad, 200_000)

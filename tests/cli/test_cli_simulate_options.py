@@ -201,7 +201,7 @@ def test_plan_processes_unit():
 
 
 def test_progress_option_reaches_the_engine(monkeypatch):
-    import boundcalc.montecarlo as mc
+    from boundcalc.montecarlo import settings as mc  # Simulation.run_many: the engine's run_many
 
     seen = {}
     real = mc.run_many

@@ -16,6 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from boundcalc.cli.app import app
+from boundcalc.cli import flags
 from mutation import mutate
 
 
@@ -167,8 +168,9 @@ def test_an_oversized_instance_is_refused_and_mutant_reads_it(tmp_path, monkeypa
     spec.save_instance(spec.Instance("finite", means=(0.5, 0.4)), str(p))
     p.write_text(p.read_text() + " " * 2000)
     monkeypatch.setitem(validate.MAX_INPUT_BYTES, "instance", 1000)
-    with pytest.raises(InputError, match=r"--instance .* at most 1000 bytes .*2\d\d\d bytes"):
+    with pytest.raises(InputError, match=r"instance_file .* at most 1000 bytes .*2\d\d\d bytes") as e:
         spec.load_instance(str(p))
+    assert flags.message(e.value).startswith("--instance ")  # the CLI names its flag
     # mutant: the size check skipped (the file read whole, as /dev/zero was until MemoryError)
     monkeypatch.setattr(validate, "input_file", mutate(validate.input_file, "if st.st_size > cap:", "if False:"))
     with pytest.raises(InputError, match="larger"):  # only the read cap is left
@@ -357,7 +359,8 @@ def test_min_T_still_answers_and_mutant_ignoring_is_caught(monkeypatch):
     # mutant: the options --min-T does not read ignored again (exit 0 with --counterpart nope)
     holder = _command("budget")
     real = holder.callback.__wrapped__
-    broken = mutate_command(real, "for flag, used in ignored.items():", "for flag, used in {}.items():")
+    broken = mutate_command(real, 'common.refuse({"--by": None if by == "bound" else by,',
+                            '(lambda *a: None)({"--by": None if by == "bound" else by,')
     from boundcalc.cli import common
 
     monkeypatch.setattr(holder, "callback", common.command(broken))
@@ -402,8 +405,9 @@ def test_prior_param_mutant_float_unguarded(monkeypatch):
     from boundcalc.envs import spec
     from boundcalc.errors import InputError
 
-    with pytest.raises(InputError, match="--prior-param radius"):
+    with pytest.raises(InputError, match="prior_param radius") as e:
         spec.make_prior("sphere", "linear", radius="abc")
+    assert flags.message(e.value).startswith("--prior-param radius must be")
     monkeypatch.setattr(spec, "make_prior", mutate(spec.make_prior, "except (TypeError, ValueError):",
                                                    "except (TypeError, KeyError):"))
     with pytest.raises(ValueError) as e:

@@ -143,7 +143,7 @@ def test_walk_detects_an_option_dropped_on_its_way(monkeypatch, mutant):
 
     if mutant == "drop --lambda0":
         monkeypatch.setattr(contextual, "OPTION_KEYS", {k: v for k, v in contextual.OPTION_KEYS.items()
-                                                        if k != "--lambda0"})
+                                                        if k != "lambda0"})
     else:
         real = contextual.derive
         monkeypatch.setattr(contextual, "derive", lambda p: {**real(p), "lam0": 0.1})

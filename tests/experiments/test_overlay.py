@@ -13,6 +13,7 @@ from boundcalc.bounds import registry as bounds
 from clirun import app, runner
 from boundcalc.envs import DEFAULT_ENV, make_named_env
 from boundcalc.privacy import RDP, ZCDP, ApproxDP, LocalDP, PureDP
+from boundcalc.montecarlo.settings import Simulation
 from boundcalc.verify import overlay
 from boundcalc.verify import regret_check as rc
 
@@ -181,7 +182,8 @@ def curve_check():
     from boundcalc.bounds.report import regret_report
 
     rep = regret_report("finite", PureDP(1.0), np.array([2000.0]), {}, {})
-    rc.check_rows("finite", rep.ctx, rep.rows, PureDP(1.0), 2000, 10, 0, checkpoints=rc.curve_checkpoints(2000))
+    rc.check_rows("finite", rep.ctx, rep.rows, PureDP(1.0), 2000, Simulation(runs=10, seed=0),
+                  checkpoints=rc.curve_checkpoints(2000))
     return rep
 
 
@@ -193,7 +195,7 @@ def test_check_curves_do_not_change_the_check_at_T(curve_check):
 
     rep1 = regret_report("finite", PureDP(1.0), np.array([2000.0]), {}, {})
     rep2 = curve_check
-    rc.check_rows("finite", rep1.ctx, rep1.rows, PureDP(1.0), 2000, 10, 0)
+    rc.check_rows("finite", rep1.ctx, rep1.rows, PureDP(1.0), 2000, Simulation(runs=10, seed=0))
     a = [r["empirical"] for r in rep1.rows if "empirical" in r and "mean" in r["empirical"]]
     b = [r["empirical"] for r in rep2.rows if "empirical" in r and "mean" in r["empirical"]]
     assert a and len(a) == len(b)

@@ -831,15 +831,15 @@ def _min_t_lib(budget):
 def test_budget_min_t_delta_reaches_the_budget(monkeypatch):
     """`budget --min-T --epsilon 1 --delta 1e-3` evaluates the bounds at (1, 1e-3)-DP: it was evaluated at pure ε = 1
     with --delta silently dropped (LinUCB-DGS's 004-thm3 then 'not applicable'); fixed in cli/budget_cmd.py. Compared
-    with min_horizon at ApproxDP(1, 1e-3). Kills: the old call `budget_from_options(..., None, ...)` (δ dropped)."""
-    from boundcalc.cli import common
+    with min_horizon at ApproxDP(1, 1e-3). Kills: the old call `budget_of(..., None, ...)` (δ dropped)."""
+    from boundcalc.cli import problem
     from boundcalc.privacy import ApproxDP
 
     bud, rows = _min_t_rows(["--epsilon", "1", "--delta", "1e-3"])
     assert bud == {"notion": "approx", "epsilon": 1.0, "delta": 1e-3}
     assert rows == _min_t_lib(ApproxDP(1.0, 1e-3))
-    real = common.budget_from_options
-    monkeypatch.setattr(common, "budget_from_options",
+    real = problem.budget_of
+    monkeypatch.setattr(problem, "budget_of",
                         lambda eps, rho, a, re, delta, le, ld: real(eps, rho, a, re, None, le, ld))
     bud, rows = _min_t_rows(["--epsilon", "1", "--delta", "1e-3"])
     assert rows != _min_t_lib(ApproxDP(1.0, 1e-3))

@@ -8,7 +8,7 @@ package, imported on first access.
 
 from __future__ import annotations
 
-from ...errors import InputError
+from ...errors import InputError, flag
 from .. import Registered, lazy_exports
 
 # one line per algorithm: display name -> module.Class (the order is the order of every listing)
@@ -35,7 +35,7 @@ def lookup(name: str):
     for n in ALGORITHMS:
         if n.replace("-", "").lower() == key:
             return ALGORITHMS[n]
-    raise InputError("--algo", "one of " + ", ".join(ALGORITHMS), name)
+    raise InputError(flag("algo"), "one of " + ", ".join(ALGORITHMS), name)
 
 
 def make(name: str, **options):

@@ -57,6 +57,10 @@ def _params(sc) -> tuple[Param, ...]:
     return tuple(out)
 
 
+# (paper, algorithm, source of the privacy statement, sheet section), in the verifier's order. The cards decide which
+# algorithms are auditable (their audit scenario gives the notion, the budget box and the run:
+# tests/verify/test_audit_claims_cover_cards.py keeps one row per auditable card); the order (by paper, not the cards'
+# audit_rank) and the citation of each privacy statement are the verifier's, so the table stays here.
 _ROWS = [
     ("001", "DP-SE", "Sajed & Sheffet 2019 (DP-SE), baseline of seed 001 §5", "docs/formulas/eps-global-dp-bernoulli.md §7"),
     ("001", "DP-KLUCB", "seed 001 Algorithm 1", "docs/formulas/eps-global-dp-bernoulli.md §5"),

@@ -59,11 +59,11 @@ def _params(lower, upper, notion) -> tuple[Param, ...]:
 
 
 def _pair_box(dom, lower, upper) -> dict:
-    from ...errors import InputError
+    from ...errors import InputError, flag
 
     box = {p.name: dom.range(p.name) for p in dom.params}
     if lower.setting == "finite" and box["mu_1"][1] >= box["mu_star"][0]:
-        raise InputError("--box mu_1", f"a range below mu_star's range (mu_star from {box['mu_star'][0]:g})",
+        raise InputError(f"{flag('box')} mu_1", f"a range below mu_star's range (mu_star from {box['mu_star'][0]:g})",
                          f"{box['mu_1'][0]:g}:{box['mu_1'][1]:g}")
     return box
 

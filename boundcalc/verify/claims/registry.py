@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-from ...errors import InputError, ParamName
+from ...errors import InputError, ParamName, flag
 from ..box import Domain, Param, parse_box
 
 ERRATA_WORDS = ("statement violated", "vacuous", "proof gap", "scaling not shown", "typo")
@@ -163,7 +163,7 @@ def add_evaluator(claim_id: str, method: str, evaluator: Callable[[Domain], Resu
 
 def get(claim_id: str) -> Claim:
     if claim_id not in CLAIMS:
-        raise InputError(ParamName("claim"), "a registered claim id (see 'boundcalc verify --list')", claim_id)
+        raise InputError(ParamName("claim"), f"a registered claim id (see 'boundcalc verify {flag('list')}')", claim_id)
     return CLAIMS[claim_id]
 
 
