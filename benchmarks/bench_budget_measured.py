@@ -47,15 +47,16 @@ EXECUTORS = {1: [], 2: ["--executor", "processes", "--workers", "2"]}
 _CHILD = """
 import atexit, json, os, resource, sys
 from boundcalc.montecarlo import executors as ex
-seen, close = [], ex.LocalProcesses.close
+seen, warm, close = [], [], ex.LocalProcesses.close
 def _close(self):
     seen.extend(getattr(self, "task_cpu", []))
+    warm.extend(getattr(self, "warm_cpu", []))
     close(self)
 ex.LocalProcesses.close = _close
 def _dump():
     s = resource.getrusage(resource.RUSAGE_SELF)
     with open(os.environ["BOUNDCALC_BENCH_STATS"], "w") as fh:
-        json.dump({"parent_cpu": s.ru_utime + s.ru_stime, "tasks": seen}, fh)
+        json.dump({"parent_cpu": s.ru_utime + s.ru_stime, "tasks": seen, "warm": warm}, fh)
 atexit.register(_dump)
 sys.argv = ["boundcalc", *sys.argv[1:]]
 from boundcalc.cli.app import main
@@ -65,15 +66,23 @@ main()
 
 def _critical_path(stats: dict) -> float | None:
     """CPU seconds on the longest chain of a run with worker processes: the parent's own CPU plus, for every engine
-    call, the busiest worker's CPU in it — the wall time the run would take on a quiet machine with a core per
-    process (the parent waits, without CPU, while the workers compute). None without worker tasks."""
+    call, the busiest worker's CPU in it (with its waits for values another worker claimed: ``ProcessCache.obtain``) — the wall time the run would take on a quiet machine with a core per
+    process (the parent waits, without CPU, while the workers compute); plus, for the warm tasks
+    (``montecarlo.engine.warm``: the workers compute while the parent goes on with its own work, whose CPU seconds
+    until it collects them are recorded with them), the busiest worker's CPU in them beyond the parent's
+    meanwhile. None without worker tasks."""
     if not stats.get("tasks"):
         return None
     per: dict = {}
     for m, pid, cpu in stats["tasks"]:
         per.setdefault(m, {}).setdefault(pid, 0.0)
         per[m][pid] += cpu
-    return stats["parent_cpu"] + sum(max(w.values()) for w in per.values())
+    warm: dict = {}
+    for during, pid, cpu in stats.get("warm", []):
+        warm.setdefault(during, {}).setdefault(pid, 0.0)
+        warm[during][pid] += cpu
+    return (stats["parent_cpu"] + sum(max(w.values()) for w in per.values())
+            + sum(max(0.0, max(w.values()) - during) for during, w in warm.items()))
 
 
 def _timed_cli(args: list[str], code: str | None = None) -> dict:

@@ -14,12 +14,23 @@ contract). ``prepare`` is applied to an installed value (an unpickled copy), e.g
 
 from __future__ import annotations
 
+import os
+import time
 from collections import deque
 from typing import Any, Callable
 
 FRESH_LIMIT = 4096  # keys remembered in ``fresh`` at most (a process nobody drains forgets the oldest)
 
 CACHES: dict[str, "ProcessCache"] = {}  # every ProcessCache of this process, by name
+
+# Live sharing (``ProcessCache.obtain``): a directory that the worker processes of one executor share while their
+# tasks run (set in each worker by LocalProcesses; None elsewhere: no live sharing). An entry computed by one worker
+# is published there at once (one file per key, written whole then renamed into place); a worker about to compute a
+# key first claims it (a ``.claim`` file created exclusively), so that two workers needing the same keys at the same
+# time split them instead of both computing all of them, and each waits for the ones the other claimed.
+SHARED_DIR: str | None = None
+WAIT_SECONDS = 2.0  # the longest wait for a key claimed by another worker before computing it here (it may have died)
+WAITED = 0.0  # seconds this process has spent waiting for keys claimed by another (benchmarks: the critical path)
 
 
 class ProcessCache(dict):
@@ -46,6 +57,88 @@ class ProcessCache(dict):
                 self.pop(next(iter(self)))  # oldest first
         super().__setitem__(key, self.prepare(value) if self.prepare is not None else value)
         return True
+
+    def _store(self, key, value) -> None:
+        if self.limit is not None:
+            while len(self) >= self.limit:
+                self.pop(next(iter(self)))  # oldest first
+        self[key] = value
+
+    def _file(self, key) -> str:
+        import hashlib
+        import pickle
+
+        digest = hashlib.blake2b(pickle.dumps((self.name, key), protocol=4), digest_size=16).hexdigest()
+        return os.path.join(SHARED_DIR, digest)
+
+    def _load(self, key) -> bool:
+        """Install ``key``'s entry published by another worker, if there is one; False otherwise."""
+        if SHARED_DIR is None:
+            return False
+        import pickle
+
+        try:
+            with open(self._file(key), "rb") as fh:
+                value = pickle.load(fh)
+        except (OSError, EOFError, pickle.UnpicklingError):
+            return False
+        self.install(key, value)
+        return True
+
+    def _claim(self, key) -> bool:
+        """True when this process is to compute ``key`` (no live sharing, or its claim is the first)."""
+        if SHARED_DIR is None:
+            return True
+        try:
+            os.close(os.open(self._file(key) + ".claim", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            return False
+        except OSError:  # the directory is gone (the executor closed): compute it here
+            return True
+        return True
+
+    def _publish(self, key) -> None:
+        if SHARED_DIR is None:
+            return
+        import pickle
+
+        path = self._file(key)
+        tmp = f"{path}.{os.getpid()}.part"
+        try:
+            with open(tmp, "wb") as fh:
+                pickle.dump(dict.__getitem__(self, key), fh, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, path)
+        except OSError:
+            pass  # the others compute it themselves
+
+    def obtain(self, items, compute: Callable[[Any], Any]) -> None:
+        """Make sure every key of ``items`` ([(key, argument), ...]) has its entry here: already here, published by
+        another worker (``SHARED_DIR``), or ``compute(argument)`` here (recorded in ``fresh`` and published) — a
+        key claimed by another worker is left to it and awaited after the others (up to WAIT_SECONDS, then computed
+        here). Without live sharing: the missing keys computed here, in order."""
+        pending = []
+        for key, arg in items:
+            if key in self or self._load(key):
+                continue
+            if self._claim(key):
+                self._store(key, compute(arg))
+                self._publish(key)
+            else:
+                pending.append((key, arg))
+        global WAITED
+        for key, arg in pending:
+            start = time.monotonic()
+            deadline, nap = start + WAIT_SECONDS, 0.0002
+            while not (key in self or self._load(key)):
+                if time.monotonic() > deadline:
+                    WAITED += time.monotonic() - start
+                    self._store(key, compute(arg))
+                    self._publish(key)
+                    break
+                time.sleep(nap)
+                nap = min(2 * nap, 0.005)
+            else:
+                WAITED += time.monotonic() - start
 
     def drain(self) -> list[tuple[Any, Any]]:
         """The (key, value) entries set here since the last drain (still present), and forget them."""

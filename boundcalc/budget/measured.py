@@ -304,12 +304,19 @@ def _context_span(env, T) -> float | None:
     return None
 
 
-def _mean_ci(x: np.ndarray, level: float = LEVEL) -> tuple[float, float, float]:
-    from scipy.stats import t as student
+def _t_quantile(p: float, df: float) -> float:
+    """The Student-t quantile t_{p, df}: ``scipy.special.stdtrit(df, p)``, which is what ``scipy.stats.t.ppf(p, df)``
+    computes (t_gen._ppf; ppf adds loc 0 and scales by 1: the same float) without importing scipy.stats (0.5 s of
+    this process's own work before the first answer, issue 24 item 9)."""
+    from scipy.special import stdtrit
 
+    return float(stdtrit(df, p))
+
+
+def _mean_ci(x: np.ndarray, level: float = LEVEL) -> tuple[float, float, float]:
     R = x.size
     m = float(x.mean())
-    half = float(student.ppf(0.5 + level / 2, R - 1)) * float(x.std(ddof=1)) / math.sqrt(R) if R > 1 else math.inf
+    half = _t_quantile(0.5 + level / 2, R - 1) * float(x.std(ddof=1)) / math.sqrt(R) if R > 1 else math.inf
     return m, m - half, m + half
 
 
@@ -319,8 +326,6 @@ def cluster_overhead(p, n, clusters, level: float = LEVEL) -> tuple[float, float
     B clusters, Var(r̂) ≈ B/(B−1) Σ_b (P_b − r̂ N_b)² / (Σ_b N_b)², half-width t_{(1+level)/2, B−1} √Var. Valid for
     any dependence between the runs of one cluster (here: the private and counterpart runs of one engine block,
     which draw from one Generator), as long as clusters are independent (different SeedSequence children)."""
-    from scipy.stats import t as student
-
     p, n = np.asarray(p, dtype=float), np.asarray(n, dtype=float)
     labels, inv = np.unique(np.asarray(clusters), return_inverse=True)
     B = labels.size
@@ -332,7 +337,7 @@ def cluster_overhead(p, n, clusters, level: float = LEVEL) -> tuple[float, float
     if B < 2:
         return float(r - 1), -math.inf, math.inf
     var = B / (B - 1) * float(np.sum((P - r * N) ** 2)) / N.sum() ** 2
-    half = float(student.ppf(0.5 + level / 2, B - 1)) * math.sqrt(var)
+    half = _t_quantile(0.5 + level / 2, B - 1) * math.sqrt(var)
     return float(r - 1), float(r - 1 - half), float(r - 1 + half)
 
 
@@ -712,7 +717,7 @@ def search(algorithm: str, instance, T, kind: str, value: float, notion=None, qu
            rel_width: float = 1.25, params: dict | None = None, progress: Callable[[dict], None] | None = None,
            block_runs: int | None = None, limits: tuple[float, float] = BUDGET_LIMITS,
            confirm: bool = True, counterpart=None, counterpart_params: dict | None = None,
-           pairing: str | None = None) -> MeasuredAnswer:
+           pairing: str | None = None, meanwhile: Callable[[], None] | None = None) -> MeasuredAnswer:
     """The smallest user budget at which ``algorithm`` meets the measured target on ``instance`` (module docstring).
 
     ``instance``: an object with ``make_env()`` and ``setting`` (boundcalc.envs.spec.Instance) or an environment;
@@ -723,7 +728,9 @@ def search(algorithm: str, instance, T, kind: str, value: float, notion=None, qu
     ``simulate --algo`` accepts (with ``counterpart_params``), default the named one (``chosen_counterpart``);
     ``pairing``: ``independent`` or ``common`` (``PairedSimulator``; default ``DEFAULT_PAIRING[setting]``); ``block_runs``: runs per engine
     block (default: 50 under independent pairing — a speed setting only; max(1, runs // 20) under common pairing,
-    where the blocks are the clusters)."""
+    where the blocks are the clusters); ``meanwhile()``: the caller's own work, called once the worker processes
+    (if any) have started on what every block needs (``montecarlo.engine.warm``) and before the first decision, so
+    that it overlaps theirs."""
     from .. import validate as v
     from .notions import UserNotion
 
@@ -760,6 +767,13 @@ def search(algorithm: str, instance, T, kind: str, value: float, notion=None, qu
     ans.counterpart["pairing"] = pairing
     span = regret_span(env, T)  # a run's regret lies in [0, T Δ_max]: the unseen tail's room (assess)
     boot_rng = np.random.default_rng(np.random.SeedSequence([int(seed), 7]))
+    from ..montecarlo.engine import warm
+
+    lo_lim, hi_lim = limits
+    b = min(max(float(start) if start else 1.0, lo_lim), hi_lim)  # the first budget decided
+    warm([(cp_alg, env), (make(b), env)], executor)  # one worker computes what every block needs (issue 24 item 9)
+    if meanwhile is not None:
+        meanwhile()  # the caller's own work, while that worker computes
     t_start = time.perf_counter()
     state = {"evals": 0}
 
@@ -1047,9 +1061,7 @@ def _measure_at(ans: MeasuredAnswer, sim: PairedSimulator, b: float, kind, value
         ans.overhead["tail"] = mo["tail"]
     ans.regret = regret_distribution(p, sim.checkpoints, gap)
     ans.regret_nonprivate = regret_distribution(n, sim.checkpoints, gap)
-    from scipy.stats import t as student
-
-    q = float(student.ppf(0.5 + LEVEL / 2, max(p.shape[0] - 1, 1)))
+    q = _t_quantile(0.5 + LEVEL / 2, max(p.shape[0] - 1, 1))
     ans.curves = {"t": sim.checkpoints.tolist()}
     for key, x in (("private", p), ("nonprivate", n)):
         m, h = x.mean(axis=0), q * x.std(axis=0, ddof=1) / math.sqrt(x.shape[0])
@@ -1145,13 +1157,19 @@ def solve_measured(setting: str | None, T, target, notion=None, instance=None, p
             raise InputError(ParamName("algo"), f"a {setting} algorithm", nm)
     kind = target.kind
     all_answers = []
+    early: dict = {}
+
+    def bound_plan() -> None:  # independent of the measured answers: done while a worker warms up (``search``)
+        if with_bounds and len(insts) == 1 and "bp" not in early:
+            early["bp"] = _bound_plan(insts[0], env0, setting, int(T), target, notion, delta)
+
     for inst in insts:
         row = []
         for nm in names:
             row.append(search(nm, inst, T, kind, target.value, notion, quantile, settings.runs, settings.max_runs,
                               seed, executor, progress=progress, rel_width=rel_width, block_runs=settings.block_runs,
                               counterpart=settings.counterpart, counterpart_params=settings.counterpart_params,
-                              pairing=settings.pairing))
+                              pairing=settings.pairing, meanwhile=bound_plan))
         all_answers.append(row)
     plan = MeasuredPlan(setting=setting, T=int(T), target={"kind": kind, "value": target.value},
                         notion={"name": notion.name, "alpha": notion.alpha, "delta": notion.delta},
@@ -1184,7 +1202,8 @@ def solve_measured(setting: str | None, T, target, notion=None, instance=None, p
             plan.reason += render(" (for some, the mean is not pinned down by the runs a budget gets: rare runs far "
                                   f"above the ones seen could carry it; see the rows, and use a quantile target, {flag('quantile')} 0.9)")
     if with_bounds and len(insts) == 1:
-        _bounds_beside(plan, insts[0], env0, target, notion, delta)
+        bound_plan()
+        _bounds_beside(plan, insts[0], env0, target, notion, early["bp"])
     return plan
 
 
@@ -1226,16 +1245,24 @@ def bound_value_at(bound_id: str, setting: str, overrides: dict, notion, b: floa
     return val if math.isfinite(val) else None
 
 
-def _bounds_beside(plan: MeasuredPlan, inst, env, target, notion, delta) -> None:
-    """The bound-based answer of each measured algorithm (its smallest rigorous 'met' budget), how loose the bound
-    is on this instance (bound value ÷ measured mean regret, both at the measured answer), and the lower limit."""
+def _bound_plan(inst, env, setting: str, T: int, target, notion, delta):
+    """The bound-based plan (budget.solve) of the instance, or the InputError saying why there is none."""
     from .solve import solve
 
-    over = context_overrides(inst, env, plan.setting)
+    over = context_overrides(inst, env, setting)
     try:
-        bp = solve(plan.setting, plan.T, target, notion, overrides=over, delta=delta)
+        return solve(setting, T, target, notion, overrides=over, delta=delta)
     except InputError as exc:
-        plan.notes.append(f"bound-based answers unavailable on this instance: {exc}")
+        return exc
+
+
+def _bounds_beside(plan: MeasuredPlan, inst, env, target, notion, bp) -> None:
+    """The bound-based answer of each measured algorithm (its smallest rigorous 'met' budget), how loose the bound
+    is on this instance (bound value ÷ measured mean regret, both at the measured answer), and the lower limit.
+    ``bp``: the instance's bound-based plan (``_bound_plan``)."""
+    over = context_overrides(inst, env, plan.setting)
+    if isinstance(bp, InputError):
+        plan.notes.append(f"bound-based answers unavailable on this instance: {bp}")
         return
     plan.lower_limit, plan.lower_id = bp.lower_limit, bp.lower_id
     for a in plan.answers[0]:

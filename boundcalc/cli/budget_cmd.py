@@ -508,7 +508,7 @@ def register(app: typer.Typer) -> None:
             io_.save(inst_used, save_instance)
         else:
             i_notes = []
-            common.refuse({"--min-T": min_T, "--check": check, "--plot": bool(plot), "--bound": bool(selected)},
+            common.refuse({"--min-T": min_T, "--check": check, "--plot": bool(plot)},
                           "used without --prior (it answers for one instance: save one with --save-instance or give "
                           "--instance)")
         options_used = {k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in vals.items()}
@@ -655,17 +655,28 @@ def _min_horizons(setting, target, bud, overrides, plot, check, json_out, vals, 
 
 def _prior_budget(setting, Ts, target, un, overrides, d_priv, pri, json_out):
     """`budget --prior`: the bound-based answer on each instance drawn from the prior; the worst (largest budget
-    needed) and a quantile over the instances."""
+    needed) and a quantile over the instances. The ``--bound`` selected bounds (``SELECTED``): their budget on each
+    instance (a column each, marked ★; JSON ``per_instance[i]["selected"]`` and ``["selected_status"]``) and, over
+    the instances, the largest, the quantile and the median (JSON ``selected``); None where a bound gives no budget
+    on an instance (not applicable, not met)."""
     from ..budget import solve
 
     prior, insts, q, seed = pri
-    rows = []
+    selected = tuple(SELECTED)
+    rows, sel_rows = [], {}
     T = Ts[-1]
     for inst in common.track(insts, "instances", enabled=not json_out):
         plan = solve(setting, T, target, un, overrides={**overrides, **inst.context_overrides()}, delta=d_priv)
         rows.append({"index": inst.source.get("index"), "instance": inst.describe(), "value": plan.value,
                      "value_id": plan.value_id, "lower_limit": plan.lower_limit})
+        if selected:
+            got = {b: plan.row(b) for b in selected}
+            sel_rows.update(got)
+            rows[-1]["selected"] = {b: got[b].user_budget for b in selected}
+            rows[-1]["selected_status"] = {b: got[b].status for b in selected}
     summ = instance_options.quantile_summary([r["value"] for r in rows], q)
+    sel = [{"id": b, "kind": sel_rows[b].kind, "algorithm": sel_rows[b].algorithm,
+            "summary": instance_options.quantile_summary([r["selected"][b] for r in rows], q)} for b in selected]
     if json_out:
         common.emit_json("budget", {"setting": setting, "T": Ts, "notion": {"name": un.name, "alpha": un.alpha,
                                                                             "delta": un.delta},
@@ -674,7 +685,8 @@ def _prior_budget(setting, Ts, target, un, overrides, d_priv, pri, json_out):
                          f"{len(insts)} instances of {prior.describe()}: it meets the target by the bounds on every "
                          "drawn instance (None if one has no answer)"),
                          prior=prior.to_dict(), prior_seed=seed, prior_summary=summ, instance=None,
-                         instances=[i.to_dict() for i in insts], per_instance=rows, by="bound")
+                         instances=[i.to_dict() for i in insts], per_instance=rows, by="bound",
+                         **({"selected": sel} if selected else {}))
         return
     from rich import box
     from rich.table import Table
@@ -684,15 +696,38 @@ def _prior_budget(setting, Ts, target, un, overrides, d_priv, pri, json_out):
                     f"T = {common.fmt(T)}", caption=f"user notion: {un.describe()}; prior seed {seed}; bound-based "
                     "answers", box=box.SIMPLE_HEAD, header_style="bold", caption_justify="left")
     for c in ("#", "instance", f"recommended {sym}", "bound"):
-        t.add_column(c, justify="right" if c == "#" or c.startswith("rec") else "left")
+        t.add_column(c, justify="right" if c == "#" or c.startswith("rec") else "left",
+                     no_wrap=bool(selected) and (c == "#" or c.startswith("rec")))
+    for b in selected:
+        t.add_column(f"★ {b}", justify="right", no_wrap=True)
+
+    def cell(r, b) -> str:
+        v, st = r["selected"][b], r["selected_status"][b]
+        if st == "any budget":
+            return ANY_BUDGET_TEXT
+        return common.fmt(v, 4) if v is not None else st
+
     for r in rows:
         t.add_row(str(r["index"]), r["instance"], common.fmt(r["value"], 4) if r["value"] is not None else "none",
-                  r["value_id"] or "—")
+                  r["value_id"] or "—", *[cell(r, b) for b in selected])
     con = common.console()
+    if selected:  # numbers never cut: the recommendation's id, then the last selected columns (the ★ lines below)
+        common.fit_columns(con, t, ("bound", *[f"★ {b}" for b in reversed(selected[1:])]), floors={"instance": 16})
     con.print(t)
     w = "none (an instance has no answer)" if summ["worst"] is None else f"{sym} = {common.fmt(summ['worst'], 5)}"
     con.print(f"[bold]Worst instance[/bold]: {w}; {100 * q:g}% quantile over the instances: "
               f"{common.fmt(summ['at_quantile'], 4) if summ['at_quantile'] is not None else '—'}.")
+    for x in sel:
+        sm, na = x["summary"], x["summary"]["without_answer"]
+        upper = x["kind"].startswith("upper")
+        who = f"{x['algorithm']}'s upper bound" if upper and x["algorithm"] else f"{x['kind']} bound"
+        if na == len(rows):
+            con.print(f"[bold]★ {x['id']}[/bold] ({who}): no budget on any instance.")
+            continue
+        word = "meets the target from" if upper else "no algorithm meets the target below"
+        con.print(f"[bold]★ {x['id']}[/bold] ({who}): {word} {sym} = {common.fmt(sm['worst_with_answer'], 5)} on the "
+                  f"instance where it is largest; {100 * q:g}% quantile {common.fmt(sm['at_quantile'], 4)}; median "
+                  f"{common.fmt(sm['median'], 4)}" + (f" (no budget on {na} of {len(rows)})" if na else "") + ".")
 
 
 def _render_check(c):

@@ -113,6 +113,43 @@ def run_blocks(algorithm, env, T: int, sizes, seed_seqs, checkpoints: np.ndarray
     return [run_block(algorithm, env, T, n, q, checkpoints) for n, q in zip(sizes, seed_seqs)]
 
 
+def warm_jobs(jobs) -> None:
+    """``algorithm.warm(env)`` for each (algorithm, env) job that has one (picklable top-level function): the values
+    every block of the job needs, into this process's caches (boundcalc.algorithms.process_cache)."""
+    for alg, env in jobs:
+        w = getattr(alg, "warm", None)
+        if w is not None:
+            w(env)
+
+
+def warm(jobs, executor) -> bool:
+    """Give ``executor`` a head start on the values every block of ``jobs`` ([(algorithm, env), ...]) will need
+    (``Executor.warm``): with worker processes one of them computes them now, in one task, while the caller goes
+    on with its own work, and the workers receive them with their first blocks instead of all computing the same
+    ones at once (issue 24 item 9: the full action set's G-optimal design, which every block's first phase needs).
+    The modules an algorithm's blocks import lazily (``warm_modules``) are imported meanwhile by the other workers
+    (one task each, if they take one each: the pool decides), rather than at their first block.
+    The numbers do not change: a shared value is a function of its key. True when the work was started elsewhere
+    (the caller is free meanwhile); False when no job has such values or the executor has no use for them."""
+    jobs = [(a, e) for a, e in jobs if getattr(a, "warm", None) is not None]
+    if not jobs or executor is None or not getattr(executor, "warms", False):
+        return False
+    started = bool(executor.warm(warm_jobs, (jobs,)))
+    modules = sorted({m for alg, _ in jobs for m in getattr(alg, "warm_modules", ())})
+    if started and modules:  # the other workers import them meanwhile, not at their first block
+        for _ in range(max(int(getattr(executor, "workers", 1)) - 1, 0)):
+            executor.warm(import_modules, (modules,))
+    return started
+
+
+def import_modules(names) -> None:
+    """Import the modules ``names`` (in a worker process: ``warm``)."""
+    import importlib
+
+    for name in names:
+        importlib.import_module(name)
+
+
 BLOCKS_PER_TASK = 16  # most blocks of one job in one task of an out-of-process executor (``_chunks``)
 
 

@@ -8,8 +8,10 @@ bit-identical whatever ran them, in any order. Like numpy's ``Generator``, the e
 
 - :class:`InProcess`: the blocks one after another in this process (the default).
 - :class:`LocalProcesses`: a pool of worker processes on this machine (fork where available), started at the first
-  map and kept until ``close`` (a search's engine calls all use the same warm workers); the workers hand each other
-  the entries of the process caches they compute (boundcalc.algorithms.process_cache: the G-optimal designs). Workers
+  map (or a ``warm``) and kept until ``close`` (a search's engine calls all use the same warm workers); the workers
+  hand each other the entries of the process caches they compute (boundcalc.algorithms.process_cache: the G-optimal
+  designs), with their next tasks and live through a private directory of the pool (``ProcessCache.obtain``);
+  ``warm`` starts work every block needs in one worker ahead of the blocks (montecarlo.engine.warm). Workers
   ignore SIGINT; on Ctrl-C or a failed block the pending blocks are cancelled and the workers terminated at once.
 - :class:`Dask`: a running Dask distributed cluster (``Dask("tcp://host:8786")``), or :class:`DaskLocal`
   (a ``LocalCluster`` of N single-threaded worker processes started here and closed with the executor). Blocks
@@ -51,6 +53,7 @@ class Executor:
     executor started (nothing for InProcess). Executors are context managers."""
 
     kind = "executor"
+    warms = False  # ``warm`` starts work elsewhere (montecarlo.engine.warm)
 
     def imap_unordered(self, fn: Callable, tasks: Sequence[tuple]) -> Iterator[tuple[int, Any]]:
         raise NotImplementedError
@@ -62,6 +65,14 @@ class Executor:
 
     def describe(self) -> dict[str, Any]:
         return {"kind": self.kind, "workers": self.workers}
+
+    def warm(self, fn: Callable, args: tuple) -> bool:
+        """Start ``fn(*args)`` now, ahead of the blocks: work whose only product is entries of the process caches
+        (boundcalc.algorithms.process_cache) that every later block needs, e.g. the G-optimal design of the full
+        action set (montecarlo.engine.warm). Nothing here: a block computes what it needs itself; LocalProcesses
+        computes it in one worker while this process goes on, and ships it to the others with their first tasks.
+        True when the work was started elsewhere (this process is free meanwhile)."""
+        return False
 
     def close(self) -> None:
         return None
@@ -98,9 +109,35 @@ class InProcess(Executor):
 
 
 # -- local processes -------------------------------------------------------------------------------------------
-def _worker_init() -> None:
-    """Workers leave Ctrl-C to the parent (no traceback per worker; the parent terminates them)."""
+def _worker_init(shared_dir: str | None = None) -> None:
+    """Workers leave Ctrl-C to the parent (no traceback per worker; the parent terminates them); ``shared_dir``:
+    the directory through which the workers of one pool share the process caches' entries live
+    (boundcalc.algorithms.process_cache.SHARED_DIR)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if shared_dir is not None:
+        from ..algorithms import process_cache
+
+        process_cache.SHARED_DIR = shared_dir
+
+
+def _shared_dir() -> str | None:
+    """A new private directory for one pool's live sharing (in memory where the system has /dev/shm); None when
+    none can be made (the workers then share at task boundaries only)."""
+    import tempfile
+
+    shm = "/dev/shm"
+    try:
+        return tempfile.mkdtemp(prefix="boundcalc-shared-",
+                                dir=shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else None)
+    except OSError:
+        return None
+
+
+def _remove_dir(path: str | None) -> None:
+    if path is not None:
+        import shutil
+
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def _call(fn, args):
@@ -111,7 +148,7 @@ def _call_sharing(fn, args, incoming, upto):
     """A task in a worker process: install the process caches' entries ``incoming`` (computed by other workers or
     the parent; boundcalc.algorithms.process_cache), run ``fn(*args)``, and return its result with the entries this
     worker computed meanwhile, its process id, ``upto`` (the parent's log position it now holds) and the task's CPU
-    seconds."""
+    seconds plus the seconds it waited for values another worker had claimed (``ProcessCache.obtain``)."""
     import sys
     import time
 
@@ -120,10 +157,13 @@ def _call_sharing(fn, args, incoming, upto):
         from ..algorithms import process_cache
 
         process_cache.install_all(incoming)
+    pc = sys.modules.get("boundcalc.algorithms.process_cache")
+    waited = pc.WAITED if pc is not None else 0.0
     out = fn(*args)
     pc = sys.modules.get("boundcalc.algorithms.process_cache")  # no such module loaded: no cache to share
     fresh = pc.drain_all() if pc is not None else []
-    return out, fresh, os.getpid(), upto, time.process_time() - cpu
+    waited = (pc.WAITED - waited) if pc is not None else 0.0
+    return out, fresh, os.getpid(), upto, time.process_time() - cpu + waited
 
 
 class _SharedLog:
@@ -210,12 +250,21 @@ class LocalProcesses(Executor):
     (Linux) inherit the parent's modules and caches at their start (tens of milliseconds for the pool)."""
 
     kind = "processes"
+    warms = True
 
     def __init__(self, processes: int = 2):
         self.processes = validate.count("processes", processes, maximum=MAX_WORKERS)
         self._pool = None
         self.maps = 0  # imap_unordered calls so far
-        self.task_cpu: list[tuple[int, int, float]] = []  # (map, worker pid, CPU seconds) of every task: benchmarks
+        # (map, worker pid, CPU seconds and waits for another worker's values) of every task: benchmarks
+        self.task_cpu: list[tuple[int, int, float]] = []
+        self._warming: list = []  # futures of ``warm`` tasks not yet collected (by the next map)
+        self._warm_from = 0.0  # this process's CPU seconds when the first of them was submitted
+        # (this process's CPU seconds from the warm tasks' submission to their collection, worker pid, the task's CPU
+        # seconds) of every warm task: benchmarks (the warm tasks run while this process works)
+        self.warm_cpu: list[tuple[float, int, float]] = []
+        self._shared: str | None = None  # the workers' live-sharing directory (``_shared_dir``), made with the pool
+        self._cleanup = None
 
     @property
     def workers(self) -> int:
@@ -232,8 +281,48 @@ class LocalProcesses(Executor):
             self._log.learn_local()  # a forked worker inherits these; a spawned one gets them with its first task
             if fork:
                 self._log.start = self._log.end
-            self._pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=ctx, initializer=_worker_init)
+            if self._shared is None:
+                import weakref
+
+                self._shared = _shared_dir()
+                self._cleanup = weakref.finalize(self, _remove_dir, self._shared)  # at close, or at exit
+            self._pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=ctx, initializer=_worker_init,
+                                             initargs=(self._shared,))
         return self._pool
+
+    def warm(self, fn, args) -> bool:
+        """Start the pool (if not yet) and ``fn(*args)`` in one worker now; the next map waits for it first and its
+        tasks carry the cache entries it computed to the other workers (``_SharedLog``), so that the workers do not
+        all compute the same values at once at the start of their first blocks, while this process goes on with
+        its own work meanwhile (issue 24 item 9)."""
+        import time
+
+        pool = self._get_pool()
+        self._log.learn_local()
+        incoming, upto = self._log.payload()
+        if not self._warming:
+            self._warm_from = time.process_time()
+        self._warming.append(pool.submit(_call_sharing, fn, args, incoming, upto))
+        return True
+
+    def _collect_warm(self) -> None:
+        """Wait for the ``warm`` tasks and log what they computed. A failed warm task is dropped: its work was only
+        a head start (a block computes the same values itself, and raises the same error if there is one)."""
+        import time
+        from concurrent.futures.process import BrokenProcessPool  # deferred: start-up of `simulate`
+
+        warming, self._warming = self._warming, []
+        during = time.process_time() - self._warm_from
+        for f in warming:
+            try:
+                _, fresh, pid, upto, cpu = f.result()
+            except BrokenProcessPool as exc:
+                raise ExecutionError(f"a worker process died while computing the values every block needs "
+                                     f"(killed, out of memory or crashed; {exc}); the run was stopped") from None
+            except Exception:  # noqa: BLE001 - see the docstring
+                continue
+            self.warm_cpu.append((during, pid, cpu))
+            self._log.received(fresh, pid, upto)
 
     def imap_unordered(self, fn, tasks):
         from concurrent.futures import FIRST_COMPLETED, wait
@@ -255,6 +344,7 @@ class LocalProcesses(Executor):
             return True
 
         try:
+            self._collect_warm()
             while len(futs) < 2 * self.processes and submit():
                 pass
             while futs:
@@ -278,14 +368,23 @@ class LocalProcesses(Executor):
             raise
 
     def _abort(self) -> None:
+        self._warming = []
         if self._pool is not None:
             _abort_pool(self._pool)
             self._pool = None
+        self._remove_shared()
+
+    def _remove_shared(self) -> None:
+        if self._cleanup is not None:
+            self._cleanup()  # removes the directory (once)
+        self._shared = self._cleanup = None
 
     def close(self) -> None:
+        self._warming = []
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
+        self._remove_shared()
 
 
 # -- Dask ------------------------------------------------------------------------------------------------------

@@ -37,9 +37,13 @@ def counted(monkeypatch):
         calls.append(np.asarray(A).shape)
         return real(A, tol=tol)
 
+    from boundcalc.algorithms import process_cache
+
     monkeypatch.setattr(gope, "g_optimal_design", spy)
-    monkeypatch.setattr(gope, "_DESIGNS", {})
-    return calls
+    monkeypatch.setattr(gope, "_DESIGNS", process_cache.ProcessCache("test.designs", prepare=gope._frozen,
+                                                                     limit=gope.DESIGN_CACHE_SIZE))
+    yield calls
+    process_cache.CACHES.pop("test.designs", None)
 
 
 def _hits_across_copies(calls) -> int:

@@ -805,3 +805,16 @@ def test_quantile_overhead_with_too_few_runs_is_not_met():
     assert M.assess(p, n, "overhead", 1.0, quantile=0.9)["status"] == "met"
     no_guard = mutate(M.assess, "                hi = math.inf\n", "                pass\n")
     assert no_guard(p, n, "overhead", 1.0, quantile=0.99)["status"] == "met"
+
+
+def test_the_t_quantile_is_scipy_stats_t_ppf_bit_for_bit():
+    """``_t_quantile`` (scipy.special.stdtrit, no scipy.stats import) gives the float scipy.stats.t.ppf gives, for the
+    levels and degrees of freedom the intervals use. Mutant: one degree of freedom more."""
+    from scipy.stats import t as student
+
+    from mutation import mutate
+
+    cases = [(p, df) for p in (0.975, 0.5 + 0.95 / 2, 0.95, 0.9, 0.6) for df in (1, 2, 4, 19, 99, 399, 1999)]
+    assert all(M._t_quantile(p, df) == float(student.ppf(p, df)) for p, df in cases)
+    bad = mutate(M._t_quantile, "float(stdtrit(df, p))", "float(stdtrit(df + 1, p))")
+    assert not all(bad(p, df) == float(student.ppf(p, df)) for p, df in cases)

@@ -64,9 +64,12 @@ def json_once():
 # -- 1. --bound with regret --prior --------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def mine(tmp_path_factory):  # one file for the module: a plugin id is registered once per process, by its file
+    from boundcalc.bounds import plugins
+
     f = tmp_path_factory.mktemp("plugin") / "mine.toml"
     f.write_text(MINE)
-    return str(f)
+    yield str(f)
+    plugins.reset()  # the module's plugin bound leaves the registry with it (later tests list every registered bound)
 
 
 def _prior_args(mine):

@@ -134,3 +134,137 @@ def test_process_cache_records_its_own_entries_and_keeps_what_it_has():
             ("test.cache", "e", 5)]
     finally:
         process_cache.CACHES.pop("test.cache", None)
+
+
+# -- the warm start: one worker computes what every block needs, ahead of the blocks --------------------------------
+def _holds(key, meeting: str):
+    """In a worker: whether this process holds the design ``key`` (after the task's installs); waits for the other
+    probe as ``_keys_here`` does, so that the two probes run on the two workers."""
+    import os
+
+    open(os.path.join(meeting, str(os.getpid())), "w").close()
+    t0 = time.monotonic()
+    while len(os.listdir(meeting)) < 2 and time.monotonic() - t0 < 10:
+        time.sleep(0.01)
+    return os.getpid(), key in gope._DESIGNS
+
+
+def _warmed(env, ex, meeting):
+    from boundcalc.algorithms import build
+    from boundcalc.privacy import ZCDP
+
+    key = gope.design_key(np.ascontiguousarray(env.actions, dtype=float), 1e-6)
+    assert key not in gope._DESIGNS  # a fresh instance: nobody computed it yet
+    assert engine.warm([(build("AdaC-GOPE", ZCDP(0.3)), env)], ex) is True
+    probes = dict(out for _, out in ex.imap_unordered(_holds, [(key, str(meeting))] * 2))
+    return probes, key in gope._DESIGNS
+
+
+def test_the_warm_design_reaches_both_workers_and_the_parent(tmp_path):
+    """``engine.warm``: the full action set's design, computed by one worker before any block, is held by both
+    workers when the next map's tasks run (the other received it with its task) and by the parent."""
+    env = _env(105, K=30, d=4)
+    with executors.LocalProcesses(2) as ex:
+        probes, parent = _warmed(env, ex, tmp_path)
+        assert len(ex.warm_cpu) == 2 and not ex._warming  # the design task and the other worker's imports
+    assert len(probes) == 2, "the two probes ran on one worker"
+    assert all(probes.values()) and parent
+
+
+def test_a_warm_start_that_computes_nothing_is_caught(monkeypatch, tmp_path):
+    """Mutant: the warm task computes nothing (``warm_jobs`` skips the algorithm's ``warm``): no worker holds the
+    design before its blocks — the check above would fail."""
+    monkeypatch.setattr(engine, "warm_jobs", mutate(engine.warm_jobs, "w(env)", "None"))
+    env = _env(106, K=30, d=4)
+    with executors.LocalProcesses(2) as ex:
+        probes, parent = _warmed(env, ex, tmp_path)
+    assert len(probes) == 2, "the two probes ran on one worker"
+    assert not any(probes.values()) and not parent
+
+
+def test_warm_is_nothing_in_process_and_for_algorithms_without_shared_values():
+    from boundcalc.algorithms import build
+    from boundcalc.envs.base import BernoulliEnv
+    from boundcalc.privacy import PureDP, ZCDP
+
+    env = _env(107)
+    alg = build("AdaC-GOPE", ZCDP(0.3))
+    assert engine.warm([(alg, env)], executors.InProcess()) is False and engine.warm([(alg, env)], None) is False
+    assert gope.design_key(np.ascontiguousarray(env.actions, dtype=float), 1e-6) not in gope._DESIGNS
+    finite = build("DP-IMED", PureDP(1.0))
+    with executors.LocalProcesses(2) as ex:
+        assert engine.warm([(finite, BernoulliEnv([0.5, 0.4]))], ex) is False and ex._pool is None
+
+
+# -- live sharing: two workers needing the same values at once split them ----------------------------------------
+_LIVE = process_cache.ProcessCache("test.live")  # created before the pools fork: every worker has it
+
+
+def _slow_square(x):
+    time.sleep(0.05)
+    return x * x
+
+
+def _obtain_probe(keys, meeting: str):
+    """In a worker: obtain ``keys`` (value: the key squared, 50 ms each) once both probes have started; the keys
+    this worker computed itself (``fresh``) and the values it ends with."""
+    import os
+
+    open(os.path.join(meeting, str(os.getpid())), "w").close()
+    t0 = time.monotonic()
+    while len(os.listdir(meeting)) < 2 and time.monotonic() - t0 < 10:
+        time.sleep(0.01)
+    _LIVE.clear()
+    _LIVE.fresh.clear()
+    _LIVE.obtain([(k, k) for k in keys], _slow_square)
+    computed = list(_LIVE.fresh)
+    return os.getpid(), (computed, {k: _LIVE[k] for k in keys})
+
+
+def _split(tmp_path):
+    keys = list(range(12))
+    with executors.LocalProcesses(2) as ex:
+        out = dict(o for _, o in ex.imap_unordered(_obtain_probe, [(keys, str(tmp_path))] * 2))
+    assert len(out) == 2, "the two probes ran on one worker"
+    assert all(vals == {k: k * k for k in keys} for _, vals in out.values())  # every value, whoever computed it
+    return keys, [set(c) for c, _ in out.values()]
+
+
+def test_two_workers_needing_the_same_keys_at_once_compute_each_once(tmp_path):
+    keys, (a, b) = _split(tmp_path)
+    assert not (a & b) and a | b == set(keys) and a and b  # split between them, none computed twice
+
+
+def test_workers_that_do_not_claim_keys_are_caught(monkeypatch, tmp_path):
+    """Mutant: every claim succeeds (no ``.claim`` file is consulted): both workers compute every key."""
+    monkeypatch.setattr(process_cache.ProcessCache, "_claim", lambda self, key: True)
+    keys, (a, b) = _split(tmp_path)
+    assert a == b == set(keys)
+
+
+def test_a_key_claimed_by_a_process_that_never_publishes_is_computed_after_the_wait(monkeypatch, tmp_path):
+    monkeypatch.setattr(process_cache, "SHARED_DIR", str(tmp_path))
+    monkeypatch.setattr(process_cache, "WAIT_SECONDS", 0.2)
+    c = process_cache.ProcessCache("test.orphan")
+    try:
+        assert c._claim("k") is True and c._claim("k") is False  # a claim is exclusive
+        t0 = time.monotonic()
+        c.obtain([("k", 3)], lambda x: x + 1)  # claimed above, never published: waited for, then computed here
+        assert c["k"] == 4 and time.monotonic() - t0 >= 0.2 and list(c.fresh) == ["k"]
+        d = process_cache.ProcessCache("test.orphan")  # another process's view: loads the published entry
+        d.obtain([("k", 3)], lambda x: pytest.fail("computed again"))
+        assert d["k"] == 4 and not d.fresh
+    finally:
+        process_cache.CACHES.pop("test.orphan", None)
+
+
+def test_without_a_shared_directory_obtain_computes_the_missing_keys_in_order():
+    assert process_cache.SHARED_DIR is None
+    c = process_cache.ProcessCache("test.local", limit=2)
+    try:
+        seen = []
+        c["a"] = 0
+        c.obtain([("a", 1), ("b", 2), ("c", 3)], lambda x: seen.append(x) or x)
+        assert seen == [2, 3] and list(c) == ["b", "c"]  # full: the oldest went
+    finally:
+        process_cache.CACHES.pop("test.local", None)

@@ -632,7 +632,8 @@ def _paired_by_hand(p, n, level=0.95):
 
 def test_budget_check_intervals_are_student_t(monkeypatch):
     """budget --check: the overhead interval (delta method) and the regret intervals use Student t with R − 1 df.
-    Kills: `student.ppf(...)` -> 1.96 in budget/measured.py cluster_overhead and _mean_ci (budget --check's intervals)."""
+    Kills: `_t_quantile(...)` (the Student-t quantile) -> 1.96 in budget/measured.py cluster_overhead and _mean_ci
+    (budget --check's intervals)."""
     import importlib
 
     from scipy.stats import t
@@ -655,11 +656,11 @@ def test_budget_check_intervals_are_student_t(monkeypatch):
     # both are budget.measured.assess (the one interval of a measured mean): its Student-t quantiles mutated there
     M = importlib.import_module("boundcalc.budget.measured")
     with monkeypatch.context() as mp:
-        mp.setattr(M, "cluster_overhead", mutate(M.cluster_overhead, "float(student.ppf(0.5 + level / 2, B - 1))",
+        mp.setattr(M, "cluster_overhead", mutate(M.cluster_overhead, "_t_quantile(0.5 + level / 2, B - 1)",
                                                  "1.959963984540054"))
         assert not ok(C.paired_overhead, C._mean_ci)
     with monkeypatch.context() as mp:
-        mp.setattr(M, "_mean_ci", mutate(M._mean_ci, "float(student.ppf(0.5 + level / 2, R - 1))", "1.959963984540054"))
+        mp.setattr(M, "_mean_ci", mutate(M._mean_ci, "_t_quantile(0.5 + level / 2, R - 1)", "1.959963984540054"))
         assert not ok(C.paired_overhead, C._mean_ci)
 
 

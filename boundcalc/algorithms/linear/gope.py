@@ -99,10 +99,36 @@ class _PhasedElimination(Algorithm):
         key = design_key(sub, self.design_tol)
         hit = _DESIGNS.get(key)
         if hit is None:
-            if len(_DESIGNS) >= DESIGN_CACHE_SIZE:
-                _DESIGNS.pop(next(iter(_DESIGNS)))  # oldest first
-            hit = _DESIGNS[key] = _frozen(g_optimal_design(sub, tol=self.design_tol))
+            _DESIGNS.obtain([(key, sub)], self._compute_design)
+            hit = _DESIGNS[key]
         return hit
+
+    def _compute_design(self, sub: np.ndarray) -> Design:
+        return _frozen(g_optimal_design(sub, tol=self.design_tol))
+
+    def designs_ahead(self, env, active: np.ndarray, live: np.ndarray, inv: np.ndarray) -> None:
+        """The designs of one phase's groups (the runs ``live[inv == g]`` share the surviving set ``active[run]``)
+        into the cache before the phase uses them one by one, only with live sharing between worker processes
+        (``ProcessCache.obtain``): two workers needing the same designs at once then split them. Computing a design
+        draws no random number, so the order is free."""
+        from .. import process_cache
+
+        if process_cache.SHARED_DIR is None:
+            return
+        items = []
+        for gi in range(inv.max() + 1):
+            act = np.flatnonzero(active[live[np.argmax(inv == gi)]])  # the surviving set of a run of group gi
+            if act.size > 1:
+                sub = np.ascontiguousarray(env.actions[act], dtype=float)
+                items.append((design_key(sub, self.design_tol), sub))
+        _DESIGNS.obtain(items, self._compute_design)
+
+    warm_modules = ("scipy.linalg",)  # imported lazily by g_optimal_design (montecarlo.engine.warm)
+
+    def warm(self, env) -> None:
+        """The design every run's first phase needs (all actions survive: ``simulate``), into the process's cache
+        (montecarlo.engine.warm: computed once by one worker ahead of the blocks, not by every worker at once)."""
+        self.design(env, np.arange(env.K))
 
     def d_eff(self, d: int, design: Design) -> float:
         """d, or g(pi) when the design is only approximate (g > d)."""
@@ -143,6 +169,7 @@ class _PhasedElimination(Algorithm):
             keys = np.packbits(active[live], axis=1)
             _, inv = np.unique(keys, axis=0, return_inverse=True)
             inv = np.ravel(inv)
+            self.designs_ahead(env, active, live, inv)
             for gi in range(inv.max() + 1):
                 idx = live[inv == gi]
                 act = np.flatnonzero(active[idx[0]])
