@@ -4,8 +4,13 @@ the total outside boundcalc/cli/ may not grow past CEILING (lower it when you re
 text: "given with --gaps", f"--data {name}"; docstrings aside) are held to MENTION_CEILING: such text names the
 parameter with errors.flag("gaps") and the CLI renders the flag."""
 
+import functools
 import importlib.util
 from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.xdist_group("flag_literals")  # one worker: the tree is scanned once (_real)
 
 ROOT = Path(__file__).resolve().parents[2]
 # 234 at 10a85d6 (218 counting only lowercase flags, as issue 23 did; "--K" and "--T" are flags too); 68 after issue 23 §1, 67 with worksheet --data named by its parameter;
@@ -23,12 +28,19 @@ def _tool():
     return mod
 
 
+@functools.lru_cache(maxsize=None)
+def _real(kind: str):
+    """The tree's counts, scanned once per process (``count`` or ``count_mentions`` of boundcalc/): each scan parses
+    every module of the package, and four tests read them."""
+    return getattr(_tool(), kind)(ROOT / "boundcalc")
+
+
 def _over(below: int, ceiling: int = CEILING) -> bool:
     return below > ceiling
 
 
 def test_flag_literals_below_cli_at_most_the_ceiling():
-    per, below = _tool().count(ROOT / "boundcalc")
+    per, below = _real("count")
     assert per.get("cli", 0) > 0, "the counter finds the CLI's own flags (it reads the tree)"
     assert not _over(below), f"{below} flag literals below cli/ (ceiling {CEILING}): name the parameter " \
         "(errors.ParamName) and its flag in cli/flags.py FLAGS instead; per package: " + str(per)
@@ -44,12 +56,12 @@ def test_an_added_literal_is_counted_and_fails_the_ceiling(tmp_path):
     (lib / "cli" / "cmd.py").write_text('OPT = "--rho"\n')
     per, below = tool.count(lib)
     assert per == {"envs": 1, "cli": 1} and below == 1  # the exact constant only; the f-string and the text not
-    _, real = tool.count(ROOT / "boundcalc")
+    _, real = _real("count")
     assert _over(max(real, CEILING) + below)  # the tree at its ceiling plus the added literal
 
 
 def test_flag_mentions_below_cli_at_most_the_ceiling():
-    per, below = _tool().count_mentions(ROOT / "boundcalc")
+    per, below = _real("count_mentions")
     assert per.get("cli", 0) > 0, "the counter finds the CLI's own texts naming flags (it reads the tree)"
     assert not _over(below, MENTION_CEILING), f"{below} strings below cli/ name a flag in their text (ceiling " \
         f"{MENTION_CEILING}): write errors.flag('name') and let the CLI render it; per package: " + str(per)
@@ -65,7 +77,7 @@ def test_an_added_mention_is_counted_and_fails_the_ceiling(tmp_path):
                                            '"uses --rho", "a---b", "x--y")\n')
     per, below = tool.count_mentions(lib)
     assert per == {"envs": 2} and below == 2  # the f-string piece and the text
-    _, real = tool.count_mentions(ROOT / "boundcalc")
+    _, real = _real("count_mentions")
     assert _over(max(real, MENTION_CEILING) + 1, MENTION_CEILING)
 
 
