@@ -150,7 +150,7 @@ def shell_like():
 # ``slow`` when its call took more than SLOW_CALL seconds, and every test of a module is when one of its tests' setup
 # took more than SLOW_SETUP (a module-scoped fixture, e.g. the worksheets' runs or every claim of the verifier, is paid
 # by the first test that asks for it: selecting the module's other tests would pay it again). ``pytest -m "not slow"``
-# is then the fast run (69% of the tests in about 132 CPU s on 2 cores; SLOW_CALL chosen for that); an explicit ``@pytest.mark.slow`` counts too. A test missing from the file is not slow.
+# is then the fast run (70% of the tests in about 129 CPU s on 2 cores; SLOW_CALL chosen for that); an explicit ``@pytest.mark.slow`` counts too. A test missing from the file is not slow.
 import json as _json  # noqa: E402
 import os as _os  # noqa: E402
 from pathlib import Path as _Path  # noqa: E402
