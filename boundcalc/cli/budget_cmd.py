@@ -534,8 +534,9 @@ def register(app: typer.Typer) -> None:
         common.refuse({"--epsilon": epsilon, "--rho": rho, "--rdp-epsilon": rdp_epsilon, "--ldp-epsilon": ldp_epsilon},
                       "used only with --min-T (budget answers the budget; choose the notion with --notion)")
         un = problem.notion_of(setting, notion, alpha, d_priv, ldp_delta)
-        if by is None:  # simulation when an instance file, a prior or a simulation-only option is given
-            by = "simulation" if instance_file is not None or pri is not None or any(
+        if by is None:  # simulation when an instance file or a prior (without --bound, which selects a bound of the
+            # bounds' answer) or a simulation-only option is given
+            by = "simulation" if ((instance_file is not None or pri is not None) and not selected) or any(
                 v is not None for k, v in sim_opts.items()
                 if k in ("--algo", "--quantile", "--max-runs", "--report", "--plot-dist", "--counterpart",
                          "--counterpart-param", "--pairing")) else "bound"

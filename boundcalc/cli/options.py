@@ -273,7 +273,7 @@ MinTOpt = Annotated[bool, typer.Option("--min-T", help="Instead: at the budget g
 ByOpt = Annotated[Optional[str], typer.Option("--by", help="simulation: measure the target on the instance "
     "(each private algorithm against its non-private counterpart, same seeds); bound: the bounds' "
     "answer. Default: simulation when --algo, --quantile, --max-runs, --report or --plot-dist is "
-    "given, else bound.")]
+    "given, or --instance or --prior without --bound; else bound.")]
 QuantileOpt = Annotated[Optional[float], typer.Option("--quantile", help="--by simulation: the target holds for "
     "the q-quantile of the regret (0.9: the bad runs) instead of the mean.")]
 MaxRunsOpt = Annotated[Optional[str], typer.Option("--max-runs", help="--by simulation: most runs at one budget "

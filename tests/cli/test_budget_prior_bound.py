@@ -74,6 +74,16 @@ def test_mutant_prior_bound_reporting_the_recommendation_is_rejected(monkeypatch
     assert not _agrees(json_of(ARGS), _direct())
 
 
+def test_bound_with_prior_answers_by_the_bounds_without_by():
+    """--bound selects a bound of the bounds' answer: with --prior and no --by, the answer is the bound-based one (not
+    the refusal "--bound used with --by bound" of the measured default). With a simulation-only option (--algo) the
+    measured answer is still chosen and --bound refused."""
+    args = [a for a in ARGS if a not in ("--by", "bound")]
+    assert args != ARGS and json_of(args) == json_of(ARGS)
+    r = invoke(args + ["--algo", "DP-SE"])
+    assert r.exit_code == 2 and "--bound" in one_line_error(r) and "--by bound" in one_line_error(r)
+
+
 def test_without_bound_the_prior_json_has_no_selected():
     obj = json_of([a for a in ARGS if a not in SELECTED and a != "--bound"])
     assert "selected" not in obj and all("selected" not in r for r in obj["per_instance"])
