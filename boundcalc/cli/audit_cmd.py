@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from . import common, instance_options, options, plugin_options
+from . import common, instance_options, options, plugin_options, problem
 from .common import command, console, emit_json, fmt, kv_table
 
 
@@ -97,8 +97,11 @@ def register(app: typer.Typer) -> None:
         level_flag = "--confidence" if confidence_old is not None else "--level"  # errors name what the user typed
         if not 0.5 <= validate.open_unit(level_flag, confidence) <= 1 - 1e-9:
             raise InputError(level_flag, "in [0.5, 1 − 1e-9]", confidence)
-        n = None if trials is None else validate.count("--trials", trials, minimum=audit_run.MIN_TRIALS,
-                                                       maximum=audit_run.MAX_TRIALS)
+        # the simulation settings (one builder for every command): --trials are the runs on each input, --seed
+        with common.option_names({"runs": "--trials"}):
+            sim, _ = problem.simulation_of(None, trials, seed, runs_range=(audit_run.MIN_TRIALS, audit_run.MAX_TRIALS),
+                                           plan=False)
+        n = sim.runs
         # an instance (issue 14 §1): accepted as by every command, checked against the audited algorithm's setting;
         # where the scenario can build neighbouring inputs from it (the first-decision scenarios of the finite
         # algorithms: tables drawn from the instance's means) that probe runs too, with its own estimate; elsewhere
@@ -123,7 +126,7 @@ def register(app: typer.Typer) -> None:
         with common.option_names(names):
             budget, adelta = audit_run.budget_for(algo, epsilon=epsilon, rho=rho, alpha=alpha,
                                                   rdp_epsilon=rdp_epsilon, delta=delta)
-            kwargs = dict(budget=budget, trials=n, mutant=mutant, seed=seed, delta=adelta, confidence=confidence,
+            kwargs = dict(budget=budget, trials=n, mutant=mutant, seed=sim.seed, delta=adelta, confidence=confidence,
                           params=params)
             audit_run.prepare(algo, instance=inst, **kwargs)  # every check before any run (bad input: one line, no progress bar)
         from ..progress import on_terminal
