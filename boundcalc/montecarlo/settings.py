@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from .. import validate
 from ..errors import InputError, ParamName
 from .engine import DEFAULT_BLOCK_RUNS, run_many
+
 MAX_SEED = 2**63 - 1
 MAX_RUNS = 10**9
 
